@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tagger: PFC deadlock prevention (Tagger) for Linux switches.
+#
+#   make            build build/tagger and the BPF objects
+#   make deps       install the Debian packages everything needs
+#   make test       deps + build + unit, BPF and namespace tests + fuzz smoke
+#   make bench      benchmarks (ratios measured in one run)
+#   make fuzz       longer fuzzing of every parser
+#   make demo       the main demonstration (lab scenario 1, with/without Tagger)
+#   make install    install tagger into $(PREFIX)/sbin
+#
+# V=1 shows full commands.
+
+OUTPUT   := build
+PREFIX   ?= /usr/local
+CC       ?= gcc
+CLANG    ?= clang
+BPFTOOL  ?= bpftool
+FUZZ_SECONDS ?= 10
+
+PKGS     := jansson libbpf libmnl glpk
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+	    -D_GNU_SOURCE -MMD -MP -Iuserspace -Ibpf -I$(OUTPUT)
+LDLIBS   += -ljansson -lbpf -lmnl -lglpk -lelf -lz -lm
+
+BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall \
+	      -I/usr/include/x86_64-linux-gnu -Ibpf
+
+ifeq ($(V),1)
+Q   :=
+msg :=
+else
+Q   := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+USER_SRCS := $(wildcard userspace/*.c)
+USER_OBJS := $(USER_SRCS:userspace/%.c=$(OUTPUT)/user/%.o)
+LIB_OBJS  := $(filter-out $(OUTPUT)/user/main.o,$(USER_OBJS))
+BPF_SRCS  := $(wildcard bpf/*.bpf.c)
+BPF_OBJS  := $(BPF_SRCS:bpf/%.bpf.c=$(OUTPUT)/%.bpf.o)
+BPF_SKELS := $(BPF_OBJS:.bpf.o=.skel.h)
+TEST_SRCS := $(wildcard tests/unit/*.c tests/bpf/*.c)
+TEST_OBJS := $(TEST_SRCS:tests/%.c=$(OUTPUT)/tests/%.o)
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(OUTPUT)/fuzz/%)
+
+TAGGER    := $(OUTPUT)/tagger
+
+.PHONY: all deps test unit shell-tests fuzz fuzz-smoke bench demo install \
+	clean help
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: $(TAGGER) $(BPF_OBJS)
+
+help:
+	@sed -n '3,13s/^# \{0,1\}//p' Makefile
+
+deps:
+	$(Q)bash tools/install-deps.sh
+
+$(OUTPUT)/user $(OUTPUT)/tests/unit $(OUTPUT)/tests/bpf $(OUTPUT)/fuzz:
+	$(Q)mkdir -p $@
+
+# BPF: %.bpf.c -> build/%.bpf.o -> build/%.skel.h
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) | $(OUTPUT)/user
+	$(call msg,CLNG-BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+# Userspace: every object may include a skeleton, so skeletons come first.
+$(OUTPUT)/user/%.o: userspace/%.c | $(OUTPUT)/user $(BPF_SKELS)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(TAGGER): $(USER_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+# Unit and BPF test-run tests: one Check runner, suites registered from the
+# file names (tests/<area>/test_<name>.c defines Suite *<name>_suite(void)).
+$(OUTPUT)/tests/suites.h: $(TEST_SRCS) | $(OUTPUT)/tests/unit
+	$(call msg,GEN,$@)
+	$(Q)for f in $(sort $(notdir $(TEST_SRCS))); do \
+		n=$${f#test_}; echo "SUITE($${n%.c})"; \
+	done > $@.tmp && (cmp -s $@.tmp $@ || mv $@.tmp $@); rm -f $@.tmp
+
+$(OUTPUT)/tests/%.o: tests/%.c | $(OUTPUT)/tests/unit $(OUTPUT)/tests/bpf $(BPF_SKELS)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Itests -c $< -o $@
+
+$(OUTPUT)/tests/runner.o: tests/runner.c $(OUTPUT)/tests/suites.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Itests -c $< -o $@
+
+$(OUTPUT)/test_runner: $(OUTPUT)/tests/runner.o $(TEST_OBJS) $(LIB_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(shell pkg-config --libs check)
+
+# Fuzz targets: libFuzzer + ASan/UBSan over the parsers, built with clang
+# against an archive of the userspace objects (the linker takes only what a
+# target uses).
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -std=gnu11 \
+	       -D_GNU_SOURCE -Iuserspace -Ibpf -I$(OUTPUT)
+FUZZ_OBJS := $(LIB_OBJS:$(OUTPUT)/user/%.o=$(OUTPUT)/fuzz/obj/%.o)
+
+$(OUTPUT)/fuzz/obj/%.o: userspace/%.c | $(BPF_SKELS)
+	$(Q)mkdir -p $(@D)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/fuzz/libtagger.a: $(FUZZ_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(OUTPUT)/fuzz/libtagger.a | $(OUTPUT)/fuzz
+	$(call msg,FUZZ-LD,$@)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@ $(LDLIBS)
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all $(OUTPUT)/test_runner $(FUZZ_BINS)
+	$(Q)bash tests/run.sh
+
+unit: all $(OUTPUT)/test_runner
+	$(Q)$(OUTPUT)/test_runner
+
+fuzz: $(FUZZ_BINS)
+	$(Q)FUZZ_SECONDS=$(if $(filter 10,$(FUZZ_SECONDS)),120,$(FUZZ_SECONDS)) \
+		bash tests/fuzz/run.sh $(FUZZ_BINS)
+
+fuzz-smoke: $(FUZZ_BINS)
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh $(FUZZ_BINS)
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)bash tests/bench/run.sh
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)bash vmlab/demo.sh
+
+install: $(TAGGER)
+	install -D -m 0755 $(TAGGER) $(DESTDIR)$(PREFIX)/sbin/tagger
+
+clean:
+	$(Q)rm -rf $(OUTPUT)
+
+-include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d)

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install the Debian packages tagger builds, tests and demonstrates with.
+# Quick when everything is present: only missing packages trigger apt-get.
+set -eu
+
+pkgs=(
+	# build
+	make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
+	libmnl-dev libjansson-dev libglpk-dev glpk-utils
+	# tests and fuzzing
+	check libsubunit-dev libclang-rt-14-dev
+	# lab
+	iproute2 ethtool iperf3 tcpdump tshark graphviz gnuplot-nox frr
+	# VM mode of the lab
+	qemu-system-x86 busybox-static kmod cpio
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages: ${missing[*]} (run as root)" >&2
+	exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null

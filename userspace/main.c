@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tagger: compile topologies and expected lossless paths into deadlock-free
+ * tagging rules, and run them on Linux switch ports.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "log.h"
+
+#define TAGGER_VERSION "0.1.0"
+
+static int do_help(int argc, char **argv)
+{
+	if (json_output) {
+		json_emit(json_null());
+		return 0;
+	}
+	fprintf(stderr,
+		"Usage: %s [OPTIONS] OBJECT { COMMAND | help }\n"
+		"       %s version\n"
+		"where  OBJECT := { topo | paths | cbd | compile | verify | stats |\n"
+		"                   switch | host | pfc }\n"
+		"       OPTIONS := { -j[son] | -p[retty] | -v[erbose] | -q[uiet] }\n"
+		"\n"
+		"  topo KIND ...              write a topology (clos, leafspine, bcube,\n"
+		"                             jellyfish, ring, line, fc)\n"
+		"  paths KIND TOPO ...        write expected lossless paths (ELP)\n"
+		"  cbd TOPO ELP               does the ELP have a cyclic buffer dependency?\n"
+		"  compile TOPO ELP           ELP -> deadlock-free tagging rules (JSON)\n"
+		"  verify TOPO ELP RULES      independent check of compiled rules\n"
+		"  stats RULES                priorities and rules, total and per switch\n"
+		"  switch ...                 attach, update, show, detach rules on ports\n"
+		"  host ...                   initial tags on host ports\n"
+		"  pfc ...                    PFC-like pause agent for ports without DCB\n"
+		"\n"
+		"Exit status: 0 ok, 1 the check found a problem, 2 bad input or usage.\n"
+		"'%s OBJECT help' describes each object.\n",
+		bin_name, bin_name, bin_name);
+	return 0;
+}
+
+static int do_version(int argc, char **argv)
+{
+	if (json_output)
+		json_emit(json_pack("{s:s}", "version", TAGGER_VERSION));
+	else
+		printf("%s %s\n", bin_name, TAGGER_VERSION);
+	return 0;
+}
+
+static const struct cmd commands[] = {
+	{ "help", do_help },
+	{ "version", do_version },
+	{ "cbd", do_cbd },
+	{ 0 }
+};
+
+static int global_option(const char *a)
+{
+	if (!strcmp(a, "-j") || !strcmp(a, "-json") || !strcmp(a, "--json"))
+		json_output = true;
+	else if (!strcmp(a, "-p") || !strcmp(a, "-pretty") || !strcmp(a, "--pretty"))
+		json_output = pretty_output = true;
+	else if (!strcmp(a, "-v") || !strcmp(a, "-verbose") || !strcmp(a, "--verbose"))
+		log_level = log_level < LOG_DEBUG ? log_level + 1 : LOG_DEBUG;
+	else if (!strcmp(a, "-q") || !strcmp(a, "-quiet") || !strcmp(a, "--quiet"))
+		log_quiet = true;
+	else if (!strcmp(a, "-V") || !strcmp(a, "--version"))
+		return 2;
+	else
+		return -1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		int r = global_option(argv[i]);
+
+		if (r == 2)
+			return do_version(0, NULL);
+		if (r < 0)
+			return usage_err(do_help, "What is \"%s\"?", argv[i]);
+	}
+	return cmd_select(commands, argc - i, argv + i, do_help);
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers every module uses.
+ *
+ * API:
+ *   xmalloc/xcalloc/xrealloc/xstrdup  allocate or abort: out of memory is not
+ *                                     an input error and has no recovery
+ *   VEC_PUSH                          append to a growable array
+ *   now_seconds                       monotonic clock for -j "seconds"
+ *   parse_uint                        strict decimal parse
+ *   split_list                        "1,2,5-7" -> array of ints
+ */
+#ifndef __TAGGER_UTIL_H
+#define __TAGGER_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Grow-by-doubling append; arr, n and cap are lvalues. */
+#define VEC_PUSH(arr, n, cap, val)                                          \
+	do {                                                                \
+		if ((n) == (cap)) {                                         \
+			(cap) = (cap) ? 2 * (cap) : 8;                      \
+			(arr) = xrealloc((arr), (size_t)(cap) * sizeof(*(arr))); \
+		}                                                           \
+		(arr)[(n)++] = (val);                                       \
+	} while (0)
+
+double now_seconds(void);
+bool parse_uint(const char *s, unsigned long max, unsigned long *out);
+int split_list(const char *s, int lo, int hi, int **out);
+bool valid_name(const char *s);
+
+#endif /* __TAGGER_UTIL_H */
