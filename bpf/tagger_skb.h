@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the tagger tc programs tell each other through the skb, so that the
+ * data plane (tag classify/rewrite) and the pause machinery (buffer
+ * accounting, PFC) compose on one port without sharing maps.
+ *
+ * - Every tagger tc program returns TAGGER_TC_NEXT for packets it does not
+ *   drop (TC_ACT_UNSPEC for cls_bpf, TCX_NEXT for tcx: both -1), so the
+ *   next program on the hook runs. The data plane attaches first on a
+ *   hook, the pause machinery last.
+ * - skb->priority carries the 802.1p priority (0..7) the packet is queued
+ *   in. At ingress it is the ingress (buffer) priority; at egress the data
+ *   plane overwrites it with the egress priority, which is the priority
+ *   the next hop will classify the packet into (Tagger section 6.3). The
+ *   egress qdisc maps priority 0..7 to its per-priority queues.
+ * - skb->mark keeps the ingress classification until the packet leaves the
+ *   switch (marks survive forwarding inside one namespace), so the pause
+ *   machinery can return the bytes to the right (in-port, priority)
+ *   counter when the packet is transmitted or dropped.
+ * - PFC frames (ethertype 0x8808) are counted by the data plane and
+ *   consumed (dropped after processing) by the pause machinery.
+ */
+#ifndef __TAGGER_SKB_H
+#define __TAGGER_SKB_H
+
+#define TAGGER_TC_NEXT (-1)
+
+#define TAGGER_MARK_VALID	0x80000000u	/* a tagger classifier ran */
+#define TAGGER_MARK_LOSSLESS	0x40000000u	/* ingress queue is lossless */
+#define TAGGER_MARK_PRIO_MASK	0x00000007u	/* ingress priority */
+#define TAGGER_MARK_MASK	(TAGGER_MARK_VALID | TAGGER_MARK_LOSSLESS | \
+				 TAGGER_MARK_PRIO_MASK)
+
+#define TAGGER_MARK(lossless, prio) \
+	(TAGGER_MARK_VALID | ((lossless) ? TAGGER_MARK_LOSSLESS : 0) | \
+	 ((prio) & TAGGER_MARK_PRIO_MASK))
+
+#define ETH_P_PFC 0x8808
+#define PFC_OPCODE 0x0101
+#define NUM_PRIOS 8
+
+#endif /* __TAGGER_SKB_H */
