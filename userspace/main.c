@@ -55,6 +55,7 @@ static const struct cmd commands[] = {
 	{ "help", do_help },
 	{ "version", do_version },
 	{ "cbd", do_cbd },
+	{ "compile", do_compile },
 	{ 0 }
 };
 

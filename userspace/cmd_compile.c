@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tagger compile TOPO ELP: the tag compiler's command line. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "compile.h"
+#include "log.h"
+#include "util.h"
+
+struct compile_cli {
+	const char *topo;
+	const char *elp;
+	const char *out;
+	const char *table;
+	const char *dot;
+	bool verify;
+};
+
+static int help(int argc, char **argv)
+{
+	fprintf(stderr,
+		"Usage: %s [-j] compile TOPO ELP [ -o RULES.json ] [ OPTIONS ]\n"
+		"OPTIONS := { --algorithm { brute | greedy | clos } | --classes N |\n"
+		"             --priorities LIST | --dscp LIST | --lossy-priority P |\n"
+		"             --lossy-dscp D | --strict | --compress | --table FILE |\n"
+		"             --dot FILE | --no-verify }\n"
+		"\n"
+		"Compiles the expected lossless paths into per-switch rules: classify\n"
+		"(in-port, tag) -> priority and rewrite (tag, in-port, out-port) -> tag.\n"
+		"  --algorithm   brute: tag = hop index; greedy: the paper's merging\n"
+		"                (default); clos: +1 per down-up bounce (needs layer=)\n"
+		"  --classes N   N lossless classes, class c starting at tag c (M+N)\n"
+		"  --priorities  lossless priorities available, in order (default 1-7)\n"
+		"  --dscp        DSCP codepoint of tag 0, 1, ... (default 1,2,3,...)\n"
+		"  --lossy-priority, --lossy-dscp   the lossy class (default 0, 0)\n"
+		"  --strict      exit 1 if any path cannot stay lossless\n"
+		"  --compress    wildcard rules where they change no packet's treatment\n"
+		"  --table FILE  per-switch tables like the paper's ('-' = stdout)\n"
+		"  --dot FILE    Graphviz picture of the tagged graph\n"
+		"Without -o the rules go to stdout (unless -j, which prints a summary).\n",
+		bin_name);
+	return 0;
+}
+
+static int parse_prios(struct compile_opts *o, const char *s)
+{
+	int *v, n, i, j;
+
+	n = split_list(s, 0, 7, &v);
+	if (n < 1 || n > TAG_MAX)
+		return -1;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (v[i] == v[j]) {
+				free(v);
+				return -1;
+			}
+	memcpy(o->prios, v, n * sizeof(int));
+	o->nprios = n;
+	free(v);
+	return 0;
+}
+
+static int parse_dscp(struct compile_opts *o, const char *s)
+{
+	int *v, n, i, j;
+
+	n = split_list(s, 0, 63, &v);
+	if (n < 1 || n > TAG_MAX)
+		return -1;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (v[i] == v[j]) {
+				free(v);
+				return -1;
+			}
+	memcpy(o->dscp, v, n * sizeof(int));
+	o->ndscp = n;
+	free(v);
+	return 0;
+}
+
+static int check_opts(const struct compile_opts *o)
+{
+	int i;
+
+	for (i = 0; i < o->nprios; i++)
+		if (o->prios[i] == o->lossy_prio)
+			return usage_err(NULL, "priority %d is both lossless and the lossy priority",
+					 o->lossy_prio);
+	for (i = 0; i < o->ndscp; i++)
+		if (o->dscp[i] == o->lossy_dscp)
+			return usage_err(NULL, "DSCP %d is both a lossless tag and the lossy tag",
+					 o->lossy_dscp);
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct compile_opts *o, struct compile_cli *c)
+{
+	static const struct option longopts[] = {
+		{ "algorithm", required_argument, NULL, 'a' },
+		{ "classes", required_argument, NULL, 'c' },
+		{ "priorities", required_argument, NULL, 'P' },
+		{ "dscp", required_argument, NULL, 'D' },
+		{ "lossy-priority", required_argument, NULL, 'l' },
+		{ "lossy-dscp", required_argument, NULL, 'L' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "compress", no_argument, NULL, 'z' },
+		{ "table", required_argument, NULL, 't' },
+		{ "dot", required_argument, NULL, 'g' },
+		{ "no-verify", no_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	unsigned long v;
+	int opt;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'a':
+			o->algo = compile_find_algo(optarg);
+			if (!o->algo)
+				return usage_err(help, "What is algorithm \"%s\"?", optarg);
+			break;
+		case 'c':
+			if (!parse_uint(optarg, 8, &v) || !v)
+				return usage_err(help, "--classes takes 1 to 8, not \"%s\"", optarg);
+			o->nclasses = (int)v;
+			break;
+		case 'P':
+			if (parse_prios(o, optarg))
+				return usage_err(help, "--priorities takes distinct priorities 0-7, "
+						 "not \"%s\"", optarg);
+			break;
+		case 'D':
+			if (parse_dscp(o, optarg))
+				return usage_err(help, "--dscp takes distinct codepoints 0-63, "
+						 "not \"%s\"", optarg);
+			break;
+		case 'l':
+			if (!parse_uint(optarg, 7, &v))
+				return usage_err(help, "--lossy-priority takes 0-7");
+			o->lossy_prio = (int)v;
+			break;
+		case 'L':
+			if (!parse_uint(optarg, 63, &v))
+				return usage_err(help, "--lossy-dscp takes 0-63");
+			o->lossy_dscp = (int)v;
+			break;
+		case 's': o->strict = true; break;
+		case 'z': o->compress = true; break;
+		case 't': c->table = optarg; break;
+		case 'g': c->dot = optarg; break;
+		case 'n': c->verify = false; break;
+		case 'o': c->out = optarg; break;
+		case 'h': help(0, NULL); return -1;
+		default:
+			return usage_err(help, "What is \"%s\"?", argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 2)
+		return usage_err(help, "compile takes TOPO and ELP");
+	c->topo = argv[optind];
+	c->elp = argv[optind + 1];
+	return check_opts(o) ? EXIT_USAGE : 0;
+}
+
+static FILE *open_out(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+
+	if (!f)
+		p_err("cannot write %s: %m", path);
+	return f;
+}
+
+static int close_out(FILE *f, const char *path)
+{
+	int err = ferror(f);
+
+	if (f != stdout)
+		err |= fclose(f);
+	else
+		fflush(f);
+	if (err)
+		p_err("cannot write %s", path);
+	return err ? -1 : 0;
+}
+
+static int write_outputs(const struct topo *t, const struct compile_result *r,
+			 const struct compile_opts *o, const struct compile_cli *c,
+			 json_t *rules)
+{
+	FILE *f;
+
+	if (c->out || !json_output) {
+		const char *path = c->out ? c->out : "-";
+
+		f = open_out(path);
+		if (!f || json_dumpf(rules, f, JSON_INDENT(1) | JSON_SORT_KEYS) ||
+		    fputc('\n', f) == EOF || close_out(f, path))
+			return -1;
+	}
+	if (c->table) {
+		f = open_out(c->table);
+		if (!f || rules_write_table(f, t, r, o) || close_out(f, c->table))
+			return -1;
+	}
+	if (c->dot) {
+		f = open_out(c->dot);
+		if (!f || tagged_write_dot(f, t, r, o) || close_out(f, c->dot))
+			return -1;
+	}
+	return 0;
+}
+
+static void report_lossy(const struct topo *t, const struct elp *e,
+			 const struct compile_result *r)
+{
+	int i;
+
+	pr_warn("%d path%s (x class) cannot stay lossless with the priorities "
+		"available (%d tags needed, %d lossless):\n", r->lossy,
+		r->lossy == 1 ? "" : "s", r->ntags, r->nlossless);
+	for (i = 0; i < r->nlossy_list; i++) {
+		const struct lossy_path *lp = &r->lossy_list[i];
+		const int32_t *h = elp_hops(e, lp->path);
+		int node = lp->hop ? port_peer_node(t, h[lp->hop - 1]) : port_node(t, h[0]);
+
+		pr_warn("  %s:%d class %d: lossy from %s (hop %d)\n", e->file,
+			e->line[lp->path], lp->cls, t->nodes[node].name, lp->hop);
+	}
+	if (r->lossy > r->nlossy_list)
+		pr_warn("  ... and %d more\n", r->lossy - r->nlossy_list);
+}
+
+static void print_summary(const struct elp *e, const struct compile_result *r,
+			  const struct compile_opts *o, double seconds)
+{
+	if (json_output) {
+		json_emit(json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:f}",
+				    "algorithm", o->algo->name, "priorities", r->nlossless,
+				    "tags_needed", r->ntags, "classes", o->nclasses,
+				    "rules", r->nrules, "max_switch_rules", r->max_switch_rules,
+				    "switches", r->nsw, "paths", e->npaths,
+				    "lossy_paths", r->lossy, "seconds", seconds));
+		return;
+	}
+	fprintf(stderr, "%s: %d lossless priorit%s, %d rules (max %d per switch) on %d "
+		"switches, %d paths, %d lossy, %.3f s\n", o->algo->name, r->nlossless,
+		r->nlossless == 1 ? "y" : "ies", r->nrules, r->max_switch_rules, r->nsw,
+		e->npaths, r->lossy, seconds);
+}
+
+int do_compile(int argc, char **argv)
+{
+	struct compile_cli c = { .verify = true };
+	struct compile_result r;
+	struct compile_opts o;
+	struct topo *t = NULL;
+	struct elp *e = NULL;
+	int ret = EXIT_USAGE;
+	double t0 = now_seconds();
+	json_t *rules = NULL;
+
+	compile_opts_init(&o);
+	if (argc >= 1 && is_help(argv[0]))
+		return help(argc, argv);
+	ret = parse_args(argc + 1, argv - 1, &o, &c);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	ret = EXIT_USAGE;
+	t = topo_parse(c.topo);
+	if (t)
+		e = elp_parse(t, c.elp);
+	if (!e || compile_run(t, e, &o, &r))
+		goto out;
+	rules = compile_rules_json(t, &r, &o);
+	ret = EXIT_OK;
+	if (r.lossy) {
+		report_lossy(t, e, &r);
+		if (o.strict)
+			ret = EXIT_PROBLEM;
+	}
+	if (write_outputs(t, &r, &o, &c, rules))
+		ret = EXIT_USAGE;
+	print_summary(e, &r, &o, now_seconds() - t0);
+	json_decref(rules);
+	compile_result_free(&r);
+out:
+	elp_free(e);
+	topo_free(t);
+	return ret;
+}
