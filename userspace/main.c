@@ -54,6 +54,8 @@ static int do_version(int argc, char **argv)
 static const struct cmd commands[] = {
 	{ "help", do_help },
 	{ "version", do_version },
+	{ "topo", do_topo },
+	{ "paths", do_paths },
 	{ "cbd", do_cbd },
 	{ "compile", do_compile },
 	{ 0 }
