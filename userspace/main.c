@@ -58,6 +58,7 @@ static const struct cmd commands[] = {
 	{ "paths", do_paths },
 	{ "cbd", do_cbd },
 	{ "compile", do_compile },
+	{ "verify", do_verify },
 	{ 0 }
 };
 
