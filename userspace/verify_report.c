@@ -152,7 +152,7 @@ void verify_result_print(FILE *f, const struct topo *t, const struct elp *e,
 		res->ok ? "verified" : "NOT verified", res->deadlock_free ? "yes" : "NO",
 		res->monotonic ? "yes" : "NO", (long long)res->lossless_paths,
 		(long long)res->paths);
-	if (res->nclasses)
+	if (res->nclasses > 1)
 		fprintf(f, " in all %d classes", res->nclasses);
 	fprintf(f, "\n  buffer dependency graph: %lld nodes, %lld edges; %.3f s\n",
 		(long long)res->bdg_nodes, (long long)res->bdg_edges, res->seconds);
