@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Generator speed: Jellyfish (degree 10) + one shortest path per ordered
+# switch pair, written to a file, at N = 250, 500, 1000 switches; and the
+# bounce path counts of the seeds' Clos and fat-tree k=4. Wall-clock times
+# of one run on a shared machine: compare rows with each other.
+set -u
+cd "$(dirname "$0")/../.."
+T=build/tagger
+D=$(mktemp -d /tmp/tgr-bench-paths.XXXX)
+trap 'rm -rf "$D"' EXIT
+now() { date +%s.%N; }
+
+printf '%-6s %-6s %9s %8s %9s %8s %10s\n' N degree paths topo_s paths_s MB MB/s
+for n in ${BENCH_SIZES:-250 500 1000}; do
+	t0=$(now)
+	$T topo jellyfish "$n" 10 --seed 1 -o "$D/jf.topo" || exit 1
+	t1=$(now)
+	$T -j paths shortest "$D/jf.topo" -o "$D/jf.elp" > "$D/sum.json" || exit 1
+	t2=$(now)
+	paths=$(jq .paths "$D/sum.json")
+	bytes=$(stat -c %s "$D/jf.elp")
+	awk -v n="$n" -v p="$paths" -v a="$t0" -v b="$t1" -v c="$t2" -v by="$bytes" 'BEGIN {
+		mb = by / 1e6; s = c - b
+		printf "%-6d %-6d %9d %8.3f %9.3f %8.1f %10.1f\n", n, 10, p, b - a, s, mb, mb / s }'
+done
+
+echo
+printf '%-22s %8s %8s %12s %8s\n' topology K paths simple seconds
+$T topo clos -o "$D/clos.topo"
+$T topo fattree 4 -o "$D/ft4.topo"
+for spec in "seed-clos clos.topo 1" "seed-clos clos.topo 2" "fattree-k4 ft4.topo 1" \
+	    "fattree-k4 ft4.topo 2"; do
+	set -- $spec
+	all=$($T -j paths bounce="$3" "$D/$2")
+	simple=$($T -j paths bounce="$3" "$D/$2" --simple | jq .paths)
+	printf '%-22s %8s %8s %12s %8.4f\n' "$1" "$3" "$(jq .paths <<<"$all")" "$simple" \
+		"$(jq .seconds <<<"$all")"
+done
