@@ -35,6 +35,7 @@ int do_verify(int argc, char **argv)
 	struct elp *e = NULL;
 	int i, nfiles = 0, rc = EXIT_USAGE;
 	unsigned long v;
+	double t0, t1, t2;
 
 	if (argc >= 1 && is_help(argv[0]))
 		return help(argc, argv);
@@ -55,10 +56,16 @@ int do_verify(int argc, char **argv)
 	}
 	if (nfiles != 3)
 		return usage_err(help, "verify takes TOPO, ELP and RULES.json");
-	if (!(t = topo_parse(files[0])) || !(e = elp_parse(t, files[1])) ||
-	    !(r = rules_parse(files[2])))
+	t0 = now_seconds();
+	if (!(t = topo_parse(files[0])) || !(e = elp_parse(t, files[1])))
 		goto out;
+	t1 = now_seconds();
+	if (!(r = rules_parse(files[2])))
+		goto out;
+	t2 = now_seconds();
 	rc = verify_rules(t, e, r, &opts, &res);
+	pr_info("verify: topology + ELP %.3f s, rules %.3f s, check %.3f s\n",
+		t1 - t0, t2 - t1, res.seconds);
 	if (rc == EXIT_USAGE)
 		goto out;
 	if (json_output)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lines.h"
 #include "log.h"
 #include "rules.h"
 #include "util.h"
@@ -604,13 +605,15 @@ struct rules *rules_from_json(json_t *root, const char *name)
 struct rules *rules_parse(const char *path)
 {
 	json_error_t jerr;
+	struct lines lr;
 	struct rules *r;
 	json_t *root;
 
-	if (!strcmp(path, "-"))
-		root = json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr);
-	else
-		root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	/* One read and an in-memory parse: jansson's file reader goes by getc. */
+	if (lines_open(&lr, path))
+		return NULL;
+	root = json_loadb(lr.buf, lr.len, JSON_REJECT_DUPLICATES, &jerr);
+	lines_close(&lr);
 	if (!root) {
 		if (jerr.line > 0)
 			input_err(path, jerr.line, "%d: %s", jerr.column, jerr.text);

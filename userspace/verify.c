@@ -56,6 +56,7 @@ struct vctx {
 	struct dec_rec *dec;
 	int ndec, dec_cap;
 	struct hmap dec_idx;	/* key2(sw, rule) -> index in dec */
+	struct hmap cyc;	/* key2(from node, to node) -> index in the cycle */
 };
 
 static inline uint32_t bdg_node(int port, int prio)
@@ -223,18 +224,25 @@ static int initial_tag(const struct vctx *c, int node, int cls)
  * that is in "switches", rewrite at every forwarding node. Returns true
  * if the walk stays lossless. Keeps going after a lossy hop, since a later
  * rule may lift the tag again (which the monotonic check reports).
+ *
+ * The edges a walk takes are rule edges already (same lookups, same
+ * conditions), so the first pass only records lossy hops and decreasing
+ * rules; with annotate set, a second pass names a path behind each edge
+ * of the cycle found (c->cyc: edge key -> index in the cycle).
  */
-static bool walk(struct vctx *c, int i, int cls)
+static bool walk(struct vctx *c, int i, int cls, bool annotate)
 {
 	const struct topo *t = c->t;
 	const struct rules *r = c->r;
 	const int32_t *h = elp_hops(c->e, i);
-	int n = elp_len(c->e, i), k, tag, prev = -1, prev_p = 0, prev_sw = 0, prev_rule = -1;
+	int n = elp_len(c->e, i), k, tag, prev = -1, prev_p = 0;
 	bool lossless = true;
+	uint64_t ci;
 
 	tag = initial_tag(c, port_node(t, h[0]), cls);
 	if (tag < 0 || !rules_tag_lossless(r, tag)) {
-		note_lossy(c, i, cls, 0, tag, -1, LOSSY_INITIAL);
+		if (!annotate)
+			note_lossy(c, i, cls, 0, tag, -1, LOSSY_INITIAL);
 		return false;
 	}
 	for (k = 1; k <= n; k++) {
@@ -242,39 +250,53 @@ static bool walk(struct vctx *c, int i, int cls)
 		int loc = c->port_local[in], p, nt, rule;
 
 		if (sw < 0) {
-			if (k < n && lossless)
+			if (k < n && lossless && !annotate)
 				note_lossy(c, i, cls, k, tag, -1, LOSSY_NO_RULES);
 			return k == n && lossless;
 		}
 		p = rules_classify(r, sw, loc, tag, &rule);
-		if (p < 0 && lossless) {
+		if (p < 0 && lossless && !annotate)
 			note_lossy(c, i, cls, k, tag, rule, LOSSY_CLASSIFY);
-			lossless = false;
-		}
-		if (p >= 0 && prev >= 0) {
-			int64_t ei = add_edge(c, prev, prev_p, in, p, prev_sw, prev_rule);
-
-			if (c->ev[ei].path < 0)
-				c->ev[ei].path = i;
-		}
+		lossless &= p >= 0;
+		if (annotate && p >= 0 && prev >= 0 &&
+		    hmap_get(&c->cyc, key2(bdg_node(prev, prev_p), bdg_node(in, p)), &ci) &&
+		    c->res->cycle[ci].path < 0)
+			c->res->cycle[ci].path = i;
 		if (k == n)
 			break;
 		nt = rules_rewrite(r, sw, tag, loc, c->port_local[h[k]], &rule);
-		if (rule >= 0 && r->rank[r->sw[sw].rewrite[rule].new_tag] < r->rank[tag])
+		if (rule >= 0 && !annotate &&
+		    r->rank[r->sw[sw].rewrite[rule].new_tag] < r->rank[tag])
 			note_decreasing(c, sw, rule, i, k);
 		if (nt < 0) {
-			if (lossless)
+			if (lossless && !annotate)
 				note_lossy(c, i, cls, k, tag, rule, LOSSY_REWRITE);
 			lossless = false;
 			nt = r->lossy_tag;
 		}
 		prev = p >= 0 && rules_tag_lossless(r, nt) ? in : -1;
 		prev_p = p;
-		prev_sw = sw;
-		prev_rule = rule;
 		tag = nt;
 	}
 	return lossless;
+}
+
+/* Name an ELP path behind each edge of the cycle, where one exists. */
+static void annotate_cycle(struct vctx *c, int ncls)
+{
+	struct verify_result *res = c->res;
+	int i, k, named = 0;
+
+	hmap_init(&c->cyc, res->cycle_len);
+	for (k = 0; k < res->cycle_len; k++)
+		hmap_put(&c->cyc, key2(bdg_node(res->cycle[k].from_port, res->cycle[k].from_prio),
+				       bdg_node(res->cycle[k].to_port, res->cycle[k].to_prio)), k);
+	for (i = 0; i < c->e->npaths && named < res->cycle_len; i++) {
+		for (k = 0; k < ncls; k++)
+			walk(c, i, k, true);
+		for (k = 0, named = 0; k < res->cycle_len; k++)
+			named += res->cycle[k].path >= 0;
+	}
 }
 
 /* Vertices of the BDG: every (in-port, priority) some tag is queued in. */
@@ -350,6 +372,7 @@ static void ctx_free(struct vctx *c)
 	free(c->dec);
 	hmap_free(&c->edges);
 	hmap_free(&c->dec_idx);
+	hmap_free(&c->cyc);
 }
 
 static char *where(const struct vctx *c, int path)
@@ -515,7 +538,7 @@ int verify_rules(const struct topo *t, const struct elp *e, const struct rules *
 		bool all = true;
 
 		for (k = 0; k < ncls; k++)
-			all &= walk(&c, i, k);
+			all &= walk(&c, i, k, false);
 		res->lossless_paths += all;
 	}
 	res->walks = (int64_t)e->npaths * ncls;
@@ -523,6 +546,8 @@ int verify_rules(const struct topo *t, const struct elp *e, const struct rules *
 	res->bdg_nodes = count_nodes(&c);
 	find_cycle(&c);
 	res->deadlock_free = res->cycle_len == 0;
+	if (res->cycle_len)
+		annotate_cycle(&c, ncls);
 	res->decreasing = c.ndec;
 	res->monotonic = c.ndec == 0;
 	res->ok = res->deadlock_free && res->monotonic &&

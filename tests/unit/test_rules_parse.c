@@ -272,7 +272,7 @@ START_TEST(missing_file_is_an_error)
 	r = rules_parse("/nonexistent/rules.json");
 	msg = capture_end();
 	ck_assert_ptr_null(r);
-	ck_assert_ptr_nonnull(strstr(msg, "/nonexistent/rules.json: unable to open"));
+	ck_assert_ptr_nonnull(strstr(msg, "/nonexistent/rules.json: cannot open: No such file"));
 }
 END_TEST
 
