@@ -59,6 +59,7 @@ static const struct cmd commands[] = {
 	{ "cbd", do_cbd },
 	{ "compile", do_compile },
 	{ "verify", do_verify },
+	{ "stats", do_stats },
 	{ 0 }
 };
 
