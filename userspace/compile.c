@@ -13,6 +13,8 @@ static const struct tag_algo *algos[] = {
 	&tag_algo_brute,
 	&tag_algo_greedy,
 	&tag_algo_clos,
+	&tag_algo_firstfit,
+	&tag_algo_order,
 };
 
 const struct tag_algo *compile_find_algo(const char *name)
