@@ -13,7 +13,6 @@ static const struct tag_algo *algos[] = {
 	&tag_algo_brute,
 	&tag_algo_greedy,
 	&tag_algo_clos,
-	&tag_algo_firstfit,
 	&tag_algo_order,
 };
 

@@ -109,7 +109,6 @@ int tagging_node_forwards(const struct tagging *tg, int node);
 extern const struct tag_algo tag_algo_brute;
 extern const struct tag_algo tag_algo_greedy;
 extern const struct tag_algo tag_algo_clos;
-extern const struct tag_algo tag_algo_firstfit;
 extern const struct tag_algo tag_algo_order;
 
 #endif /* __TAGGER_TAGGING_H */
