@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bound.h"
 #include "cmd.h"
 #include "compile.h"
+#include "rules.h"
+#include "verify.h"
 #include "log.h"
 #include "util.h"
 
@@ -17,6 +20,8 @@ struct compile_cli {
 	const char *table;
 	const char *dot;
 	bool verify;
+	bool bound;
+	struct bound_opts bopts;
 };
 
 static int help(int argc, char **argv)
@@ -26,12 +31,14 @@ static int help(int argc, char **argv)
 		"OPTIONS := { --algorithm { brute | greedy | clos } | --classes N |\n"
 		"             --priorities LIST | --dscp LIST | --lossy-priority P |\n"
 		"             --lossy-dscp D | --strict | --compress | --table FILE |\n"
-		"             --dot FILE | --no-verify }\n"
+		"             --dot FILE | --no-verify | --no-bound | --exact-seconds S }\n"
 		"\n"
 		"Compiles the expected lossless paths into per-switch rules: classify\n"
 		"(in-port, tag) -> priority and rewrite (tag, in-port, out-port) -> tag.\n"
-		"  --algorithm   brute: tag = hop index; greedy: the paper's merging\n"
-		"                (default); clos: +1 per down-up bounce (needs layer=)\n"
+		"  --algorithm   best (default): order and greedy, the fewer priorities\n"
+		"                order: tag +1 on backward edges of a searched order\n"
+		"                greedy: the paper's merging; brute: tag = hop index\n"
+		"                clos: +1 per down-up bounce (needs layer=)\n"
 		"  --classes N   N lossless classes, class c starting at tag c (M+N)\n"
 		"  --priorities  lossless priorities available, in order (default 1-7)\n"
 		"  --dscp        DSCP codepoint of tag 0, 1, ... (default 1,2,3,...)\n"
@@ -40,6 +47,9 @@ static int help(int argc, char **argv)
 		"  --compress    wildcard rules where they change no packet's treatment\n"
 		"  --table FILE  per-switch tables like the paper's ('-' = stdout)\n"
 		"  --dot FILE    Graphviz picture of the tagged graph\n"
+		"  --no-verify   skip the independent verifier (run by default)\n"
+		"  --no-bound    skip the lower bound / exact minimum\n"
+		"  --exact-seconds S   GLPK time limit of the exact minimum (default 3)\n"
 		"Without -o the rules go to stdout (unless -j, which prints a summary).\n",
 		bin_name);
 	return 0;
@@ -112,6 +122,8 @@ static int parse_args(int argc, char **argv, struct compile_opts *o, struct comp
 		{ "table", required_argument, NULL, 't' },
 		{ "dot", required_argument, NULL, 'g' },
 		{ "no-verify", no_argument, NULL, 'n' },
+		{ "no-bound", no_argument, NULL, 'B' },
+		{ "exact-seconds", required_argument, NULL, 'E' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -158,6 +170,12 @@ static int parse_args(int argc, char **argv, struct compile_opts *o, struct comp
 		case 't': c->table = optarg; break;
 		case 'g': c->dot = optarg; break;
 		case 'n': c->verify = false; break;
+		case 'B': c->bound = false; break;
+		case 'E':
+			if (!parse_uint(optarg, 3600, &v))
+				return usage_err(help, "--exact-seconds takes 0-3600");
+			c->bopts.seconds = (double)v;
+			break;
 		case 'o': c->out = optarg; break;
 		case 'h': help(0, NULL); return -1;
 		default:
@@ -240,27 +258,94 @@ static void report_lossy(const struct topo *t, const struct elp *e,
 		pr_warn("  ... and %d more\n", r->lossy - r->nlossy_list);
 }
 
+struct outcome {
+	struct bound b;
+	bool bounded;
+	bool verified;
+	bool deadlock_free;
+	double verify_seconds;
+};
+
+static json_t *json_tristate(int v)
+{
+	return v < 0 ? json_null() : json_boolean(v);
+}
+
 static void print_summary(const struct elp *e, const struct compile_result *r,
-			  const struct compile_opts *o, double seconds)
+			  const struct compile_opts *o, const struct outcome *oc,
+			  double seconds)
 {
 	if (json_output) {
-		json_emit(json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:f}",
-				    "algorithm", o->algo->name, "priorities", r->nlossless,
-				    "tags_needed", r->ntags, "classes", o->nclasses,
-				    "rules", r->nrules, "max_switch_rules", r->max_switch_rules,
-				    "switches", r->nsw, "paths", e->npaths,
-				    "lossy_paths", r->lossy, "seconds", seconds));
+		json_t *j = json_pack("{s:s,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:f}",
+				      "algorithm", o->algo->name, "chosen", r->algo->name,
+				      "priorities", r->nlossless, "tags_needed", r->ntags,
+				      "classes", o->nclasses, "rules", r->nrules,
+				      "max_switch_rules", r->max_switch_rules,
+				      "switches", r->nsw, "paths", e->npaths,
+				      "lossy_paths", r->lossy, "seconds", seconds);
+
+		json_object_set_new(j, "lower_bound", oc->bounded ?
+				    json_integer(oc->b.lower) : json_null());
+		json_object_set_new(j, "exact", oc->bounded && oc->b.exact >= 0 ?
+				    json_integer(oc->b.exact) : json_null());
+		json_object_set_new(j, "optimal", json_tristate(oc->bounded ? oc->b.optimal : -1));
+		json_object_set_new(j, "verified", json_boolean(oc->verified));
+		json_object_set_new(j, "deadlock_free", oc->verified ?
+				    json_boolean(oc->deadlock_free) : json_null());
+		json_emit(j);
 		return;
 	}
 	fprintf(stderr, "%s: %d lossless priorit%s, %d rules (max %d per switch) on %d "
-		"switches, %d paths, %d lossy, %.3f s\n", o->algo->name, r->nlossless,
+		"switches, %d paths, %d lossy, %.3f s\n", r->algo->name, r->nlossless,
 		r->nlossless == 1 ? "y" : "ies", r->nrules, r->max_switch_rules, r->nsw,
 		e->npaths, r->lossy, seconds);
+	if (oc->bounded)
+		fprintf(stderr, "lower bound %d (%s)%s\n", oc->b.lower, oc->b.why,
+			oc->b.optimal == 1 ? ": optimal" :
+			oc->b.optimal == 0 ? ": not optimal" : "");
+	if (oc->verified)
+		fprintf(stderr, "verified: deadlock-free, tags never decrease, %d of %d "
+			"paths lossless (%.3f s)\n", e->npaths - r->lossy, e->npaths,
+			oc->verify_seconds);
+}
+
+/*
+ * The verifier reads back exactly the document being written. It shares
+ * no code with the compiler, so a compiler bug shows up here as a failed
+ * check, never as rules that deadlock in a network.
+ */
+static int verify_compiled(const struct topo *t, const struct elp *e,
+			   const struct compile_result *r, json_t *json, struct outcome *oc)
+{
+	struct verify_opts vo = { .allow_lossy = true };
+	struct verify_result vr;
+	struct rules *rules = rules_from_json(json, "compiled rules");
+	int rc;
+
+	if (!rules) {
+		p_err("the compiled rules do not parse: a compiler bug");
+		return EXIT_PROBLEM;
+	}
+	rc = verify_rules(t, e, rules, &vo, &vr);
+	oc->verified = true;
+	oc->deadlock_free = vr.deadlock_free;
+	oc->verify_seconds = vr.seconds;
+	if (rc != EXIT_OK || !vr.deadlock_free || !vr.monotonic ||
+	    vr.lossy_walks != r->lossy) {
+		verify_result_print(stderr, t, e, rules, &vr);
+		p_err("the compiled rules fail verification (%lld lossy walks, %d expected): "
+		      "a compiler bug", (long long)vr.lossy_walks, r->lossy);
+		rc = EXIT_PROBLEM;
+	}
+	verify_result_free(&vr);
+	rules_free(rules);
+	return rc;
 }
 
 int do_compile(int argc, char **argv)
 {
-	struct compile_cli c = { .verify = true };
+	struct compile_cli c = { .verify = true, .bound = true };
+	struct outcome oc = { 0 };
 	struct compile_result r;
 	struct compile_opts o;
 	struct topo *t = NULL;
@@ -270,6 +355,7 @@ int do_compile(int argc, char **argv)
 	json_t *rules = NULL;
 
 	compile_opts_init(&o);
+	bound_opts_init(&c.bopts);
 	if (argc >= 1 && is_help(argv[0]))
 		return help(argc, argv);
 	ret = parse_args(argc + 1, argv - 1, &o, &c);
@@ -283,14 +369,20 @@ int do_compile(int argc, char **argv)
 		goto out;
 	rules = compile_rules_json(t, &r, &o);
 	ret = EXIT_OK;
+	if (c.verify && verify_compiled(t, e, &r, rules, &oc))
+		ret = EXIT_PROBLEM;
+	if (c.bound) {
+		bound_compute(t, e, o.nclasses, r.ntags, &c.bopts, &oc.b);
+		oc.bounded = true;
+	}
 	if (r.lossy) {
 		report_lossy(t, e, &r);
 		if (o.strict)
 			ret = EXIT_PROBLEM;
 	}
-	if (write_outputs(t, &r, &o, &c, rules))
+	if (ret != EXIT_PROBLEM && write_outputs(t, &r, &o, &c, rules))
 		ret = EXIT_USAGE;
-	print_summary(e, &r, &o, now_seconds() - t0);
+	print_summary(e, &r, &o, &oc, now_seconds() - t0);
 	json_decref(rules);
 	compile_result_free(&r);
 out:

@@ -9,11 +9,29 @@
 
 #define LOSSY_LIST_MAX 20
 
+/*
+ * The portfolio: the order-based algorithm is better than the paper's
+ * greedy on Clos and fat-trees with bounces and on most random graphs,
+ * but one global order cannot express everything per-tag merging can
+ * (BCube with both digit orders is an example), so both run and the one
+ * with fewer priorities wins (then fewer lossy paths, then fewer rules).
+ * The result is never worse than the paper's greedy.
+ */
+const struct tag_algo tag_algo_best = {
+	.name = "best",
+};
+
+static const struct tag_algo *portfolio[] = {
+	&tag_algo_order,
+	&tag_algo_greedy,
+};
+
 static const struct tag_algo *algos[] = {
+	&tag_algo_best,
+	&tag_algo_order,
 	&tag_algo_brute,
 	&tag_algo_greedy,
 	&tag_algo_clos,
-	&tag_algo_order,
 };
 
 const struct tag_algo *compile_find_algo(const char *name)
@@ -37,7 +55,7 @@ void compile_opts_init(struct compile_opts *o)
 	int i;
 
 	memset(o, 0, sizeof(*o));
-	o->algo = &tag_algo_greedy;
+	o->algo = &tag_algo_best;
 	o->nclasses = 1;
 	o->nprios = 7;
 	for (i = 0; i < TAG_MAX; i++) {
@@ -186,13 +204,52 @@ static void find_lossy_paths(const struct topo *t, const struct elp *e,
 	}
 }
 
+static bool better_result(const struct compile_result *a, const struct compile_result *b)
+{
+	if (a->ntags != b->ntags)
+		return a->ntags < b->ntags;
+	if (a->lossy != b->lossy)
+		return a->lossy < b->lossy;
+	return a->nrules < b->nrules;
+}
+
+static int run_portfolio(const struct topo *t, const struct elp *e,
+			 const struct compile_opts *o, struct compile_result *r)
+{
+	struct compile_opts one = *o;
+	struct compile_result cand;
+	double t0 = now_seconds();
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < ARRAY_SIZE(portfolio); i++) {
+		one.algo = portfolio[i];
+		if (compile_run(t, e, &one, &cand))
+			return -1;
+		pr_info("best: %s needs %d tags, %d rules\n", cand.algo->name, cand.ntags,
+			cand.nrules);
+		if (!i || better_result(&cand, r)) {
+			if (i)
+				compile_result_free(r);
+			*r = cand;
+		} else {
+			compile_result_free(&cand);
+		}
+	}
+	r->seconds = now_seconds() - t0;
+	return 0;
+}
+
 int compile_run(const struct topo *t, const struct elp *e, const struct compile_opts *o,
 		struct compile_result *r)
 {
 	double t0 = now_seconds();
 	int i;
 
+	if (o->algo == &tag_algo_best)
+		return run_portfolio(t, e, o, r);
 	memset(r, 0, sizeof(*r));
+	r->algo = o->algo;
 	if (tagging_run(&r->tg, t, e, o->nclasses, o->algo))
 		return -1;
 	r->ntags = r->tg.ntags;

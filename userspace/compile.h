@@ -73,6 +73,7 @@ struct lossy_path {
 
 struct compile_result {
 	struct tagging tg;
+	const struct tag_algo *algo;	/* the one that produced the result */
 	int ntags;		/* tags the algorithm used */
 	int nlossless;		/* of those, tags that got a priority */
 	struct sw_rules *sw;	/* one per forwarding node, topology order */
@@ -92,6 +93,9 @@ json_t *compile_rules_json(const struct topo *t, const struct compile_result *r,
 			   const struct compile_opts *o);
 void compile_result_free(struct compile_result *r);
 const struct tag_algo *compile_find_algo(const char *name);
+
+/* --algorithm best: order and greedy both run, the better result is kept. */
+extern const struct tag_algo tag_algo_best;
 
 void rules_compress(const struct topo *t, struct sw_rules *s);
 int rules_write_table(FILE *f, const struct topo *t, const struct compile_result *r,

@@ -97,9 +97,10 @@ json_t *compile_rules_json(const struct topo *t, const struct compile_result *r,
 	for (i = 0; i < r->nsw; i++)
 		json_object_set_new(sw, t->nodes[r->sw[i].node].name,
 				    switch_json(t, &r->sw[i], o));
-	return json_pack("{s:s,s:{s:s,s:i,s:i,s:b},s:{s:i,s:i},s:o,s:o,s:o,s:o,s:o}",
+	return json_pack("{s:s,s:{s:s,s:s,s:i,s:i,s:b},s:{s:i,s:i},s:o,s:o,s:o,s:o,s:o}",
 			 "format", "tagger-rules/1",
-			 "compiler", "algorithm", o->algo->name, "classes", o->nclasses,
+			 "compiler", "algorithm", o->algo->name, "chosen", r->algo->name,
+			 "classes", o->nclasses,
 			 "tags_needed", r->ntags, "compressed", o->compress,
 			 "lossy", "tag", o->lossy_dscp, "priority", o->lossy_prio,
 			 "tags", tags, "classes", classes, "hosts", hosts,
