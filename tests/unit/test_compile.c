@@ -175,6 +175,7 @@ START_TEST(compression_changes_no_answer)
 	y.t = topo_from_str(ring4);
 	y.e = elp_from_str(y.t, ring4_ecmp);
 	compile_opts_init(&y.o);
+	y.o.algo = x.o.algo;
 	y.o.nclasses = 2;
 	y.o.compress = true;
 	ck_assert_int_eq(compile_run(y.t, y.e, &y.o, &y.r), 0);
