@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "fc_cmd.h"
 #include "gen.h"
 #include "log.h"
 #include "opts.h"
@@ -25,6 +26,7 @@ struct paths_job {
 	enum gen_between between;	/* --between, shared by every kind */
 	int k;				/* K of NAME=K kinds */
 	struct path_sink *sink;
+	json_t *extra;			/* kind's own -j summary fields, or NULL */
 };
 
 struct paths_kind {
@@ -174,6 +176,18 @@ static int run_bcube(const struct paths_job *job, int argc, char **argv)
 	return rc;
 }
 
+static int run_fc(const struct paths_job *job, int argc, char **argv)
+{
+	return paths_fc_run(job->t, job->between, job->sink, argc, argv,
+			    &((struct paths_job *)job)->extra);
+}
+
+static int run_edst(const struct paths_job *job, int argc, char **argv)
+{
+	return paths_edst_run(job->t, job->between, job->sink, argc, argv,
+			      &((struct paths_job *)job)->extra);
+}
+
 static const struct paths_kind paths_kinds[] = {
 	{ "updown", 0, 0, "",
 	  "All shortest up-down paths (needs layer= on every switch; hosts sit\n"
@@ -204,6 +218,8 @@ static const struct paths_kind paths_kinds[] = {
 	  "address digits one level at a time, from the highest level (default,\n"
 	  "BCubeRouting's order) or from level 0, relaying through servers. The\n"
 	  "topology must be wired as 'tagger topo bcube' does.", run_bcube },
+	{ "fc", 0, 0, PATHS_FC_USAGE, paths_fc_doc, run_fc },
+	{ "edst", 0, 0, PATHS_EDST_USAGE, paths_edst_doc, run_edst },
 	{ 0 }
 };
 
@@ -220,6 +236,7 @@ static int help(int argc, char **argv)
 	for (k = paths_kinds; k->name; k++)
 		fprintf(stderr, "       %s paths %s%s TOPO %s\n", bin_name, k->name,
 			k->k_max ? "=K" : "", k->usage);
+	fprintf(stderr, "       %s paths stats TOPO ELP\n", bin_name);
 	fprintf(stderr,
 		"\n"
 		"Writes one path a line (ELP format) to FILE, stdout by default, for every\n"
@@ -337,6 +354,8 @@ int do_paths(int argc, char **argv)
 		help(argc, argv);
 		return argc < 1 ? EXIT_USAGE : EXIT_OK;
 	}
+	if (!strcmp(argv[0], "stats"))
+		return do_paths_stats(argc - 1, argv + 1);
 	k = find_kind(&argc, &argv, &job.k);
 	if (!k)
 		return EXIT_USAGE;
@@ -358,8 +377,14 @@ int do_paths(int argc, char **argv)
 	if (!rc && sink.unreachable)
 		pr_warn("%s: %lld endpoint pairs have no %s path\n", t->file,
 			(long long)sink.unreachable, k->name);
-	if (!rc && json_output)
-		json_emit(summary(k->name, &sink, now_seconds() - t0));
+	if (!rc && json_output) {
+		json_t *sum = summary(k->name, &sink, now_seconds() - t0);
+
+		if (job.extra)
+			json_object_update(sum, job.extra);
+		json_emit(sum);
+	}
+	json_decref(job.extra);
 	topo_free(t);
 	return rc;
 }

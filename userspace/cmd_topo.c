@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "fc_cmd.h"
 #include "gen.h"
 #include "log.h"
 #include "opts.h"
@@ -186,6 +187,7 @@ static const struct topo_kind topo_kinds[] = {
 	  "Ring of N >= 3 switches sw1..swN, H hosts per switch (default 0).", make_ring },
 	{ "line", "N [--hosts H]",
 	  "Line of N switches sw1..swN, H hosts per switch (default 0).", make_line },
+	{ "fc", TOPO_FC_USAGE, topo_fc_doc, topo_fc_make },
 	{ 0 }
 };
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fc_route.h"
+#include "fc_vgraph.h"
 #include "mcf.h"
 #include "util.h"
 
@@ -158,119 +159,6 @@ int fc_layout_from_split(const struct topo *t, const int *split, int k,
 		return -1;
 	}
 	return 0;
-}
-
-/* ---- the directed virtual up-down graph (figure 4c) ---- */
-
-struct vgraph {
-	int k, per;		/* per = 2k - 1 virtual nodes per ToR */
-	int n;
-	int *start, *head, *port;	/* forward CSR; port -1 = dashed */
-	int *rstart, *rtail, *rarc;	/* reverse CSR: tail and forward arc id */
-};
-
-static int v_up(const struct vgraph *g, int tor, int j)
-{
-	return tor * g->per + (j < g->k ? j - 1 : g->k - 1);
-}
-
-static int v_down(const struct vgraph *g, int tor, int j)
-{
-	return tor * g->per + (j < g->k ? g->k + j - 1 : g->k - 1);
-}
-
-/* 0 up node, 1 top node, 2 down node */
-static int v_kind(const struct vgraph *g, int v)
-{
-	int r = v % g->per;
-
-	return r < g->k - 1 ? 0 : r == g->k - 1 ? 1 : 2;
-}
-
-struct arc_list {
-	int n, cap;
-	int *src, *dst, *port;
-};
-
-static void arc_push(struct arc_list *a, int u, int v, int port)
-{
-	if (a->n == a->cap) {
-		a->cap = a->cap ? 2 * a->cap : 1024;
-		a->src = xrealloc(a->src, a->cap * sizeof(int));
-		a->dst = xrealloc(a->dst, a->cap * sizeof(int));
-		a->port = xrealloc(a->port, a->cap * sizeof(int));
-	}
-	a->src[a->n] = u;
-	a->dst[a->n] = v;
-	a->port[a->n++] = port;
-}
-
-static void vgraph_build(struct vgraph *g, const struct topo *t,
-			 const struct fc_layout *L)
-{
-	struct arc_list a = { 0 };
-	int i, j, p, x, *fill;
-
-	g->k = L->k;
-	g->per = 2 * L->k - 1;
-	g->n = L->ntors * g->per;
-	for (i = 0; i < L->ntors; i++) {
-		for (j = 1; j < g->k; j++) {
-			arc_push(&a, v_up(g, i, j), v_up(g, i, j + 1), -1);
-			arc_push(&a, v_down(g, i, j + 1), v_down(g, i, j), -1);
-		}
-	}
-	for (p = 0; p < t->nports; p++) {
-		int q = t->ports[p].peer, lj = L->port_layer[p];
-		int a_tor, b_tor;
-
-		if (!lj || L->port_layer[q] != lj + 1)
-			continue;
-		/* p is the lower end (layer lj of a), q the upper (lj+1 of b). */
-		a_tor = L->node_tor[port_node(t, p)];
-		b_tor = L->node_tor[port_node(t, q)];
-		arc_push(&a, v_up(g, a_tor, lj), v_up(g, b_tor, lj + 1), p);
-		arc_push(&a, v_down(g, b_tor, lj + 1), v_down(g, a_tor, lj), q);
-	}
-	g->start = xcalloc(g->n + 1, sizeof(int));
-	g->rstart = xcalloc(g->n + 1, sizeof(int));
-	g->head = xmalloc(a.n * sizeof(int));
-	g->port = xmalloc(a.n * sizeof(int));
-	g->rtail = xmalloc(a.n * sizeof(int));
-	g->rarc = xmalloc(a.n * sizeof(int));
-	for (x = 0; x < a.n; x++) {
-		g->start[a.src[x] + 1]++;
-		g->rstart[a.dst[x] + 1]++;
-	}
-	for (i = 0; i < g->n; i++) {
-		g->start[i + 1] += g->start[i];
-		g->rstart[i + 1] += g->rstart[i];
-	}
-	fill = xmalloc(2 * g->n * sizeof(int));
-	memcpy(fill, g->start, g->n * sizeof(int));
-	memcpy(fill + g->n, g->rstart, g->n * sizeof(int));
-	for (x = 0; x < a.n; x++) {
-		int f = fill[a.src[x]]++, r = fill[g->n + a.dst[x]]++;
-
-		g->head[f] = a.dst[x];
-		g->port[f] = a.port[x];
-		g->rtail[r] = a.src[x];
-		g->rarc[r] = f;
-	}
-	free(fill);
-	free(a.src);
-	free(a.dst);
-	free(a.port);
-}
-
-static void vgraph_free(struct vgraph *g)
-{
-	free(g->start);
-	free(g->head);
-	free(g->port);
-	free(g->rstart);
-	free(g->rtail);
-	free(g->rarc);
 }
 
 /* ---- per-pair min-cost max-flow ---- */

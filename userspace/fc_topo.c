@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fc_rng.h"
+#include "rng.h"
 #include "fc_topo.h"
 #include "hmap.h"
 #include "log.h"
@@ -133,7 +133,7 @@ static bool try_swap(struct wiring *w, int m, int m2)
  * (the usual way to draw random regular graphs without loops and
  * multi-edges). Returns false if the budget runs out.
  */
-static bool repair(struct wiring *w, struct fc_rng *r)
+static bool repair(struct wiring *w, struct rng *r)
 {
 	long budget = 200L * w->n + 10000;
 	int m, bad;
@@ -145,7 +145,7 @@ static bool repair(struct wiring *w, struct fc_rng *r)
 				continue;
 			bad++;
 			while (budget-- > 0 && edge_bad(w, m))
-				try_swap(w, m, (int)fc_rng_below(r, w->n));
+				try_swap(w, m, (int)rng_below(r, w->n));
 			if (budget <= 0)
 				return false;
 		}
@@ -153,7 +153,7 @@ static bool repair(struct wiring *w, struct fc_rng *r)
 	return true;
 }
 
-static void wire_layers(struct wiring *w, int ntors, int deg, struct fc_rng *r)
+static void wire_layers(struct wiring *w, int ntors, int deg, struct rng *r)
 {
 	int i, d, m = 0;
 
@@ -161,7 +161,7 @@ static void wire_layers(struct wiring *w, int ntors, int deg, struct fc_rng *r)
 		for (d = 0; d < deg; d++, m++)
 			w->low[m] = w->up[m] = i;
 	w->n = m;
-	fc_rng_shuffle(r, w->up, m);
+	rng_shuffle(r, w->up, m);
 	for (m = 0; m < w->n; m++)
 		pair_add(w->pairs, w->low[m], w->up[m], 1);
 }
@@ -231,14 +231,14 @@ struct topo *fc_build(const struct fc_spec *spec, char *err, size_t errlen)
 	int a[FC_MAX_LAYERS], k = spec->k, n = spec->ntors, i, j, m;
 	struct wiring w[FC_MAX_LAYERS];
 	struct hmap pairs;
-	struct fc_rng r;
+	struct rng r;
 	struct topo *t;
 	int *next;
 	char name[32];
 
 	if (!spec_ok(spec, a, err, errlen))
 		return NULL;
-	fc_rng_seed(&r, spec->seed);
+	rng_seed(&r, spec->seed);
 	hmap_init(&pairs, (uint64_t)n * spec->fabric);
 	for (j = 0; j < k - 1; j++) {
 		w[j] = (struct wiring){

@@ -7,24 +7,24 @@
 #include <check.h>
 #include <glpk.h>
 
-#include "fc_rng.h"
+#include "rng.h"
 #include "mcf.h"
 
 struct arc {
 	int u, v, cap, cost;
 };
 
-static void random_graph(struct fc_rng *r, int n, int m, int maxcap, struct arc *a)
+static void random_graph(struct rng *r, int n, int m, int maxcap, struct arc *a)
 {
 	int i;
 
 	for (i = 0; i < m; i++) {
-		a[i].u = (int)fc_rng_below(r, n);
+		a[i].u = (int)rng_below(r, n);
 		do
-			a[i].v = (int)fc_rng_below(r, n);
+			a[i].v = (int)rng_below(r, n);
 		while (a[i].v == a[i].u);
-		a[i].cap = 1 + (int)fc_rng_below(r, maxcap);
-		a[i].cost = (int)fc_rng_below(r, 4);
+		a[i].cap = 1 + (int)rng_below(r, maxcap);
+		a[i].cost = (int)rng_below(r, 4);
 	}
 }
 
@@ -78,15 +78,15 @@ static void check_paths(struct mcf *g, int flow, int s, int t)
 
 START_TEST(matches_brute_force_on_tiny_graphs)
 {
-	struct fc_rng r;
+	struct rng r;
 	struct arc a[8];
 	struct mcf g;
 	int trial;
 
-	fc_rng_seed(&r, 99);
+	rng_seed(&r, 99);
 	mcf_init(&g);
 	for (trial = 0; trial < 400; trial++) {
-		int n = 3 + (int)fc_rng_below(&r, 3), m = 3 + (int)fc_rng_below(&r, 5);
+		int n = 3 + (int)rng_below(&r, 3), m = 3 + (int)rng_below(&r, 5);
 		int i, flow, bflow;
 		int64_t cost, bcost;
 
@@ -131,16 +131,16 @@ static void glpk_solve(int n, int m, const struct arc *a, int s, int t,
 
 START_TEST(matches_glpk_on_larger_graphs)
 {
-	struct fc_rng r;
+	struct rng r;
 	struct arc a[400];
 	struct mcf g;
 	int trial;
 
 	glp_term_out(GLP_OFF);
-	fc_rng_seed(&r, 7);
+	rng_seed(&r, 7);
 	mcf_init(&g);
 	for (trial = 0; trial < 60; trial++) {
-		int n = 10 + (int)fc_rng_below(&r, 40), m = 3 * n + (int)fc_rng_below(&r, 4 * n);
+		int n = 10 + (int)rng_below(&r, 40), m = 3 * n + (int)rng_below(&r, 4 * n);
 		int i, flow, gflow;
 		int64_t cost;
 		double gcost;
