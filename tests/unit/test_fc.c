@@ -9,6 +9,8 @@
 #include <glpk.h>
 
 #include "cbd.h"
+#include "edst.h"
+#include "fc_reroute.h"
 #include "fc_route.h"
 #include "fc_topo.h"
 #include "hmap.h"
@@ -399,6 +401,90 @@ START_TEST(layers_from_a_split_when_ports_are_not_named)
 }
 END_TEST
 
+START_TEST(edst_finds_s_over_2_trees_and_routes_cbd_free)
+{
+	struct topo *t = build(50, 0, 18, 4, 11);
+	struct cbd_witness w;
+	struct path_stats st;
+	struct edst tr;
+	struct elp *e = elp_new(NULL);
+	int p, used[9] = { 0 };
+
+	/* 450 links, 49 per spanning tree: 9 trees, 9 links left over. */
+	ck_assert_int_eq(edst_find(t, 0, &tr), 9);
+	ck_assert_int_eq(tr.unused_links, 9);
+	for (p = 0; p < t->nports; p++)
+		if (tr.tree_of_port[p] >= 0) {
+			ck_assert_int_eq(tr.tree_of_port[p], tr.tree_of_port[t->ports[p].peer]);
+			used[tr.tree_of_port[p]]++;
+		}
+	for (p = 0; p < 9; p++)
+		ck_assert_int_eq(used[p], 2 * 49);
+	edst_route(t, &tr, e, &st);
+	ck_assert_int_eq(st.min_paths, 9);
+	ck_assert_int_eq(st.max_paths, 9);
+	ck_assert_int_eq(cbd_check(t, e, &w), 0);
+	cbd_witness_free(&w);
+	elp_free(e);
+	edst_free(&tr);
+	topo_free(t);
+}
+END_TEST
+
+START_TEST(edst_lowers_k_to_what_fits)
+{
+	/* A ring has one spanning tree (n links, n-1 per tree). */
+	struct topo *t = topo_from_str("switch a\nswitch b\nswitch c\nswitch d\n"
+				       "link a:1 b:1\nlink b:2 c:1\nlink c:2 d:1\n"
+				       "link d:2 a:2\n");
+	struct path_stats st;
+	struct edst tr;
+
+	ck_assert_int_eq(edst_find(t, 5, &tr), 1);
+	ck_assert_int_eq(tr.unused_links, 1);
+	edst_route(t, &tr, NULL, &st);
+	ck_assert_int_eq(st.pairs, 12);
+	ck_assert_int_eq(st.min_paths, 1);
+	edst_free(&tr);
+	topo_free(t);
+}
+END_TEST
+
+START_TEST(reroute_avoids_the_failed_link_and_counts_bounces)
+{
+	struct fc_reroute_stats rs;
+	struct routed r;
+	struct elp *out = elp_new(NULL);
+	int fail, i, k;
+
+	route(&r, build(30, 0, 12, 3, 9), 1);
+	fail = topo_find_port(r.t, topo_find_node(r.t, "T1"), "v2p1");
+	ck_assert_int_ge(fail, 0);
+	fc_reroute(r.t, &r.L, r.e, fail, out, &rs);
+	ck_assert_int_gt(rs.affected, 0);
+	ck_assert_int_eq(rs.unreachable, 0);
+	ck_assert_int_eq(rs.updown + rs.bounced, rs.affected);
+	ck_assert_int_eq(out->npaths, r.e->npaths + rs.affected);
+	for (i = r.e->npaths; i < out->npaths; i++) {
+		const int32_t *h = elp_hops(out, i);
+		int n = elp_len(out, i), b = fc_bounces(r.t, &r.L, h, n);
+
+		for (k = 0; k < n; k++) {
+			ck_assert_int_ne(h[k], fail);
+			ck_assert_int_ne(h[k], r.t->ports[fail].peer);
+			if (k)	/* consecutive hops join up */
+				ck_assert_int_eq(port_node(r.t, h[k]), port_peer_node(r.t, h[k - 1]));
+		}
+		ck_assert_int_le(b, rs.max_bounces);
+	}
+	/* The original paths are all up-down: no bounce. */
+	for (i = 0; i < r.e->npaths; i++)
+		ck_assert_int_eq(fc_bounces(r.t, &r.L, elp_hops(r.e, i), elp_len(r.e, i)), 0);
+	elp_free(out);
+	routed_free(&r);
+}
+END_TEST
+
 Suite *fc_suite(void)
 {
 	Suite *s = suite_create("fc");
@@ -414,6 +500,9 @@ Suite *fc_suite(void)
 	tcase_add_test(rt, fc_routing_is_cbd_free_where_ecmp_is_not);
 	tcase_add_test(rt, threads_give_the_same_paths_in_the_same_order);
 	tcase_add_test(rt, layers_from_a_split_when_ports_are_not_named);
+	tcase_add_test(rt, edst_finds_s_over_2_trees_and_routes_cbd_free);
+	tcase_add_test(rt, edst_lowers_k_to_what_fits);
+	tcase_add_test(rt, reroute_avoids_the_failed_link_and_counts_bounces);
 	tcase_set_timeout(rt, 60);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, rt);

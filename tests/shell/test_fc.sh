@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Flattened Clos end to end through the CLI: the testbed's 2 paths per pair,
+# CBD-free FC routing vs ECMP with CBD on the same topology, Tagger compiling
+# the FC ELP to 1 priority, and a failed link with local reroute compiling to
+# what the bounce analysis predicts. No root, no network.
+source "$(dirname "$0")/../lib.sh"
+cd "$TGR_TMP"
+T=$TAGGER
+jget() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval('d' + sys.argv[1]))" "$1"; }
+
+# Figure 4(a): 2 up-down paths for every pair, adjacent or not (section 6.2).
+$T topo fc testbed -o tb.topo
+$T -j paths fc tb.topo --between tors -o tb.elp > tb.json
+check "testbed: 12 ToR pairs, 2 paths each" \
+	[ "$(jget '["stats"]["min_paths"]' < tb.json)/$(jget '["stats"]["max_paths"]' < tb.json)/$(jget '["stats"]["pairs"]' < tb.json)" = 2/2/12 ]
+check "testbed: S1->S3 once clockwise (via S2)" \
+	[ "$(grep -cE '^S1:[a-z0-9]+ S2:[a-z0-9]+ S3$' tb.elp)" = 1 ]
+check "testbed: S1->S3 once counter-clockwise (via S4)" \
+	[ "$(grep -cE '^S1:[a-z0-9]+ S4:[a-z0-9]+ S3$' tb.elp)" = 1 ]
+check "testbed FC routing is CBD-free" $T cbd tb.topo tb.elp
+$T paths ecmp tb.topo --between tors -o tbe.elp
+$T cbd tb.topo tbe.elp > /dev/null; rc=$?
+check "testbed ECMP has CBD (exit 1)" [ $rc = 1 ]
+check "FC ELP compiles to 1 priority" [ "$($T -j compile tb.topo tb.elp | jget '["priorities"]')" = 1 ]
+$T paths fc tb.topo -o tbh.elp
+check "host-level FC ELP compiles to 1 priority" \
+	[ "$($T -j compile tb.topo tbh.elp | jget '["priorities"]')" = 1 ]
+
+# Table 2's first row (N = 50, s = 18, k = 4, split 3,6,6,3).
+$T topo fc 50 --hosts 1 --layers 4 --seed 3 -o fc50.topo
+$T -j paths fc fc50.topo --between tors -o fc50.elp > fc50.json
+check "N=50: every pair has a path" [ "$(jget '["stats"]["min_paths"]' < fc50.json)" -ge 1 ]
+check "N=50: FC routing is CBD-free" $T cbd fc50.topo fc50.elp
+$T paths ecmp fc50.topo --between tors -o fc50e.elp
+$T cbd fc50.topo fc50e.elp > /dev/null; rc=$?
+check "N=50: ECMP on the same topology has CBD" [ $rc = 1 ]
+check "N=50: FC ELP compiles to 1 priority" \
+	[ "$($T -j compile fc50.topo fc50.elp | jget '["priorities"]')" = 1 ]
+
+# One failed link, local reroute (section 7.1). Prediction: reroutes that
+# stay virtual up-down add no CBD (lemma 4 with the same layers), so if no
+# path bounced the union is CBD-free and compiles to 1 priority; each bounce
+# costs Tagger at most one more tag on its path, so at most max_bounces + 1
+# priorities, and exactly 1 iff the union is CBD-free (a CBD-free ELP needs
+# no second tag; one with CBD cannot live in one).
+seen_cbd=0 seen_free=0
+for link in T1:v1p1 T2:v2p1 T3:v2p2 T5:v3p1 T7:v4p1 T11:v2p3 T13:v3p4; do
+	$T -j paths fc fc50.topo --between tors --fail $link -o f.elp > f.json ||
+		fail "reroute around $link"
+	b=$(jget '["reroute"]["bounced"]' < f.json)
+	mb=$(jget '["reroute"]["max_bounces"]' < f.json)
+	[ "$(jget '["reroute"]["unreachable"]' < f.json)" = 0 ] || fail "$link: unreachable"
+	if $T cbd fc50.topo f.elp > /dev/null; then cbd=0; else cbd=1; fi
+	p=$($T -j compile fc50.topo f.elp | jget '["priorities"]')
+	echo "  fail $link: $(jget '["reroute"]' < f.json) cbd=$cbd priorities=$p"
+	[ "$b" = 0 ] && [ $cbd = 1 ] && fail "$link: up-down reroutes made CBD"
+	[ $cbd = 0 ] && [ "$p" != 1 ] && fail "$link: CBD-free union took $p priorities"
+	[ $cbd = 1 ] && [ "$p" -lt 2 ] && fail "$link: CBD in 1 priority"
+	[ "$p" -le $((mb + 1)) ] || fail "$link: $p priorities for $mb bounces"
+	[ $cbd = 1 ] && seen_cbd=1 || seen_free=1
+done
+echo "ok: reroutes compile as predicted (seen: CBD $seen_cbd, CBD-free $seen_free)"
+
+# Usage errors are exit 2 with a message.
+$T topo fc 50 --layers 4 --split 3,6,6,3 2>/dev/null; rc=$?
+check "--layers with --split is a usage error" [ $rc = 2 ]
+$T paths fc tb.topo --fail S1:eth1 2>/dev/null; rc=$?
+check "--fail on a host link is a usage error" [ $rc = 2 ]
+printf 'switch A\nswitch B\nlink A:1 B:1\n' > bad.topo
+$T paths fc bad.topo 2> err.txt; rc=$?
+check "no virtual layers: exit 2 with file:line" \
+	[ $rc = 2 ] && grep -q '^bad.topo:3: port A:1 has no virtual layer' err.txt
