@@ -21,24 +21,50 @@
 #include "rules.h"
 #include "util.h"
 
-/* Where the parser is: the file and the JSON path of the current value. */
+/*
+ * Where the parser is: the file and the JSON path of the current value, as
+ * a stack of keys and indexes, formatted only when there is an error (the
+ * parser visits every field of every rule, so it must not print paths).
+ */
+#define MAX_DEPTH 16
+
+struct seg {
+	const char *key;	/* NULL for an array index */
+	size_t idx;
+};
+
 struct ctx {
 	const char *file;
 	struct rules *r;
-	char path[1024];
+	struct seg path[MAX_DEPTH];
 	size_t len;
 };
 
+static void format_path(const struct ctx *c, char *buf, size_t size)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < c->len && i < MAX_DEPTH && n < size; i++) {
+		int w = c->path[i].key ?
+			snprintf(buf + n, size - n, "%s%s", i ? "." : "", c->path[i].key) :
+			snprintf(buf + n, size - n, "[%zu]", c->path[i].idx);
+
+		n += w > 0 ? (size_t)w : 0;
+	}
+}
+
 static __attribute__((format(printf, 2, 3))) bool err(struct ctx *c, const char *fmt, ...)
 {
-	char msg[1024];
+	char msg[1024], path[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	format_path(c, path, sizeof(path));
 	if (c->len)
-		input_err(c->file, 0, "%s: %s", c->path, msg);
+		input_err(c->file, 0, "%s: %s", path, msg);
 	else
 		input_err(c->file, 0, "%s", msg);
 	return false;
@@ -47,27 +73,21 @@ static __attribute__((format(printf, 2, 3))) bool err(struct ctx *c, const char 
 /* Descend into key (".key") or index ("[i]"); leave() restores the path. */
 static size_t enter_key(struct ctx *c, const char *key)
 {
-	size_t old = c->len;
-	int n = snprintf(c->path + old, sizeof(c->path) - old, "%s%s",
-			 old ? "." : "", key);
-
-	c->len = n > 0 && old + n < sizeof(c->path) ? old + n : sizeof(c->path) - 1;
-	return old;
+	if (c->len < MAX_DEPTH)
+		c->path[c->len] = (struct seg){ .key = key };
+	return c->len++;
 }
 
 static size_t enter_index(struct ctx *c, size_t i)
 {
-	size_t old = c->len;
-	int n = snprintf(c->path + old, sizeof(c->path) - old, "[%zu]", i);
-
-	c->len = n > 0 && old + n < sizeof(c->path) ? old + n : sizeof(c->path) - 1;
-	return old;
+	if (c->len < MAX_DEPTH)
+		c->path[c->len] = (struct seg){ .idx = i };
+	return c->len++;
 }
 
 static void leave(struct ctx *c, size_t old)
 {
 	c->len = old;
-	c->path[old] = '\0';
 }
 
 static const char *type_name(const json_t *v)
@@ -355,6 +375,20 @@ static bool parse_hosts(struct ctx *c, json_t *root)
 	return ok;
 }
 
+/* Most switches have a few dozen ports: compare names before hashing. */
+static int port_index(const struct rules *r, int sw, const char *name)
+{
+	const struct rules_switch *s = &r->sw[sw];
+	int k;
+
+	if (s->nports > 32)
+		return rules_find_port(r, sw, name);
+	for (k = 0; k < s->nports; k++)
+		if (!strcmp(s->ports[k], name))
+			return k;
+	return -1;
+}
+
 /* A rule's port: a name in the switch's "ports", or "*". */
 static bool get_port(struct ctx *c, json_t *obj, const char *key, int sw, uint16_t *out)
 {
@@ -371,7 +405,7 @@ static bool get_port(struct ctx *c, json_t *obj, const char *key, int sw, uint16
 		ok = false;
 	} else if (!strcmp((name = json_string_value(v)), "*")) {
 		*out = RULES_ANY;
-	} else if ((p = rules_find_port(c->r, sw, name)) < 0) {
+	} else if ((p = port_index(c->r, sw, name)) < 0) {
 		ok = err(c, "port \"%s\" is not in switches.%s.ports", name,
 			 c->r->sw[sw].name);
 	} else {

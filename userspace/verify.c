@@ -404,7 +404,7 @@ static void lossy_problem(struct vctx *c, const struct lossy_rec *l)
 		in = t->ports[t->ports[h[l->hop - 1]].peer].name;
 	if (l->hop && l->hop < n)
 		out = t->ports[h[l->hop]].name;
-	if (r->nclasses)
+	if (r->nclasses > 1)
 		snprintf(cls, sizeof(cls), ", class %d", r->class_ids[l->cls]);
 	switch (l->why) {
 	case LOSSY_INITIAL:
