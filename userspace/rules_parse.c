@@ -16,147 +16,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_path.h"
 #include "lines.h"
 #include "log.h"
 #include "rules.h"
 #include "util.h"
 
-/*
- * Where the parser is: the file and the JSON path of the current value, as
- * a stack of keys and indexes, formatted only when there is an error (the
- * parser visits every field of every rule, so it must not print paths).
- */
-#define MAX_DEPTH 16
-
-struct seg {
-	const char *key;	/* NULL for an array index */
-	size_t idx;
-};
-
 struct ctx {
-	const char *file;
+	struct jpath jp;	/* the file and the JSON path of the current value */
 	struct rules *r;
-	struct seg path[MAX_DEPTH];
-	size_t len;
 };
-
-static void format_path(const struct ctx *c, char *buf, size_t size)
-{
-	size_t i, n = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < c->len && i < MAX_DEPTH && n < size; i++) {
-		int w = c->path[i].key ?
-			snprintf(buf + n, size - n, "%s%s", i ? "." : "", c->path[i].key) :
-			snprintf(buf + n, size - n, "[%zu]", c->path[i].idx);
-
-		n += w > 0 ? (size_t)w : 0;
-	}
-}
-
-static __attribute__((format(printf, 2, 3))) bool err(struct ctx *c, const char *fmt, ...)
-{
-	char msg[1024], path[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	format_path(c, path, sizeof(path));
-	if (c->len)
-		input_err(c->file, 0, "%s: %s", path, msg);
-	else
-		input_err(c->file, 0, "%s", msg);
-	return false;
-}
-
-/* Descend into key (".key") or index ("[i]"); leave() restores the path. */
-static size_t enter_key(struct ctx *c, const char *key)
-{
-	if (c->len < MAX_DEPTH)
-		c->path[c->len] = (struct seg){ .key = key };
-	return c->len++;
-}
-
-static size_t enter_index(struct ctx *c, size_t i)
-{
-	if (c->len < MAX_DEPTH)
-		c->path[c->len] = (struct seg){ .idx = i };
-	return c->len++;
-}
-
-static void leave(struct ctx *c, size_t old)
-{
-	c->len = old;
-}
-
-static const char *type_name(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a number with a fraction";
-	case JSON_TRUE:
-	case JSON_FALSE: return "a boolean";
-	default: return "null";
-	}
-}
-
-static bool want_type(struct ctx *c, const json_t *v, json_type type, const char *what)
-{
-	if (v && json_typeof(v) == type)
-		return true;
-	return err(c, "expected %s, found %s", what, type_name(v));
-}
-
-/* Every key of obj must be one of allowed (NULL-terminated). */
-static bool known_keys(struct ctx *c, json_t *obj, const char *const *allowed)
-{
-	const char *key;
-	json_t *v;
-	int i;
-
-	json_object_foreach(obj, key, v) {
-		for (i = 0; allowed[i] && strcmp(allowed[i], key); i++)
-			;
-		if (!allowed[i])
-			return err(c, "unknown key \"%s\"", key);
-	}
-	return true;
-}
-
-/* obj[key] as an integer in [lo, hi]; what names the range in messages. */
-static bool get_int(struct ctx *c, json_t *obj, const char *key, int lo, int hi,
-		    const char *what, int *out)
-{
-	json_t *v = json_object_get(obj, key);
-	size_t old;
-	bool ok = true;
-
-	if (!v)
-		return err(c, "missing \"%s\"", key);
-	old = enter_key(c, key);
-	if (!want_type(c, v, JSON_INTEGER, "an integer"))
-		ok = false;
-	else if (json_integer_value(v) < lo || json_integer_value(v) > hi)
-		ok = err(c, "%lld is not %s (%d..%d)",
-			 (long long)json_integer_value(v), what, lo, hi);
-	else
-		*out = (int)json_integer_value(v);
-	leave(c, old);
-	return ok;
-}
 
 static bool get_tag(struct ctx *c, json_t *obj, const char *key, int *out)
 {
-	return get_int(c, obj, key, 0, RULES_NTAGS - 1, "a DSCP codepoint", out);
+	return jp_get_int(&c->jp, obj, key, 0, RULES_NTAGS - 1, "a DSCP codepoint", out);
 }
 
 static bool get_prio(struct ctx *c, json_t *obj, const char *key, int *out)
 {
-	return get_int(c, obj, key, 0, RULES_NPRIOS - 1, "an 802.1p priority", out);
+	return jp_get_int(&c->jp, obj, key, 0, RULES_NPRIOS - 1, "an 802.1p priority", out);
 }
 
 /* A tag a rule names must be a lossless tag or the lossy tag. */
@@ -168,9 +46,9 @@ static bool known_tag(struct ctx *c, json_t *obj, const char *key, int *out)
 		return false;
 	if (c->r->rank[*out] >= 0)
 		return true;
-	old = enter_key(c, key);
-	err(c, "tag %d is neither in \"tags\" nor the lossy tag", *out);
-	leave(c, old);
+	old = jp_enter_key(&c->jp, key);
+	jp_err(&c->jp, "tag %d is neither in \"tags\" nor the lossy tag", *out);
+	jp_leave(&c->jp, old);
 	return false;
 }
 
@@ -179,15 +57,15 @@ static bool parse_lossy(struct ctx *c, json_t *root)
 	static const char *const keys[] = { "tag", "priority", NULL };
 	json_t *v = json_object_get(root, "lossy");
 	struct rules *r = c->r;
-	size_t old = enter_key(c, "lossy");
+	size_t old = jp_enter_key(&c->jp, "lossy");
 	bool ok;
 
-	ok = v ? want_type(c, v, JSON_OBJECT, "an object") &&
-		 known_keys(c, v, keys) &&
+	ok = v ? jp_want_type(&c->jp, v, JSON_OBJECT, "an object") &&
+		 jp_known_keys(&c->jp, v, keys) &&
 		 get_tag(c, v, "tag", &r->lossy_tag) &&
 		 get_prio(c, v, "priority", &r->lossy_prio)
-	       : err(c, "missing");
-	leave(c, old);
+	       : jp_err(&c->jp, "missing");
+	jp_leave(&c->jp, old);
 	return ok;
 }
 
@@ -197,15 +75,15 @@ static bool parse_tag(struct ctx *c, json_t *v)
 	struct rules *r = c->r;
 	int tag, prio;
 
-	if (!want_type(c, v, JSON_OBJECT, "an object") || !known_keys(c, v, keys) ||
+	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") || !jp_known_keys(&c->jp, v, keys) ||
 	    !get_tag(c, v, "tag", &tag) || !get_prio(c, v, "priority", &prio))
 		return false;
 	if (tag == r->lossy_tag)
-		return err(c, "tag %d is the lossy tag", tag);
+		return jp_err(&c->jp, "tag %d is the lossy tag", tag);
 	if (r->rank[tag] >= 0)
-		return err(c, "tag %d is listed twice", tag);
+		return jp_err(&c->jp, "tag %d is listed twice", tag);
 	if (prio == r->lossy_prio)
-		return err(c, "priority %d is the lossy priority", prio);
+		return jp_err(&c->jp, "priority %d is the lossy priority", prio);
 	r->rank[tag] = (int8_t)r->ntags;
 	r->prio[tag] = (int8_t)prio;
 	r->tags[r->ntags].tag = tag;
@@ -217,27 +95,27 @@ static bool parse_tags(struct ctx *c, json_t *root)
 {
 	json_t *arr = json_object_get(root, "tags"), *v;
 	struct rules *r = c->r;
-	size_t old = enter_key(c, "tags"), i, o;
+	size_t old = jp_enter_key(&c->jp, "tags"), i, o;
 
 	if (!arr) {
-		err(c, "missing");
+		jp_err(&c->jp, "missing");
 		goto fail;
 	}
-	if (!want_type(c, arr, JSON_ARRAY, "an array"))
+	if (!jp_want_type(&c->jp, arr, JSON_ARRAY, "an array"))
 		goto fail;
 	r->tags = xcalloc(json_array_size(arr) + 1, sizeof(*r->tags));
 	json_array_foreach(arr, i, v) {
-		o = enter_index(c, i);
+		o = jp_enter_index(&c->jp, i);
 		if (!parse_tag(c, v))
 			goto fail;
-		leave(c, o);
+		jp_leave(&c->jp, o);
 	}
-	leave(c, old);
+	jp_leave(&c->jp, old);
 	/* The lossy tag ranks above every lossless tag: demotion always goes up. */
 	r->rank[r->lossy_tag] = (int8_t)r->ntags;
 	return true;
 fail:
-	leave(c, old);
+	jp_leave(&c->jp, old);
 	return false;
 }
 
@@ -249,9 +127,9 @@ static bool lossless_tag(struct ctx *c, json_t *obj, const char *key, int *out)
 		return false;
 	if (c->r->prio[*out] >= 0)
 		return true;
-	old = enter_key(c, key);
-	err(c, "tag %d is not a lossless tag of \"tags\"", *out);
-	leave(c, old);
+	old = jp_enter_key(&c->jp, key);
+	jp_err(&c->jp, "tag %d is not a lossless tag of \"tags\"", *out);
+	jp_leave(&c->jp, old);
 	return false;
 }
 
@@ -261,13 +139,13 @@ static bool parse_class(struct ctx *c, json_t *v, int k)
 	struct rules *r = c->r;
 	int i;
 
-	if (!want_type(c, v, JSON_OBJECT, "an object") || !known_keys(c, v, keys) ||
-	    !get_int(c, v, "class", 0, 1 << 30, "a class number", &r->class_ids[k]) ||
+	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") || !jp_known_keys(&c->jp, v, keys) ||
+	    !jp_get_int(&c->jp, v, "class", 0, 1 << 30, "a class number", &r->class_ids[k]) ||
 	    !lossless_tag(c, v, "tag", &r->class_tags[k]))
 		return false;
 	for (i = 0; i < k; i++)
 		if (r->class_ids[i] == r->class_ids[k])
-			return err(c, "class %d is listed twice", r->class_ids[k]);
+			return jp_err(&c->jp, "class %d is listed twice", r->class_ids[k]);
 	return true;
 }
 
@@ -280,50 +158,50 @@ static bool parse_classes(struct ctx *c, json_t *root)
 
 	if (!arr)
 		return true;
-	old = enter_key(c, "classes");
-	if (!want_type(c, arr, JSON_ARRAY, "an array")) {
-		leave(c, old);
+	old = jp_enter_key(&c->jp, "classes");
+	if (!jp_want_type(&c->jp, arr, JSON_ARRAY, "an array")) {
+		jp_leave(&c->jp, old);
 		return false;
 	}
 	r->class_ids = xcalloc(json_array_size(arr) + 1, sizeof(int));
 	r->class_tags = xcalloc(json_array_size(arr) + 1, sizeof(int));
 	json_array_foreach(arr, i, v) {
-		o = enter_index(c, i);
+		o = jp_enter_index(&c->jp, i);
 		ok = parse_class(c, v, (int)i);
-		leave(c, o);
+		jp_leave(&c->jp, o);
 		if (!ok)
 			break;
 		r->nclasses++;
 	}
-	leave(c, old);
+	jp_leave(&c->jp, old);
 	return ok;
 }
 
 static bool parse_host_classes(struct ctx *c, json_t *v, struct rules_host *h)
 {
 	json_t *arr = json_object_get(v, "classes"), *x;
-	size_t old = enter_key(c, "classes"), o, i;
-	bool ok = want_type(c, arr, JSON_ARRAY, "an array");
+	size_t old = jp_enter_key(&c->jp, "classes"), o, i;
+	bool ok = jp_want_type(&c->jp, arr, JSON_ARRAY, "an array");
 
 	if (ok && (int)json_array_size(arr) != c->r->nclasses)
-		ok = err(c, "%zu tags for %d classes", json_array_size(arr), c->r->nclasses);
+		ok = jp_err(&c->jp, "%zu tags for %d classes", json_array_size(arr), c->r->nclasses);
 	if (ok)
 		h->classes = xcalloc(c->r->nclasses + 1, sizeof(int));
 	json_array_foreach(arr, i, x) {
 		if (!ok)
 			break;
-		o = enter_index(c, i);
-		if (!want_type(c, x, JSON_INTEGER, "an integer"))
+		o = jp_enter_index(&c->jp, i);
+		if (!jp_want_type(&c->jp, x, JSON_INTEGER, "an integer"))
 			ok = false;
 		else if (json_integer_value(x) < 0 || json_integer_value(x) >= RULES_NTAGS ||
 			 c->r->prio[json_integer_value(x)] < 0)
-			ok = err(c, "%lld is not a lossless tag of \"tags\"",
+			ok = jp_err(&c->jp, "%lld is not a lossless tag of \"tags\"",
 				 (long long)json_integer_value(x));
 		else
 			h->classes[h->nclasses++] = (int)json_integer_value(x);
-		leave(c, o);
+		jp_leave(&c->jp, o);
 	}
-	leave(c, old);
+	jp_leave(&c->jp, old);
 	return ok;
 }
 
@@ -333,16 +211,16 @@ static bool parse_host(struct ctx *c, const char *name, json_t *v)
 	struct rules *r = c->r;
 	struct rules_host *h = &r->hosts[r->nhosts];
 
-	if (!want_type(c, v, JSON_OBJECT, "an object") || !known_keys(c, v, keys))
+	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") || !jp_known_keys(&c->jp, v, keys))
 		return false;
 	if (!valid_name(name))
-		return err(c, "\"%s\" is not a valid node name", name);
+		return jp_err(&c->jp, "\"%s\" is not a valid node name", name);
 	h->name = xstrdup(name);
 	h->tag = -1;
 	r->nhosts++;
 	strmap_add(&r->host_names, name, r->nhosts - 1);
 	if (!json_object_get(v, "tag") && !json_object_get(v, "classes"))
-		return err(c, "missing \"tag\"");
+		return jp_err(&c->jp, "missing \"tag\"");
 	if (json_object_get(v, "tag") && !lossless_tag(c, v, "tag", &h->tag))
 		return false;
 	return !json_object_get(v, "classes") || parse_host_classes(c, v, h);
@@ -358,20 +236,20 @@ static bool parse_hosts(struct ctx *c, json_t *root)
 
 	if (!obj)
 		return true;
-	old = enter_key(c, "hosts");
-	if (!want_type(c, obj, JSON_OBJECT, "an object")) {
-		leave(c, old);
+	old = jp_enter_key(&c->jp, "hosts");
+	if (!jp_want_type(&c->jp, obj, JSON_OBJECT, "an object")) {
+		jp_leave(&c->jp, old);
 		return false;
 	}
 	r->hosts = xcalloc(json_object_size(obj) + 1, sizeof(*r->hosts));
 	json_object_foreach(obj, name, v) {
-		o = enter_key(c, name);
+		o = jp_enter_key(&c->jp, name);
 		ok = parse_host(c, name, v);
-		leave(c, o);
+		jp_leave(&c->jp, o);
 		if (!ok)
 			break;
 	}
-	leave(c, old);
+	jp_leave(&c->jp, old);
 	return ok;
 }
 
@@ -399,19 +277,19 @@ static bool get_port(struct ctx *c, json_t *obj, const char *key, int sw, uint16
 	int p;
 
 	if (!v)
-		return err(c, "missing \"%s\"", key);
-	old = enter_key(c, key);
-	if (!want_type(c, v, JSON_STRING, "a string")) {
+		return jp_err(&c->jp, "missing \"%s\"", key);
+	old = jp_enter_key(&c->jp, key);
+	if (!jp_want_type(&c->jp, v, JSON_STRING, "a string")) {
 		ok = false;
 	} else if (!strcmp((name = json_string_value(v)), "*")) {
 		*out = RULES_ANY;
 	} else if ((p = port_index(c->r, sw, name)) < 0) {
-		ok = err(c, "port \"%s\" is not in switches.%s.ports", name,
+		ok = jp_err(&c->jp, "port \"%s\" is not in switches.%s.ports", name,
 			 c->r->sw[sw].name);
 	} else {
 		*out = (uint16_t)p;
 	}
-	leave(c, old);
+	jp_leave(&c->jp, old);
 	return ok;
 }
 
@@ -419,40 +297,40 @@ static bool parse_ports(struct ctx *c, json_t *v, int sw)
 {
 	json_t *arr = json_object_get(v, "ports"), *x;
 	struct rules_switch *s = &c->r->sw[sw];
-	size_t old = enter_key(c, "ports"), o, i;
+	size_t old = jp_enter_key(&c->jp, "ports"), o, i;
 	char key[512];
 	bool ok = true;
 
 	if (!arr)
-		ok = err(c, "missing");
-	else if (!want_type(c, arr, JSON_ARRAY, "an array"))
+		ok = jp_err(&c->jp, "missing");
+	else if (!jp_want_type(&c->jp, arr, JSON_ARRAY, "an array"))
 		ok = false;
 	else if (json_array_size(arr) > RULES_MAX_PORTS)
-		ok = err(c, "more than %d ports", RULES_MAX_PORTS);
+		ok = jp_err(&c->jp, "more than %d ports", RULES_MAX_PORTS);
 	if (!ok) {
-		leave(c, old);
+		jp_leave(&c->jp, old);
 		return false;
 	}
 	s->ports = xcalloc(json_array_size(arr) + 1, sizeof(*s->ports));
 	json_array_foreach(arr, i, x) {
 		const char *name = json_string_value(x);
 
-		o = enter_index(c, i);
-		if (!want_type(c, x, JSON_STRING, "a string"))
+		o = jp_enter_index(&c->jp, i);
+		if (!jp_want_type(&c->jp, x, JSON_STRING, "a string"))
 			ok = false;
 		else if (!valid_name(name))
-			ok = err(c, "\"%s\" is not a valid port name", name);
+			ok = jp_err(&c->jp, "\"%s\" is not a valid port name", name);
 		else if (snprintf(key, sizeof(key), "%s:%s", s->name, name) >= (int)sizeof(key))
-			ok = err(c, "port name too long");
+			ok = jp_err(&c->jp, "port name too long");
 		else if (!strmap_add(&c->r->port_names, key, s->nports))
-			ok = err(c, "port \"%s\" is listed twice", name);
+			ok = jp_err(&c->jp, "port \"%s\" is listed twice", name);
 		else
 			s->ports[s->nports++] = xstrdup(name);
-		leave(c, o);
+		jp_leave(&c->jp, o);
 		if (!ok)
 			break;
 	}
-	leave(c, old);
+	jp_leave(&c->jp, old);
 	return ok;
 }
 
@@ -466,7 +344,7 @@ static bool parse_classify_rule(struct ctx *c, json_t *v, int sw, int k)
 	uint64_t *slot;
 	bool fresh;
 
-	if (!want_type(c, v, JSON_OBJECT, "an object") || !known_keys(c, v, keys) ||
+	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") || !jp_known_keys(&c->jp, v, keys) ||
 	    !get_port(c, v, "in", sw, &cl->in) || !known_tag(c, v, "tag", &tag) ||
 	    !get_prio(c, v, "priority", &prio))
 		return false;
@@ -474,11 +352,11 @@ static bool parse_classify_rule(struct ctx *c, json_t *v, int sw, int k)
 	cl->prio = (uint8_t)prio;
 	/* Lossy packets must never wait in, or make anyone wait for, a lossless queue. */
 	if (tag == r->lossy_tag && prio != r->lossy_prio)
-		return err(c, "the lossy tag %d must stay in the lossy priority %d, not %d",
+		return jp_err(&c->jp, "the lossy tag %d must stay in the lossy priority %d, not %d",
 			   tag, r->lossy_prio, prio);
 	slot = hmap_slot(&r->classify, rules_classify_key(sw, cl->in, tag), &fresh);
 	if (!fresh)
-		return err(c, "in %s tag %d is already answered by classify[%d]",
+		return jp_err(&c->jp, "in %s tag %d is already answered by classify[%d]",
 			   rules_port_name(r, sw, cl->in), tag, (int)*slot);
 	*slot = (uint64_t)k;
 	s->wild_classify |= cl->in == RULES_ANY;
@@ -496,7 +374,7 @@ static bool parse_rewrite_rule(struct ctx *c, json_t *v, int sw, int k)
 	uint64_t *slot;
 	bool fresh;
 
-	if (!want_type(c, v, JSON_OBJECT, "an object") || !known_keys(c, v, keys) ||
+	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") || !jp_known_keys(&c->jp, v, keys) ||
 	    !known_tag(c, v, "tag", &tag) || !get_port(c, v, "in", sw, &rw->in) ||
 	    !get_port(c, v, "out", sw, &rw->out) || !known_tag(c, v, "new_tag", &new_tag))
 		return false;
@@ -504,7 +382,7 @@ static bool parse_rewrite_rule(struct ctx *c, json_t *v, int sw, int k)
 	rw->new_tag = (uint8_t)new_tag;
 	slot = hmap_slot(&r->rewrite, rules_rewrite_key(sw, tag, rw->in, rw->out), &fresh);
 	if (!fresh)
-		return err(c, "tag %d in %s out %s is already answered by rewrite[%d]", tag,
+		return jp_err(&c->jp, "tag %d in %s out %s is already answered by rewrite[%d]", tag,
 			   rules_port_name(r, sw, rw->in), rules_port_name(r, sw, rw->out),
 			   (int)*slot);
 	*slot = (uint64_t)k;
@@ -524,9 +402,9 @@ static bool parse_table(struct ctx *c, json_t *sv, int sw, const char *key)
 
 	if (!arr)
 		return true;
-	old = enter_key(c, key);
-	if (!want_type(c, arr, JSON_ARRAY, "an array")) {
-		leave(c, old);
+	old = jp_enter_key(&c->jp, key);
+	if (!jp_want_type(&c->jp, arr, JSON_ARRAY, "an array")) {
+		jp_leave(&c->jp, old);
 		return false;
 	}
 	n = json_array_size(arr) + 1;
@@ -535,14 +413,14 @@ static bool parse_table(struct ctx *c, json_t *sv, int sw, const char *key)
 	else
 		s->rewrite = xcalloc(n, sizeof(*s->rewrite));
 	json_array_foreach(arr, i, v) {
-		o = enter_index(c, i);
+		o = jp_enter_index(&c->jp, i);
 		ok = is_classify ? parse_classify_rule(c, v, sw, (int)i)
 				 : parse_rewrite_rule(c, v, sw, (int)i);
-		leave(c, o);
+		jp_leave(&c->jp, o);
 		if (!ok)
 			break;
 	}
-	leave(c, old);
+	jp_leave(&c->jp, old);
 	return ok;
 }
 
@@ -552,10 +430,10 @@ static bool parse_switch(struct ctx *c, const char *name, json_t *v)
 	struct rules *r = c->r;
 	int sw = r->nsw;
 
-	if (!want_type(c, v, JSON_OBJECT, "an object") || !known_keys(c, v, keys))
+	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") || !jp_known_keys(&c->jp, v, keys))
 		return false;
 	if (!valid_name(name))
-		return err(c, "\"%s\" is not a valid node name", name);
+		return jp_err(&c->jp, "\"%s\" is not a valid node name", name);
 	r->sw[sw].name = xstrdup(name);
 	r->nsw++;
 	strmap_add(&r->sw_names, name, sw);
@@ -568,42 +446,42 @@ static bool parse_switches(struct ctx *c, json_t *root)
 	json_t *obj = json_object_get(root, "switches"), *v;
 	struct rules *r = c->r;
 	const char *name;
-	size_t old = enter_key(c, "switches"), o;
+	size_t old = jp_enter_key(&c->jp, "switches"), o;
 	bool ok = true;
 
 	if (!obj)
-		ok = err(c, "missing");
-	else if (!want_type(c, obj, JSON_OBJECT, "an object"))
+		ok = jp_err(&c->jp, "missing");
+	else if (!jp_want_type(&c->jp, obj, JSON_OBJECT, "an object"))
 		ok = false;
 	else if (json_object_size(obj) > RULES_MAX_SWITCHES)
-		ok = err(c, "more than %d switches", RULES_MAX_SWITCHES);
+		ok = jp_err(&c->jp, "more than %d switches", RULES_MAX_SWITCHES);
 	if (!ok) {
-		leave(c, old);
+		jp_leave(&c->jp, old);
 		return false;
 	}
 	r->sw = xcalloc(json_object_size(obj) + 1, sizeof(*r->sw));
 	json_object_foreach(obj, name, v) {
-		o = enter_key(c, name);
+		o = jp_enter_key(&c->jp, name);
 		ok = parse_switch(c, name, v);
-		leave(c, o);
+		jp_leave(&c->jp, o);
 		if (!ok)
 			break;
 	}
-	leave(c, old);
+	jp_leave(&c->jp, old);
 	return ok;
 }
 
 static bool parse_format(struct ctx *c, json_t *root)
 {
 	json_t *v = json_object_get(root, "format");
-	size_t old = enter_key(c, "format");
+	size_t old = jp_enter_key(&c->jp, "format");
 	bool ok = true;
 
 	if (!v)
-		ok = err(c, "missing (expected \"%s\")", RULES_FORMAT);
+		ok = jp_err(&c->jp, "missing (expected \"%s\")", RULES_FORMAT);
 	else if (!json_is_string(v) || strcmp(json_string_value(v), RULES_FORMAT))
-		ok = err(c, "must be \"%s\"", RULES_FORMAT);
-	leave(c, old);
+		ok = jp_err(&c->jp, "must be \"%s\"", RULES_FORMAT);
+	jp_leave(&c->jp, old);
 	return ok;
 }
 
@@ -624,10 +502,10 @@ static struct rules *rules_new(const char *name)
 
 struct rules *rules_from_json(json_t *root, const char *name)
 {
-	struct ctx c = { .file = name };
+	struct ctx c = { .jp.file = name };
 
 	c.r = rules_new(name);
-	if (!want_type(&c, root, JSON_OBJECT, "an object") || !parse_format(&c, root) ||
+	if (!jp_want_type(&c.jp, root, JSON_OBJECT, "an object") || !parse_format(&c, root) ||
 	    !parse_lossy(&c, root) || !parse_tags(&c, root) || !parse_classes(&c, root) ||
 	    !parse_hosts(&c, root) || !parse_switches(&c, root)) {
 		rules_free(c.r);

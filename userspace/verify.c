@@ -239,6 +239,8 @@ static bool walk(struct vctx *c, int i, int cls, bool annotate)
 	bool lossless = true;
 	uint64_t ci;
 
+	if (n <= 0)
+		return true;	/* elp_add() callers may add an empty path */
 	tag = initial_tag(c, port_node(t, h[0]), cls);
 	if (tag < 0 || !rules_tag_lossless(r, tag)) {
 		if (!annotate)
