@@ -17,6 +17,9 @@
  *   switch (marks survive forwarding inside one namespace), so the pause
  *   machinery can return the bytes to the right (in-port, priority)
  *   counter when the packet is transmitted or dropped.
+ *   TAGGER_MARK_GEN, outside TAGGER_MARK_MASK, is the data plane's own: the
+ *   rule generation that classified the packet, so egress rewrites it with
+ *   the same rule set (atomic live update). Others must ignore it.
  * - PFC frames (ethertype 0x8808) are counted by the data plane and
  *   consumed (dropped after processing) by the pause machinery.
  */
@@ -28,6 +31,7 @@
 #define TAGGER_MARK_VALID	0x80000000u	/* a tagger classifier ran */
 #define TAGGER_MARK_LOSSLESS	0x40000000u	/* ingress queue is lossless */
 #define TAGGER_MARK_PRIO_MASK	0x00000007u	/* ingress priority */
+#define TAGGER_MARK_GEN		0x20000000u	/* data plane: rule slot */
 #define TAGGER_MARK_MASK	(TAGGER_MARK_VALID | TAGGER_MARK_LOSSLESS | \
 				 TAGGER_MARK_PRIO_MASK)
 

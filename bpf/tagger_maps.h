@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The map ABI between the tagger tc programs (bpf/tagger_port.bpf.c,
+ * bpf/tagger_host.bpf.c) and the loader (userspace/dp_*.c). Both sides
+ * include this file; every struct has explicit padding and a size check so
+ * the two compilers (clang -target bpf, gcc) agree on the layout.
+ *
+ * Switch port maps, pinned under <bpf root>/<switch>/:
+ *   TAGGER_RULES_OUTER  array-of-maps, 2 slots: the rule tables of two
+ *                       generations. A rule table is one hash map holding
+ *                       classify, rewrite and port entries (struct
+ *                       tagger_rule_key -> struct tagger_rule_val).
+ *   TAGGER_GEN          array, 1 entry: the slot new packets classify with.
+ *                       An update fills the other slot, then flips this.
+ *                       Ingress records the slot in skb->mark
+ *                       (TAGGER_MARK_GEN) and egress rewrites with the same
+ *                       slot, so one packet never mixes two rule sets.
+ *   TAGGER_COUNTERS     per-CPU array of struct tagger_counter, indexed by
+ *                       tagger_counter_index(port slot, dir, dscp, lossless)
+ *   TAGGER_PORT_STATS   per-CPU array of struct tagger_port_stats by port
+ *                       slot: lossy demotions per reason, PFC frames, ...
+ * Port slots are small numbers the loader gives the switch's ports at
+ * attach (1..n; 0 collects packets of ports without a slot) and keeps in
+ * the port entries of every rule table.
+ *
+ * Host maps, pinned under <bpf root>/<host>/<ifname>/:
+ *   TAGGER_HOST_TAGS    array, 65 entries of struct tagger_host_tag: by the
+ *                       DSCP the application sent (0..63), and entry 64 for
+ *                       packets the UDP selector picks
+ *   TAGGER_HOST_CFG     array, 1 entry of struct tagger_host_cfg
+ *   TAGGER_HOST_COUNTERS per-CPU array of struct tagger_counter by the DSCP
+ *                       the packet left with
+ */
+#ifndef __TAGGER_MAPS_H
+#define __TAGGER_MAPS_H
+
+#include <linux/types.h>
+
+#define TAGGER_RULES_OUTER	tagger_rules
+#define TAGGER_RULES_INNER	tagger_rules_inner	/* template only */
+#define TAGGER_GEN		tagger_gen
+#define TAGGER_COUNTERS		tagger_counters
+#define TAGGER_PORT_STATS	tagger_port_stats
+#define TAGGER_HOST_TAGS	tagger_host_tags
+#define TAGGER_HOST_CFG		tagger_host_cfg
+#define TAGGER_HOST_COUNTERS	tagger_host_counters
+
+#define __tagger_str(x) #x
+#define tagger_str(x) __tagger_str(x)
+
+#define TAGGER_DSCP_MAX		64
+#define TAGGER_RULE_SLOTS	2	/* generations alive at once */
+#define TAGGER_MAX_PORTS	1024	/* port slots 1..1023 */
+
+/* struct tagger_rule_key.kind */
+enum tagger_rule_kind {
+	TAGGER_KIND_PORT = 1,		/* in_ifindex -> slot, lossy tag/prio */
+	TAGGER_KIND_CLASSIFY = 2,	/* (in_ifindex, dscp) -> priority */
+	TAGGER_KIND_REWRITE = 3,	/* (dscp, in, out) -> new dscp, egress prio */
+};
+
+struct tagger_rule_key {
+	__u32 in_ifindex;
+	__u32 out_ifindex;	/* rewrite only, else 0 */
+	__u8 kind;
+	__u8 dscp;		/* classify, rewrite: the tag the packet has */
+	__u8 pad[2];
+};
+
+#define TAGGER_F_LOSSLESS	0x01
+
+/*
+ * classify: prio = ingress priority, slot = the in port's slot.
+ * rewrite:  dscp = new tag, prio = egress priority (the priority the next
+ *           hop classifies the new tag into), slot = the out port's slot.
+ * port:     dscp/prio = the lossy tag and priority, slot = the port's slot.
+ */
+struct tagger_rule_val {
+	__u8 prio;
+	__u8 flags;
+	__u8 dscp;
+	__u8 pad;
+	__u16 slot;
+	__u8 pad2[2];
+};
+
+enum tagger_dir {
+	TAGGER_DIR_IN = 0,	/* ingress: the tag it came with, its verdict */
+	TAGGER_DIR_OUT = 1,	/* egress: the tag it left with, its verdict */
+	TAGGER_DIRS = 2,
+};
+
+#define TAGGER_COUNTERS_PER_PORT (TAGGER_DIRS * TAGGER_DSCP_MAX * 2)
+
+struct tagger_counter {
+	__u64 packets;
+	__u64 bytes;
+};
+
+static inline __u32 tagger_counter_index(__u32 slot, __u32 dir, __u32 dscp,
+					 __u32 lossless)
+{
+	return ((slot * TAGGER_DIRS + dir) * TAGGER_DSCP_MAX + (dscp & 63)) * 2 +
+	       !!lossless;
+}
+
+/* Why a packet became lossy at a port; see bpf/lib/lossy.h. */
+enum tagger_lossy_reason {
+	TAGGER_LOSSY_NO_CLASSIFY = 0,	/* ingress: (port, tag) has no rule */
+	TAGGER_LOSSY_NO_REWRITE,	/* egress: (tag, in, out) off the ELP */
+	TAGGER_LOSSY_REWRITE,		/* egress: a rule maps to the lossy tag */
+	TAGGER_LOSSY_BAD_HEADER,	/* IP header truncated or malformed */
+	TAGGER_LOSSY_NO_TABLE,		/* no rule table loaded */
+	TAGGER_LOSSY_UNCLASSIFIED,	/* egress: no tagger ingress saw it */
+	TAGGER_LOSSY_REASONS,
+};
+
+struct tagger_port_stats {
+	__u64 lossy[TAGGER_LOSSY_REASONS];	/* demotions by reason */
+	__u64 pfc_frames;	/* 802.1Qbb PFC (0x8808, opcode 0x0101) */
+	__u64 pause_frames;	/* other MAC control (802.3x PAUSE) */
+	__u64 non_ip;		/* passed untouched */
+	__u64 pad;
+};
+
+/* Entry TAGGER_HOST_UDP_ENTRY of TAGGER_HOST_TAGS: the UDP selector's tag. */
+#define TAGGER_HOST_UDP_ENTRY	TAGGER_DSCP_MAX
+#define TAGGER_HOST_TAG_ENTRIES	(TAGGER_DSCP_MAX + 1)
+
+struct tagger_host_tag {
+	__u8 set;		/* 0: leave the packet as the application sent it */
+	__u8 dscp;		/* tag to send with */
+	__u8 prio;		/* priority the first switch classifies it into */
+	__u8 pad;
+};
+
+struct tagger_host_cfg {
+	__u16 udp_lo;		/* UDP destination ports picked by the selector */
+	__u16 udp_hi;		/* (inclusive); udp_hi == 0: no UDP selector */
+	__u8 pad[4];
+};
+
+_Static_assert(sizeof(struct tagger_rule_key) == 12, "tagger_rule_key ABI");
+_Static_assert(sizeof(struct tagger_rule_val) == 8, "tagger_rule_val ABI");
+_Static_assert(sizeof(struct tagger_counter) == 16, "tagger_counter ABI");
+_Static_assert(sizeof(struct tagger_port_stats) == 80, "tagger_port_stats ABI");
+_Static_assert(sizeof(struct tagger_host_tag) == 4, "tagger_host_tag ABI");
+_Static_assert(sizeof(struct tagger_host_cfg) == 8, "tagger_host_cfg ABI");
+
+#endif /* __TAGGER_MAPS_H */

@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The switch port and host programs under BPF_PROG_TEST_RUN: crafted
+ * packets in, rewritten packets, skb priority and mark, counters out.
+ * Rule tables come from a rules JSON through the loader's own code
+ * (rules_from_json + dp_table_build/create/install). Skips without root.
+ *
+ * Ports: "a" is ifindex 1 (lo: test runs need a real device for the port
+ * the program runs on), "b" is ifindex 7 (only ever the ingress port seen
+ * from egress, which needs no device).
+ */
+#include <check.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "dp_pkt.h"
+#include "dp_table.h"
+#include "tagger_host.skel.h"
+#include "tagger_port.skel.h"
+#include "tagger_skb.h"
+
+#define IF_A 1
+#define IF_B 7
+#define SLOT_A 1
+#define SLOT_B 2
+#define NEXT 0xffffffffu
+
+static const char *rules_json =
+	"{\"format\":\"tagger-rules/1\",\"lossy\":{\"tag\":0,\"priority\":0},"
+	"\"tags\":[{\"tag\":10,\"priority\":3},{\"tag\":20,\"priority\":4},"
+	"{\"tag\":30,\"priority\":5}],"
+	"\"hosts\":{\"h1\":{\"tag\":10}},"
+	"\"switches\":{\"S\":{\"ports\":[\"a\",\"b\"],"
+	"\"classify\":[{\"in\":\"a\",\"tag\":10,\"priority\":3},"
+	"{\"in\":\"*\",\"tag\":20,\"priority\":4}],"
+	"\"rewrite\":[{\"tag\":10,\"in\":\"b\",\"out\":\"a\",\"new_tag\":20},"
+	"{\"tag\":20,\"in\":\"*\",\"out\":\"*\",\"new_tag\":30},"
+	"{\"tag\":20,\"in\":\"b\",\"out\":\"a\",\"new_tag\":0},"
+	"{\"tag\":30,\"in\":\"b\",\"out\":\"*\",\"new_tag\":30}]}}}";
+
+/* The same switch with tag 10 rewritten to 30 instead of 20. */
+static const char *rules2_json =
+	"{\"format\":\"tagger-rules/1\",\"lossy\":{\"tag\":0,\"priority\":0},"
+	"\"tags\":[{\"tag\":10,\"priority\":3},{\"tag\":20,\"priority\":4},"
+	"{\"tag\":30,\"priority\":5}],"
+	"\"switches\":{\"S\":{\"ports\":[\"a\",\"b\"],"
+	"\"classify\":[{\"in\":\"a\",\"tag\":10,\"priority\":3}],"
+	"\"rewrite\":[{\"tag\":10,\"in\":\"b\",\"out\":\"a\",\"new_tag\":30}]}}}";
+
+static struct tagger_port_bpf *skel;
+
+static struct rules *rules_str(const char *s)
+{
+	json_error_t e;
+	json_t *root = json_loads(s, 0, &e);
+	struct rules *r;
+
+	ck_assert_ptr_nonnull(root);
+	r = rules_from_json(root, "t.json");
+	json_decref(root);
+	ck_assert_ptr_nonnull(r);
+	return r;
+}
+
+static int table_from(const char *json, struct dp_table *tab)
+{
+	struct dp_port ports[2] = {
+		{ .name = "a", .ifindex = IF_A, .slot = SLOT_A },
+		{ .name = "b", .ifindex = IF_B, .slot = SLOT_B },
+	};
+	struct rules *r = rules_str(json);
+	int sw = rules_find_switch(r, "S");
+
+	ck_assert_int_ge(sw, 0);
+	ck_assert_int_eq(rules_find_port(r, sw, "a"), 0);
+	dp_table_build(r, sw, ports, tab);
+	rules_free(r);
+	return 0;
+}
+
+static void install(const char *json, int first)
+{
+	struct dp_table tab;
+	int fd;
+
+	table_from(json, &tab);
+	fd = dp_table_create(&tab);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_ge(dp_table_install(bpf_map__fd(skel->maps.tagger_rules),
+					  bpf_map__fd(skel->maps.tagger_gen), fd, first), 0);
+	close(fd);	/* the outer map holds it */
+	dp_table_free(&tab);
+}
+
+static void setup(void)
+{
+	struct bpf_map *m;
+
+	if (geteuid())
+		return;
+	skel = tagger_port_bpf__open();
+	ck_assert_ptr_nonnull(skel);
+	bpf_object__for_each_map(m, skel->obj)
+		bpf_map__set_pin_path(m, NULL);
+	ck_assert_int_eq(tagger_port_bpf__load(skel), 0);
+	install(rules_json, 1);
+}
+
+static void teardown(void)
+{
+	tagger_port_bpf__destroy(skel);
+	skel = NULL;
+}
+
+#define NEED_ROOT()                                                   \
+	do {                                                          \
+		if (geteuid()) {                                      \
+			fprintf(stderr, "skipped %s: needs root\n", __func__); \
+			return;                                       \
+		}                                                     \
+	} while (0)
+
+struct run {
+	uint32_t ret;
+	struct __sk_buff ctx;
+	struct pkt out;
+};
+
+static struct run run_prog(struct bpf_program *prog, const struct pkt *in,
+			   uint32_t ifindex, uint32_t iif, uint32_t mark)
+{
+	struct run r = { 0 };
+	struct __sk_buff ctx = { .ifindex = ifindex, .ingress_ifindex = iif,
+				 .mark = mark, .priority = 7 };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in->b,
+		    .data_size_in = in->len, .data_out = r.out.b,
+		    .data_size_out = sizeof(r.out.b), .ctx_in = &ctx,
+		    .ctx_size_in = sizeof(ctx), .ctx_out = &r.ctx,
+		    .ctx_size_out = sizeof(r.ctx), .repeat = 1);
+
+	int err = bpf_prog_test_run_opts(bpf_program__fd(prog), &o);
+
+	ck_assert_msg(err == 0, "test run of %d bytes: %d", in->len, err);
+	r.ret = o.retval;
+	r.out.len = o.data_size_out;
+	r.out.l3 = in->l3;
+	return r;
+}
+
+static struct run ingress(const struct pkt *p)
+{
+	return run_prog(skel->progs.tagger_ingress, p, IF_A, IF_A, 0);
+}
+
+static struct run egress(const struct pkt *p, uint32_t mark)
+{
+	return run_prog(skel->progs.tagger_egress, p, IF_A, IF_B, mark);
+}
+
+static uint64_t percpu_sum(struct bpf_map *m, uint32_t idx, size_t off)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	size_t vs = bpf_map__value_size(m);
+	uint8_t *v = calloc(ncpu, (vs + 7) & ~7ul);
+	uint64_t sum = 0;
+
+	ck_assert_int_eq(bpf_map_lookup_elem(bpf_map__fd(m), &idx, v), 0);
+	for (int c = 0; c < ncpu; c++)
+		sum += *(uint64_t *)(v + c * ((vs + 7) & ~7ul) + off);
+	free(v);
+	return sum;
+}
+
+static uint64_t counter(uint32_t slot, uint32_t dir, uint32_t dscp, int lossless)
+{
+	return percpu_sum(skel->maps.tagger_counters,
+			  tagger_counter_index(slot, dir, dscp, lossless), 0);
+}
+
+static uint64_t lossy(uint32_t slot, int reason)
+{
+	return percpu_sum(skel->maps.tagger_port_stats, slot,
+			  offsetof(struct tagger_port_stats, lossy[reason]));
+}
+
+static uint64_t port_stat(uint32_t slot, size_t off)
+{
+	return percpu_sum(skel->maps.tagger_port_stats, slot, off);
+}
+
+#define TOS(dscp, ecn) ((uint8_t)((dscp) << 2 | (ecn)))
+
+START_TEST(ipv4_tag_is_classified_into_its_priority)
+{
+	struct pkt p;
+	struct run r;
+
+	NEED_ROOT();
+	pkt_build(&p, PKT_V4, 0, TOS(10, 1), 0, 9);
+	r = ingress(&p);
+	ck_assert_uint_eq(r.ret, NEXT);
+	ck_assert_uint_eq(r.ctx.priority, 3);
+	ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(1, 3));
+	ck_assert_mem_eq(r.out.b, p.b, p.len);	/* ingress never rewrites */
+	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_IN, 10, 1), 1);
+}
+END_TEST
+
+START_TEST(vlan_and_ipv6_are_classified_too)
+{
+	struct pkt p;
+	struct run r;
+
+	NEED_ROOT();
+	pkt_build(&p, PKT_V4, 1, TOS(20, 3), 0, 9);
+	r = ingress(&p);
+	ck_assert_uint_eq(r.ctx.priority, 4);	/* wildcard in "*" */
+	ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(1, 4));
+	pkt_build(&p, PKT_V6, 0, TOS(10, 0), 0, 9);
+	r = ingress(&p);
+	ck_assert_uint_eq(r.ctx.priority, 3);
+	pkt_build(&p, PKT_V6, 1, TOS(20, 2), 0, 9);
+	r = ingress(&p);
+	ck_assert_uint_eq(r.ctx.priority, 4);
+	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_IN, 20, 1), 2);
+	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_IN, 10, 1), 1);
+}
+END_TEST
+
+START_TEST(unknown_tag_is_lossy_and_counted_as_demotion)
+{
+	struct pkt p;
+	struct run r;
+
+	NEED_ROOT();
+	pkt_build(&p, PKT_V4, 0, TOS(11, 0), 0, 9);
+	r = ingress(&p);
+	ck_assert_uint_eq(r.ret, NEXT);
+	ck_assert_uint_eq(r.ctx.priority, 0);
+	ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(0, 0));
+	ck_assert_uint_eq(lossy(SLOT_A, TAGGER_LOSSY_NO_CLASSIFY), 1);
+	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_IN, 11, 0), 1);
+	/* Already lossy on arrival: lossy, but no demotion here. */
+	pkt_build(&p, PKT_V4, 0, TOS(0, 0), 0, 9);
+	r = ingress(&p);
+	ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(0, 0));
+	ck_assert_uint_eq(lossy(SLOT_A, TAGGER_LOSSY_NO_CLASSIFY), 1);
+}
+END_TEST
+
+START_TEST(egress_rewrites_dscp_keeps_ecn_and_checksum)
+{
+	uint8_t ecn;
+	struct pkt p;
+	struct run r;
+
+	NEED_ROOT();
+	for (ecn = 0; ecn < 4; ecn++) {
+		pkt_build(&p, PKT_V4, 0, TOS(10, ecn), 0, 9);
+		r = egress(&p, TAGGER_MARK(1, 3));
+		ck_assert_uint_eq(r.ret, NEXT);
+		ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, ecn));
+		ck_assert(ip_csum_ok(&r.out));
+		ck_assert_uint_eq(r.ctx.priority, 4);	/* tag 20's priority */
+		ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(1, 3));
+		/* Nothing but the TOS byte and the checksum changed. */
+		r.out.b[p.l3 + 1] = p.b[p.l3 + 1];
+		r.out.b[p.l3 + 10] = p.b[p.l3 + 10];
+		r.out.b[p.l3 + 11] = p.b[p.l3 + 11];
+		ck_assert_mem_eq(r.out.b, p.b, p.len);
+	}
+	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_OUT, 20, 1), 4);
+}
+END_TEST
+
+START_TEST(ip_options_and_vlan_keep_a_valid_checksum)
+{
+	struct pkt p;
+	struct run r;
+	int opts;
+
+	NEED_ROOT();
+	for (opts = 1; opts <= 10; opts += 3) {
+		pkt_build(&p, PKT_V4, opts & 1, TOS(10, 2), opts, 9);
+		r = egress(&p, TAGGER_MARK(1, 3));
+		ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, 2));
+		ck_assert(ip_csum_ok(&r.out));
+	}
+}
+END_TEST
+
+START_TEST(ipv6_rewrite_keeps_ecn_and_flow_label)
+{
+	struct pkt p;
+	struct run r;
+
+	NEED_ROOT();
+	pkt_build(&p, PKT_V6, 1, TOS(10, 3), 0, 9);
+	r = egress(&p, TAGGER_MARK(1, 3));
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, 3));
+	ck_assert_uint_eq(r.out.b[r.out.l3] >> 4, 6);
+	ck_assert_uint_eq(r.out.b[r.out.l3 + 1] & 15, 0x0a);
+	ck_assert_uint_eq(r.out.b[r.out.l3 + 2], 0xbc);
+	ck_assert_uint_eq(r.ctx.priority, 4);
+}
+END_TEST
+
+START_TEST(egress_miss_and_lossy_rule_demote_to_the_lossy_tag)
+{
+	struct pkt p;
+	struct run r;
+
+	NEED_ROOT();
+	/* Tag 30 has no rule from b to a... it does: (30, b, *) -> 30. */
+	pkt_build(&p, PKT_V4, 0, TOS(30, 1), 0, 9);
+	r = egress(&p, TAGGER_MARK(1, 5));
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(30, 1));
+	ck_assert_uint_eq(r.ctx.priority, 5);
+	/* Tag 12: no rule at all -> lossy tag 0, lossy priority 0. */
+	pkt_build(&p, PKT_V4, 0, TOS(12, 1), 0, 9);
+	r = egress(&p, TAGGER_MARK(1, 3));
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 1));
+	ck_assert(ip_csum_ok(&r.out));
+	ck_assert_uint_eq(r.ctx.priority, 0);
+	ck_assert_uint_eq(lossy(SLOT_A, TAGGER_LOSSY_NO_REWRITE), 1);
+	/* (20, b, a) is an explicit lossy exception under (20, *, *). */
+	pkt_build(&p, PKT_V4, 0, TOS(20, 0), 0, 9);
+	r = egress(&p, TAGGER_MARK(1, 4));
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 0));
+	ck_assert_uint_eq(lossy(SLOT_A, TAGGER_LOSSY_REWRITE), 1);
+	/* Lossy since ingress: lossy tag, not another demotion. */
+	pkt_build(&p, PKT_V4, 0, TOS(10, 0), 0, 9);
+	r = egress(&p, TAGGER_MARK(0, 0));
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 0));
+	ck_assert_uint_eq(lossy(SLOT_A, TAGGER_LOSSY_NO_REWRITE), 1);
+	/* Never classified by a tagger ingress (local traffic): lossy. */
+	r = egress(&p, 0);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 0));
+	ck_assert_uint_eq(lossy(SLOT_A, TAGGER_LOSSY_UNCLASSIFIED), 1);
+	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_OUT, 0, 0), 4);
+}
+END_TEST
+
+/*
+ * Every cut of a VLAN-tagged IPv4 and IPv6 packet: short of the VLAN tag it
+ * is not IP (untouched), short of the IP header it is lossy, else it is
+ * classified. (Untagged IP shorter than its header cannot be test-run: the
+ * kernel refuses it; behind a VLAN tag it can.)
+ */
+START_TEST(truncated_headers_never_read_past_the_end)
+{
+	static const int kinds[] = { PKT_V4, PKT_V6 };
+	struct pkt p, q;
+	struct run r;
+	unsigned k;
+	int cut, hdr;
+
+	NEED_ROOT();
+	for (k = 0; k < 2; k++) {
+		pkt_build(&p, kinds[k], 1, TOS(10, 0), 0, 9);
+		hdr = p.l3 + (kinds[k] == PKT_V4 ? 20 : 40);
+		for (cut = 14; cut < p.len; cut++) {
+			q = p;
+			q.len = cut;
+			r = ingress(&q);
+			ck_assert_uint_eq(r.ret, NEXT);
+			if (cut < p.l3) {
+				ck_assert_uint_eq(r.ctx.priority, 7);
+				ck_assert_uint_eq(r.ctx.mark, 0);
+			} else if (cut < hdr) {
+				ck_assert_uint_eq(r.ctx.priority, 0);
+				ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(0, 0));
+			} else {
+				ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(1, 3));
+			}
+			r = egress(&q, TAGGER_MARK(1, 3));
+			ck_assert_uint_eq(r.ret, NEXT);
+			ck_assert_int_eq(r.out.len, cut);
+			if (cut < hdr)
+				ck_assert_mem_eq(r.out.b, q.b, q.len);
+			else
+				ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, 0));
+		}
+	}
+	ck_assert_uint_eq(lossy(SLOT_A, TAGGER_LOSSY_BAD_HEADER), 20 + 40);
+	/* An IHL that claims more than the packet holds, and one below 5. */
+	pkt_build(&p, PKT_V4, 0, TOS(10, 0), 0, 9);
+	p.b[p.l3] = 0x4f;
+	r = ingress(&p);
+	ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(0, 0));
+	p.b[p.l3] = 0x44;
+	r = ingress(&p);
+	ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(0, 0));
+	ck_assert_uint_eq(lossy(SLOT_A, TAGGER_LOSSY_BAD_HEADER), 62);
+}
+END_TEST
+
+START_TEST(non_ip_passes_untouched_and_pfc_is_counted)
+{
+	struct pkt p;
+	struct run r;
+
+	NEED_ROOT();
+	pkt_build(&p, PKT_ARP, 0, 0, 0, 0);
+	r = ingress(&p);
+	ck_assert_uint_eq(r.ret, NEXT);
+	ck_assert_uint_eq(r.ctx.priority, 7);
+	ck_assert_uint_eq(r.ctx.mark, 0);
+	ck_assert_mem_eq(r.out.b, p.b, p.len);
+	ck_assert_uint_eq(port_stat(SLOT_A, offsetof(struct tagger_port_stats, non_ip)), 1);
+	pkt_build(&p, PKT_PFC, 0, 0, 0, 0);
+	r = ingress(&p);
+	ck_assert_uint_eq(r.ret, NEXT);	/* handed on to the pause machinery */
+	ck_assert_uint_eq(r.ctx.mark, 0);
+	ck_assert_mem_eq(r.out.b, p.b, p.len);
+	ck_assert_uint_eq(port_stat(SLOT_A, offsetof(struct tagger_port_stats, pfc_frames)), 1);
+	p.b[14] = 0x00;	/* opcode 0x0001: 802.3x PAUSE */
+	ingress(&p);
+	ck_assert_uint_eq(port_stat(SLOT_A, offsetof(struct tagger_port_stats, pause_frames)), 1);
+	r = egress(&p, 0);
+	ck_assert_mem_eq(r.out.b, p.b, p.len);
+}
+END_TEST
+
+START_TEST(a_packet_is_rewritten_by_the_rules_that_classified_it)
+{
+	struct pkt p;
+	struct run in_old, in_new, r;
+
+	NEED_ROOT();
+	pkt_build(&p, PKT_V4, 0, TOS(10, 0), 0, 9);
+	in_old = ingress(&p);
+	ck_assert_uint_eq(in_old.ctx.mark & TAGGER_MARK_GEN, 0);
+	install(rules2_json, 0);	/* generation 1, slot 1 */
+	in_new = ingress(&p);
+	ck_assert_uint_eq(in_new.ctx.mark, TAGGER_MARK(1, 3) | TAGGER_MARK_GEN);
+	/* Classified before the swap: the old rewrite (10 -> 20). */
+	r = egress(&p, in_old.ctx.mark);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, 0));
+	/* After: the new one (10 -> 30). */
+	r = egress(&p, in_new.ctx.mark);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(30, 0));
+	ck_assert_uint_eq(r.ctx.priority, 5);
+	install(rules_json, 0);		/* generation 2, slot 0 again */
+	r = egress(&p, ingress(&p).ctx.mark);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, 0));
+}
+END_TEST
+
+START_TEST(other_mark_bits_survive_classification)
+{
+	struct pkt p;
+	struct run r;
+
+	NEED_ROOT();
+	pkt_build(&p, PKT_V4, 0, TOS(10, 0), 0, 9);
+	r = run_prog(skel->progs.tagger_ingress, &p, IF_A, IF_A, 0x1234500 | 7);
+	ck_assert_uint_eq(r.ctx.mark, 0x1234500 | TAGGER_MARK(1, 3));
+}
+END_TEST
+
+START_TEST(wildcards_expand_most_specific_first)
+{
+	struct dp_table tab;
+	size_t k;
+	int seen = 0;
+
+	table_from(rules_json, &tab);
+	/* 2 ports + classify (a,10), (a,20), (b,20) + rewrite 10:(b,a),
+	 * 20:(*,*) over 4 pairs, 30:(b,a),(b,b). */
+	ck_assert_uint_eq(tab.n, 2 + 3 + 1 + 4 + 2);
+	ck_assert_uint_eq(tab.nclassify, 3);
+	for (k = 0; k < tab.n; k++) {
+		const struct tagger_rule_key *key = &tab.keys[k];
+		const struct tagger_rule_val *v = &tab.vals[k];
+
+		if (key->kind != TAGGER_KIND_REWRITE || key->dscp != 20)
+			continue;
+		seen++;
+		if (key->in_ifindex == IF_B && key->out_ifindex == IF_A) {
+			ck_assert_uint_eq(v->flags, 0);	/* exact lossy beats (*,*) */
+			ck_assert_uint_eq(v->dscp, 0);
+		} else {
+			ck_assert_uint_eq(v->flags, TAGGER_F_LOSSLESS);
+			ck_assert_uint_eq(v->dscp, 30);
+			ck_assert_uint_eq(v->prio, 5);
+		}
+		ck_assert_uint_eq(v->slot, key->out_ifindex == IF_A ? SLOT_A : SLOT_B);
+	}
+	ck_assert_int_eq(seen, 4);
+	dp_table_free(&tab);
+}
+END_TEST
+
+/* Host egress: the lossless class leaves with the host's initial tag. */
+START_TEST(host_sets_the_initial_tag_by_dscp_or_udp_port)
+{
+	struct tagger_host_bpf *h;
+	struct tagger_host_tag t = { .set = 1, .dscp = 10, .prio = 3 };
+	struct tagger_host_cfg cfg = { .udp_lo = 4791, .udp_hi = 4791 };
+	struct bpf_map *m;
+	struct pkt p;
+	struct run r;
+	uint32_t idx;
+
+	NEED_ROOT();
+	h = tagger_host_bpf__open();
+	ck_assert_ptr_nonnull(h);
+	bpf_object__for_each_map(m, h->obj)
+		bpf_map__set_pin_path(m, NULL);
+	ck_assert_int_eq(tagger_host_bpf__load(h), 0);
+	idx = 26;	/* the application's class DSCP */
+	ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_tags),
+					     &idx, &t, 0), 0);
+	idx = TAGGER_HOST_UDP_ENTRY;
+	ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_tags),
+					     &idx, &t, 0), 0);
+	idx = 0;
+	ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg),
+					     &idx, &cfg, 0), 0);
+
+	pkt_build(&p, PKT_V4, 0, TOS(26, 2), 0, 9);
+	r = run_prog(h->progs.tagger_host_egress, &p, IF_A, 0, 0);
+	ck_assert_uint_eq(r.ret, NEXT);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(10, 2));
+	ck_assert(ip_csum_ok(&r.out));
+	ck_assert_uint_eq(r.ctx.priority, 3);
+	pkt_build(&p, PKT_V6, 0, TOS(0, 1), 0, 4791);
+	r = run_prog(h->progs.tagger_host_egress, &p, IF_A, 0, 0);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(10, 1));
+	pkt_build(&p, PKT_V4, 0, TOS(0, 1), 0, 4790);	/* not the class */
+	r = run_prog(h->progs.tagger_host_egress, &p, IF_A, 0, 0);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 1));
+	ck_assert_uint_eq(r.ctx.priority, 7);
+	tagger_host_bpf__destroy(h);
+}
+END_TEST
+
+Suite *dataplane_suite(void)
+{
+	Suite *s = suite_create("dataplane");
+	TCase *tc = tcase_create("port");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, ipv4_tag_is_classified_into_its_priority);
+	tcase_add_test(tc, vlan_and_ipv6_are_classified_too);
+	tcase_add_test(tc, unknown_tag_is_lossy_and_counted_as_demotion);
+	tcase_add_test(tc, egress_rewrites_dscp_keeps_ecn_and_checksum);
+	tcase_add_test(tc, ip_options_and_vlan_keep_a_valid_checksum);
+	tcase_add_test(tc, ipv6_rewrite_keeps_ecn_and_flow_label);
+	tcase_add_test(tc, egress_miss_and_lossy_rule_demote_to_the_lossy_tag);
+	tcase_add_test(tc, truncated_headers_never_read_past_the_end);
+	tcase_add_test(tc, non_ip_passes_untouched_and_pfc_is_counted);
+	tcase_add_test(tc, a_packet_is_rewritten_by_the_rules_that_classified_it);
+	tcase_add_test(tc, other_mark_bits_survive_classification);
+	tcase_add_test(tc, host_sets_the_initial_tag_by_dscp_or_udp_port);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("table");
+	tcase_add_test(tc, wildcards_expand_most_specific_first);
+	suite_add_tcase(s, tc);
+	return s;
+}
