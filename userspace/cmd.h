@@ -36,5 +36,7 @@ int do_cbd(int argc, char **argv);
 int do_compile(int argc, char **argv);
 int do_verify(int argc, char **argv);
 int do_stats(int argc, char **argv);
+int do_switch(int argc, char **argv);
+int do_host(int argc, char **argv);
 
 #endif /* __TAGGER_CMD_H */

@@ -60,6 +60,8 @@ static const struct cmd commands[] = {
 	{ "compile", do_compile },
 	{ "verify", do_verify },
 	{ "stats", do_stats },
+	{ "switch", do_switch },
+	{ "host", do_host },
 	{ 0 }
 };
 

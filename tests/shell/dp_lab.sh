@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The line lab of the data-plane tests, sourced after tests/lib.sh:
+#   h1 - S1 - S2 - S3 - h2, and h3 on S2 (tests/shell/fixtures/dp_line.topo)
+# Every node is a namespace; interfaces carry the topology's port names.
+# Tagger runs through nsenter, not "ip netns exec", which remounts /sys and
+# would hide pins under /sys/fs/bpf. Pins go to a bpffs of this run's own,
+# mounted under its temporary directory (the machine may have none at
+# /sys/fs/bpf, and others' pins are none of our business).
+DP_UDP="$TOP/tests/shell/dp_udp.py"
+FIX="$TOP/tests/shell/fixtures"
+DP_BPFFS="$TGR_TMP/bpffs"
+export TAGGER_BPF_ROOT=$DP_BPFFS/tagger
+_dp_sniffers=()
+
+dp_cleanup() {
+	local p
+	for p in "${_dp_sniffers[@]}"; do kill "$p" 2>/dev/null; done
+	# Unpinning the tcx links detaches them; the namespaces go with lib.sh.
+	if mountpoint -q "$DP_BPFFS" 2>/dev/null; then
+		rm -rf "$TAGGER_BPF_ROOT"
+		umount "$DP_BPFFS"
+	fi
+	tgr_cleanup
+}
+trap dp_cleanup EXIT
+
+nsx() { local n=$1; shift; nsenter --net="/run/netns/$(ns_name "$n")" "$@"; }
+tgr() { local n=$1; shift; nsx "$n" "$TAGGER" "$@"; }
+
+# veth between a:pa and b:pb, created inside a's namespace.
+dp_link() {
+	ip -n "$(ns_name "$1")" link add "$2" type veth peer name "$4" \
+		netns "$(ns_name "$3")" || fail "veth $1:$2 $3:$4"
+	ip -n "$(ns_name "$1")" link set dev "$2" up
+	ip -n "$(ns_name "$3")" link set dev "$4" up
+}
+
+dp_addr() { ip -n "$(ns_name "$1")" addr add "$3" dev "$2"; }
+dp_route() { ip -n "$(ns_name "$1")" route add "$2" via "$3"; }
+
+dp_lab_up() {
+	local n
+	mkdir -p "$DP_BPFFS"
+	mount -t bpf bpf "$DP_BPFFS" || skip "cannot mount a bpffs"
+	for n in h1 h2 h3 S1 S2 S3; do ns_new "$n"; done
+	for n in S1 S2 S3; do
+		nsx "$n" sysctl -qw net.ipv4.ip_forward=1
+	done
+	dp_link h1 eth0 S1 hp
+	dp_link S1 r S2 l
+	dp_link S2 r S3 l
+	dp_link S3 hp h2 eth0
+	dp_link h3 eth0 S2 hp
+	dp_addr h1 eth0 10.0.1.1/24; dp_addr S1 hp 10.0.1.254/24
+	dp_addr S1 r 10.0.12.1/30; dp_addr S2 l 10.0.12.2/30
+	dp_addr S2 r 10.0.23.1/30; dp_addr S3 l 10.0.23.2/30
+	dp_addr S3 hp 10.0.2.254/24; dp_addr h2 eth0 10.0.2.1/24
+	dp_addr S2 hp 10.0.3.254/24; dp_addr h3 eth0 10.0.3.1/24
+	ip -n "$(ns_name h1)" route add default via 10.0.1.254
+	ip -n "$(ns_name h2)" route add default via 10.0.2.254
+	ip -n "$(ns_name h3)" route add default via 10.0.3.254
+	dp_route S1 10.0.2.0/24 10.0.12.2; dp_route S1 10.0.3.0/24 10.0.12.2
+	dp_route S2 10.0.1.0/24 10.0.12.1; dp_route S2 10.0.2.0/24 10.0.23.2
+	ip -n "$(ns_name S3)" route add default via 10.0.23.1
+	# Resolve neighbours now, so the first test packets are not queued.
+	dp_reach h1 10.0.2.1 h2; dp_reach h1 10.0.3.1 h3; dp_reach h2 10.0.1.1 h1
+}
+
+# dp_reach FROM ADDR TO: a UDP packet from FROM arrives at TO.
+dp_reach() {
+	local i
+	dp_sniff "$3" eth0 9 "reach-$3"
+	for i in 1 2 3 4 5; do
+		nsx "$1" python3 "$DP_UDP" send "$2" 9 0 1
+		sleep 0.1
+	done
+	dp_sniff_stop
+	[ -s "$TGR_TMP/reach-$3" ] || fail "$1 cannot reach $3 ($2)"
+}
+
+# dp_sniff NODE IFNAME PORT NAME: packet socket on NODE's IFNAME; the
+# packets it saw land in $TGR_TMP/NAME when dp_sniff_stop runs.
+dp_sniff() {
+	local ready="$TGR_TMP/$4.ready" i
+	# Not through nsx: $! must be the sniffer itself, not a subshell.
+	nsenter --net="/run/netns/$(ns_name "$1")" \
+		python3 "$DP_UDP" sniff "$2" "$3" "$ready" "$TGR_TMP/$4" &
+	_dp_sniffers+=($!)
+	for i in $(seq 100); do [ -e "$ready" ] && return 0; sleep 0.05; done
+	fail "sniffer on $1:$2 did not start"
+}
+
+dp_sniff_stop() {
+	local p
+	for p in "${_dp_sniffers[@]}"; do kill "$p" 2>/dev/null; done
+	for p in "${_dp_sniffers[@]}"; do wait "$p" 2>/dev/null; done
+	_dp_sniffers=()
+}
+
+# The rules: compiled by "tagger compile" when it exists, else the fixture.
+dp_rules() {
+	local out=$1
+	if "$TAGGER" compile help >/dev/null 2>&1; then
+		"$TAGGER" compile "$FIX/dp_line.topo" "$FIX/dp_line.elp" -o "$out" >/dev/null ||
+			fail "tagger compile"
+		echo "rules compiled by tagger compile"
+	else
+		cp "$FIX/dp_line.rules.json" "$out"
+		echo "rules from the fixture (no tagger compile yet)"
+	fi
+}

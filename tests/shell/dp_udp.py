@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""UDP with a given DSCP, and a packet-socket sniffer that reports the
+traffic class of every UDP packet it sees arrive (tests/shell/test_dataplane_*).
+
+  dp_udp.py send DST PORT TOS COUNT [RATE_PPS]   (IPv4 or IPv6 by DST)
+  dp_udp.py sniff IFNAME PORT READYFILE OUTFILE  until SIGTERM/SIGINT; OUTFILE
+        gets one line per packet: "<seq> <tos>" (seq from the payload)
+"""
+import os
+import signal
+import socket
+import struct
+import sys
+import time
+
+
+def send(dst, port, tos, count, rate=0):
+    fam = socket.AF_INET6 if ":" in dst else socket.AF_INET
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    if fam == socket.AF_INET:
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, tos)
+    else:
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_TCLASS, tos)
+    gap = 1.0 / rate if rate else 0
+    t0 = time.monotonic()
+    for seq in range(count):
+        s.sendto(struct.pack("!I", seq) + b"x" * 60, (dst, port))
+        if gap:
+            delay = t0 + (seq + 1) * gap - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+
+
+def sniff(ifname, port, ready, out):
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    s.bind((ifname, 0))
+    s.settimeout(0.2)
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *a: stop.append(1))
+    signal.signal(signal.SIGINT, lambda *a: stop.append(1))
+    with open(ready, "w") as f:
+        f.write("ready\n")
+    lines = []
+    while not stop:
+        try:
+            data, addr = s.recvfrom(65535)
+        except socket.timeout:
+            continue
+        except InterruptedError:
+            continue
+        if addr[2] == socket.PACKET_OUTGOING:
+            continue
+        off, et = 14, struct.unpack("!H", data[12:14])[0]
+        if et == 0x8100:
+            off, et = 18, struct.unpack("!H", data[16:18])[0]
+        if et == 0x0800:
+            ihl = (data[off] & 15) * 4
+            tos, proto, l4 = data[off + 1], data[off + 9], off + ihl
+        elif et == 0x86DD:
+            tos = ((data[off] & 15) << 4) | (data[off + 1] >> 4)
+            proto, l4 = data[off + 6], off + 40
+        else:
+            continue
+        if proto != 17 or len(data) < l4 + 12:
+            continue
+        if struct.unpack("!H", data[l4 + 2:l4 + 4])[0] != port:
+            continue
+        seq = struct.unpack("!I", data[l4 + 8:l4 + 12])[0]
+        lines.append("%d %d\n" % (seq, tos))
+    with open(out + ".tmp", "w") as f:
+        f.writelines(lines)
+    os.rename(out + ".tmp", out)
+
+
+if __name__ == "__main__":
+    a = sys.argv
+    if len(a) >= 6 and a[1] == "send":
+        send(a[2], int(a[3]), int(a[4], 0), int(a[5]), float(a[6]) if len(a) > 6 else 0)
+    elif len(a) == 6 and a[1] == "sniff":
+        sniff(a[2], int(a[3]), a[4], a[5])
+    else:
+        sys.exit(__doc__)

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The data plane's bpffs directory, lock and state; see dp_pin.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "dp_pin.h"
+#include "log.h"
+#include "util.h"
+
+#define BPF_FS_MAGIC_ 0xcafe4a11
+#define STATE_CHUNK 4096
+#define STATE_MAGIC 0x74677273u	/* "tgrs" */
+
+static const char *root_opt;
+
+void dp_root_set(const char *dir)
+{
+	root_opt = dir;
+}
+
+const char *dp_root(void)
+{
+	const char *env = getenv("TAGGER_BPF_ROOT");
+
+	if (root_opt)
+		return root_opt;
+	return env && *env ? env : DP_DEFAULT_ROOT;
+}
+
+int dp_path(char *buf, const char *name, const char *sub)
+{
+	int n;
+
+	if (sub)
+		n = snprintf(buf, PATH_MAX, "%s/%s/%s", dp_root(), name, sub);
+	else
+		n = snprintf(buf, PATH_MAX, "%s/%s", dp_root(), name);
+	return n < PATH_MAX ? 0 : -ENAMETOOLONG;
+}
+
+static int mkdir_p(const char *dir)
+{
+	char *p, *d = xstrdup(dir);
+	int err = 0;
+
+	for (p = d + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(d, 0700) && errno != EEXIST)
+			err = -errno;
+		*p = '/';
+	}
+	if (!err && mkdir(d, 0700) && errno != EEXIST)
+		err = -errno;
+	free(d);
+	return err;
+}
+
+int dp_lock(void)
+{
+	const char *root = dp_root();
+	struct statfs st;
+	int fd, err;
+
+	err = mkdir_p(root);
+	if (err) {
+		p_err("cannot create %s: %s", root, strerror(-err));
+		return -1;
+	}
+	if (statfs(root, &st) || st.f_type != BPF_FS_MAGIC_) {
+		p_err("%s is not on a bpffs: mount one (mount -t bpf bpf "
+		      "/sys/fs/bpf) or set TAGGER_BPF_ROOT to a directory on one "
+		      "(under 'ip netns exec', /sys is remounted: use nsenter "
+		      "--net=/run/netns/NAME)", root);
+		return -1;
+	}
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || flock(fd, LOCK_EX)) {
+		p_err("cannot lock %s: %s", root, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+void dp_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);	/* releases the flock */
+}
+
+struct state_head {
+	uint32_t magic;
+	uint32_t len;
+};
+
+int dp_state_save(const char *dir, json_t *state)
+{
+	char *text = json_dumps(state, JSON_COMPACT), path[PATH_MAX + 8];
+	size_t len = strlen(text), nchunks = (len + STATE_CHUNK - 1) / STATE_CHUNK;
+	struct state_head head = { STATE_MAGIC, (uint32_t)len };
+	char *chunk = xcalloc(1, STATE_CHUNK);
+	uint32_t k;
+	int fd, err = 0;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_state", sizeof(uint32_t),
+			    STATE_CHUNK, nchunks + 1, NULL);
+	if (fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	memcpy(chunk, &head, sizeof(head));
+	k = 0;
+	if (bpf_map_update_elem(fd, &k, chunk, BPF_ANY))
+		err = -errno;
+	for (k = 1; !err && k <= nchunks; k++) {
+		size_t off = (size_t)(k - 1) * STATE_CHUNK;
+		size_t n = len - off < STATE_CHUNK ? len - off : STATE_CHUNK;
+
+		memset(chunk, 0, STATE_CHUNK);
+		memcpy(chunk, text + off, n);
+		if (bpf_map_update_elem(fd, &k, chunk, BPF_ANY))
+			err = -errno;
+	}
+	/*
+	 * bpffs refuses rename, so the new state replaces the old by unlink
+	 * and pin, under the lock; dp_state_load retries the short gap.
+	 */
+	snprintf(path, sizeof(path), "%s/state", dir);
+	if (!err && unlink(path) && errno != ENOENT)
+		err = -errno;
+	if (!err && bpf_obj_pin(fd, path))
+		err = -errno;
+	close(fd);
+out:
+	free(chunk);
+	free(text);
+	return err;
+}
+
+json_t *dp_state_load(const char *dir)
+{
+	char path[PATH_MAX + 8], *chunk, *text = NULL;
+	struct state_head head;
+	json_error_t jerr;
+	json_t *doc = NULL;
+	struct stat st;
+	uint32_t k;
+	int fd, tries;
+
+	snprintf(path, sizeof(path), "%s/state", dir);
+	/* An update replaces the pin: wait out that gap, if the dir is there. */
+	for (tries = 0; (fd = bpf_obj_get(path)) < 0 && tries < 50; tries++) {
+		if (errno != ENOENT || stat(dir, &st))
+			return NULL;
+		usleep(2000);
+	}
+	if (fd < 0)
+		return NULL;
+	chunk = xmalloc(STATE_CHUNK);
+	k = 0;
+	if (bpf_map_lookup_elem(fd, &k, chunk))
+		goto out;
+	memcpy(&head, chunk, sizeof(head));
+	if (head.magic != STATE_MAGIC) {
+		errno = EINVAL;
+		goto out;
+	}
+	text = xmalloc((size_t)head.len + 1);
+	for (k = 1; (size_t)(k - 1) * STATE_CHUNK < head.len; k++) {
+		size_t off = (size_t)(k - 1) * STATE_CHUNK;
+		size_t n = head.len - off < STATE_CHUNK ? head.len - off : STATE_CHUNK;
+
+		if (bpf_map_lookup_elem(fd, &k, chunk))
+			goto out;
+		memcpy(text + off, chunk, n);
+	}
+	text[head.len] = '\0';
+	doc = json_loads(text, 0, &jerr);
+	if (!doc)
+		errno = EINVAL;
+out:
+	free(text);
+	free(chunk);
+	close(fd);
+	return doc;
+}
+
+int dp_remove(const char *dir)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	struct stat st;
+	int err = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (!lstat(path, &st) && S_ISDIR(st.st_mode))
+			err = dp_remove(path) ?: err;
+		else if (unlink(path))
+			err = -errno;
+	}
+	closedir(d);
+	if (rmdir(dir) && !err)
+		err = -errno;
+	return err;
+}

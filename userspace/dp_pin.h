@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where a node's data plane lives in bpffs, and the loader's state there.
+ * <root>/<name>/ (mode 0700, pins 0600) holds the maps, programs and tcx
+ * links of switch <name>, or <root>/<name>/<ifname>/ those of a host port.
+ * The state (which ports, interfaces, attach mode, the rules file as
+ * loaded) is a JSON document kept in a pinned array map, "state", because
+ * bpffs holds no regular files; a second tagger process reads it there.
+ * The root is TAGGER_BPF_ROOT, or --bpf-root, or /sys/fs/bpf/tagger.
+ *
+ * API:
+ *   dp_root_set(dir) / dp_root()
+ *   dp_path(buf, name, sub)        "<root>/<name>[/<sub>]"
+ *   dp_lock()                      creates the root, locks it (flock, so a
+ *                                  killed loader never leaves it held);
+ *                                  fd or -1 after p_err
+ *   dp_unlock(fd)
+ *   dp_state_save(dir, json)       0 or -errno (replaces the pin atomically)
+ *   dp_state_load(dir)             the document, or NULL (errno ENOENT if
+ *                                  nothing is attached there)
+ *   dp_remove(dir)                 unpin everything under dir, remove it
+ */
+#ifndef __TAGGER_DP_PIN_H
+#define __TAGGER_DP_PIN_H
+
+#include <limits.h>
+#include <jansson.h>
+
+#define DP_DEFAULT_ROOT "/sys/fs/bpf/tagger"
+
+void dp_root_set(const char *dir);
+const char *dp_root(void);
+int dp_path(char *buf, const char *name, const char *sub);
+int dp_lock(void);
+void dp_unlock(int fd);
+int dp_state_save(const char *dir, json_t *state);
+json_t *dp_state_load(const char *dir);
+int dp_remove(const char *dir);
+
+#endif /* __TAGGER_DP_PIN_H */

@@ -1,0 +1,647 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tagger switch attach / update / detach; see dp_switch.h. */
+#include <errno.h>
+#include <limits.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "cmd.h"
+#include "dp_pin.h"
+#include "dp_switch.h"
+#include "dp_table.h"
+#include "dp_union.h"
+#include "log.h"
+#include "tagger_port.skel.h"
+#include "util.h"
+
+#define SYSCTL_PRIO "/proc/sys/net/ipv4/ip_forward_update_priority"
+#define STATE_FORMAT "tagger-dataplane/1"
+
+struct rules *dp_load_rules(const char *file, json_t **doc)
+{
+	json_error_t jerr;
+	struct rules *r;
+	json_t *root;
+
+	root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		if (jerr.line > 0)
+			input_err(file, jerr.line, "%d: %s", jerr.column, jerr.text);
+		else
+			input_err(file, 0, "%s", jerr.text);
+		return NULL;
+	}
+	r = rules_from_json(root, file);
+	if (!r) {
+		json_decref(root);
+		return NULL;
+	}
+	*doc = root;
+	return r;
+}
+
+int dp_sysctl_prio(int *old)
+{
+	FILE *f = fopen(SYSCTL_PRIO, "r");
+	int v = 0;
+
+	if (!f)
+		return 0;	/* kernels before 4.19 keep the priority */
+	if (fscanf(f, "%d", &v) != 1)
+		v = 0;
+	fclose(f);
+	if (v == 0)
+		return 0;
+	f = fopen(SYSCTL_PRIO, "w");
+	if (!f || fputs("0\n", f) < 0 || fclose(f)) {
+		pr_warn("cannot set net.ipv4.ip_forward_update_priority=0: %s "
+			"(the egress program sets the priority anyway)\n",
+			strerror(errno));
+		return 0;
+	}
+	*old = v;
+	return 1;
+}
+
+void dp_sysctl_restore(int old)
+{
+	FILE *f = fopen(SYSCTL_PRIO, "w");
+
+	if (f) {
+		fprintf(f, "%d\n", old);
+		fclose(f);
+	}
+}
+
+static void free_ports(struct dp_port *ports, int n)
+{
+	int i;
+
+	for (i = 0; ports && i < n; i++) {
+		free(ports[i].name);
+		free(ports[i].ifname);
+	}
+	free(ports);
+}
+
+/* The switch's ports and the interfaces they run on (PORT=IFNAME maps). */
+static struct dp_port *resolve_ports(const struct rules *r, int sw,
+				     const struct dp_opts *o)
+{
+	const struct rules_switch *s = &r->sw[sw];
+	struct dp_port *ports = xcalloc(s->nports + 1, sizeof(*ports));
+	int i, j, p;
+
+	if (s->nports >= TAGGER_MAX_PORTS) {
+		p_err("switch %s has %d ports; the data plane takes %d", o->name,
+		      s->nports, TAGGER_MAX_PORTS - 1);
+		goto err;
+	}
+	for (i = 0; i < s->nports; i++) {
+		ports[i].name = xstrdup(s->ports[i]);
+		ports[i].ifname = xstrdup(s->ports[i]);
+		ports[i].slot = i + 1;
+	}
+	for (i = 0; i < o->nmaps; i++) {
+		char *eq = strchr(o->maps[i], '=');
+
+		*eq = '\0';
+		p = rules_find_port(r, sw, o->maps[i]);
+		*eq = '=';
+		if (p < 0) {
+			p_err("%s: switch %s has no port \"%.*s\"", o->rules_file,
+			      o->name, (int)(eq - o->maps[i]), o->maps[i]);
+			goto err;
+		}
+		free(ports[p].ifname);
+		ports[p].ifname = xstrdup(eq + 1);
+	}
+	for (i = 0; i < s->nports; i++) {
+		ports[i].ifindex = if_nametoindex(ports[i].ifname);
+		if (!ports[i].ifindex) {
+			p_err("port %s: no interface \"%s\" in this network namespace "
+			      "(map it with %s=IFNAME)", ports[i].name, ports[i].ifname,
+			      ports[i].name);
+			goto err;
+		}
+		for (j = 0; j < i; j++)
+			if (ports[j].ifindex == ports[i].ifindex) {
+				p_err("ports %s and %s both map to %s", ports[j].name,
+				      ports[i].name, ports[i].ifname);
+				goto err;
+			}
+	}
+	return ports;
+err:
+	free_ports(ports, s->nports);
+	return NULL;
+}
+
+static json_t *ports_json(const struct dp_port *ports, int n,
+			  const struct dp_attachment *att)
+{
+	json_t *arr = json_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, json_pack(
+			"{s:s,s:s,s:i,s:i,s:[i,i],s:[i,i]}",
+			"port", ports[i].name, "ifname", ports[i].ifname,
+			"ifindex", ports[i].ifindex, "slot", ports[i].slot,
+			"ingress", att[2 * i].handle, att[2 * i].prio,
+			"egress", att[2 * i + 1].handle, att[2 * i + 1].prio));
+	return arr;
+}
+
+/* The ports a state document records. */
+static struct dp_port *state_ports(json_t *state, int *n)
+{
+	json_t *arr = json_object_get(state, "ports"), *v;
+	struct dp_port *ports;
+	size_t i;
+
+	*n = json_array_size(arr);
+	ports = xcalloc(*n + 1, sizeof(*ports));
+	json_array_foreach(arr, i, v) {
+		ports[i].name = xstrdup(json_string_value(json_object_get(v, "port")) ?: "?");
+		ports[i].ifname = xstrdup(json_string_value(json_object_get(v, "ifname")) ?: "?");
+		ports[i].ifindex = json_integer_value(json_object_get(v, "ifindex"));
+		ports[i].slot = json_integer_value(json_object_get(v, "slot"));
+	}
+	return ports;
+}
+
+static int pin_link(const char *dir, const char *ifname, bool egress, int fd)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/link_%s_%s", dir, ifname,
+		 egress ? "egress" : "ingress");
+	return bpf_obj_pin(fd, path) ? -errno : 0;
+}
+
+static void detach_all(const char *dir, const struct dp_port *ports, int n,
+		       struct dp_attachment *att, int natt)
+{
+	char path[PATH_MAX + 64];
+	int k;
+
+	for (k = 0; k < natt; k++) {
+		int err = dp_detach(&att[k]);
+
+		if (err && err != -ENOENT && err != -ENODEV)
+			pr_warn("detach %s %s: %s\n", ports[k / 2].ifname,
+				att[k].egress ? "egress" : "ingress", strerror(-err));
+		if (att[k].mode == DP_MODE_TCX) {
+			close(att[k].link_fd);
+			snprintf(path, sizeof(path), "%s/link_%s_%s", dir,
+				 ports[k / 2].ifname, att[k].egress ? "egress" : "ingress");
+			unlink(path);
+		}
+	}
+}
+
+static int attach_ports(const char *dir, struct tagger_port_bpf *skel,
+			const struct dp_port *ports, int n, enum dp_mode mode,
+			struct dp_attachment *att)
+{
+	int k, err, fds[2] = { bpf_program__fd(skel->progs.tagger_ingress),
+			       bpf_program__fd(skel->progs.tagger_egress) };
+
+	for (k = 0; k < 2 * n; k++) {
+		err = dp_attach(fds[k & 1], ports[k / 2].ifindex, k & 1, mode, &att[k]);
+		if (!err && att[k].mode == DP_MODE_TCX)
+			err = pin_link(dir, ports[k / 2].ifname, k & 1, att[k].link_fd);
+		if (err) {
+			p_err("attach to %s %s: %s", ports[k / 2].ifname,
+			      k & 1 ? "egress" : "ingress", strerror(-err));
+			detach_all(dir, ports, n, att, k + (att[k].mode == DP_MODE_TCX &&
+							    att[k].link_fd >= 0));
+			return err;
+		}
+		/* Every port the same way: the first one decides. */
+		mode = att[k].mode;
+	}
+	return 0;
+}
+
+static int load_programs(const char *dir, int nports, struct tagger_port_bpf **out)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = dir);
+	struct tagger_port_bpf *skel;
+	char path[PATH_MAX + 64];
+	int err;
+
+	skel = tagger_port_bpf__open_opts(&oo);
+	if (!skel)
+		return -errno;
+	bpf_map__set_max_entries(skel->maps.tagger_counters,
+				 (nports + 1) * TAGGER_COUNTERS_PER_PORT);
+	err = tagger_port_bpf__load(skel);
+	if (!err) {
+		snprintf(path, sizeof(path), "%s/prog_ingress", dir);
+		err = bpf_program__pin(skel->progs.tagger_ingress, path);
+	}
+	if (!err) {
+		snprintf(path, sizeof(path), "%s/prog_egress", dir);
+		err = bpf_program__pin(skel->progs.tagger_egress, path);
+	}
+	if (err) {
+		tagger_port_bpf__destroy(skel);
+		return err;
+	}
+	*out = skel;
+	return 0;
+}
+
+static int install_table(const struct rules *r, int sw, const struct dp_port *ports,
+			 int outer_fd, int gen_fd, bool first, struct dp_table *tab,
+			 int64_t *gen)
+{
+	int fd;
+
+	dp_table_build(r, sw, ports, tab);
+	fd = dp_table_create(tab);
+	if (fd < 0)
+		return fd;
+	*gen = dp_table_install(outer_fd, gen_fd, fd, first);
+	close(fd);	/* the outer map holds the table now */
+	return *gen < 0 ? (int)*gen : 0;
+}
+
+int dp_switch_attach(const struct dp_opts *o)
+{
+	struct dp_attachment *att = NULL;
+	struct tagger_port_bpf *skel = NULL;
+	struct dp_port *ports = NULL;
+	char dir[PATH_MAX], abs[PATH_MAX];
+	int sw, n = 0, lock = -1, err, ret = EXIT_USAGE, changed, old_prio = 0;
+	struct dp_table tab = { 0 };
+	struct rules *r;
+	json_t *doc = NULL, *state;
+	int64_t gen;
+	struct stat st;
+
+	r = dp_load_rules(o->rules_file, &doc);
+	if (!r)
+		return EXIT_USAGE;
+	sw = rules_find_switch(r, o->name);
+	if (sw < 0) {
+		p_err("%s: no switch \"%s\" in the rules", o->rules_file, o->name);
+		goto out;
+	}
+	n = r->sw[sw].nports;
+	ports = resolve_ports(r, sw, o);
+	if (!ports || dp_path(dir, o->name, NULL))
+		goto out;
+	lock = dp_lock();
+	if (lock < 0)
+		goto out;
+	if (!stat(dir, &st)) {
+		p_err("switch %s is attached already (%s): use update or detach",
+		      o->name, dir);
+		goto out;
+	}
+	if (mkdir(dir, 0700)) {
+		p_err("mkdir %s: %s", dir, strerror(errno));
+		goto out;
+	}
+	err = load_programs(dir, n, &skel);
+	if (err) {
+		p_err("loading the port programs: %s", strerror(-err));
+		goto fail;
+	}
+	err = install_table(r, sw, ports, bpf_map__fd(skel->maps.tagger_rules),
+			    bpf_map__fd(skel->maps.tagger_gen), true, &tab, &gen);
+	if (err) {
+		p_err("loading %zu rule table entries: %s", tab.n, strerror(-err));
+		goto fail;
+	}
+	att = xcalloc(2 * n + 1, sizeof(*att));
+	if (attach_ports(dir, skel, ports, n, o->mode, att))
+		goto fail;
+	changed = dp_sysctl_prio(&old_prio);
+	state = json_pack("{s:s,s:s,s:s,s:s,s:o,s:O}", "format", STATE_FORMAT,
+			  "kind", "switch", "name", o->name, "mode",
+			  dp_mode_name(n ? att[0].mode : DP_MODE_TCX),
+			  "ports", ports_json(ports, n, att), "rules", doc);
+	json_object_set_new(state, "rules_file",
+			    json_string(realpath(o->rules_file, abs) ? abs : o->rules_file));
+	if (changed)
+		json_object_set_new(state, "sysctl_prio_was", json_integer(old_prio));
+	err = dp_state_save(dir, state);
+	json_decref(state);
+	if (err) {
+		p_err("saving state in %s: %s", dir, strerror(-err));
+		detach_all(dir, ports, n, att, 2 * n);
+		if (changed)
+			dp_sysctl_restore(old_prio);
+		goto fail;
+	}
+	if (json_output) {
+		json_t *j = json_pack("{s:s,s:s,s:i,s:I,s:I,s:I,s:I,s:s}",
+				      "switch", o->name, "mode",
+				      dp_mode_name(n ? att[0].mode : DP_MODE_TCX),
+				      "ports", n, "generation", (json_int_t)gen,
+				      "entries", (json_int_t)tab.n,
+				      "classify", (json_int_t)tab.nclassify,
+				      "rewrite", (json_int_t)tab.nrewrite, "pins", dir);
+
+		if (changed)
+			json_object_set_new(j, "changed", json_pack(
+				"{s:{s:i,s:i}}", "net.ipv4.ip_forward_update_priority",
+				"from", old_prio, "to", 0));
+		json_emit(j);
+	} else {
+		if (changed)
+			printf("set net.ipv4.ip_forward_update_priority = 0 (was %d): "
+			       "forwarding keeps the priority tagger sets\n", old_prio);
+		printf("switch %s: %d ports attached with %s, first on ingress and "
+		       "egress; pinned in %s\n", o->name, n,
+		       dp_mode_name(n ? att[0].mode : DP_MODE_TCX), dir);
+		printf("generation %lld: %zu table entries (%zu classify, %zu rewrite)\n",
+		       (long long)gen, tab.n, tab.nclassify, tab.nrewrite);
+	}
+	ret = EXIT_OK;
+	goto out;
+fail:
+	dp_remove(dir);
+out:
+	if (skel)
+		tagger_port_bpf__destroy(skel);	/* pins and links keep them */
+	dp_unlock(lock);
+	free(att);
+	dp_table_free(&tab);
+	free_ports(ports, n);
+	rules_free(r);
+	json_decref(doc);
+	return ret;
+}
+
+/* Links for the union check: --topo, else the new file's, else the old's. */
+static int union_links(const struct dp_opts *o, json_t *doc, json_t *old_doc,
+		       struct dp_links *l)
+{
+	struct topo *t;
+	int got;
+
+	if (o->topo_file) {
+		t = topo_parse(o->topo_file);
+		if (!t)
+			return -1;
+		dp_links_from_topo(t, l);
+		topo_free(t);
+		return 0;
+	}
+	got = dp_links_from_json(doc, o->rules_file, l);
+	if (got == 0)
+		got = dp_links_from_json(old_doc, "attached rules", l);
+	if (got == 0) {
+		p_err("%s has no \"links\" for the union check: give --topo FILE "
+		      "(or --force to skip the check)", o->rules_file);
+		return -1;
+	}
+	return got < 0 ? -1 : 0;
+}
+
+static bool same_ports(const struct rules *r, int sw, const struct dp_port *ports, int n)
+{
+	int i;
+
+	if (r->sw[sw].nports != n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (strcmp(r->sw[sw].ports[i], ports[i].name))
+			return false;
+	return true;
+}
+
+static int open_pinned(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return bpf_obj_get(path);
+}
+
+/* 1 if the update may go ahead; 0 refused (printed); -1 bad input. */
+static int union_gate(const struct dp_opts *o, const struct rules *old,
+		      const struct rules *new, json_t *doc, json_t *old_doc,
+		      json_t *report)
+{
+	struct dp_union_result res;
+	struct dp_links l;
+	int ok;
+
+	if (o->force && !o->topo_file && !json_object_get(doc, "links")) {
+		json_object_set_new(report, "union", json_pack("{s:b}", "checked", 0));
+		return 1;
+	}
+	if (union_links(o, doc, old_doc, &l))
+		return -1;
+	ok = dp_union_check(old, new, &l, &res);
+	json_object_set_new(report, "union", json_pack(
+		"{s:b,s:b,s:I,s:I,s:o}", "checked", 1, "acyclic", ok,
+		"buffers", (json_int_t)res.buffers, "dependencies", (json_int_t)res.deps,
+		"cycle", ok ? json_null() : dp_union_cycle_json(&res)));
+	if (!ok && !json_output) {
+		fprintf(stderr, "%s: the union of the attached and the new rules has "
+			"a cyclic buffer dependency of %d buffers:\n",
+			o->force ? "Warning" : "Error", res.len);
+		dp_union_cycle_print(stderr, &res);
+		if (!o->force)
+			fprintf(stderr, "not updated: while switches change over, this "
+				"cycle can deadlock (--force to update anyway)\n");
+	}
+	dp_union_free(&res);
+	dp_links_free(&l);
+	return ok || o->force;
+}
+
+int dp_switch_update(const struct dp_opts *o)
+{
+	int sw, n = 0, lock, outer = -1, genfd = -1, ret = EXIT_USAGE, err, gate;
+	struct rules *r = NULL, *old = NULL;
+	json_t *doc = NULL, *state = NULL, *report;
+	struct dp_port *ports = NULL;
+	struct dp_table tab = { 0 };
+	char dir[PATH_MAX], abs[PATH_MAX];
+	double t0 = now_seconds(), t1;
+	int64_t gen;
+
+	report = json_pack("{s:s}", "switch", o->name);
+	r = dp_load_rules(o->rules_file, &doc);
+	if (!r || dp_path(dir, o->name, NULL))
+		goto out_nolock;
+	sw = rules_find_switch(r, o->name);
+	if (sw < 0) {
+		p_err("%s: no switch \"%s\" in the rules", o->rules_file, o->name);
+		goto out_nolock;
+	}
+	lock = dp_lock();
+	if (lock < 0)
+		goto out_nolock;
+	state = dp_state_load(dir);
+	if (!state) {
+		p_err("switch %s is not attached (%s: %s)", o->name, dir, strerror(errno));
+		goto out;
+	}
+	ports = state_ports(state, &n);
+	if (!same_ports(r, sw, ports, n)) {
+		p_err("%s: switch %s has other ports than the attached rules: "
+		      "detach and attach again", o->rules_file, o->name);
+		goto out;
+	}
+	old = rules_from_json(json_object_get(state, "rules"), "attached rules");
+	if (!old)
+		goto out;
+	gate = union_gate(o, old, r, doc, json_object_get(state, "rules"), report);
+	if (gate <= 0) {
+		ret = gate < 0 ? EXIT_USAGE : EXIT_PROBLEM;
+		json_object_set_new(report, "updated", json_false());
+		goto out;
+	}
+	t1 = now_seconds();
+	outer = open_pinned(dir, tagger_str(TAGGER_RULES_OUTER));
+	genfd = open_pinned(dir, tagger_str(TAGGER_GEN));
+	if (outer < 0 || genfd < 0) {
+		p_err("%s: the pinned maps are gone (%s): detach and attach again",
+		      dir, strerror(errno));
+		goto out;
+	}
+	err = install_table(r, sw, ports, outer, genfd, false, &tab, &gen);
+	if (err) {
+		p_err("loading %zu rule table entries: %s", tab.n, strerror(-err));
+		goto out;
+	}
+	json_object_set(state, "rules", doc);
+	json_object_set_new(state, "rules_file",
+			    json_string(realpath(o->rules_file, abs) ? abs : o->rules_file));
+	err = dp_state_save(dir, state);
+	if (err)
+		pr_warn("generation %lld is live, but saving the state failed: %s\n",
+			(long long)gen, strerror(-err));
+	json_object_set_new(report, "updated", json_true());
+	json_object_set_new(report, "generation", json_integer(gen));
+	json_object_set_new(report, "entries", json_integer(tab.n));
+	json_object_set_new(report, "classify", json_integer(tab.nclassify));
+	json_object_set_new(report, "rewrite", json_integer(tab.nrewrite));
+	json_object_set_new(report, "swap_seconds", json_real(now_seconds() - t1));
+	json_object_set_new(report, "seconds", json_real(now_seconds() - t0));
+	if (!json_output) {
+		json_t *u = json_object_get(report, "union");
+
+		printf("switch %s: generation %lld live: %zu table entries (%zu classify, "
+		       "%zu rewrite), built and swapped in %.1f ms\n", o->name,
+		       (long long)gen, tab.n, tab.nclassify, tab.nrewrite,
+		       1e3 * (now_seconds() - t1));
+		if (json_is_true(json_object_get(u, "checked")))
+			printf("union of old and new rules: %s (%lld buffers, %lld "
+			       "dependencies)\n",
+			       json_is_true(json_object_get(u, "acyclic")) ?
+			       "no cyclic buffer dependency" : "CYCLIC, forced",
+			       (long long)json_integer_value(json_object_get(u, "buffers")),
+			       (long long)json_integer_value(json_object_get(u, "dependencies")));
+		else
+			printf("union check skipped (--force, no links)\n");
+	}
+	ret = EXIT_OK;
+out:
+	dp_unlock(lock);
+out_nolock:
+	if (json_output && (ret != EXIT_USAGE))
+		json_emit(json_incref(report));
+	json_decref(report);
+	if (outer >= 0)
+		close(outer);
+	if (genfd >= 0)
+		close(genfd);
+	dp_table_free(&tab);
+	free_ports(ports, n);
+	rules_free(r);
+	rules_free(old);
+	json_decref(doc);
+	json_decref(state);
+	return ret;
+}
+
+/* Detach what the state records, or every pinned tcx link if it is gone. */
+int dp_switch_detach(const struct dp_opts *o)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 64];
+	struct dp_port *ports = NULL;
+	json_t *state, *pv;
+	int lock, n = 0, k, err, ret = EXIT_OK;
+	enum dp_mode mode;
+	struct stat st;
+
+	if (dp_path(dir, o->name, NULL))
+		return EXIT_USAGE;
+	lock = dp_lock();
+	if (lock < 0)
+		return EXIT_USAGE;
+	if (stat(dir, &st)) {
+		p_err("switch %s is not attached (%s)", o->name, dir);
+		dp_unlock(lock);
+		return EXIT_USAGE;
+	}
+	state = dp_state_load(dir);
+	if (!state)
+		pr_warn("%s has no state: removing its pinned tcx links only\n", dir);
+	ports = state ? state_ports(state, &n) : NULL;
+	mode = state ? dp_mode_parse(json_string_value(json_object_get(state, "mode")) ?: "") :
+		       DP_MODE_TCX;
+	for (k = 0; k < 2 * n; k++) {
+		json_t *h = json_object_get(json_array_get(json_object_get(state, "ports"),
+							   k / 2), k & 1 ? "egress" : "ingress");
+		struct dp_attachment a = {
+			.ifindex = if_nametoindex(ports[k / 2].ifname),
+			.egress = k & 1, .mode = mode, .link_fd = -1,
+			.handle = json_integer_value(json_array_get(h, 0)),
+			.prio = json_integer_value(json_array_get(h, 1)),
+		};
+
+		if (mode == DP_MODE_TCX) {
+			snprintf(path, sizeof(path), "%s/link_%s_%s", dir, ports[k / 2].ifname,
+				 k & 1 ? "egress" : "ingress");
+			a.link_fd = bpf_obj_get(path);
+			if (a.link_fd < 0)
+				continue;	/* gone with its interface */
+		} else if (!a.ifindex) {
+			continue;
+		}
+		err = dp_detach(&a);
+		if (err && err != -ENOENT && err != -ENODEV) {
+			p_err("detach %s: %s", ports[k / 2].ifname, strerror(-err));
+			ret = EXIT_USAGE;
+		}
+		if (a.link_fd >= 0)
+			close(a.link_fd);
+	}
+	pv = json_object_get(state, "sysctl_prio_was");
+	if (pv)
+		dp_sysctl_restore(json_integer_value(pv));
+	/* Unpinning a tcx link also detaches it (no other reference). */
+	err = dp_remove(dir);
+	if (err) {
+		p_err("removing %s: %s", dir, strerror(-err));
+		ret = EXIT_USAGE;
+	}
+	if (json_output)
+		json_emit(json_pack("{s:s,s:b,s:i}", "switch", o->name, "detached",
+				    ret == EXIT_OK, "ports", n));
+	else if (ret == EXIT_OK)
+		printf("switch %s: detached from %d ports%s\n", o->name, n,
+		       pv ? "; net.ipv4.ip_forward_update_priority restored" : "");
+	dp_unlock(lock);
+	free_ports(ports, n);
+	json_decref(state);
+	return ret;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tagger switch: the programs on every port of a switch, its rules in
+ * them, live updates, counters, detach. Each function is one subcommand
+ * and returns its exit code (EXIT_OK, EXIT_PROBLEM: the union check
+ * refused an update, EXIT_USAGE: bad input, or the system refused).
+ *
+ * API:
+ *   struct dp_opts                       what the command line gave
+ *   dp_switch_attach/update/detach/show(&opts)
+ *   dp_load_rules(file, &doc)            rules + the JSON document
+ *   dp_sysctl_prio(&old)                 net.ipv4.ip_forward_update_priority
+ *                                        to 0; 1 if changed (old set)
+ *   dp_sysctl_restore(old)
+ */
+#ifndef __TAGGER_DP_SWITCH_H
+#define __TAGGER_DP_SWITCH_H
+
+#include <stdbool.h>
+#include <jansson.h>
+
+#include "dp_attach.h"
+#include "rules.h"
+
+struct dp_opts {
+	const char *name;
+	const char *ifname;		/* host */
+	const char *rules_file;
+	char **maps;			/* PORT=IFNAME */
+	int nmaps;
+	enum dp_mode mode;
+	const char *topo_file;
+	bool force;
+	const char *class_dscp;		/* host: "26,34" */
+	const char *udp_dport;		/* host: "4791" or "4791-4792" */
+	int class_id;			/* host: -1 unless --class */
+};
+
+int dp_switch_attach(const struct dp_opts *o);
+int dp_switch_update(const struct dp_opts *o);
+int dp_switch_detach(const struct dp_opts *o);
+int dp_switch_show(const struct dp_opts *o);
+
+struct rules *dp_load_rules(const char *file, json_t **doc);
+int dp_sysctl_prio(int *old);
+void dp_sysctl_restore(int old);
+
+#endif /* __TAGGER_DP_SWITCH_H */
