@@ -127,7 +127,7 @@ int dp_cli_run(int argc, char **argv, const char *words, const char *allowed,
 	}
 	o.name = pos[0];
 	o.maps = maps;
-	if (npos == 3) {
+	if (strstr(words, "IFNAME")) {
 		o.ifname = pos[1];
 		o.rules_file = pos[2];
 	} else {

@@ -69,12 +69,9 @@ dp_lab_up() {
 
 # dp_reach FROM ADDR TO: a UDP packet from FROM arrives at TO.
 dp_reach() {
-	local i
 	dp_sniff "$3" eth0 9 "reach-$3"
-	for i in 1 2 3 4 5; do
-		nsx "$1" python3 "$DP_UDP" send "$2" 9 0 1
-		sleep 0.1
-	done
+	nsx "$1" python3 "$DP_UDP" send "$2" 9 0 3 10
+	sleep 0.1
 	dp_sniff_stop
 	[ -s "$TGR_TMP/reach-$3" ] || fail "$1 cannot reach $3 ($2)"
 }
@@ -102,11 +99,26 @@ dp_sniff_stop() {
 dp_rules() {
 	local out=$1
 	if "$TAGGER" compile help >/dev/null 2>&1; then
-		"$TAGGER" compile "$FIX/dp_line.topo" "$FIX/dp_line.elp" -o "$out" >/dev/null ||
-			fail "tagger compile"
+		"$TAGGER" compile "$FIX/dp_line.topo" "$FIX/dp_line.elp" -o "$out" \
+			>"$TGR_TMP/compile.log" 2>&1 || { cat "$TGR_TMP/compile.log"; fail "tagger compile"; }
 		echo "rules compiled by tagger compile"
 	else
 		cp "$FIX/dp_line.rules.json" "$out"
 		echo "rules from the fixture (no tagger compile yet)"
 	fi
 }
+
+# dp_expect NAME COUNT TOS: the sniffer NAME saw packets 0..COUNT-1, each
+# once, all with traffic class TOS (decimal).
+dp_expect() {
+	local f="$TGR_TMP/$1" got bad
+	[ -e "$f" ] || fail "$1: no capture"
+	got=$(awk '{print $1}' "$f" | sort -un | awk -v n="$2" '$1 < n' | wc -l)
+	bad=$(awk -v t="$3" '$2 != t' "$f" | wc -l)
+	[ "$got" -eq "$2" ] || fail "$1: $got of $2 packets seen"
+	[ "$bad" -eq 0 ] || fail "$1: $bad packets with another tag than tos $3: $(awk '{print $2}' "$f" | sort | uniq -c | tr '\n' ' ')"
+	echo "ok: $1: $2 packets, tos $3 (dscp $(($3 >> 2)), ecn $(($3 & 3)))"
+}
+
+# dp_json EXPR: evaluate a python expression over the JSON on stdin (as d).
+dp_json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }

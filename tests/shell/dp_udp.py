@@ -3,9 +3,13 @@
 """UDP with a given DSCP, and a packet-socket sniffer that reports the
 traffic class of every UDP packet it sees arrive (tests/shell/test_dataplane_*).
 
-  dp_udp.py send DST PORT TOS COUNT [RATE_PPS]   (IPv4 or IPv6 by DST)
+  dp_udp.py send DST PORT TOS COUNT [RATE_PPS [SENTFILE]]   (IPv4 or IPv6
+        by DST); on SIGTERM it stops and SENTFILE gets the number sent
   dp_udp.py sniff IFNAME PORT READYFILE OUTFILE  until SIGTERM/SIGINT; OUTFILE
         gets one line per packet: "<seq> <tos>" (seq from the payload)
+  dp_udp.py predict RULES TAG SW:IN:OUT ...  the tag on the wire after each
+        hop, by the meaning of the rules file (ARCHITECTURE.md), written
+        independently of the C code: most specific rule wins, a miss is lossy
 """
 import os
 import signal
@@ -15,7 +19,9 @@ import sys
 import time
 
 
-def send(dst, port, tos, count, rate=0):
+def send(dst, port, tos, count, rate=0, sentfile=None):
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *a: stop.append(1))
     fam = socket.AF_INET6 if ":" in dst else socket.AF_INET
     s = socket.socket(fam, socket.SOCK_DGRAM)
     if fam == socket.AF_INET:
@@ -24,12 +30,18 @@ def send(dst, port, tos, count, rate=0):
         s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_TCLASS, tos)
     gap = 1.0 / rate if rate else 0
     t0 = time.monotonic()
-    for seq in range(count):
+    seq = 0
+    while seq < count and not stop:
         s.sendto(struct.pack("!I", seq) + b"x" * 60, (dst, port))
+        seq += 1
         if gap:
-            delay = t0 + (seq + 1) * gap - time.monotonic()
+            delay = t0 + seq * gap - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
+    if sentfile:
+        with open(sentfile + ".tmp", "w") as f:
+            f.write("%d\n" % seq)
+        os.rename(sentfile + ".tmp", sentfile)
 
 
 def sniff(ifname, port, ready, out):
@@ -73,11 +85,39 @@ def sniff(ifname, port, ready, out):
     os.rename(out + ".tmp", out)
 
 
+def predict(rules_file, tag, hops):
+    import json
+    with open(rules_file) as f:
+        r = json.load(f)
+    lossy = r["lossy"]["tag"]
+    out = []
+    for hop in hops:
+        sw, pin, pout = hop.split(":")
+        s = r["switches"][sw]
+        cls = {(c["in"], c["tag"]): c["priority"] for c in s.get("classify", [])}
+        prio = cls.get((pin, tag), cls.get(("*", tag)))
+        if prio is None or prio == r["lossy"]["priority"]:
+            tag = lossy
+        else:
+            rw = {(w["tag"], w["in"], w["out"]): w["new_tag"] for w in s.get("rewrite", [])}
+            for key in ((tag, pin, pout), (tag, pin, "*"), (tag, "*", pout), (tag, "*", "*")):
+                if key in rw:
+                    tag = rw[key]
+                    break
+            else:
+                tag = lossy
+        out.append(str(tag))
+    print(" ".join(out))
+
+
 if __name__ == "__main__":
     a = sys.argv
     if len(a) >= 6 and a[1] == "send":
-        send(a[2], int(a[3]), int(a[4], 0), int(a[5]), float(a[6]) if len(a) > 6 else 0)
+        send(a[2], int(a[3]), int(a[4], 0), int(a[5]), float(a[6]) if len(a) > 6 else 0,
+             a[7] if len(a) > 7 else None)
     elif len(a) == 6 and a[1] == "sniff":
         sniff(a[2], int(a[3]), a[4], a[5])
+    elif len(a) >= 5 and a[1] == "predict":
+        predict(a[2], int(a[3]), a[4:])
     else:
         sys.exit(__doc__)
