@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Live update and restart on the line lab (dp_lab.sh).
+#
+# Rule sets A and B differ at S2 only: A keeps the tag T that h1 starts
+# with on S2 -> S3, B rewrites it to a new tag U; S3 knows both. While h1
+# streams to h2, S2 is swapped between them 100 times. Every packet must
+# reach h2 (none dropped by a swap) with T or U (one rule set each, never a
+# mix: a mix or an empty table would show as the lossy tag), and both must
+# occur. Then the loader is killed in the middle of an update: traffic is
+# still tagged, a new process updates and reads the same counters.
+source "$(dirname "$0")/../lib.sh"
+require_root
+require_cmd python3
+require_cmd nsenter
+source "$TOP/tests/shell/dp_lab.sh"
+
+dp_lab_up
+dp_rules "$TGR_TMP/compiled.json"
+A=$TGR_TMP/a.json
+B=$TGR_TMP/b.json
+python3 - "$TGR_TMP/compiled.json" "$A" "$B" <<'PY' || fail "making rule sets A and B"
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = r["hosts"]["h1"]["tag"]
+used = {x["tag"] for x in r["tags"]} | {r["lossy"]["tag"]}
+u = next(x for x in range(1, 64) if x not in used)
+prios = {x["tag"]: x["priority"] for x in r["tags"]}
+p = next(x for x in range(8) if x != r["lossy"]["priority"] and x != prios[t])
+r["tags"].append({"tag": u, "priority": p})
+s3 = r["switches"]["S3"]
+s3["classify"].append({"in": "l", "tag": u, "priority": p})
+s3["rewrite"].append({"tag": u, "in": "l", "out": "hp", "new_tag": u})
+json.dump(r, open(sys.argv[2], "w"))
+s2 = r["switches"]["S2"]
+s2["rewrite"] = [w for w in s2["rewrite"] if (w["tag"], w["in"], w["out"]) != (t, "l", "r")]
+s2["rewrite"].append({"tag": t, "in": "l", "out": "r", "new_tag": u})
+json.dump(r, open(sys.argv[3], "w"))
+PY
+read -r T U <<<"$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["hosts"]["h1"]["tag"], r["tags"][-1]["tag"])' "$B")"
+echo "rule sets: A keeps tag $T on S2 -> S3, B rewrites it to $U"
+for n in S1 S2 S3; do tgr "$n" switch attach "$n" "$A" >/dev/null || fail "attach $n"; done
+
+# 100 swaps while h1 streams 1000 packets/s to h2.
+dp_sniff S3 l 5000 S2-S3
+dp_sniff h2 eth0 5000 S3-h2
+nsenter --net="/run/netns/$(ns_name h1)" \
+	python3 "$DP_UDP" send 10.0.2.1 5000 $((T << 2)) 1000000 1000 "$TGR_TMP/sent" &
+sender=$!
+sleep 0.5
+start=$(date +%s.%N)
+for i in $(seq 50); do
+	tgr S2 switch update S2 "$B" >/dev/null || fail "update $((2 * i - 1)) to B"
+	tgr S2 switch update S2 "$A" >/dev/null || fail "update $((2 * i)) to A"
+done
+secs=$(echo "$(date +%s.%N) - $start" | bc)
+sleep 0.3
+kill "$sender"
+wait "$sender"
+sleep 0.3
+dp_sniff_stop
+sent=$(cat "$TGR_TMP/sent")
+echo "100 updates in $secs s while $sent packets were sent"
+gen=$(tgr S2 -j switch show S2 | dp_json 'd["generation"]')
+[ "$gen" -eq 100 ] || fail "generation $gen after 100 updates"
+for f in S2-S3 S3-h2; do
+	got=$(awk '{print $1}' "$TGR_TMP/$f" | sort -un | wc -l)
+	[ "$got" -eq "$sent" ] || fail "$f: $got of $sent packets arrived"
+	tags=$(awk '{print int($2 / 4)}' "$TGR_TMP/$f" | sort -n | uniq -c | tr '\n' ' ')
+	bad=$(awk -v t="$T" -v u="$U" 'int($2 / 4) != t && int($2 / 4) != u' "$TGR_TMP/$f" | wc -l)
+	[ "$bad" -eq 0 ] || fail "$f: $bad packets with neither rule set's tag: $tags"
+	nt=$(awk -v t="$T" 'int($2 / 4) == t' "$TGR_TMP/$f" | wc -l)
+	nu=$(awk -v u="$U" 'int($2 / 4) == u' "$TGR_TMP/$f" | wc -l)
+	[ "$nt" -gt 0 ] && [ "$nu" -gt 0 ] || fail "$f: not both rule sets seen: $tags"
+	echo "ok: $f: all $sent packets, tags (count tag): $tags"
+done
+
+# The union check refuses an update that could deadlock while switches
+# change over: C sends tag T from S3 back up to S2 as the tag S2 forwards to S3.
+python3 - "$A" "$TGR_TMP/c.json" <<'PY' || fail "making rule set C"
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = r["hosts"]["h1"]["tag"]
+p = {x["tag"]: x["priority"] for x in r["tags"]}[t]
+s2, s3 = r["switches"]["S2"], r["switches"]["S3"]
+s2["classify"] = [{"in": "*", "tag": t, "priority": p}]
+s2["rewrite"] = [{"tag": t, "in": "*", "out": "*", "new_tag": t}]
+s3["classify"] = [{"in": "*", "tag": t, "priority": p}]
+s3["rewrite"] = [{"tag": t, "in": "*", "out": "*", "new_tag": t}]
+json.dump(r, open(sys.argv[2], "w"))
+PY
+tgr S2 switch update S2 "$TGR_TMP/c.json" 2>"$TGR_TMP/refused"
+rc=$?
+[ $rc -eq 1 ] || { cat "$TGR_TMP/refused"; fail "cyclic union: exit $rc, not 1"; }
+grep -q "cyclic buffer dependency" "$TGR_TMP/refused" || fail "no cycle shown"
+sed 's/^/    /' "$TGR_TMP/refused"
+[ "$(tgr S2 -j switch show S2 | dp_json 'd["generation"]')" -eq 100 ] ||
+	fail "a refused update changed the generation"
+echo "ok: the union check refuses a cyclic update (exit 1) and keeps the rules"
+
+# Restart: kill a loader in the middle of an update, then use a new one.
+lossless_in() {
+	tgr S3 -j switch show S3 | dp_json 'sum(c["packets"] for p in d["ports"] if p["port"] == "l" for c in p["in"] if c["lossless"])'
+}
+tgr S2 switch update S2 "$B" >/dev/null &
+pid=$!
+sleep 0.005
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+c0=$(lossless_in)
+[ "$c0" = "$(lossless_in)" ] || fail "two show processes read different counters"
+dp_sniff h2 eth0 5000 restart
+nsx h1 python3 "$DP_UDP" send 10.0.2.1 5000 $((T << 2)) 200 2000
+sleep 0.3
+dp_sniff_stop
+bad=$(awk -v t="$T" -v u="$U" 'int($2 / 4) != t && int($2 / 4) != u' "$TGR_TMP/restart" | wc -l)
+got=$(wc -l < "$TGR_TMP/restart")
+[ "$got" -eq 200 ] && [ "$bad" -eq 0 ] || fail "after the kill: $got of 200 packets, $bad untagged"
+c1=$(lossless_in)
+[ $((c1 - c0)) -eq 200 ] || fail "S3 counted $((c1 - c0)) lossless packets, not 200"
+echo "ok: after killing a loader: 200 packets tagged, a new show counts them ($c0 -> $c1)"
+tgr S2 switch update S2 "$A" >/dev/null || fail "update after the kill (lock left behind?)"
+echo "ok: a new loader updates after the kill"
+echo "PASS"
