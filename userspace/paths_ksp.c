@@ -3,17 +3,18 @@
  * K shortest simple paths per ordered pair: Yen's algorithm (1971) with
  * hop counts as lengths.
  *
- * A[0] is the BFS shortest path (first-discovered parents in port order).
- * For A[j], every node of A[j-1] but the last is tried as spur node: the
- * root is A[j-1] up to it; the next hop of every accepted path sharing that
- * root is blocked, and so are the root's earlier nodes; a BFS from the spur
- * node to t completes a candidate. A[j] is the shortest candidate, ties
- * broken by the lexicographic order of egress port ids, so the output is
- * deterministic. Paths cross only nodes that forward (switches; hosts too
- * with relay).
+ * A[0] is a shortest path. For A[j], every node of A[j-1] but the last is
+ * tried as spur node: the root is A[j-1] up to it; the next hop of every
+ * accepted path sharing that root is blocked, and so are the root's earlier
+ * nodes; a shortest search from the spur node to t completes a candidate.
+ * A[j] is the shortest candidate, ties broken by the lexicographic order of
+ * egress port ids, so the output is deterministic. Paths cross only nodes
+ * that forward (switches; hosts too with relay).
  *
- * Time per pair O(K * L * (V + E)) for paths of up to L hops; marks are
- * generation-stamped so no step clears an array.
+ * The searches are A* guided by one BFS per destination (the exact
+ * distance in the unblocked graph), so they expand little beyond the
+ * detour they find. Worst case per pair O(K * L * (V + E)) for paths of up
+ * to L hops; marks are generation-stamped so no step clears an array.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +27,16 @@ struct yen {
 	const struct topo *t;
 	bool relay;
 	unsigned gen;
-	unsigned *seen;		/* per node: == gen when visited this BFS */
+	const int *h;		/* per node: hops to dst in the whole graph */
+	unsigned *seen;		/* per node: == gen when g[] is set this search */
+	unsigned *done;		/* per node: == gen when expanded */
 	unsigned *node_off;	/* per node: == gen when blocked */
 	unsigned *port_off;	/* per port: == gen when blocked */
-	int *queue;
+	int *g;			/* per node: hops from the spur node */
 	int *via;		/* per node: egress port it was reached by */
 	int32_t *tmp;
+	int **bucket;		/* nodes by f = g + h, for f in 0..nnodes */
+	int *bn, *bcap;
 };
 
 struct plist {
@@ -75,38 +80,63 @@ static bool plist_has(const struct plist *l, const int32_t *hops, int len)
 	return false;
 }
 
-/* BFS src -> dst avoiding blocked nodes and ports of this generation. */
-static int bfs_path(struct yen *y, int src, int dst, int32_t *out)
+static void push(struct yen *y, int f, int v)
+{
+	VEC_PUSH(y->bucket[f], y->bn[f], y->bcap[f], v);
+}
+
+/*
+ * Shortest path src -> dst avoiding the blocked nodes and ports of this
+ * generation: A* with h = the distance to dst in the unblocked graph, a
+ * consistent lower bound, so a node's first expansion has its final g and
+ * only nodes on near-shortest detours are expanded. Buckets by f replace
+ * the heap (f is a small integer). Returns the hop count or -1.
+ */
+static int search(struct yen *y, int src, int dst, int32_t *out)
 {
 	const struct topo *t = y->t;
-	int head = 0, tail = 0, i, len = 0, v;
+	int f, fmax = y->t->nnodes, i, len = -1, v;
 
+	if (y->h[src] < 0)
+		return -1;
 	y->seen[src] = y->gen;
-	y->queue[tail++] = src;
-	while (head < tail) {
-		const struct topo_node *n;
+	y->g[src] = 0;
+	push(y, y->h[src], src);
+	for (f = y->h[src]; f <= fmax && len < 0; f++) {
+		for (i = 0; i < y->bn[f] && len < 0; i++) {
+			const struct topo_node *n;
+			int k;
 
-		v = y->queue[head++];
-		if (v == dst)
-			break;
-		if (v != src && !node_forwards(t, v, y->relay))
-			continue;
-		n = &t->nodes[v];
-		for (i = 0; i < n->nports; i++) {
-			int p = n->ports[i], w = port_peer_node(t, p);
-
-			if (y->seen[w] == y->gen || y->node_off[w] == y->gen ||
-			    y->port_off[p] == y->gen)
+			v = y->bucket[f][i];
+			if (y->done[v] == y->gen || y->g[v] + y->h[v] != f)
+				continue;	/* stale entry */
+			y->done[v] = y->gen;
+			if (v == dst) {
+				len = y->g[v];
+				break;
+			}
+			if (v != src && !node_forwards(t, v, y->relay))
 				continue;
-			y->seen[w] = y->gen;
-			y->via[w] = p;
-			y->queue[tail++] = w;
+			n = &t->nodes[v];
+			for (k = 0; k < n->nports; k++) {
+				int p = n->ports[k], w = port_peer_node(t, p), gw = y->g[v] + 1;
+
+				if (y->h[w] < 0 || y->node_off[w] == y->gen ||
+				    y->port_off[p] == y->gen || y->done[w] == y->gen ||
+				    (y->seen[w] == y->gen && y->g[w] <= gw) ||
+				    gw + y->h[w] > fmax)
+					continue;
+				y->seen[w] = y->gen;
+				y->g[w] = gw;
+				y->via[w] = p;
+				push(y, gw + y->h[w], w);
+			}
 		}
 	}
-	if (y->seen[dst] != y->gen)
+	for (f = y->h[src]; f <= fmax; f++)
+		y->bn[f] = 0;
+	if (len < 0)
 		return -1;
-	for (v = dst; v != src; v = port_node(t, y->via[v]))
-		len++;
 	for (i = len, v = dst; v != src; v = port_node(t, y->via[v]))
 		out[--i] = y->via[v];
 	return len;
@@ -140,7 +170,7 @@ static void spurs(struct yen *y, int dst, struct plist *A, struct plist *B)
 		for (j = 0; j < i; j++)
 			y->node_off[port_node(y->t, prev[j])] = y->gen;
 		memcpy(y->tmp, prev, i * sizeof(*prev));
-		n = bfs_path(y, spur, dst, y->tmp + i);
+		n = search(y, spur, dst, y->tmp + i);
 		if (n < 0 || plist_has(B, y->tmp, i + n) || plist_has(A, y->tmp, i + n))
 			continue;
 		plist_add(B, y->tmp, i + n);
@@ -155,7 +185,7 @@ static void pair(struct yen *y, int src, int dst, int k, struct plist *A,
 	plist_clear(A);
 	plist_clear(B);
 	y->gen++;
-	n = bfs_path(y, src, dst, y->tmp);
+	n = search(y, src, dst, y->tmp);
 	if (n < 0) {
 		s->unreachable++;
 		return;
@@ -180,29 +210,46 @@ int paths_ksp(const struct topo *t, const struct gen_ends *ends, int k,
 {
 	struct yen y = { .t = t, .relay = ends->relay_hosts };
 	struct plist A = { 0 }, B = { 0 };
+	size_t nn = t->nnodes + 1;
+	struct bfs b;
 	int d, i;
 
-	y.seen = xcalloc(t->nnodes + 1, sizeof(*y.seen));
-	y.node_off = xcalloc(t->nnodes + 1, sizeof(*y.node_off));
+	bfs_init(&b, t);
+	y.h = b.dist;
+	y.seen = xcalloc(nn, sizeof(*y.seen));
+	y.done = xcalloc(nn, sizeof(*y.done));
+	y.node_off = xcalloc(nn, sizeof(*y.node_off));
 	y.port_off = xcalloc(t->nports + 1, sizeof(*y.port_off));
-	y.queue = xmalloc((t->nnodes + 1) * sizeof(*y.queue));
-	y.via = xmalloc((t->nnodes + 1) * sizeof(*y.via));
-	y.tmp = xmalloc((2 * t->nnodes + 2) * sizeof(*y.tmp));
-	for (d = 0; d < ends->n; d++)
+	y.g = xmalloc(nn * sizeof(*y.g));
+	y.via = xmalloc(nn * sizeof(*y.via));
+	y.tmp = xmalloc((2 * nn) * sizeof(*y.tmp));
+	y.bucket = xcalloc(nn, sizeof(*y.bucket));
+	y.bn = xcalloc(nn, sizeof(*y.bn));
+	y.bcap = xcalloc(nn, sizeof(*y.bcap));
+	for (d = 0; d < ends->n; d++) {
+		bfs_to(&b, t, ends->node[d], y.relay);
 		for (i = 0; i < ends->n; i++)
 			if (i != d)
 				pair(&y, ends->node[i], ends->node[d], k, &A, &B, s);
+	}
 	plist_clear(&A);
 	plist_clear(&B);
 	free(A.p);
 	free(A.len);
 	free(B.p);
 	free(B.len);
+	for (i = 0; i < (int)nn; i++)
+		free(y.bucket[i]);
+	free(y.bucket);
+	free(y.bn);
+	free(y.bcap);
 	free(y.seen);
+	free(y.done);
 	free(y.node_off);
 	free(y.port_off);
-	free(y.queue);
+	free(y.g);
 	free(y.via);
 	free(y.tmp);
+	bfs_free(&b);
 	return 0;
 }
