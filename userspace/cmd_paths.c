@@ -4,8 +4,8 @@
  * path set (ELP) for a topology.
  *
  * Kinds are a table: a new kind is one line in paths_kinds[] plus its run
- * function, which parses the kind's own options (opts_parse), picks the
- * endpoints (paths_job_ends) and streams paths into job->sink.
+ * function (gen_cli.h), which parses the kind's own options (opts_parse),
+ * picks the endpoints (paths_job_ends) and streams paths into job->sink.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,7 +13,7 @@
 
 #include "cmd.h"
 #include "fc_cmd.h"
-#include "gen.h"
+#include "gen_cli.h"
 #include "log.h"
 #include "opts.h"
 #include "util.h"
@@ -21,25 +21,15 @@
 #define MAX_BOUNCES 16
 #define MAX_KSP 100000
 
-struct paths_job {
-	const struct topo *t;
-	enum gen_between between;	/* --between, shared by every kind */
-	int k;				/* K of NAME=K kinds */
-	struct path_sink *sink;
-	json_t *extra;			/* kind's own -j summary fields, or NULL */
-};
-
 struct paths_kind {
 	const char *name;
 	long k_min, k_max;	/* NAME=K / NAME K kinds; k_max 0: no K */
 	const char *usage;	/* options after TOPO */
 	const char *doc;
-	/* EXIT_OK, or EXIT_USAGE after p_err(). */
-	int (*run)(const struct paths_job *job, int argc, char **argv);
+	paths_run_fn *run;	/* see gen_cli.h */
 };
 
-static int paths_job_ends(const struct paths_job *job, bool relay,
-			  struct gen_ends *ends)
+int paths_job_ends(const struct paths_job *job, bool relay, struct gen_ends *ends)
 {
 	return gen_ends(job->t, job->between, relay, ends) ? EXIT_USAGE : EXIT_OK;
 }
@@ -315,6 +305,8 @@ static int generate(const struct paths_kind *k, struct paths_job *job,
 	FILE *f = NULL;
 	int rc;
 
+	if (file && !strcmp(file, "-"))
+		file = NULL;	/* "-o -" is stdout, as without -o */
 	if (file || !json_output) {
 		f = file ? fopen(file, "w") : stdout;
 		if (!f) {

@@ -3,15 +3,15 @@
  * tagger topo KIND [OPTIONS] [-o FILE]: write a generated topology.
  *
  * Kinds are a table: a new kind is one line in topo_kinds[] plus its make
- * function (parse the kind's own options with opts_parse(), then call the
- * library generator of gen.h or its own).
+ * function (gen_cli.h: parse the kind's own options with opts_parse(), then
+ * call the library generator of gen.h or its own).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "fc_cmd.h"
-#include "gen.h"
+#include "gen_cli.h"
 #include "log.h"
 #include "opts.h"
 #include "util.h"
@@ -22,8 +22,7 @@ struct topo_kind {
 	const char *name;
 	const char *usage;	/* what follows the kind */
 	const char *doc;	/* description, one or more lines */
-	/* EXIT_OK with *out set, or EXIT_USAGE after p_err(). */
-	int (*make)(int argc, char **argv, struct topo **out);
+	topo_make_fn *make;	/* see gen_cli.h */
 };
 
 static int make_clos(int argc, char **argv, struct topo **out)
@@ -281,6 +280,8 @@ int do_topo(int argc, char **argv)
 	argc--, argv++;
 	if (opts_take(&argc, argv, "-o", &file) < 0)
 		return usage_err(kind_help, "-o wants a file");
+	if (file && !strcmp(file, "-"))
+		file = NULL;
 	rc = k->make(argc, argv, &t);
 	if (rc) {
 		if (!json_output)

@@ -107,8 +107,8 @@ struct topo *topo_gen_fattree(int k, int hosts)
 {
 	struct clos_opts o;
 
-	if (k < 2 || k % 2) {
-		p_err("fattree: k must be even and >= 2, not %d", k);
+	if (k < 2 || k % 2 || k > 4096) {
+		p_err("fattree: k must be even, from 2 to 4096, not %d", k);
 		return NULL;
 	}
 	o = (struct clos_opts){ .pods = k, .tors = k / 2, .leaves = k / 2,
