@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Verifier speed: Jellyfish (degree 10) with one shortest path per ordered
-# switch pair, compiled (greedy), then `tagger verify` at N = 250, 500,
-# 1000 switches. Phases from -v: topology + ELP parse, rules parse (JSON),
+# switch pair, compiled (BENCH_ALGORITHM, default greedy), then `tagger
+# verify` at N = 250, 500, 1000 switches. Phases from -v: topology + ELP parse, rules parse (JSON),
 # the check itself (BDG from every rule, walks, cycle search). Wall clock
 # of one run on a shared machine: compare rows with each other (the last
 # column is the check's cost per ELP hop, which should stay flat).
@@ -17,7 +17,8 @@ printf '%-5s %8s %6s %8s %9s %9s %8s %8s %8s %8s %7s %15s\n' N paths prios rules
 for n in ${BENCH_SIZES:-250 500 1000}; do
 	$T topo jellyfish "$n" 10 --seed 1 -o "$D/jf.topo" || exit 1
 	$T -j paths shortest "$D/jf.topo" -o "$D/jf.elp" >"$D/paths.json" || exit 1
-	$T -j compile "$D/jf.topo" "$D/jf.elp" --no-verify -o "$D/jf.json" >"$D/comp.json" || exit 1
+	$T -j compile "$D/jf.topo" "$D/jf.elp" --algorithm "${BENCH_ALGORITHM:-greedy}" \
+		--no-verify -o "$D/jf.json" >"$D/comp.json" || exit 1
 	/usr/bin/time -f '%e %M' -o "$D/time" \
 		$T -v -j verify "$D/jf.topo" "$D/jf.elp" "$D/jf.json" >"$D/ver.json" 2>"$D/ver.err" ||
 		{ cat "$D/ver.err"; exit 1; }
