@@ -360,6 +360,9 @@ int do_paths(int argc, char **argv)
 		return EXIT_USAGE;
 	if (between && gen_between_parse(between, &job.between))
 		return EXIT_USAGE;
+	if (!argc || (argv[0][0] == '-' && argv[0][1]))
+		return usage_err(kind_help, "paths %s wants TOPO before its options",
+				 k->name);
 	t = topo_parse(argv[0]);
 	if (!t)
 		return EXIT_USAGE;

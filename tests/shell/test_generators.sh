@@ -109,6 +109,7 @@ bad "bounce=x" 'wants a number' "$TAGGER" paths bounce=x "$D/clos.topo"
 bad "ksp=0" 'wants a number' "$TAGGER" paths ksp=0 "$D/clos.topo"
 bad "updown=2" 'What is "updown=2"' "$TAGGER" paths updown=2 "$D/clos.topo"
 bad "no TOPO" 'wants TOPO' "$TAGGER" paths updown
+bad "options before TOPO" 'wants TOPO before' "$TAGGER" paths bounce=1 --simple "$D/clos.topo"
 bad "missing TOPO file" 'nosuch' "$TAGGER" paths updown "$D/nosuch.topo"
 bad "updown without layers" 'layers' "$TAGGER" paths updown "$D/ring.topo"
 bad "bad --between" '--between wants' "$TAGGER" paths shortest "$D/clos.topo" --between racks
