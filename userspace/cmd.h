@@ -38,5 +38,7 @@ int do_verify(int argc, char **argv);
 int do_stats(int argc, char **argv);
 int do_switch(int argc, char **argv);
 int do_host(int argc, char **argv);
+int do_lab(int argc, char **argv);
+int do_flow(int argc, char **argv);
 
 #endif /* __TAGGER_CMD_H */

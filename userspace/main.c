@@ -22,7 +22,7 @@ static int do_help(int argc, char **argv)
 		"Usage: %s [OPTIONS] OBJECT { COMMAND | help }\n"
 		"       %s version\n"
 		"where  OBJECT := { topo | paths | cbd | compile | verify | stats |\n"
-		"                   switch | host | pfc }\n"
+		"                   switch | host | pfc | lab | flow }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -v[erbose] | -q[uiet] }\n"
 		"\n"
 		"  topo KIND ...              write a topology (clos, leafspine, bcube,\n"
@@ -35,6 +35,8 @@ static int do_help(int argc, char **argv)
 		"  switch ...                 attach, update, show, detach rules on ports\n"
 		"  host ...                   initial tags on host ports\n"
 		"  pfc ...                    PFC-like pause agent for ports without DCB\n"
+		"  lab plan TOPO ...          addresses and routes for a namespace lab\n"
+		"  flow { send | recv } ...   constant-rate lossless-class test flows\n"
 		"\n"
 		"Exit status: 0 ok, 1 the check found a problem, 2 bad input or usage.\n"
 		"'%s OBJECT help' describes each object.\n",
@@ -57,6 +59,8 @@ static const struct cmd commands[] = {
 	{ "topo", do_topo },
 	{ "paths", do_paths },
 	{ "cbd", do_cbd },
+	{ "lab", do_lab },
+	{ "flow", do_flow },
 	{ "compile", do_compile },
 	{ "verify", do_verify },
 	{ "stats", do_stats },
