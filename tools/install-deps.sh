@@ -11,7 +11,7 @@ pkgs=(
 	# tests and fuzzing
 	check libsubunit-dev libclang-rt-14-dev jq
 	# lab
-	iproute2 ethtool iperf3 tcpdump tshark graphviz gnuplot-nox frr
+	iproute2 ethtool iperf3 tcpdump tshark graphviz gnuplot-nox frr jq bc
 	# VM mode of the lab
 	qemu-system-x86 busybox-static kmod cpio
 )

@@ -1,0 +1,292 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# vmlab library: a topology file brought up as network namespaces, shared by
+# vmlab/vmlab (the command) and the scenario scripts.
+#
+# A lab has a name (LAB, default "lab"): node N lives in namespace LAB-N,
+# a port is a veth named after the port, and everything the lab makes is
+# recorded under $LAB_STATE before it is made, so lab_down cleans up after
+# a crash too. Two labs with different names run side by side.
+#
+#   lab_init NAME                 select a lab (sets LAB, LAB_STATE)
+#   lab_up TOPO ROUTING           ROUTING: "--paths ELP" or "--shortest"
+#   lab_down                      idempotent
+#   lab_fail NODE:PORT / lab_restore NODE:PORT
+#   lab_exec NODE CMD...          run in the node's namespace
+#   lab_spawn NAME NODE LOG CMD...  background process, killed by lab_down
+#   lab_stop NAME                 SIGTERM a spawned process and wait for it
+#   lab_nodes [switch|host]       node names
+#   lab_host_addr HOST            a host's address
+set -u
+
+VMLAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=${TOP:-$(cd "$VMLAB_DIR/.." && pwd)}
+TAGGER=${TAGGER:-$TOP/build/tagger}
+LAB_RUN=${LAB_RUN:-/run/tagger-lab}
+
+lab_log() { [ "${LAB_QUIET:-0}" = 1 ] || echo "vmlab: $*" >&2; }
+lab_die() { echo "vmlab: $*" >&2; return 1; }
+
+lab_init() {
+	LAB=${1:-lab}
+	[[ $LAB =~ ^[A-Za-z0-9_.]{1,24}$ ]] ||
+		{ lab_die "bad lab name \"$LAB\" ([A-Za-z0-9_.], at most 24)"; return 1; }
+	LAB_STATE=$LAB_RUN/$LAB
+}
+
+lab_ns() { echo "$LAB-$1"; }
+
+lab_exec() {
+	local n=$1; shift
+	nsenter --net="/run/netns/$(lab_ns "$n")" "$@"
+}
+
+lab_nodes() {
+	case ${1:-all} in
+	switch) awk '$1 == "switch" { print $2 }' "$LAB_STATE/topo" ;;
+	host) awk '$1 == "host" { print $2 }' "$LAB_STATE/topo" ;;
+	*) awk '$1 == "switch" || $1 == "host" { print $2 }' "$LAB_STATE/topo" ;;
+	esac
+}
+
+lab_host_addr() { awk -v h="$1" '$1 == "host" && $2 == h { print $3 }' "$LAB_STATE/plan"; }
+
+# Deterministic MACs from the port's address (10.a.b.c -> 02:00:0a:a:b:c),
+# so permanent neighbour entries need no lookup.
+_mac_of() {
+	local IFS=./
+	set -- $1
+	printf '02:00:%02x:%02x:%02x:%02x' "$1" "$2" "$3" "$4"
+}
+
+_plan() {
+	local args=() p
+	read -r -a args < "$LAB_STATE/routing"
+	while read -r p; do [ -n "$p" ] && args+=(--down "$p"); done < "$LAB_STATE/down"
+	"$TAGGER" lab plan "$LAB_STATE/topo" "${args[@]}"
+}
+
+# Record a namespace before making it, so a crash in between leaves a
+# record lab_down can act on.
+_ns_add() {
+	echo "$1" >> "$LAB_STATE/netns"
+	ip netns add "$1"
+}
+
+_sysctls() {
+	local ns=$1 kind=$2 s
+	{
+		echo net.ipv6.conf.all.disable_ipv6=1
+		echo net.ipv6.conf.default.disable_ipv6=1
+		if [ "$kind" = switch ]; then
+			echo net.ipv4.ip_forward=1
+			echo net.ipv4.ip_forward_update_priority=0
+			echo net.ipv4.fib_multipath_hash_policy=1
+			echo net.ipv4.conf.all.rp_filter=0
+			echo net.ipv4.conf.default.rp_filter=0
+			echo net.ipv4.conf.all.send_redirects=0
+			echo net.ipv4.conf.default.send_redirects=0
+			echo net.ipv4.conf.all.accept_redirects=0
+		fi
+	} | while read -r s; do
+		nsenter --net="/run/netns/$ns" sysctl -qw "$s" >/dev/null 2>&1
+	done
+}
+
+# "ip route" batch lines for the route lines of a plan (stdin).
+_route_cmds() {
+	awk -v verb="$1" '{
+		if (verb == "del") { print $2, "route del " $3 "/32"; next }
+		line = "route replace " $3 "/32"
+		if (NF == 4) {
+			split($4, h, ","); line = line " via " h[2] " dev " h[1]
+		} else for (i = 4; i <= NF; i++) {
+			split($i, h, ","); line = line " nexthop via " h[2] " dev " h[1]
+		}
+		print $2, line
+	}'
+}
+
+# Move the routes from plan $1 to plan $2, make before break: first the
+# routes that are new (nobody uses them yet), then the changed ones, then
+# the removals; and only on the nodes where something changed. "replace"
+# never leaves a window without a route.
+_apply_routes() {
+	local old=$1 new=$2 n c
+	grep '^route ' "$new" | sort > "$new.r"
+	grep '^route ' "$old" | sort > "$old.r"
+	# new (node, dst) pairs
+	join -v 1 <(awk '{ print $2 "|" $3, $0 }' "$new.r" | sort) \
+		  <(awk '{ print $2 "|" $3 }' "$old.r" | sort) | cut -d' ' -f2- |
+		_route_cmds replace > "$new.c1"
+	# changed routes of pairs that existed
+	comm -13 "$old.r" "$new.r" | awk '{ print $2 "|" $3, $0 }' | sort |
+		join - <(awk '{ print $2 "|" $3 }' "$old.r" | sort) | cut -d' ' -f2- |
+		_route_cmds replace > "$new.c2"
+	# pairs that are gone
+	join -v 1 <(awk '{ print $2 "|" $3, $0 }' "$old.r" | sort) \
+		  <(awk '{ print $2 "|" $3 }' "$new.r" | sort) | cut -d' ' -f2- |
+		_route_cmds del > "$new.c3"
+	for c in "$new.c1" "$new.c2" "$new.c3"; do
+		for n in $(awk '{ print $1 }' "$c" | sort -u); do
+			awk -v n="$n" '$1 == n { $1 = ""; print substr($0, 2) }' "$c" |
+				ip -n "$(lab_ns "$n")" -force -batch - 2>/dev/null
+		done
+	done
+	rm -f "$new.r" "$old.r" "$new.c1" "$new.c2" "$new.c3"
+}
+
+_routes_batch() {
+	grep "^route $1 " "$2" | _route_cmds replace | cut -d' ' -f2-
+}
+
+# Neighbours of a node's ports, permanent (a paused link must not lose its
+# ARP entry) and re-added after a link comes back.
+_neigh_batch() {
+	local n=$1 node port addr peer
+	while read -r _ node port addr peer _; do
+		[ "$node" = "$n" ] || continue
+		echo "neigh replace $peer lladdr $(_mac_of "$peer") dev $port nud permanent"
+	done < <(awk '$1 == "addr"' "$LAB_STATE/plan")
+}
+
+lab_up() {
+	local topo=$1; shift
+	local n kind a b pa pb addra addrb line
+	[ -n "${LAB:-}" ] || lab_init lab
+	[ -s "$LAB_STATE/netns" ] && { lab_die "lab \"$LAB\" is up (vmlab -n $LAB down)"; return 1; }
+	mkdir -p "$LAB_STATE" || return 1
+	: > "$LAB_STATE/netns"; : > "$LAB_STATE/pids"; : > "$LAB_STATE/down"
+	cp "$topo" "$LAB_STATE/topo" || return 1
+	case ${1:-} in
+	--paths) cp "$2" "$LAB_STATE/paths.elp" && echo "--paths $LAB_STATE/paths.elp" > "$LAB_STATE/routing" ;;
+	--shortest|"") echo "--shortest" > "$LAB_STATE/routing" ;;
+	*) lab_die "What is \"$1\"?"; return 1 ;;
+	esac
+	_plan > "$LAB_STATE/plan" || { lab_down; return 1; }
+	if awk '$1 == "addr" && (length($3) > 15 || length($7) > 15) { bad = 1 } END { exit !bad }' "$LAB_STATE/plan"; then
+		lab_die "port names must be interface names (at most 15 characters)"
+		lab_down; return 1
+	fi
+	for n in $(lab_nodes); do
+		_ns_add "$(lab_ns "$n")" || { lab_down; return 1; }
+		ip -n "$(lab_ns "$n")" link set lo up
+	done
+	# One veth per link: addr lines come in port-id pairs 2k, 2k+1.
+	while read -r _ a pa addra _ b pb && read -r _ _ _ addrb _ _ _; do
+		ip link add "$pa" address "$(_mac_of "${addra%/*}")" netns "$(lab_ns "$a")" \
+			type veth peer name "$pb" address "$(_mac_of "${addrb%/*}")" \
+			netns "$(lab_ns "$b")" ||
+			{ lab_die "cannot link $a:$pa $b:$pb"; lab_down; return 1; }
+	done < <(awk '$1 == "addr"' "$LAB_STATE/plan")
+	for n in $(lab_nodes); do
+		kind=$(awk -v n="$n" '($1 == "switch" || $1 == "host") && $2 == n { print $1 }' "$LAB_STATE/topo")
+		_sysctls "$(lab_ns "$n")" "$kind"
+		{
+			awk -v n="$n" '$1 == "addr" && $2 == n {
+				print "addr add " $4 " dev " $3
+				print "link set " $3 " up"
+			}' "$LAB_STATE/plan"
+			_neigh_batch "$n"
+			_routes_batch "$n" "$LAB_STATE/plan"
+		} | ip -n "$(lab_ns "$n")" -batch - || { lab_die "configuring $n failed"; lab_down; return 1; }
+		# veth bursts: hold them in the sender's qdisc, not the receiver's
+		# backlog (KERNEL-FACTS.md).
+		for line in $(awk -v n="$n" '$1 == "addr" && $2 == n { print $3 }' "$LAB_STATE/plan"); do
+			lab_exec "$n" ethtool -K "$line" tso off gso off gro on 2>/dev/null
+		done
+	done
+	lab_log "lab \"$LAB\" up: $(lab_nodes switch | wc -l) switches, $(lab_nodes host | wc -l) hosts, $(awk '$1 == "addr"' "$LAB_STATE/plan" | wc -l | awk '{ print $1 / 2 }') links"
+}
+
+_port_ends() {
+	# NODE:PORT -> "NODE PORT PEER_NODE PEER_PORT"
+	awk -v n="${1%%:*}" -v p="${1#*:}" '$1 == "addr" && $2 == n && $3 == p { print $2, $3, $6, $7 }' "$LAB_STATE/plan"
+}
+
+_set_link() {
+	local spec=$1 state=$2 ends
+	ends=$(_port_ends "$spec")
+	[ -n "$ends" ] || { lab_die "no port \"$spec\" in lab \"$LAB\""; return 1; }
+	set -- $ends
+	ip -n "$(lab_ns "$1")" link set "$2" "$state" &&
+		ip -n "$(lab_ns "$3")" link set "$4" "$state"
+}
+
+lab_fail() {
+	local old
+	[ -s "$LAB_STATE/netns" ] || { lab_die "lab \"$LAB\" is not up"; return 1; }
+	[ -n "$(_port_ends "$1")" ] || { lab_die "no port \"$1\" in lab \"$LAB\""; return 1; }
+	grep -qxF "$1" "$LAB_STATE/down" || echo "$1" >> "$LAB_STATE/down"
+	old=$(mktemp); cp "$LAB_STATE/plan" "$old"
+	_plan > "$LAB_STATE/plan.new" && mv "$LAB_STATE/plan.new" "$LAB_STATE/plan"
+	# The reroute goes in first, then the link goes down: a fast reroute
+	# without a window in which packets have no route.
+	_apply_routes "$old" "$LAB_STATE/plan"
+	rm -f "$old"
+	_set_link "$1" down || return 1
+	lab_log "link $1 failed; routes updated"
+}
+
+lab_restore() {
+	local old n ends
+	[ -s "$LAB_STATE/netns" ] || { lab_die "lab \"$LAB\" is not up"; return 1; }
+	ends=$(_port_ends "$1")
+	[ -n "$ends" ] || { lab_die "no port \"$1\" in lab \"$LAB\""; return 1; }
+	_set_link "$1" up || return 1
+	grep -vxF "$1" "$LAB_STATE/down" > "$LAB_STATE/down.new"
+	mv "$LAB_STATE/down.new" "$LAB_STATE/down"
+	old=$(mktemp); cp "$LAB_STATE/plan" "$old"
+	_plan > "$LAB_STATE/plan.new" && mv "$LAB_STATE/plan.new" "$LAB_STATE/plan"
+	# The link's two ends lost their neighbour entries and the routes over
+	# it when it went down: give them back first, then move the others.
+	set -- $ends
+	for n in "$1" "$3"; do
+		{ _neigh_batch "$n"; _routes_batch "$n" "$LAB_STATE/plan"; } |
+			ip -n "$(lab_ns "$n")" -force -batch - 2>/dev/null
+	done
+	_apply_routes "$old" "$LAB_STATE/plan"
+	rm -f "$old"
+	lab_log "link $1:$2 restored; routes updated"
+}
+
+lab_spawn() {
+	local name=$1 node=$2 log=$3; shift 3
+	setsid nsenter --net="/run/netns/$(lab_ns "$node")" "$@" > "$log" 2>&1 < /dev/null &
+	echo "$! $name" >> "$LAB_STATE/pids"
+}
+
+lab_pid() { awk -v n="$1" '$2 == n { print $1 }' "$LAB_STATE/pids" | tail -1; }
+
+lab_stop() {
+	local pid i
+	pid=$(lab_pid "$1")
+	[ -n "$pid" ] || return 0
+	kill -TERM -- "-$pid" 2>/dev/null
+	for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL -- "-$pid" 2>/dev/null
+	awk -v n="$1" '$2 != n' "$LAB_STATE/pids" > "$LAB_STATE/pids.new"
+	mv "$LAB_STATE/pids.new" "$LAB_STATE/pids"
+}
+
+lab_down() {
+	local pid i alive
+	[ -n "${LAB_STATE:-}" ] && [ -d "$LAB_STATE" ] || return 0
+	if [ -f "$LAB_STATE/pids" ]; then
+		while read -r pid _; do kill -TERM -- "-$pid" 2>/dev/null; done < "$LAB_STATE/pids"
+		for i in $(seq 30); do
+			alive=0
+			while read -r pid _; do kill -0 "$pid" 2>/dev/null && alive=1; done < "$LAB_STATE/pids"
+			[ $alive = 1 ] || break
+			sleep 0.1
+		done
+		while read -r pid _; do kill -KILL -- "-$pid" 2>/dev/null; done < "$LAB_STATE/pids"
+	fi
+	if [ -f "$LAB_STATE/netns" ]; then
+		# Stray processes (started with vmlab exec ... &) die with the lab.
+		xargs -r -P 8 -I{} sh -c 'ip netns pids {} 2>/dev/null | xargs -r kill -KILL 2>/dev/null' \
+			< "$LAB_STATE/netns"
+		xargs -r -P 8 -n 1 ip netns del < "$LAB_STATE/netns" 2>/dev/null
+	fi
+	rm -rf "$LAB_STATE"
+}
