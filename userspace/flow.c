@@ -15,6 +15,8 @@
 #include "flow.h"
 #include "log.h"
 
+#define CATCH_UP_NS 20000000ull
+
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -103,11 +105,15 @@ int flow_send(const struct flow_send_opts *o)
 		} else if (errno != EINTR) {
 			errs++;
 		}
-		/* After a stall, resume at the rate: at most 16 datagrams early. */
+		/*
+		 * Late wake-ups (shared cores) are made up by sending back to
+		 * back, up to 20 ms worth; a longer stall (a pause) is not:
+		 * the flow resumes at its rate, as a paused NIC does.
+		 */
 		now = mono_ns();
 		next += gap;
-		if (next + 16 * gap < now)
-			next = now - 16 * gap;
+		if (next + CATCH_UP_NS < now)
+			next = now - CATCH_UP_NS;
 	}
 	fprintf(o->out, "{\"flow\":%u,\"sent_pkts\":%llu,\"sent_bytes\":%llu,"
 		"\"send_errors\":%llu,\"seconds\":%.3f,\"end\":%.3f}\n", o->flow,

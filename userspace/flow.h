@@ -7,10 +7,11 @@
  * Each datagram starts with struct flow_hdr (big endian). The sender keeps
  * its rate on an absolute schedule and blocks when the host's queue is
  * paused (a blocking socket whose send buffer fills behind a closed gate),
- * as a NIC stalls under PFC; it does not burst to catch up more than 16
- * datagrams afterwards. The receiver counts a datagram lost when a later
- * sequence number of its flow arrived first and it never came (a reordered
- * datagram that arrives late is taken back off the count).
+ * as a NIC stalls under PFC. Late wake-ups are made up by sending back to
+ * back, at most 20 ms worth, so a longer stall is not followed by a burst.
+ * The receiver counts a datagram lost when a later sequence number of its
+ * flow arrived first and it never came (a reordered datagram that arrives
+ * late is taken back off the count).
  *
  * API:
  *   flow_send(&opts)   runs until the duration ends or SIGINT/SIGTERM;

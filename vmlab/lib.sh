@@ -12,6 +12,7 @@
 #   lab_up TOPO ROUTING           ROUTING: "--paths ELP" or "--shortest"
 #   lab_down                      idempotent
 #   lab_fail NODE:PORT / lab_restore NODE:PORT
+#   lab_route NODE HOST PORT      override NODE's route to HOST
 #   lab_exec NODE CMD...          run in the node's namespace
 #   lab_spawn NAME NODE LOG CMD...  background process, killed by lab_down
 #   lab_stop NAME                 SIGTERM a spawned process and wait for it
@@ -32,6 +33,9 @@ lab_init() {
 	[[ $LAB =~ ^[A-Za-z0-9_.]{1,24}$ ]] ||
 		{ lab_die "bad lab name \"$LAB\" ([A-Za-z0-9_.], at most 24)"; return 1; }
 	LAB_STATE=$LAB_RUN/$LAB
+	# The data plane's pins and the pause agents' state, per lab.
+	export TAGGER_BPF_ROOT=${LAB_BPF_ROOT:-/sys/fs/bpf/tagger-lab}/$LAB
+	export TAGGER_PFC_DIR=$LAB_STATE/pfc
 }
 
 lab_ns() { echo "$LAB-$1"; }
@@ -250,6 +254,14 @@ lab_restore() {
 	lab_log "link $1:$2 restored; routes updated"
 }
 
+# A static route by hand (scenarios use it to misconfigure one).
+lab_route() {
+	local n=$1 dst=$2 port=$3 via
+	via=$(awk -v n="$n" -v p="$port" '$1 == "addr" && $2 == n && $3 == p { print $5 }' "$LAB_STATE/plan")
+	[ -n "$via" ] || { lab_die "no port $n:$port"; return 1; }
+	ip -n "$(lab_ns "$n")" route replace "$(lab_host_addr "$dst")/32" via "$via" dev "$port"
+}
+
 lab_spawn() {
 	local name=$1 node=$2 log=$3; shift 3
 	setsid nsenter --net="/run/netns/$(lab_ns "$node")" "$@" > "$log" 2>&1 < /dev/null &
@@ -288,5 +300,7 @@ lab_down() {
 			< "$LAB_STATE/netns"
 		xargs -r -P 8 -n 1 ip netns del < "$LAB_STATE/netns" 2>/dev/null
 	fi
+	# Pins outlive namespaces: remove this lab's (rm works on bpffs).
+	rm -rf "$TAGGER_BPF_ROOT"
 	rm -rf "$LAB_STATE"
 }

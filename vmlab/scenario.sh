@@ -12,9 +12,11 @@
 #   SC_ALGO       compile --algorithm (default clos when layered, else greedy)
 #   SC_FLOWS      lines "ID SRC DST MBIT" (payload rate)
 #   SC_EVENTS     lines "SECONDS ACTION ARG...": fail/restore NODE:PORT,
-#                 pause HOST PRIO SECONDS (a host's receiver pauses a priority)
+#                 pause HOST PRIO SECONDS (a host pauses a priority),
+#                 route NODE HOST PORT (a static route, e.g. a misconfiguration)
+#   SC_RULES      fixed rules for tagger mode instead of compiling SC_ELP
+#   SC_ELP_KIND   or generate the ELP: tagger paths KIND TOPO
 #   SC_STOP       when the senders stop (s); SC_AFTER: observed after (s)
-#   SC_CYCLE      flow ids whose stall means deadlock (default: all)
 #   SC_RATE       link rate (default 100mbit); SC_SIZE datagram payload
 #   SC_DSCP       the lossless class's DSCP without Tagger (default 26)
 #   SC_PRIO       its priority without Tagger (default 3)
@@ -31,26 +33,13 @@ SC_DSCP=${SC_DSCP:-26}
 SC_PRIO=${SC_PRIO:-3}
 SC_AFTER=${SC_AFTER:-3}
 SC_SETTLE=${SC_SETTLE:-1.5}
+SC_BG=()
 
 sc_now() { date +%s.%N | cut -c1-14; }
 sc_event() { printf '%s\t%s\n' "$(sc_now)" "$*" >> "$SC_DIR/events.tsv"; }
 
 sc_flows() { grep -v '^[[:space:]]*\(#\|$\)' <<< "$SC_FLOWS"; }
 sc_dst_hosts() { sc_flows | awk '{ print $3 }' | sort -u; }
-
-# Sum of the root qdisc backlog (packets) over every switch port, and the
-# same per port as "node:port=N" for the ports that hold packets.
-sc_backlog() {
-	local n d total=0 q detail=
-	for n in $(lab_nodes switch); do
-		while read -r d q; do
-			[ "$q" -gt 0 ] 2>/dev/null || continue
-			total=$((total + q)); detail+=" $n:$d=$q"
-		done < <(tc -n "$(lab_ns "$n")" -s -j qdisc show 2>/dev/null |
-			 jq -r '.[] | select(.root) | "\(.dev) \(.qlen // 0)"')
-	done
-	echo "$total$detail"
-}
 
 # Packets received so far by every flow (from the last samples).
 sc_rx_total() {
@@ -88,7 +77,8 @@ sc_do_event() {
 	case $action in
 	fail) lab_fail "$1" ;;
 	restore) lab_restore "$1" ;;
-	pause) sc_host_pause "$@" ;;
+	pause) sc_host_pause "$@" & SC_BG+=($!) ;;
+	route) lab_route "$@" ;;
 	*) lab_die "unknown event \"$action\"" ;;
 	esac
 	sc_event "$action $*"
@@ -106,27 +96,82 @@ sc_timeline() {
 	done < <(grep -v '^[[:space:]]*\(#\|$\)' <<< "${SC_EVENTS:-}")
 }
 
-# Deadlock: after the senders stopped, the flows of the cycle make no
-# progress while lossless queues keep packets, over a whole observation
-# window (SC_AFTER seconds, twice the default watchdog restoration). A
-# network that is only congested drains within that window.
+# Lossless egress queues that are paused while holding packets, as
+# "NODE:PORT/PRIO PEER_NODE PACKETS" lines, from every pause agent.
+sc_paused_queues() {
+	local n
+	for n in $(lab_nodes); do
+		lab_exec "$n" "$TAGGER" -j pfc show "$n" 2>/dev/null |
+			jq -r '.node as $n | .ports[]? | .name as $p | .prios[] |
+				select(.lossless and .paused and .queue_packets > 0) |
+				"\($n) \($p) \(.prio) \(.queue_packets)"'
+	done | while read -r n p prio q; do
+		echo "$n:$p/$prio $(awk -v n="$n" -v p="$p" '$1 == "addr" && $2 == n && $3 == p { print $6 }' "$LAB_STATE/plan") $q"
+	done
+}
+
+# One cycle of "paused with packets" links (stdin as above), as its nodes
+# in order ("L2 S1 L3 S2"), or nothing: peel nodes that have no such link
+# out or in until none is left to peel, then walk from the smallest node.
+sc_pause_cycle() {
+	awk '{ split($1, a, ":"); f = a[1]; t = $2
+		if (!((f, t) in e)) { e[f, t] = 1; out[f]++; in_[t]++ }
+		node[f]; node[t] }
+	END {
+		do {
+			changed = 0
+			for (n in node) if (!out[n] || !in_[n]) {
+				delete node[n]; changed = 1
+				for (k in e) {
+					split(k, x, SUBSEP)
+					if (x[1] == n || x[2] == n) {
+						out[x[1]]--; in_[x[2]]--; delete e[k]
+					}
+				}
+			}
+		} while (changed)
+		start = ""
+		for (n in node) if (start == "" || n < start) start = n
+		if (start == "") exit
+		# Follow the smallest next node until one repeats; print the loop.
+		for (n = start; !(n in seen); n = nx) {
+			seen[n] = ++i; order[i] = n; nx = ""
+			for (k in e) { split(k, x, SUBSEP); if (x[1] == n && (nx == "" || x[2] < nx)) nx = x[2] }
+		}
+		for (j = seen[n]; j <= i; j++) printf "%s ", order[j]
+	}'
+}
+
+# Deadlock, as switch PFC watchdogs and operators see it: after the senders
+# stopped, over a whole window (SC_AFTER s) no flow of the cycle received
+# anything, the same lossless queues stayed paused with packets in them,
+# those paused links close a cycle (each waits on the next), and the pause
+# watchdog reported. A congested network drains in that window, and a
+# pause stuck on one port without a cycle is reported, not called deadlock.
 sc_verdict() {
-	local rx0 rx1 b0 b1 stalled=false dead=false
+	local rx0 rx1 q0 q1 cyc0 cyc1 stalled=false dead=false wd
 	sleep "$SC_SETTLE"
-	rx0=$(sc_rx_total); b0=$(sc_backlog)
-	printf '%s\t%s\n' "$(sc_now)" "$b0" >> "$SC_DIR/backlog.tsv"
+	rx0=$(sc_rx_total); q0=$(sc_paused_queues); cyc0=$(sc_pause_cycle <<< "$q0")
+	printf '%s\t%s\n' "$(sc_now)" "$(echo $q0)" >> "$SC_DIR/backlog.tsv"
 	sleep "$SC_AFTER"
-	rx1=$(sc_rx_total); b1=$(sc_backlog)
-	printf '%s\t%s\n' "$(sc_now)" "$b1" >> "$SC_DIR/backlog.tsv"
+	rx1=$(sc_rx_total); q1=$(sc_paused_queues); cyc1=$(sc_pause_cycle <<< "$q1")
+	printf '%s\t%s\n' "$(sc_now)" "$(echo $q1)" >> "$SC_DIR/backlog.tsv"
+	wd=$(for n in $(lab_nodes); do lab_exec "$n" "$TAGGER" -j pfc show "$n" 2>/dev/null; done |
+	     jq -s '[.[].watchdog.events // 0] | add // 0')
 	[ "$rx0" = "$rx1" ] && stalled=true
-	if $stalled && [ "${b1%% *}" -gt 0 ] && [ "${b0%% *}" = "${b1%% *}" ]; then
+	if $stalled && [ -n "$cyc1" ] && [ "$cyc0" = "$cyc1" ] && [ "$q0" = "$q1" ] &&
+	   [ "$wd" -gt 0 ]; then
 		dead=true
 	fi
 	jq -n --argjson stalled "$stalled" --argjson deadlock "$dead" \
-		--arg backlog "$b1" --argjson rx "$rx1" \
+		--arg q "$q1" --arg cycle "$cyc1" --argjson rx "$rx1" --argjson wd "$wd" \
 		'{deadlock: $deadlock, no_progress: $stalled, rx_total: $rx,
-		  queued: ($backlog | split(" ")[0] | tonumber),
-		  queued_at: ($backlog | split(" ")[1:])}' > "$SC_DIR/verdict.json"
+		  watchdog_events: $wd,
+		  cycle: ($cycle | split(" ") | map(select(length > 0))),
+		  paused_queues: ($q | split("\n") | map(select(length > 0) | split(" ") |
+			{queue: .[0], toward: .[1], packets: (.[2] | tonumber)})),
+		  queued: ($q | split("\n") | map(select(length > 0) | split(" ")[2] | tonumber) | add // 0)}' \
+		> "$SC_DIR/verdict.json"
 }
 
 sc_run_mode() {
@@ -148,11 +193,116 @@ sc_run_mode() {
 	sc_timeline "$t0"
 	sleep "$(echo "$t0 + $SC_STOP - $(sc_now)" | bc | sed 's/^-.*/0/')"
 	sc_stop_senders
+	[ ${#SC_BG[@]} -gt 0 ] && wait "${SC_BG[@]}"
+	SC_BG=()
 	sc_verdict
 	sc_stop_receivers
 	sc_pause_collect
 	printf 'end\t%s\n' "$(sc_now)" >> "$SC_DIR/meta.tsv"
 	lab_down
+}
+
+# Rules "without Tagger": what a PFC network runs today. Every switch
+# classifies the class's DSCP into one lossless priority on every port and
+# keeps the DSCP; hosts send it. Same programs as with Tagger, other rules.
+sc_plain_rules() {
+	local dscp=$1 prio=$2
+	jq -n --argjson d "$dscp" --argjson p "$prio" \
+		--rawfile topo "$LAB_STATE/topo" --rawfile plan "$LAB_STATE/plan" '
+	($topo | split("\n") | map(split(" ") | map(select(length > 0)))) as $t |
+	($plan | split("\n") | map(split(" ")) | map(select(.[0] == "addr"))) as $a |
+	{ format: "tagger-rules/1",
+	  lossy: { tag: 0, priority: 0 },
+	  tags: [ { tag: $d, priority: $p } ],
+	  hosts: ([ $t[] | select(.[0] == "host") | { (.[1]): { tag: $d } } ] | add),
+	  switches: ([ $t[] | select(.[0] == "switch") | .[1] as $s |
+	    { ($s): { ports: [ $a[] | select(.[1] == $s) | .[2] ],
+		      classify: [ { in: "*", tag: $d, priority: $p } ],
+		      rewrite: [ { tag: $d, in: "*", out: "*", new_tag: $d } ] } } ] | add) }'
+}
+
+# The rules of a mode, in $SC_DIR/rules.json.
+sc_rules() {
+	local elp
+	case $1 in
+	plain) sc_plain_rules "$SC_DSCP" "$SC_PRIO" > "$SC_DIR/rules.json" ;;
+	tagger)
+		if [ -n "${SC_RULES:-}" ]; then
+			cp "$SC_RULES" "$SC_DIR/rules.json"
+			return
+		fi
+		elp=${SC_ELP:-$SC_DIR/elp}
+		if [ -n "${SC_ELP_KIND:-}" ]; then
+			"$TAGGER" paths "$SC_ELP_KIND" "$SC_TOPO" -o "$elp" || return 1
+		fi
+		"$TAGGER" -j compile "$SC_TOPO" "$elp" --algorithm "${SC_ALGO:-greedy}" \
+			-o "$SC_DIR/rules.json" > "$SC_DIR/compile.json" || return 1
+		"$TAGGER" -j verify "$SC_TOPO" "$elp" "$SC_DIR/rules.json" \
+			> "$SC_DIR/verify.json" || { lab_die "compiled rules do not verify"; return 1; }
+		;;
+	esac
+}
+
+# Ports of a node in the lab.
+sc_ports() { awk -v n="$1" '$1 == "addr" && $2 == n { print $3 }' "$LAB_STATE/plan"; }
+
+# The data plane of the mode on every switch and host of the rules.
+sc_dataplane() {
+	local n
+	sc_rules "$1" || return 1
+	SC_LOSSLESS=$(jq -r '[.tags[].priority] | unique | join(",")' "$SC_DIR/rules.json")
+	for n in $(jq -r '.switches | keys[]' "$SC_DIR/rules.json"); do
+		lab_exec "$n" "$TAGGER" switch attach "$n" "$SC_DIR/rules.json" \
+			>> "$SC_DIR/attach.log" 2>&1 ||
+			{ lab_die "switch attach $n failed (see $SC_DIR/attach.log)"; return 1; }
+	done
+	for n in $(jq -r '.hosts | keys[]' "$SC_DIR/rules.json"); do
+		lab_exec "$n" "$TAGGER" host attach "$n" "$(sc_ports "$n" | head -1)" \
+			"$SC_DIR/rules.json" --udp-dport 4791 >> "$SC_DIR/attach.log" 2>&1 ||
+			{ lab_die "host attach $n failed (see $SC_DIR/attach.log)"; return 1; }
+	done
+}
+
+# A pause agent on every node (hosts too: a host obeys its ToR's pauses).
+# The watchdog only reports: it must not break the deadlock it detects.
+sc_pause_start() {
+	local n i
+	for n in $(lab_nodes); do
+		# shellcheck disable=SC2046
+		lab_spawn "pfc-$n" "$n" "$SC_DIR/pfc-$n.log" "$TAGGER" pfc agent "$n" \
+			$(sc_ports "$n") --rate "$SC_RATE" --lossless "$SC_LOSSLESS" \
+			--watchdog-action report ${SC_PFC_OPTS:-}
+	done
+	for n in $(lab_nodes); do
+		for i in $(seq 100); do
+			lab_exec "$n" "$TAGGER" pfc show "$n" >/dev/null 2>&1 && break
+			kill -0 "$(lab_pid "pfc-$n")" 2>/dev/null ||
+				{ lab_die "pfc agent of $n died: $(tail -3 "$SC_DIR/pfc-$n.log")"; return 1; }
+			sleep 0.1
+		done
+	done
+}
+
+# Counters of every agent, and their sums in pfc.json.
+sc_pause_collect() {
+	local n
+	for n in $(lab_nodes); do
+		lab_exec "$n" "$TAGGER" -j pfc show "$n" > "$SC_DIR/pfc-$n.json" 2>/dev/null
+	done
+	cat "$SC_DIR"/pfc-*.json 2>/dev/null | jq -s -f "$VMLAB_DIR/pfc-sum.jq" > "$SC_DIR/pfc.json"
+}
+
+# pause HOST PRIO SECONDS: HOST pauses PRIO on its link for SECONDS (PFC
+# frames refreshed at half the quanta time), then sends a resume.
+sc_host_pause() {
+	local h=$1 prio=$2 secs=$3 port end
+	port=$(sc_ports "$h" | head -1)
+	end=$(echo "$(sc_now) + $secs" | bc)
+	while [ "$(echo "$(sc_now) < $end" | bc)" = 1 ]; do
+		lab_exec "$h" "$TAGGER" pfc send "$port" "$prio" 65535 >/dev/null
+		sleep 0.1
+	done
+	lab_exec "$h" "$TAGGER" pfc send "$port" "$prio" 0 >/dev/null
 }
 
 # usage: sc_main [plain|tagger|both] [--out DIR]
