@@ -33,8 +33,9 @@ lab_init() {
 	[[ $LAB =~ ^[A-Za-z0-9_.]{1,24}$ ]] ||
 		{ lab_die "bad lab name \"$LAB\" ([A-Za-z0-9_.], at most 24)"; return 1; }
 	LAB_STATE=$LAB_RUN/$LAB
-	# The data plane's pins and the pause agents' state, per lab.
-	export TAGGER_BPF_ROOT=${LAB_BPF_ROOT:-/sys/fs/bpf/tagger-lab}/$LAB
+	# The data plane's pins (in a bpffs of the lab's own, mounted by
+	# lab_up) and the pause agents' state.
+	export TAGGER_BPF_ROOT=$LAB_STATE/bpffs/tagger
 	export TAGGER_PFC_DIR=$LAB_STATE/pfc
 }
 
@@ -159,8 +160,9 @@ lab_up() {
 	local n kind a b pa pb addra addrb line
 	[ -n "${LAB:-}" ] || lab_init lab
 	[ -s "$LAB_STATE/netns" ] && { lab_die "lab \"$LAB\" is up (vmlab -n $LAB down)"; return 1; }
-	mkdir -p "$LAB_STATE" || return 1
+	mkdir -p "$LAB_STATE/bpffs" || return 1
 	: > "$LAB_STATE/netns"; : > "$LAB_STATE/pids"; : > "$LAB_STATE/down"
+	mount -t bpf bpf "$LAB_STATE/bpffs" || { lab_die "cannot mount bpffs"; lab_down; return 1; }
 	cp "$topo" "$LAB_STATE/topo" || return 1
 	case ${1:-} in
 	--paths) cp "$2" "$LAB_STATE/paths.elp" && echo "--paths $LAB_STATE/paths.elp" > "$LAB_STATE/routing" ;;
@@ -300,7 +302,7 @@ lab_down() {
 			< "$LAB_STATE/netns"
 		xargs -r -P 8 -n 1 ip netns del < "$LAB_STATE/netns" 2>/dev/null
 	fi
-	# Pins outlive namespaces: remove this lab's (rm works on bpffs).
-	rm -rf "$TAGGER_BPF_ROOT"
+	# Pins outlive namespaces; they go with the lab's bpffs.
+	mountpoint -q "$LAB_STATE/bpffs" && umount "$LAB_STATE/bpffs"
 	rm -rf "$LAB_STATE"
 }

@@ -251,6 +251,10 @@ sc_dataplane() {
 	local n
 	sc_rules "$1" || return 1
 	SC_LOSSLESS=$(jq -r '[.tags[].priority] | unique | join(",")' "$SC_DIR/rules.json")
+	# Hosts' packets have no ingress classification: their queue comes
+	# from the tag on the wire, the way the rules map tags to priorities.
+	SC_DSCP_MAP=$(jq -r '[.tags[] | "\(.tag):\(.priority)"] + ["\(.lossy.tag):\(.lossy.priority)"] |
+		join(",")' "$SC_DIR/rules.json")
 	for n in $(jq -r '.switches | keys[]' "$SC_DIR/rules.json"); do
 		lab_exec "$n" "$TAGGER" switch attach "$n" "$SC_DIR/rules.json" \
 			>> "$SC_DIR/attach.log" 2>&1 ||
@@ -271,6 +275,7 @@ sc_pause_start() {
 		# shellcheck disable=SC2046
 		lab_spawn "pfc-$n" "$n" "$SC_DIR/pfc-$n.log" "$TAGGER" pfc agent "$n" \
 			$(sc_ports "$n") --rate "$SC_RATE" --lossless "$SC_LOSSLESS" \
+			--dscp-map "$SC_DSCP_MAP" \
 			--watchdog-action report ${SC_PFC_OPTS:-}
 	done
 	for n in $(lab_nodes); do
