@@ -94,7 +94,7 @@ done
 	echo "set terminal pngcairo size $((640 * ${#modes[@]})),420 font ',10'"
 	echo "set output '$OUT/throughput.png'"
 	echo "set multiplot layout 1,${#modes[@]} title '$(basename "$OUT"): per-flow throughput (100 ms samples)'"
-	echo "set xlabel 'time (s)'; set ylabel 'Mbit/s'; set grid; set key top right"
+	echo "set xlabel 'time (s)'; set ylabel 'Mbit/s'; set grid; set key below horizontal"
 	echo "set yrange [0:*]"
 	for m in "${modes[@]}"; do
 		echo "unset arrow; unset label"

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Scenario 3 (Tagger draft 7.2, scenario 2), short form: three flows whose
+# paths close the cycle A->B->C->A deadlock without Tagger and all keep
+# flowing with it, without lossless drops.
+source "$(dirname "$0")/../lab_lib.sh"
+run_scenario three-flows both SC_STOP=5 SC_AFTER=2.5
+
+check "without Tagger: deadlock" [ "$(q three-flows .modes.plain.verdict.deadlock)" = true ]
+check "without Tagger: all three flows stopped" \
+	[ "$(q three-flows '[.modes.plain.flows[] | select(.after_mbps == 0)] | length')" = 3 ]
+check "with Tagger: no deadlock" [ "$(q three-flows .modes.tagger.verdict.deadlock)" = false ]
+check "with Tagger: zero lossless drops" [ "$(q three-flows .modes.tagger.pfc.lossless_drops)" = 0 ]
+for id in 1 2 3; do
+	check "with Tagger: flow $id flows" \
+		ge "$(q three-flows ".modes.tagger.flows[] | select(.id == $id) | .after_mbps")" 15
+done
