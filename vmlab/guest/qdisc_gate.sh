@@ -15,6 +15,11 @@ ok "mqprio, plug, prio, fq, netem, htb, tbf present ($(uname -r))"
 ip netns add a && ip netns add b || fail "netns"
 A="nsenter --net=/run/netns/a" B="nsenter --net=/run/netns/b"
 ip link add va numtxqueues 4 netns a type veth peer name vb netns b || fail veth
+# No IPv6: its neighbour discovery (priority 7, ungated) would be counted.
+for ns in a b; do
+	ip netns exec $ns sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 \
+		net.ipv6.conf.va.disable_ipv6=1 net.ipv6.conf.vb.disable_ipv6=1 2>/dev/null
+done
 $A ip addr add 10.9.0.1/24 dev va; $B ip addr add 10.9.0.2/24 dev vb
 $A ip link set va up; $B ip link set vb up; $A ip link set lo up
 # Priority 0 (ping's) -> traffic class 1 -> queue 1, gated by a plug;
