@@ -46,6 +46,8 @@ TEST_SRCS := $(wildcard tests/unit/*.c tests/bpf/*.c)
 TEST_OBJS := $(TEST_SRCS:tests/%.c=$(OUTPUT)/tests/%.o)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(OUTPUT)/fuzz/%)
+BENCH_SRCS := $(wildcard tests/bench/*.c)
+BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(OUTPUT)/bench/%)
 
 TAGGER    := $(OUTPUT)/tagger
 
@@ -136,8 +138,15 @@ fuzz: $(FUZZ_BINS)
 fuzz-smoke: $(FUZZ_BINS)
 	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh $(FUZZ_BINS)
 
+# Benchmark helpers: tests/bench/X.c -> build/bench/X, with the userspace
+# objects (as the test runner links them).
+$(OUTPUT)/bench/%: tests/bench/%.c $(LIB_OBJS) | $(BPF_SKELS)
+	$(Q)mkdir -p $(@D)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) -o $@ $(LDLIBS)
+
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all $(BENCH_BINS)
 	$(Q)bash tests/bench/run.sh
 
 demo: deps

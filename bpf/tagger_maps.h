@@ -6,22 +6,30 @@
  * the two compilers (clang -target bpf, gcc) agree on the layout.
  *
  * Switch port maps, pinned under <bpf root>/<switch>/:
+ *   TAGGER_IFSLOT       array by ifindex (< TAGGER_MAX_IFINDEX): the port
+ *                       slot of each of the switch's interfaces, 1..n (0:
+ *                       not a port of the switch). Fixed at attach.
  *   TAGGER_RULES_OUTER  array-of-maps, 2 slots: the rule tables of two
- *                       generations. A rule table is one hash map holding
- *                       classify, rewrite and port entries (struct
- *                       tagger_rule_key -> struct tagger_rule_val).
- *   TAGGER_GEN          array, 1 entry: the slot new packets classify with.
- *                       An update fills the other slot, then flips this.
- *                       Ingress records the slot in skb->mark
- *                       (TAGGER_MARK_GEN) and egress rewrites with the same
- *                       slot, so one packet never mixes two rule sets.
+ *                       generations. A rule table is one array of struct
+ *                       tagger_rule_val, tagger_table_size(nslots) long:
+ *                       classify entries by (in slot, dscp), rewrite
+ *                       entries by (in slot, out slot, dscp), and entry 0
+ *                       (slot 0 is no port) holding the lossy tag and
+ *                       priority. Arrays of one size, so every lookup is
+ *                       inlined by the verifier and costs the same at ten
+ *                       rules or a million.
+ *   TAGGER_GEN          array, 1 entry: the generation; new packets use the
+ *                       table in slot gen % 2. An update fills the other
+ *                       slot, then bumps this. Ingress records the slot in
+ *                       skb->mark (TAGGER_MARK_GEN) and egress rewrites with
+ *                       the same one, so one packet never mixes two rule
+ *                       sets.
  *   TAGGER_COUNTERS     per-CPU array of struct tagger_counter, indexed by
  *                       tagger_counter_index(port slot, dir, dscp, lossless)
  *   TAGGER_PORT_STATS   per-CPU array of struct tagger_port_stats by port
  *                       slot: lossy demotions per reason, PFC frames, ...
- * Port slots are small numbers the loader gives the switch's ports at
- * attach (1..n; 0 collects packets of ports without a slot) and keeps in
- * the port entries of every rule table.
+ * The program's read-only tagger_nslots (ports + 1) is set before load and
+ * sizes the tables and counters.
  *
  * Host maps, pinned under <bpf root>/<host>/<ifname>/:
  *   TAGGER_HOST_TAGS    array, 65 entries of struct tagger_host_tag: by the
@@ -36,6 +44,7 @@
 
 #include <linux/types.h>
 
+#define TAGGER_IFSLOT		tagger_ifslot
 #define TAGGER_RULES_OUTER	tagger_rules
 #define TAGGER_RULES_INNER	tagger_rules_inner	/* template only */
 #define TAGGER_GEN		tagger_gen
@@ -50,39 +59,41 @@
 
 #define TAGGER_DSCP_MAX		64
 #define TAGGER_RULE_SLOTS	2	/* generations alive at once */
-#define TAGGER_MAX_PORTS	1024	/* port slots 1..1023 */
+#define TAGGER_MAX_PORTS	256	/* port slots 1..255 */
+#define TAGGER_MAX_IFINDEX	65536
 
-/* struct tagger_rule_key.kind */
-enum tagger_rule_kind {
-	TAGGER_KIND_PORT = 1,		/* in_ifindex -> slot, lossy tag/prio */
-	TAGGER_KIND_CLASSIFY = 2,	/* (in_ifindex, dscp) -> priority */
-	TAGGER_KIND_REWRITE = 3,	/* (dscp, in, out) -> new dscp, egress prio */
-};
-
-struct tagger_rule_key {
-	__u32 in_ifindex;
-	__u32 out_ifindex;	/* rewrite only, else 0 */
-	__u8 kind;
-	__u8 dscp;		/* classify, rewrite: the tag the packet has */
-	__u8 pad[2];
-};
-
-#define TAGGER_F_LOSSLESS	0x01
+#define TAGGER_F_LOSSLESS	0x01	/* lossless answer */
+#define TAGGER_F_RULE		0x02	/* a rule answers (lossless or lossy) */
 
 /*
- * classify: prio = ingress priority, slot = the in port's slot.
+ * classify: prio = ingress priority.
  * rewrite:  dscp = new tag, prio = egress priority (the priority the next
- *           hop classifies the new tag into), slot = the out port's slot.
- * port:     dscp/prio = the lossy tag and priority, slot = the port's slot.
+ *           hop classifies the new tag into).
+ * entry 0:  dscp/prio = the lossy tag and priority (flags 0).
+ * All zero: no rule, lossy.
  */
 struct tagger_rule_val {
 	__u8 prio;
 	__u8 flags;
 	__u8 dscp;
 	__u8 pad;
-	__u16 slot;
-	__u8 pad2[2];
 };
+
+static inline __u32 tagger_classify_index(__u32 slot, __u32 dscp)
+{
+	return slot * TAGGER_DSCP_MAX + dscp;
+}
+
+static inline __u32 tagger_rewrite_index(__u32 nslots, __u32 in, __u32 out,
+					 __u32 dscp)
+{
+	return (nslots + in * nslots + out) * TAGGER_DSCP_MAX + dscp;
+}
+
+static inline __u32 tagger_table_size(__u32 nslots)
+{
+	return (nslots + nslots * nslots) * TAGGER_DSCP_MAX;
+}
 
 enum tagger_dir {
 	TAGGER_DIR_IN = 0,	/* ingress: the tag it came with, its verdict */
@@ -140,8 +151,7 @@ struct tagger_host_cfg {
 	__u8 pad[4];
 };
 
-_Static_assert(sizeof(struct tagger_rule_key) == 12, "tagger_rule_key ABI");
-_Static_assert(sizeof(struct tagger_rule_val) == 8, "tagger_rule_val ABI");
+_Static_assert(sizeof(struct tagger_rule_val) == 4, "tagger_rule_val ABI");
 _Static_assert(sizeof(struct tagger_counter) == 16, "tagger_counter ABI");
 _Static_assert(sizeof(struct tagger_port_stats) == 80, "tagger_port_stats ABI");
 _Static_assert(sizeof(struct tagger_host_tag) == 4, "tagger_host_tag ABI");

@@ -14,23 +14,20 @@ char LICENSE[] SEC("license") = "GPL";
 
 static __always_inline void tagger_set_mark(struct __sk_buff *skb,
 					    __u32 lossless, __u32 prio,
-					    __u32 slot)
+					    __u32 gen)
 {
 	__u32 keep = skb->mark & ~(TAGGER_MARK_MASK | TAGGER_MARK_GEN);
 
 	skb->mark = keep | TAGGER_MARK(lossless, prio) |
-		    (slot ? TAGGER_MARK_GEN : 0);
+		    (gen ? TAGGER_MARK_GEN : 0);
 }
 
 /* Frames that are not IP pass untouched; MAC control frames are counted. */
 static __always_inline int tagger_l2(int kind, const struct tagger_pkt *p,
-				     __u32 ifindex)
+				     __u32 slot)
 {
-	struct tagger_rule_val *port;
-	struct tagger_port_stats *st;
+	struct tagger_port_stats *st = tagger_stats(slot);
 
-	port = tagger_port(tagger_table(tagger_cur_slot()), ifindex);
-	st = tagger_stats(port ? port->slot : 0);
 	if (!st)
 		return TAGGER_TC_NEXT;
 	if (kind == TAGGER_PKT_OTHER)
@@ -45,47 +42,43 @@ static __always_inline int tagger_l2(int kind, const struct tagger_pkt *p,
 SEC("tc")
 int tagger_ingress(struct __sk_buff *skb)
 {
-	__u32 ifindex = skb->ifindex, slot, reason, prio;
-	struct tagger_rule_val *v, *port;
+	__u32 slot = tagger_slot(skb->ifindex), gen, reason, prio, dscp;
+	struct tagger_rule_val *v, *cfg;
 	struct tagger_pkt p = {};
 	void *tbl;
 	int kind;
 
 	kind = tagger_parse(skb, &p);
 	if (kind == TAGGER_PKT_OTHER || kind == TAGGER_PKT_MACCTL)
-		return tagger_l2(kind, &p, ifindex);
-	slot = tagger_cur_slot();
-	tbl = tagger_table(slot);
+		return tagger_l2(kind, &p, slot);
+	gen = tagger_cur_slot();
+	tbl = tagger_table(gen);
+	dscp = p.tos >> 2;
 	if (!tbl) {
-		prio = tagger_lossy(skb, &p, kind, NULL, TAGGER_LOSSY_NO_TABLE, 0);
-		tagger_set_mark(skb, 0, prio, slot);
-		return TAGGER_TC_NEXT;
-	}
-	if (kind != TAGGER_PKT_BAD_IP) {
-		v = tagger_lookup(tbl, TAGGER_KIND_CLASSIFY, ifindex, 0, p.tos >> 2);
+		reason = TAGGER_LOSSY_NO_TABLE;
+	} else if (kind == TAGGER_PKT_BAD_IP) {
+		reason = TAGGER_LOSSY_BAD_HEADER;
+	} else {
+		v = tagger_entry(tbl, tagger_classify_index(slot, dscp));
 		if (v && (v->flags & TAGGER_F_LOSSLESS)) {
 			skb->priority = v->prio;
-			tagger_set_mark(skb, 1, v->prio, slot);
-			tagger_count(v->slot, TAGGER_DIR_IN, p.tos >> 2, 1, skb->len);
+			tagger_set_mark(skb, 1, v->prio, gen);
+			tagger_count(slot, TAGGER_DIR_IN, dscp, 1, skb->len);
 			return TAGGER_TC_NEXT;
 		}
+		cfg = tagger_entry(tbl, 0);
+		reason = cfg && dscp == cfg->dscp ? TAGGER_NOT_DEMOTED :	/* arrived lossy */
+						    TAGGER_LOSSY_NO_CLASSIFY;
 	}
-	port = tagger_port(tbl, ifindex);
-	if (kind == TAGGER_PKT_BAD_IP)
-		reason = TAGGER_LOSSY_BAD_HEADER;
-	else if (port && (p.tos >> 2) == port->dscp)
-		reason = TAGGER_NOT_DEMOTED;	/* arrived lossy */
-	else
-		reason = TAGGER_LOSSY_NO_CLASSIFY;
-	prio = tagger_lossy(skb, &p, kind, port, reason, 0);
-	tagger_set_mark(skb, 0, prio, slot);
+	prio = tagger_lossy(skb, &p, kind, tbl, slot, reason, 0);
+	tagger_set_mark(skb, 0, prio, gen);
 	return TAGGER_TC_NEXT;
 }
 
 SEC("tc")
 int tagger_egress(struct __sk_buff *skb)
 {
-	__u32 mark = skb->mark, out = skb->ifindex, slot, reason;
+	__u32 mark = skb->mark, out = tagger_slot(skb->ifindex), gen, reason, idx;
 	const __u32 ok = TAGGER_MARK_VALID | TAGGER_MARK_LOSSLESS;
 	struct tagger_rule_val *v;
 	struct tagger_pkt p = {};
@@ -97,30 +90,30 @@ int tagger_egress(struct __sk_buff *skb)
 		return TAGGER_TC_NEXT;
 	/* The rule set that classified the packet also rewrites it. */
 	if (mark & TAGGER_MARK_VALID)
-		slot = (mark & TAGGER_MARK_GEN) ? 1 : 0;
+		gen = (mark & TAGGER_MARK_GEN) ? 1 : 0;
 	else
-		slot = tagger_cur_slot();
-	tbl = tagger_table(slot);
+		gen = tagger_cur_slot();
+	tbl = tagger_table(gen);
 	if (!tbl) {
-		tagger_lossy(skb, &p, kind, NULL, TAGGER_LOSSY_NO_TABLE, 1);
-		return TAGGER_TC_NEXT;
-	}
-	if (kind != TAGGER_PKT_BAD_IP && (mark & ok) == ok) {
-		v = tagger_lookup(tbl, TAGGER_KIND_REWRITE, skb->ingress_ifindex,
-				  out, p.tos >> 2);
+		reason = TAGGER_LOSSY_NO_TABLE;
+	} else if (kind != TAGGER_PKT_BAD_IP && (mark & ok) == ok) {
+		idx = tagger_rewrite_index(tagger_nslots, tagger_slot(skb->ingress_ifindex),
+					   out, p.tos >> 2);
+		v = tagger_entry(tbl, idx);
 		if (v && (v->flags & TAGGER_F_LOSSLESS)) {
 			tagger_set_dscp(skb, &p, kind, v->dscp);
 			skb->priority = v->prio;
-			tagger_count(v->slot, TAGGER_DIR_OUT, v->dscp, 1, skb->len);
+			tagger_count(out, TAGGER_DIR_OUT, v->dscp, 1, skb->len);
 			return TAGGER_TC_NEXT;
 		}
-		reason = v ? TAGGER_LOSSY_REWRITE : TAGGER_LOSSY_NO_REWRITE;
+		reason = v && (v->flags & TAGGER_F_RULE) ? TAGGER_LOSSY_REWRITE :
+							   TAGGER_LOSSY_NO_REWRITE;
 	} else if (!(mark & TAGGER_MARK_VALID)) {
 		reason = kind == TAGGER_PKT_BAD_IP ? TAGGER_LOSSY_BAD_HEADER :
 						     TAGGER_LOSSY_UNCLASSIFIED;
 	} else {
 		reason = TAGGER_NOT_DEMOTED;	/* lossy since ingress */
 	}
-	tagger_lossy(skb, &p, kind, tagger_port(tbl, out), reason, 1);
+	tagger_lossy(skb, &p, kind, tbl, out, reason, 1);
 	return TAGGER_TC_NEXT;
 }

@@ -105,25 +105,6 @@ static json_t *port_json(const struct pins *p, json_t *port)
 	return j;
 }
 
-/* Entries of the live table: its size, as each table is made to fit. */
-static long long table_entries(const struct pins *p, uint32_t gen)
-{
-	struct bpf_map_info info = { 0 };
-	uint32_t slot = gen & (TAGGER_RULE_SLOTS - 1), id, len = sizeof(info);
-	long long n = -1;
-	int fd;
-
-	if (bpf_map_lookup_elem(p->outer, &slot, &id))
-		return -1;
-	fd = bpf_map_get_fd_by_id(id);
-	if (fd < 0)
-		return -1;
-	if (!bpf_obj_get_info_by_fd(fd, &info, &len))
-		n = info.max_entries;
-	close(fd);
-	return n;
-}
-
 static void print_counters(json_t *arr, const char *dir)
 {
 	json_t *c;
@@ -139,15 +120,18 @@ static void print_counters(json_t *arr, const char *dir)
 
 static void print_plain(json_t *j, json_t *rules)
 {
-	json_t *port, *v, *l;
+	json_t *port, *v, *l, *tab = json_object_get(j, "table");
 	const char *key;
 	size_t i;
 
-	printf("switch %s  generation %lld  %s  %lld table entries\n",
+	printf("switch %s  generation %lld  %s  table: %lld entries (%lld classify, "
+	       "%lld rewrite)\n",
 	       json_string_value(json_object_get(j, "switch")),
 	       json_integer_value(json_object_get(j, "generation")),
 	       json_string_value(json_object_get(j, "mode")),
-	       json_integer_value(json_object_get(j, "entries")));
+	       json_integer_value(json_object_get(tab, "entries")),
+	       json_integer_value(json_object_get(tab, "classify")),
+	       json_integer_value(json_object_get(tab, "rewrite")));
 	printf("rules %s\n", json_string_value(json_object_get(j, "rules_file")));
 	json_array_foreach(json_object_get(j, "ports"), i, port) {
 		printf("  port %s (%s, ifindex %lld)\n",
@@ -211,9 +195,9 @@ int dp_switch_show(const struct dp_opts *o)
 		json_array_append_new(ports, port_json(&p, port));
 	rules = json_object_get(json_object_get(json_object_get(state, "rules"),
 						"switches"), o->name);
-	j = json_pack("{s:s,s:O,s:I,s:I,s:O,s:s,s:o,s:O}", "switch", o->name,
+	j = json_pack("{s:s,s:O,s:I,s:O,s:O,s:s,s:o,s:O}", "switch", o->name,
 		      "mode", json_object_get(state, "mode"), "generation", (json_int_t)gen,
-		      "entries", table_entries(&p, gen),
+		      "table", json_object_get(state, "table") ?: json_null(),
 		      "rules_file", json_object_get(state, "rules_file"), "pins", dir,
 		      "ports", ports, "rules", rules ?: json_null());
 	if (json_output)

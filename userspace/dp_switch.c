@@ -131,6 +131,12 @@ static struct dp_port *resolve_ports(const struct rules *r, int sw,
 			      ports[i].name);
 			goto err;
 		}
+		if (ports[i].ifindex >= TAGGER_MAX_IFINDEX) {
+			p_err("port %s: ifindex %d of %s is beyond what the data plane "
+			      "indexes (%d)", ports[i].name, ports[i].ifindex,
+			      ports[i].ifname, TAGGER_MAX_IFINDEX - 1);
+			goto err;
+		}
 		for (j = 0; j < i; j++)
 			if (ports[j].ifindex == ports[i].ifindex) {
 				p_err("ports %s and %s both map to %s", ports[j].name,
@@ -232,19 +238,23 @@ static int attach_ports(const char *dir, struct tagger_port_bpf *skel,
 	return 0;
 }
 
-static int load_programs(const char *dir, int nports, struct tagger_port_bpf **out)
+static int load_programs(const char *dir, const struct dp_port *ports, int nports,
+			 struct tagger_port_bpf **out)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = dir);
 	struct tagger_port_bpf *skel;
 	char path[PATH_MAX + 64];
-	int err;
+	int err, tmpl;
 
 	skel = tagger_port_bpf__open_opts(&oo);
 	if (!skel)
 		return -errno;
-	bpf_map__set_max_entries(skel->maps.tagger_counters,
-				 (nports + 1) * TAGGER_COUNTERS_PER_PORT);
-	err = tagger_port_bpf__load(skel);
+	tmpl = dp_prepare(skel, nports);
+	err = tmpl < 0 ? tmpl : tagger_port_bpf__load(skel);
+	if (tmpl >= 0)
+		close(tmpl);
+	if (!err)
+		err = dp_ifslots_set(bpf_map__fd(skel->maps.tagger_ifslot), ports, nports);
 	if (!err) {
 		snprintf(path, sizeof(path), "%s/prog_ingress", dir);
 		err = bpf_program__pin(skel->progs.tagger_ingress, path);
@@ -259,6 +269,14 @@ static int load_programs(const char *dir, int nports, struct tagger_port_bpf **o
 	}
 	*out = skel;
 	return 0;
+}
+
+static void set_counts(json_t *state, const struct dp_table *tab)
+{
+	json_object_set_new(state, "table", json_pack(
+		"{s:I,s:I,s:I,s:I}", "entries", (json_int_t)tab->n - 1,
+		"classify", (json_int_t)tab->nclassify, "rewrite", (json_int_t)tab->nrewrite,
+		"size", (json_int_t)tab->size));
 }
 
 static int install_table(const struct rules *r, int sw, const struct dp_port *ports,
@@ -313,7 +331,7 @@ int dp_switch_attach(const struct dp_opts *o)
 		p_err("mkdir %s: %s", dir, strerror(errno));
 		goto out;
 	}
-	err = load_programs(dir, n, &skel);
+	err = load_programs(dir, ports, n, &skel);
 	if (err) {
 		p_err("loading the port programs: %s", strerror(-err));
 		goto fail;
@@ -336,6 +354,7 @@ int dp_switch_attach(const struct dp_opts *o)
 			    json_string(realpath(o->rules_file, abs) ? abs : o->rules_file));
 	if (changed)
 		json_object_set_new(state, "sysctl_prio_was", json_integer(old_prio));
+	set_counts(state, &tab);
 	err = dp_state_save(dir, state);
 	json_decref(state);
 	if (err) {
@@ -350,7 +369,7 @@ int dp_switch_attach(const struct dp_opts *o)
 				      "switch", o->name, "mode",
 				      dp_mode_name(n ? att[0].mode : DP_MODE_TCX),
 				      "ports", n, "generation", (json_int_t)gen,
-				      "entries", (json_int_t)tab.n,
+				      "entries", (json_int_t)tab.n - 1,
 				      "classify", (json_int_t)tab.nclassify,
 				      "rewrite", (json_int_t)tab.nrewrite, "pins", dir);
 
@@ -367,7 +386,7 @@ int dp_switch_attach(const struct dp_opts *o)
 		       "egress; pinned in %s\n", o->name, n,
 		       dp_mode_name(n ? att[0].mode : DP_MODE_TCX), dir);
 		printf("generation %lld: %zu table entries (%zu classify, %zu rewrite)\n",
-		       (long long)gen, tab.n, tab.nclassify, tab.nrewrite);
+		       (long long)gen, tab.n - 1, tab.nclassify, tab.nrewrite);
 	}
 	ret = EXIT_OK;
 	goto out;
@@ -522,6 +541,7 @@ int dp_switch_update(const struct dp_opts *o)
 		goto out;
 	}
 	json_object_set(state, "rules", doc);
+	set_counts(state, &tab);
 	json_object_set_new(state, "rules_file",
 			    json_string(realpath(o->rules_file, abs) ? abs : o->rules_file));
 	err = dp_state_save(dir, state);
@@ -530,7 +550,7 @@ int dp_switch_update(const struct dp_opts *o)
 			(long long)gen, strerror(-err));
 	json_object_set_new(report, "updated", json_true());
 	json_object_set_new(report, "generation", json_integer(gen));
-	json_object_set_new(report, "entries", json_integer(tab.n));
+	json_object_set_new(report, "entries", json_integer(tab.n - 1));
 	json_object_set_new(report, "classify", json_integer(tab.nclassify));
 	json_object_set_new(report, "rewrite", json_integer(tab.nrewrite));
 	json_object_set_new(report, "swap_seconds", json_real(now_seconds() - t1));
@@ -540,7 +560,7 @@ int dp_switch_update(const struct dp_opts *o)
 
 		printf("switch %s: generation %lld live: %zu table entries (%zu classify, "
 		       "%zu rewrite), built and swapped in %.1f ms\n", o->name,
-		       (long long)gen, tab.n, tab.nclassify, tab.nrewrite,
+		       (long long)gen, tab.n - 1, tab.nclassify, tab.nrewrite,
 		       1e3 * (now_seconds() - t1));
 		if (json_is_true(json_object_get(u, "checked")))
 			printf("union of old and new rules: %s (%lld buffers, %lld "

@@ -3,26 +3,24 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "dp_table.h"
+#include "tagger_port.skel.h"
 #include "util.h"
 
-static void add(struct dp_table *tab, uint8_t kind, uint32_t in, uint32_t out,
-		uint8_t dscp, struct tagger_rule_val v)
+static void add(struct dp_table *tab, uint32_t idx, struct tagger_rule_val v)
 {
-	struct tagger_rule_key k = {
-		.in_ifindex = in, .out_ifindex = out, .kind = kind, .dscp = dscp,
-	};
-
 	if (tab->n == tab->cap) {
 		tab->cap = tab->cap ? 2 * tab->cap : 64;
-		tab->keys = xrealloc(tab->keys, tab->cap * sizeof(*tab->keys));
+		tab->idx = xrealloc(tab->idx, tab->cap * sizeof(*tab->idx));
 		tab->vals = xrealloc(tab->vals, tab->cap * sizeof(*tab->vals));
 	}
-	tab->keys[tab->n] = k;
+	tab->idx[tab->n] = idx;
 	tab->vals[tab->n++] = v;
 }
 
@@ -36,9 +34,8 @@ static void add_classify(const struct rules *r, int sw, const struct dp_port *po
 	if (prio == RULES_LOSSY)
 		return;
 	v.prio = prio;
-	v.flags = TAGGER_F_LOSSLESS;
-	v.slot = ports[in].slot;
-	add(tab, TAGGER_KIND_CLASSIFY, ports[in].ifindex, 0, tag, v);
+	v.flags = TAGGER_F_LOSSLESS | TAGGER_F_RULE;
+	add(tab, tagger_classify_index(ports[in].slot, tag), v);
 	tab->nclassify++;
 }
 
@@ -46,22 +43,21 @@ static void add_classify(const struct rules *r, int sw, const struct dp_port *po
 static void add_rewrite(const struct rules *r, int sw, const struct dp_port *ports,
 			int tag, int in, int out, struct dp_table *tab)
 {
-	struct tagger_rule_val v = { 0 };
+	struct tagger_rule_val v = { .flags = TAGGER_F_RULE };
 	int rule, nt = rules_rewrite(r, sw, tag, in, out, &rule);
 
 	if (rule < 0)
 		return;
-	v.slot = ports[out].slot;
 	if (nt == RULES_LOSSY || !rules_tag_lossless(r, nt)) {
 		v.dscp = r->lossy_tag;
 		v.prio = r->lossy_prio;
 	} else {
 		v.dscp = nt;
 		v.prio = rules_tag_prio(r, nt);
-		v.flags = TAGGER_F_LOSSLESS;
+		v.flags |= TAGGER_F_LOSSLESS;
 		tab->nrewrite++;
 	}
-	add(tab, TAGGER_KIND_REWRITE, ports[in].ifindex, ports[out].ifindex, tag, v);
+	add(tab, tagger_rewrite_index(tab->nslots, ports[in].slot, ports[out].slot, tag), v);
 }
 
 /* Tags some rule of the switch matches: only these need expanding. */
@@ -85,14 +81,10 @@ void dp_table_build(const struct rules *r, int sw, const struct dp_port *ports,
 	int i, o, t, k;
 
 	memset(tab, 0, sizeof(*tab));
-	for (i = 0; i < s->nports; i++) {
-		struct tagger_rule_val v = {
-			.prio = r->lossy_prio, .dscp = r->lossy_tag,
-			.slot = ports[i].slot,
-		};
-
-		add(tab, TAGGER_KIND_PORT, ports[i].ifindex, 0, 0, v);
-	}
+	tab->nslots = s->nports + 1;
+	tab->size = tagger_table_size(tab->nslots);
+	/* Entry 0 (slot 0 is no port): the lossy tag and priority. */
+	add(tab, 0, (struct tagger_rule_val){ .prio = r->lossy_prio, .dscp = r->lossy_tag });
 	tags_used(s, cls, rw);
 	if (s->wild_classify) {
 		for (t = 0; t < 64; t++)
@@ -115,29 +107,69 @@ void dp_table_build(const struct rules *r, int sw, const struct dp_port *ports,
 	}
 }
 
-int dp_table_create(const struct dp_table *tab)
+/*
+ * libbpf 1.1 cannot resize an inner map definition, so the template is a
+ * map of the right size made here; the caller closes it after load.
+ */
+int dp_prepare(struct tagger_port_bpf *skel, int nports)
 {
-	LIBBPF_OPTS(bpf_map_batch_opts, bopts);
-	__u32 count, done = 0;
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
+	uint32_t nslots = nports + 1;
 	int fd, err;
 
-	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "tagger_table",
-			    sizeof(struct tagger_rule_key),
-			    sizeof(struct tagger_rule_val),
-			    tab->n ? tab->n : 1, NULL);
+	skel->rodata->tagger_nslots = nslots;
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_tmpl", sizeof(uint32_t),
+			    sizeof(struct tagger_rule_val), tagger_table_size(nslots), &opts);
 	if (fd < 0)
 		return -errno;
-	while (done < tab->n) {
-		count = tab->n - done;
-		err = bpf_map_update_batch(fd, tab->keys + done, tab->vals + done,
-					   &count, &bopts);
-		done += count;
-		if (err && errno != EINTR) {
-			err = -errno;
-			close(fd);
-			return err;
-		}
+	err = bpf_map__set_inner_map_fd(skel->maps.tagger_rules, fd);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.tagger_counters,
+					       nslots * TAGGER_COUNTERS_PER_PORT);
+	if (err) {
+		close(fd);
+		return err;
 	}
+	return fd;
+}
+
+int dp_ifslots_set(int fd, const struct dp_port *ports, int n)
+{
+	uint32_t key, slot;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		key = ports[i].ifindex;
+		slot = ports[i].slot;
+		if (bpf_map_update_elem(fd, &key, &slot, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+int dp_table_create(const struct dp_table *tab)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
+	size_t stride = (sizeof(struct tagger_rule_val) + 7) & ~7ul, len, k;
+	long page = sysconf(_SC_PAGESIZE);
+	uint8_t *mem;
+	int fd, err;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_table", sizeof(uint32_t),
+			    sizeof(struct tagger_rule_val), tab->size, &opts);
+	if (fd < 0)
+		return -errno;
+	/* A new array is all zero (no rule): write only the entries. */
+	len = ((size_t)tab->size * stride + page - 1) / page * page;
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (mem == MAP_FAILED) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	for (k = 0; k < tab->n; k++)
+		memcpy(mem + (size_t)tab->idx[k] * stride, &tab->vals[k], sizeof(tab->vals[k]));
+	munmap(mem, len);
 	return fd;
 }
 
@@ -160,7 +192,7 @@ int64_t dp_table_install(int outer_fd, int gen_fd, int inner_fd, int first)
 
 void dp_table_free(struct dp_table *tab)
 {
-	free(tab->keys);
+	free(tab->idx);
 	free(tab->vals);
 	memset(tab, 0, sizeof(*tab));
 }

@@ -5,16 +5,17 @@
  * API:
  *   tagger_count(slot, dir, dscp, lossless, len)   per (port, tag, verdict)
  *   tagger_stats(slot)                              per-port stats or NULL
- *   tagger_lossy(skb, &pkt, kind, port, reason, rewrite)
- *       every lossy verdict goes through here: lossy priority, the lossy
- *       tag when rewrite is set (egress), the per-reason counter of the port
- *       when reason is a demotion (not for packets that arrived lossy).
+ *   tagger_lossy(skb, &pkt, kind, tbl, slot, reason, rewrite)
+ *       every lossy verdict goes through here: the lossy priority and, when
+ *       rewrite is set (egress), the lossy tag, both from entry 0 of the
+ *       rule table tbl; the per-reason counter of the port when reason is a
+ *       demotion (not for packets that arrived lossy).
  */
 #ifndef __TAGGER_LIB_COUNTERS_H
 #define __TAGGER_LIB_COUNTERS_H
 
 #include "dscp.h"
-#include "port_maps.h"
+#include "rules.h"
 
 #define TAGGER_NOT_DEMOTED TAGGER_LOSSY_REASONS
 
@@ -37,16 +38,15 @@ static __always_inline struct tagger_port_stats *tagger_stats(__u32 slot)
 
 /* Returns the lossy priority it set. */
 static __always_inline __u32 tagger_lossy(struct __sk_buff *skb,
-					  struct tagger_pkt *p, int kind,
-					  const struct tagger_rule_val *port,
-					  __u32 reason, int rewrite)
+					  struct tagger_pkt *p, int kind, void *tbl,
+					  __u32 slot, __u32 reason, int rewrite)
 {
-	__u32 slot = port ? port->slot : 0;
-	__u32 prio = port ? port->prio : 0;
+	struct tagger_rule_val *cfg = tbl ? tagger_entry(tbl, 0) : NULL;
+	__u32 prio = cfg ? cfg->prio : 0;
 	struct tagger_port_stats *st;
 
-	if (rewrite && port && kind != TAGGER_PKT_BAD_IP)
-		tagger_set_dscp(skb, p, kind, port->dscp);
+	if (rewrite && cfg && kind != TAGGER_PKT_BAD_IP)
+		tagger_set_dscp(skb, p, kind, cfg->dscp);
 	skb->priority = prio;
 	if (reason < TAGGER_LOSSY_REASONS) {
 		st = tagger_stats(slot);

@@ -12,14 +12,30 @@
 
 #include "tagger_maps.h"
 
-/* Template of one rule table; the loader creates the real ones. */
+/* Ports + 1 (slot 0 is no port); set by the loader before load. */
+const volatile __u32 tagger_nslots = 1;
+
+/*
+ * Template of one rule table; the loader sizes it to tagger_table_size()
+ * before load and creates the real ones alike (mmapable, so they are
+ * written with memcpy).
+ */
 struct tagger_rules_inner_def {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	/* Sizes, not types: clang emits only forward BTF for these here. */
-	__uint(key_size, sizeof(struct tagger_rule_key));
+	__uint(key_size, sizeof(__u32));
 	__uint(value_size, sizeof(struct tagger_rule_val));
 };
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, TAGGER_MAX_IFINDEX);
+	__type(key, __u32);
+	__type(value, __u32);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} TAGGER_IFSLOT SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);

@@ -64,12 +64,13 @@ static struct rules *rules_str(const char *s)
 	return r;
 }
 
+static struct dp_port ports[2] = {
+	{ .name = "a", .ifindex = IF_A, .slot = SLOT_A },
+	{ .name = "b", .ifindex = IF_B, .slot = SLOT_B },
+};
+
 static int table_from(const char *json, struct dp_table *tab)
 {
-	struct dp_port ports[2] = {
-		{ .name = "a", .ifindex = IF_A, .slot = SLOT_A },
-		{ .name = "b", .ifindex = IF_B, .slot = SLOT_B },
-	};
 	struct rules *r = rules_str(json);
 	int sw = rules_find_switch(r, "S");
 
@@ -97,6 +98,7 @@ static void install(const char *json, int first)
 static void setup(void)
 {
 	struct bpf_map *m;
+	int tmpl;
 
 	if (geteuid())
 		return;
@@ -104,7 +106,11 @@ static void setup(void)
 	ck_assert_ptr_nonnull(skel);
 	bpf_object__for_each_map(m, skel->obj)
 		bpf_map__set_pin_path(m, NULL);
+	tmpl = dp_prepare(skel, 2);
+	ck_assert_int_ge(tmpl, 0);
 	ck_assert_int_eq(tagger_port_bpf__load(skel), 0);
+	close(tmpl);
+	ck_assert_int_eq(dp_ifslots_set(bpf_map__fd(skel->maps.tagger_ifslot), ports, 2), 0);
 	install(rules_json, 1);
 }
 
@@ -466,28 +472,37 @@ START_TEST(wildcards_expand_most_specific_first)
 	struct dp_table tab;
 	size_t k;
 	int seen = 0;
+	uint32_t in, out, rest;
 
 	table_from(rules_json, &tab);
-	/* 2 ports + classify (a,10), (a,20), (b,20) + rewrite 10:(b,a),
+	ck_assert_uint_eq(tab.nslots, 3);
+	ck_assert_uint_eq(tab.size, tagger_table_size(3));
+	/* lossy entry + classify (a,10), (a,20), (b,20) + rewrite 10:(b,a),
 	 * 20:(*,*) over 4 pairs, 30:(b,a),(b,b). */
-	ck_assert_uint_eq(tab.n, 2 + 3 + 1 + 4 + 2);
+	ck_assert_uint_eq(tab.n, 1 + 3 + 1 + 4 + 2);
 	ck_assert_uint_eq(tab.nclassify, 3);
+	ck_assert_uint_eq(tab.idx[0], 0);
 	for (k = 0; k < tab.n; k++) {
-		const struct tagger_rule_key *key = &tab.keys[k];
 		const struct tagger_rule_val *v = &tab.vals[k];
 
-		if (key->kind != TAGGER_KIND_REWRITE || key->dscp != 20)
+		ck_assert_uint_lt(tab.idx[k], tab.size);
+		if (tab.idx[k] < tab.nslots * TAGGER_DSCP_MAX)
+			continue;	/* classify */
+		rest = tab.idx[k] / TAGGER_DSCP_MAX - tab.nslots;
+		in = rest / tab.nslots;
+		out = rest % tab.nslots;
+		ck_assert_uint_eq(tab.idx[k], tagger_rewrite_index(3, in, out, tab.idx[k] % 64));
+		if (tab.idx[k] % 64 != 20)
 			continue;
 		seen++;
-		if (key->in_ifindex == IF_B && key->out_ifindex == IF_A) {
-			ck_assert_uint_eq(v->flags, 0);	/* exact lossy beats (*,*) */
+		if (in == SLOT_B && out == SLOT_A) {
+			ck_assert_uint_eq(v->flags, TAGGER_F_RULE);	/* exact lossy beats (*,*) */
 			ck_assert_uint_eq(v->dscp, 0);
 		} else {
-			ck_assert_uint_eq(v->flags, TAGGER_F_LOSSLESS);
+			ck_assert_uint_eq(v->flags, TAGGER_F_LOSSLESS | TAGGER_F_RULE);
 			ck_assert_uint_eq(v->dscp, 30);
 			ck_assert_uint_eq(v->prio, 5);
 		}
-		ck_assert_uint_eq(v->slot, key->out_ifindex == IF_A ? SLOT_A : SLOT_B);
 	}
 	ck_assert_int_eq(seen, 4);
 	dp_table_free(&tab);
