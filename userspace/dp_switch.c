@@ -451,21 +451,28 @@ static int open_pinned(const char *dir, const char *name)
 }
 
 /* 1 if the update may go ahead; 0 refused (printed); -1 bad input. */
-static int union_gate(const struct dp_opts *o, const struct rules *old,
-		      const struct rules *new, json_t *doc, json_t *old_doc,
-		      json_t *report)
+static int union_gate(const struct dp_opts *o, const struct rules *new,
+		      json_t *doc, json_t *old_doc, json_t *report)
 {
 	struct dp_union_result res;
+	struct rules *old;
 	struct dp_links l;
 	int ok;
 
-	if (o->force && !o->topo_file && !json_object_get(doc, "links")) {
+	if (o->force && !o->topo_file && !json_object_get(doc, "links") &&
+	    !json_object_get(old_doc, "links")) {
 		json_object_set_new(report, "union", json_pack("{s:b}", "checked", 0));
 		return 1;
 	}
 	if (union_links(o, doc, old_doc, &l))
 		return -1;
+	old = rules_from_json(old_doc, "attached rules");
+	if (!old) {
+		dp_links_free(&l);
+		return -1;
+	}
 	ok = dp_union_check(old, new, &l, &res);
+	rules_free(old);
 	json_object_set_new(report, "union", json_pack(
 		"{s:b,s:b,s:I,s:I,s:o}", "checked", 1, "acyclic", ok,
 		"buffers", (json_int_t)res.buffers, "dependencies", (json_int_t)res.deps,
@@ -487,7 +494,7 @@ static int union_gate(const struct dp_opts *o, const struct rules *old,
 int dp_switch_update(const struct dp_opts *o)
 {
 	int sw, n = 0, lock, outer = -1, genfd = -1, ret = EXIT_USAGE, err, gate;
-	struct rules *r = NULL, *old = NULL;
+	struct rules *r = NULL;
 	json_t *doc = NULL, *state = NULL, *report;
 	struct dp_port *ports = NULL;
 	struct dp_table tab = { 0 };
@@ -518,10 +525,7 @@ int dp_switch_update(const struct dp_opts *o)
 		      "detach and attach again", o->rules_file, o->name);
 		goto out;
 	}
-	old = rules_from_json(json_object_get(state, "rules"), "attached rules");
-	if (!old)
-		goto out;
-	gate = union_gate(o, old, r, doc, json_object_get(state, "rules"), report);
+	gate = union_gate(o, r, doc, json_object_get(state, "rules"), report);
 	if (gate <= 0) {
 		ret = gate < 0 ? EXIT_USAGE : EXIT_PROBLEM;
 		json_object_set_new(report, "updated", json_false());
@@ -586,7 +590,6 @@ out_nolock:
 	dp_table_free(&tab);
 	free_ports(ports, n);
 	rules_free(r);
-	rules_free(old);
 	json_decref(doc);
 	json_decref(state);
 	return ret;
