@@ -155,8 +155,10 @@ static int run_bcube(const struct paths_job *job, int argc, char **argv)
 		return EXIT_USAGE;
 	if (ord && !strcmp(ord, "low-first")) {
 		order = BCUBE_LOW_FIRST;
+	} else if (ord && !strcmp(ord, "parallel")) {
+		order = BCUBE_PARALLEL;
 	} else if (ord && strcmp(ord, "high-first")) {
-		p_err("--order wants high-first or low-first, not \"%s\"", ord);
+		p_err("--order wants high-first, low-first or parallel, not \"%s\"", ord);
 		return EXIT_USAGE;
 	}
 	if (paths_job_ends(job, true, &ends))
@@ -203,10 +205,12 @@ static const struct paths_kind paths_kinds[] = {
 	{ "ksp", 1, MAX_KSP, "[--relay-hosts]",
 	  "ksp=K (or ksp K): the K shortest simple paths per pair by Yen's\n"
 	  "algorithm (hop count; ties broken by egress port ids).", run_ksp },
-	{ "bcube", 0, 0, "[--order high-first|low-first]",
+	{ "bcube", 0, 0, "[--order high-first|low-first|parallel]",
 	  "BCube dimension-order routing between servers: correct the differing\n"
 	  "address digits one level at a time, from the highest level (default,\n"
-	  "BCubeRouting's order) or from level 0, relaying through servers. The\n"
+	  "BCubeRouting's order) or from level 0, relaying through servers.\n"
+	  "parallel: one path per differing digit i, correcting from level i\n"
+	  "down cyclically (BCube's DCRouting(A,B,i) parallel paths). The\n"
 	  "topology must be wired as 'tagger topo bcube' does.", run_bcube },
 	{ "fc", 0, 0, PATHS_FC_USAGE, paths_fc_doc, run_fc },
 	{ "edst", 0, 0, PATHS_EDST_USAGE, paths_edst_doc, run_edst },

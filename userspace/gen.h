@@ -122,6 +122,7 @@ int paths_ksp(const struct topo *t, const struct gen_ends *ends, int k,
 enum bcube_order {
 	BCUBE_HIGH_FIRST,	/* correct digit k first, as BCubeRouting's default */
 	BCUBE_LOW_FIRST,
+	BCUBE_PARALLEL,		/* one path per differing digit, cyclic order */
 };
 
 int paths_bcube(const struct topo *t, const struct gen_ends *ends,

@@ -6,6 +6,10 @@
  * digit there. Digits are corrected from level k down to 0 by default
  * (BCubeRouting with the permutation [k, ..., 0]), or from 0 up. A path is
  * server, switch, server, ..., 2 x (number of differing digits) hops.
+ * BCUBE_PARALLEL gives, per pair, one such path for every differing digit
+ * i, correcting from level i down cyclically (DCRouting(A, B, i), the
+ * parallel paths of BCube's BuildPathSet without the detour paths
+ * AltDCRouting adds for equal digits).
  *
  * The address is read from the wiring, not from names: server port i leads
  * to its level-i switch, and a server's digit i is its position among that
@@ -147,19 +151,27 @@ static void bc_free(struct bcube *b)
 	free(b->level);
 }
 
-static int route(const struct topo *t, const struct bcube *b, int src,
-		 long long dst_addr, enum bcube_order order, int32_t *path)
+static long long digit(const struct bcube *b, long long addr, int i)
 {
-	int step, len = 0, u = src;
+	while (i--)
+		addr /= b->n;
+	return addr % b->n;
+}
 
-	for (step = 0; step <= b->k; step++) {
-		int i = order == BCUBE_HIGH_FIRST ? b->k - step : step, sw, d;
-		long long pw = 1, j;
+/*
+ * Correct the differing digits level by level, starting at level first and
+ * going down (or up) cyclically: BCube's DCRouting(A, B, first).
+ */
+static int route(const struct topo *t, const struct bcube *b, int src,
+		 long long dst_addr, int first, bool down, int32_t *path)
+{
+	int step, len = 0, u = src, levels = b->k + 1;
 
-		for (j = 0; j < i; j++)
-			pw *= b->n;
-		d = (int)(dst_addr / pw % b->n);
-		if (b->addr[u] / pw % b->n == d)
+	for (step = 0; step < levels; step++) {
+		int i = ((down ? first - step : first + step) % levels + levels) % levels;
+		int d = (int)digit(b, dst_addr, i), sw;
+
+		if (digit(b, b->addr[u], i) == d)
 			continue;
 		path[len++] = t->nodes[u].ports[i];
 		sw = port_peer_node(t, path[len - 1]);
@@ -167,6 +179,23 @@ static int route(const struct topo *t, const struct bcube *b, int src,
 		u = port_peer_node(t, path[len - 1]);
 	}
 	return len;
+}
+
+static void emit_pair(const struct topo *t, const struct bcube *b, int src, int dst,
+		      enum bcube_order order, int32_t *path, struct path_sink *s)
+{
+	long long a = b->addr[src], z = b->addr[dst];
+	int i;
+
+	if (order == BCUBE_HIGH_FIRST) {
+		sink_emit(s, path, route(t, b, src, z, b->k, true, path));
+	} else if (order == BCUBE_LOW_FIRST) {
+		sink_emit(s, path, route(t, b, src, z, 0, false, path));
+	} else {
+		for (i = b->k; i >= 0; i--)
+			if (digit(b, a, i) != digit(b, z, i))
+				sink_emit(s, path, route(t, b, src, z, i, true, path));
+	}
 }
 
 int paths_bcube(const struct topo *t, const struct gen_ends *ends,
@@ -191,8 +220,7 @@ int paths_bcube(const struct topo *t, const struct gen_ends *ends,
 	for (d = 0; d < ends->n; d++)
 		for (i = 0; i < ends->n; i++)
 			if (i != d)
-				sink_emit(s, path, route(t, &b, ends->node[i],
-						      b.addr[ends->node[d]], order, path));
+				emit_pair(t, &b, ends->node[i], ends->node[d], order, path, s);
 	free(path);
 	bc_free(&b);
 	return 0;

@@ -78,6 +78,9 @@ expect_rc 0 "paths bcube" "$TAGGER" paths bcube "$D/bc.topo" -o "$D/bc.elp"
 grep -qx "s33 w1-3 s03 w0-0 s00" "$D/bc.elp" || fail "bcube dimension order"
 expect_rc 0 "paths bcube low-first" "$TAGGER" paths bcube "$D/bc.topo" --order low-first
 grep -qx "s33 w0-3 s30 w1-0 s00" "$D/out" || fail "bcube low-first order"
+# Parallel: 96 pairs differ in one digit (1 path), 144 in two (2 paths).
+expect_rc 0 "paths bcube parallel" "$TAGGER" -j paths bcube "$D/bc.topo" --order parallel
+[ "$(jget '.paths')" = 384 ] || fail "bcube parallel count"
 
 # --- help
 expect_rc 0 "topo help" "$TAGGER" topo help

@@ -77,6 +77,65 @@ START_TEST(bcube_paths_correct_digits_low_first)
 }
 END_TEST
 
+/* Parallel paths: one per differing digit i, levels i, i-1, ... cyclically. */
+static void assert_parallel(int n, int k)
+{
+	struct topo *t = topo_gen_bcube(n, k);
+	struct gen_ends ends = ends_of(t, BETWEEN_AUTO, true);
+	struct elp *e = elp_new("bcube");
+	struct path_sink s;
+	int i = 0, a, b, want = 0;
+
+	sink_elp(&s, e);
+	ck_assert_int_eq(paths_bcube(t, &ends, BCUBE_PARALLEL, &s), 0);
+	assert_all_walks(t, e);
+	for (b = 0; b < ends.n; b++)
+		for (a = 0; a < ends.n; a++) {
+			int x = ends.node[a], z = ends.node[b], lv, diff = 0;
+
+			if (a == b)
+				continue;
+			for (lv = 0; lv <= k; lv++)
+				diff += digit(t, x, lv, k) != digit(t, z, lv, k);
+			want += diff;
+			/* In order: start levels k..0 among the differing digits. */
+			for (lv = k; lv >= 0; lv--) {
+				const int32_t *h;
+				int j, step;
+
+				if (digit(t, x, lv, k) == digit(t, z, lv, k))
+					continue;
+				ck_assert_int_lt(i, e->npaths);
+				h = elp_hops(e, i);
+				ck_assert_int_eq(path_src(t, e, i), x);
+				ck_assert_int_eq(path_dst(t, e, i), z);
+				ck_assert_int_eq(elp_len(e, i), 2 * diff);
+				/* Then the differing levels below lv, wrapping to k. */
+				for (j = 0, step = 0; step <= k; step++) {
+					int l = ((lv - step) % (k + 1) + k + 1) % (k + 1);
+
+					if (digit(t, x, l, k) == digit(t, z, l, k))
+						continue;
+					ck_assert_int_eq(switch_level(t, port_peer_node(t, h[j])), l);
+					j += 2;
+				}
+				i++;
+			}
+		}
+	ck_assert_int_eq(e->npaths, want);
+	elp_free(e);
+	gen_ends_free(&ends);
+	topo_free(t);
+}
+
+START_TEST(bcube_parallel_paths_start_at_each_differing_digit)
+{
+	assert_parallel(4, 1);
+	assert_parallel(3, 2);
+	assert_parallel(2, 3);
+}
+END_TEST
+
 START_TEST(bcube_refuses_what_is_not_a_bcube)
 {
 	struct clos_opts o;
@@ -115,6 +174,7 @@ Suite *paths_bcube_suite(void)
 
 	tcase_add_test(tc, bcube_paths_correct_digits_high_first);
 	tcase_add_test(tc, bcube_paths_correct_digits_low_first);
+	tcase_add_test(tc, bcube_parallel_paths_start_at_each_differing_digit);
 	tcase_add_test(tc, bcube_refuses_what_is_not_a_bcube);
 	suite_add_tcase(s, tc);
 	return s;
