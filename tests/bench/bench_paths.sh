@@ -37,3 +37,12 @@ for spec in "seed-clos clos.topo 1" "seed-clos clos.topo 2" "fattree-k4 ft4.topo
 	printf '%-22s %8s %8s %12s %8.4f\n' "$1" "$3" "$(jq .paths <<<"$all")" "$simple" \
 		"$(jq .seconds <<<"$all")"
 done
+
+echo
+printf '%-28s %9s %8s %8s\n' "paths on jellyfish-250 d10" paths avg_len seconds
+$T topo jellyfish 250 10 --seed 1 -o "$D/jf250.topo"
+for kind in shortest ecmp ksp=2 ksp=4; do
+	$T -j paths $kind "$D/jf250.topo" -o "$D/k.elp" > "$D/sum.json" || exit 1
+	printf '%-28s %9s %8.3f %8.3f\n' "$kind" "$(jq .paths "$D/sum.json")" \
+		"$(jq .avg_len "$D/sum.json")" "$(jq .seconds "$D/sum.json")"
+done
