@@ -98,7 +98,7 @@ int paths_bounce(const struct topo *t, const struct gen_ends *ends, int k,
 			if (s == e)
 				continue;
 			ud_load(&u, s, ds);
-			best = ud_best(&u, s, e, ds);
+			best = ud_best(&u, e, ds);
 			ud_unload(&u, s, ds);
 			if (best < 0) {
 				sink->unreachable++;

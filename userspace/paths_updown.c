@@ -97,11 +97,10 @@ void ud_unload(const struct updown *u, int e, int *dist)
 		dist[u->anc[i]] = -1;
 }
 
-int ud_best(const struct updown *u, int s, int t, const int *ds)
+int ud_best(const struct updown *u, int t, const int *ds)
 {
 	int i, best = -1;
 
-	(void)s;
 	for (i = u->off[t]; i < u->off[t + 1]; i++) {
 		int m = u->anc[i];
 
@@ -162,7 +161,7 @@ static void reverse_into(const struct topo *t, const int32_t *up, int len, int32
 		dst[k] = t->ports[up[len - 1 - k]].peer;
 }
 
-static void emit_pair(const struct updown *u, int s, int e, const int *ds,
+static void emit_pair(const struct updown *u, int e, const int *ds,
 		      const int *dt, int best, int32_t *buf, int32_t *path,
 		      struct path_sink *sink)
 {
@@ -190,7 +189,6 @@ static void emit_pair(const struct updown *u, int s, int e, const int *ds,
 	}
 	free(up.v);
 	free(down.v);
-	(void)s;
 }
 
 int paths_updown(const struct topo *t, const struct gen_ends *ends,
@@ -216,11 +214,11 @@ int paths_updown(const struct topo *t, const struct gen_ends *ends,
 			if (s == e)
 				continue;
 			ud_load(&u, s, ds);
-			best = ud_best(&u, s, e, ds);
+			best = ud_best(&u, e, ds);
 			if (best < 0)
 				sink->unreachable++;
 			else
-				emit_pair(&u, s, e, ds, dt, best, buf, path, sink);
+				emit_pair(&u, e, ds, dt, best, buf, path, sink);
 			ud_unload(&u, s, ds);
 		}
 		ud_unload(&u, e, dt);

@@ -11,8 +11,9 @@
  *                          p_err() if the topology has no layers
  *   ud_load(&u, e, dist)   dist[v] = up distance of endpoint index e to v
  *   ud_unload(&u, e, dist) back to -1 (dist starts all -1)
- *   ud_best(&u, s, t, ds)  length of the shortest up-down path from endpoint
- *                          s to endpoint t (indices), ds loaded for s; -1 if none
+ *   ud_best(&u, t, ds)     length of the shortest up-down path to endpoint
+ *                          index t from the endpoint ds is loaded for; -1
+ *                          if none
  *   ud_layer(t, v)         layer, hosts -1
  *   ud_free(&u)
  */
@@ -33,7 +34,7 @@ int ud_init(struct updown *u, const struct topo *t, const struct gen_ends *ends)
 void ud_free(struct updown *u);
 void ud_load(const struct updown *u, int e, int *dist);
 void ud_unload(const struct updown *u, int e, int *dist);
-int ud_best(const struct updown *u, int s, int t, const int *ds);
+int ud_best(const struct updown *u, int t, const int *ds);
 
 static inline int ud_layer(const struct topo *t, int v)
 {
