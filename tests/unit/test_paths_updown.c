@@ -119,6 +119,38 @@ START_TEST(fattree_k4_updown_has_848_paths_and_no_cbd)
 }
 END_TEST
 
+START_TEST(clos_updown_counts_follow_the_formula)
+{
+	/* pods, ToRs, leaves, spines, hosts per ToR, planes */
+	int c[][6] = { { 2, 2, 2, 2, 1, 1 }, { 3, 2, 4, 4, 2, 2 }, { 2, 3, 3, 6, 1, 3 },
+		       { 4, 1, 2, 2, 3, 1 }, { 1, 4, 3, 0, 1, 1 } };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct clos_opts o = { .pods = c[i][0], .tors = c[i][1], .leaves = c[i][2],
+				       .spines = c[i][3], .hosts = c[i][4], .planes = c[i][5] };
+		long p = o.pods, r = o.tors, L = o.leaves, S = o.spines, H = o.hosts;
+		long P = o.planes, want;
+		struct topo *t = topo_gen_clos(&o);
+		struct elp *e = gen(t, -1, false, BETWEEN_AUTO);
+		struct cbd_witness w;
+
+		/*
+		 * Same ToR: 1 path. Same pod, other ToR: one per leaf (L). Other
+		 * pod: a leaf j (L), a spine of its plane (S/P), a leaf of that
+		 * plane in the other pod (L/P).
+		 */
+		want = p * r * H * (H - 1) + p * r * (r - 1) * H * H * L +
+		       p * r * H * (p - 1) * r * H * L * (S / P) * (L / P);
+		ck_assert_int_eq(e->npaths, want);
+		ck_assert_int_eq(cbd_check(t, e, &w), 0);
+		cbd_witness_free(&w);
+		elp_free(e);
+		topo_free(t);
+	}
+}
+END_TEST
+
 static int cmp_path(const void *a, const void *b, void *ctx)
 {
 	const struct elp *e = ctx;
@@ -359,6 +391,7 @@ Suite *paths_updown_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, seed_clos_updown_has_72_paths_and_no_cbd);
 	tcase_add_test(tc, fattree_k4_updown_has_848_paths_and_no_cbd);
+	tcase_add_test(tc, clos_updown_counts_follow_the_formula);
 	tcase_add_test(tc, zero_bounces_is_exactly_updown);
 	tcase_add_test(tc, seed_clos_one_bounce_has_the_papers_flows_and_cbd);
 	tcase_add_test(tc, tiny_leafspine_bounce_counts_by_hand);
