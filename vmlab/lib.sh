@@ -9,7 +9,8 @@
 # a crash too. Two labs with different names run side by side.
 #
 #   lab_init NAME                 select a lab (sets LAB, LAB_STATE)
-#   lab_up TOPO ROUTING           ROUTING: "--paths ELP" or "--shortest"
+#   lab_up TOPO ROUTING           ROUTING: "--paths ELP", "--shortest" or
+#                                 "--bgp" (FRR, vmlab/frr.sh)
 #   lab_down                      idempotent
 #   lab_fail NODE:PORT / lab_restore NODE:PORT
 #   lab_route NODE HOST PORT      override NODE's route to HOST
@@ -24,6 +25,8 @@ VMLAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=${TOP:-$(cd "$VMLAB_DIR/.." && pwd)}
 TAGGER=${TAGGER:-$TOP/build/tagger}
 LAB_RUN=${LAB_RUN:-/run/tagger-lab}
+
+source "$VMLAB_DIR/frr.sh"
 
 lab_log() { [ "${LAB_QUIET:-0}" = 1 ] || echo "vmlab: $*" >&2; }
 lab_die() { echo "vmlab: $*" >&2; return 1; }
@@ -67,6 +70,11 @@ _mac_of() {
 _plan() {
 	local args=() p
 	read -r -a args < "$LAB_STATE/routing"
+	# With BGP the protocol routes: the plan only gives the addresses.
+	if [ "${args[0]}" = --bgp ]; then
+		"$TAGGER" lab plan "$LAB_STATE/topo" --shortest | grep -v '^route '
+		return "${PIPESTATUS[0]}"
+	fi
 	while read -r p; do [ -n "$p" ] && args+=(--down "$p"); done < "$LAB_STATE/down"
 	"$TAGGER" lab plan "$LAB_STATE/topo" "${args[@]}"
 }
@@ -167,6 +175,7 @@ lab_up() {
 	case ${1:-} in
 	--paths) cp "$2" "$LAB_STATE/paths.elp" && echo "--paths $LAB_STATE/paths.elp" > "$LAB_STATE/routing" ;;
 	--shortest|"") echo "--shortest" > "$LAB_STATE/routing" ;;
+	--bgp) echo "--bgp" > "$LAB_STATE/routing" ;;
 	*) lab_die "What is \"$1\"?"; return 1 ;;
 	esac
 	_plan > "$LAB_STATE/plan" || { lab_down; return 1; }
@@ -202,6 +211,9 @@ lab_up() {
 			lab_exec "$n" ethtool -K "$line" tso off gso off gro on 2>/dev/null
 		done
 	done
+	if grep -qx -- --bgp "$LAB_STATE/routing"; then
+		frr_up || { lab_down; return 1; }
+	fi
 	lab_log "lab \"$LAB\" up: $(lab_nodes switch | wc -l) switches, $(lab_nodes host | wc -l) hosts, $(awk '$1 == "addr"' "$LAB_STATE/plan" | wc -l | awk '{ print $1 / 2 }') links"
 }
 

@@ -7,8 +7,8 @@ require_root
 require_cmd jq
 VMLAB=$TOP/vmlab/vmlab
 S=$TOP/vmlab/scenarios
-A=${TGR_PREFIX}a B=${TGR_PREFIX}b C=${TGR_PREFIX}c
-trap '$VMLAB -n $A down; $VMLAB -n $B down; $VMLAB -n $C down; tgr_cleanup' EXIT
+A=${TGR_PREFIX}a B=${TGR_PREFIX}b C=${TGR_PREFIX}c G=${TGR_PREFIX}g
+trap '$VMLAB -n $A down; $VMLAB -n $B down; $VMLAB -n $C down; $VMLAB -n $G down; tgr_cleanup' EXIT
 
 own_ns() { ip netns list | awk '{ print $1 }' | grep -c "^$1-" ; }
 
@@ -57,3 +57,20 @@ wait $up 2>/dev/null
 echo "killed up with $(own_ns "$C") namespaces made"
 check "down after the crash" $VMLAB -n "$C" down
 check "the crash left no namespace" [ "$(own_ns "$C")" -eq 0 ]
+
+# FRR/BGP mode: the protocol converges, and when L2 loses T1 it routes h1's
+# subnet up through the spines (a bounce the protocol itself makes).
+if [ -x /usr/lib/frr/bgpd ]; then
+	check "BGP lab up" $VMLAB -n "$G" up "$S/clos.topo" --bgp
+	check "L2 routes h1 down to T1" bash -c "$VMLAB -n $G exec L2 ip route show 10.0.0.0/31 | grep -q 'dev T1'"
+	check "fail L2:T1" $VMLAB -n "$G" fail L2:T1
+	for i in $(seq 50); do
+		$VMLAB -n "$G" exec L2 ip route show 10.0.0.0/31 | grep -q 'dev S1' && break
+		sleep 0.2
+	done
+	check "BGP gives L2 a route up through S1" bash -c "$VMLAB -n $G exec L2 ip route show 10.0.0.0/31 | grep -q 'dev S1'"
+	check "BGP lab down" $VMLAB -n "$G" down
+	check "no bgpd of the lab left" bash -c "! pgrep -f '[/]run/tagger-lab/$G/' >/dev/null"
+else
+	echo "no FRR: BGP mode not tested"
+fi
