@@ -26,8 +26,12 @@ bench_cleanup() {
 trap bench_cleanup EXIT
 nsx() { local n=$1; shift; nsenter --net="/run/netns/$(ns_name "$n")" "$@"; }
 
-echo "-- 1. per-packet cost (BPF_PROG_TEST_RUN, ${REPEAT:=1000000} runs x 5 rounds, fastest round)"
-build/bench/dp_bench "$REPEAT" ${BENCH_ENTRIES:-10 1000 100000 1000000} || exit 1
+parts=${BENCH_PARTS:-1 2 3}
+part() { [[ " $parts " == *" $1 "* ]]; }
+
+part 1 && echo "-- 1. per-packet cost (BPF_PROG_TEST_RUN, ${REPEAT:=1000000} runs x 5 rounds, fastest round)"
+part 1 && { build/bench/dp_bench "$REPEAT" ${BENCH_ENTRIES:-10 1000 100000 1000000} || exit 1; }
+part 2 || exit 0
 
 echo
 echo "-- 2. forwarding a -> sw -> b through veth, with / without the programs on sw"
@@ -65,7 +69,7 @@ run() {
 	fi
 }
 declare -A sum cnt
-for round in 1 2; do
+for round in $(seq "${ROUNDS:-3}"); do
 	for mode in without with; do
 		if [ "$mode" = with ]; then
 			nsx sw "$T" switch attach sw "$TGR_TMP/fwd.json" >/dev/null || exit 1
@@ -84,12 +88,13 @@ printf '%-10s %16s %16s %8s\n' traffic without with ratio
 for kind in tcp udp; do
 	unit=$([ $kind = tcp ] && echo "Gbit/s" || echo "kpps")
 	div=$([ $kind = tcp ] && echo 1e9 || echo 1e3)
-	awk -v k="$kind" -v u="$unit" -v d="$div" -v w="${sum[without$kind]}" \
+	awk -v k="$kind" -v u="$unit" -v d="$div" -v r="${ROUNDS:-3}" -v w="${sum[without$kind]}" \
 		-v x="${sum[with$kind]}" 'BEGIN {
-		printf "%-10s %9.2f %-6s %9.2f %-6s %7.1f%%\n", k, w / 2 / d, u, x / 2 / d, u, 100 * x / w }'
+		printf "%-10s %9.2f %-6s %9.2f %-6s %7.1f%%\n", k, w / r / d, u, x / r / d, u, 100 * x / w }'
 done
 echo "(last run with the programs: $tagged packets classified lossless on sw:pa)"
 
+part 3 || exit 0
 echo
 echo "-- 3. update to 100,000 rules (one switch, 40 ports, 63 tags)"
 ns_new big
