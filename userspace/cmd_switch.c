@@ -33,7 +33,8 @@ static int help(int argc, char **argv)
 		"the rules file (\"links\") or of --topo; exit 1 if it is not, unless\n"
 		"--force. show prints rules and counters; detach removes it all.\n"
 		"Programs, maps and state are pinned in DIR/NAME (DIR: --bpf-root,\n"
-		"$TAGGER_BPF_ROOT, or %2$s); the programs run on after tagger exits.\n",
+		"$TAGGER_BPF_ROOT, or %2$s); the programs keep running\n"
+		"after tagger exits.\n",
 		bin_name, DP_DEFAULT_ROOT);
 	return 0;
 }
