@@ -72,6 +72,9 @@ $(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h bpf/lib/*.h) | $(OUTPUT)/user
 	$(call msg,CLNG-BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+# The pause machinery uses fetch-and-add and compare-and-swap (BPF v3 ISA).
+$(OUTPUT)/pfc.bpf.o: BPF_CFLAGS += -mcpu=v3
+
 $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@

@@ -40,5 +40,6 @@ int do_switch(int argc, char **argv);
 int do_host(int argc, char **argv);
 int do_lab(int argc, char **argv);
 int do_flow(int argc, char **argv);
+int do_pfc(int argc, char **argv);
 
 #endif /* __TAGGER_CMD_H */

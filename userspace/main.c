@@ -66,6 +66,7 @@ static const struct cmd commands[] = {
 	{ "stats", do_stats },
 	{ "switch", do_switch },
 	{ "host", do_host },
+	{ "pfc", do_pfc },
 	{ 0 }
 };
 

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ABI between the pause machinery's BPF programs (bpf/pfc.bpf.c) and
+ * the agent (userspace/pfc_agent.c): map layouts, event records, and the
+ * XOFF/XON threshold rule both sides evaluate.
+ *
+ * API:
+ *   PFC_MAX_PORTS, PFC_SLOT(slot, prio)     index into the "pp" array map
+ *   struct pfc_pp                          per (port, priority) counters
+ *   struct pfc_event, PFC_EV_*             ring buffer records to the agent
+ *   pfc_xoff_next(state, bytes, xoff, xon) the threshold state machine
+ *
+ * Types are __u32/__u64 with explicit padding so that the layouts are the
+ * same for clang -target bpf and gcc; sizes are checked by _Static_assert.
+ */
+#ifndef __TAGGER_PFC_MAPS_H
+#define __TAGGER_PFC_MAPS_H
+
+#include <linux/types.h>
+
+#define PFC_MAX_PORTS	64
+#define PFC_PRIOS	8
+#define PFC_SLOT(slot, prio) ((slot) * PFC_PRIOS + (prio))
+
+/*
+ * One entry per (port, priority). The "in" fields describe the port as an
+ * ingress port (the buffer that port's upstream fills, Tagger's ingress
+ * counter); the "out" fields describe the port's egress queue.
+ */
+struct pfc_pp {
+	__u64 bytes;		/* bytes buffered from this in-port at this prio */
+	__u64 peak;		/* highest value of bytes (approximate under races) */
+	__u64 pkts;		/* packets accounted at ingress */
+	__u64 drops;		/* accounted packets dropped outside a qdisc */
+	__u64 xoff_crossings;	/* times bytes rose above XOFF */
+	__u64 pfc_rx;		/* PFC frames received enabling this prio */
+	__u64 pfc_rx_resume;	/* ... of those, with quanta 0 */
+	__u64 underflow;	/* returns that found fewer bytes (after a resync) */
+	__u32 xoff;		/* 1 while above XOFF: the upstream is paused */
+	__u32 drop_out;		/* watchdog "drop": egress drops this queue */
+	__u64 egress_drops;	/* packets dropped by drop_out */
+	__u64 returned;		/* accounted packets that left or were dropped */
+};
+
+_Static_assert(sizeof(struct pfc_pp) == 88, "pfc_pp layout");
+
+enum pfc_event_type {
+	PFC_EV_XOFF = 1,	/* (slot, prio) rose above XOFF: send PAUSE */
+	PFC_EV_XON = 2,		/* (slot, prio) fell to XON: send quanta 0 */
+	PFC_EV_RX = 3,		/* a PFC frame arrived on slot */
+};
+
+struct pfc_event {
+	__u32 type;
+	__u32 slot;
+	__u32 prio;		/* XOFF/XON: the priority */
+	__u32 vector;		/* RX: class-enable vector */
+	__u16 quanta[PFC_PRIOS];	/* RX: quanta, host byte order */
+	__u64 ts;		/* bpf_ktime_get_ns() */
+};
+
+_Static_assert(sizeof(struct pfc_event) == 40, "pfc_event layout");
+
+/*
+ * The threshold rule, shared so that the unit tests run the code the data
+ * path runs: above XOFF turns pausing on, at or below XON turns it off, in
+ * between nothing changes (hysteresis, so a queue at the threshold does not
+ * send a frame per packet). Returns the next state.
+ */
+static inline __u32 pfc_xoff_next(__u32 state, __u64 bytes, __u64 xoff,
+				  __u64 xon)
+{
+	if (!state && bytes > xoff)
+		return 1;
+	if (state && bytes <= xon)
+		return 0;
+	return state;
+}
+
+#endif /* __TAGGER_PFC_MAPS_H */

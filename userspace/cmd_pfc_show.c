@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tagger pfc show and stop: read and end a running agent; see pfc_cmd.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "log.h"
+#include "pfc_agent.h"
+#include "pfc_cmd.h"
+#include "pfc_loop.h"
+#include "pfc_state.h"
+#include "util.h"
+
+static int show_help(int argc, char **argv)
+{
+	if (json_output) {
+		json_emit(json_null());
+		return 0;
+	}
+	fprintf(stderr, "Usage: %1$s [-j] pfc show NAME [dir DIR]\n"
+			"       %1$s pfc stop NAME [dir DIR]\n", bin_name);
+	return 0;
+}
+
+int pfc_node_dir(int argc, char **argv, char *buf, size_t len,
+		 int (*help)(int argc, char **argv))
+{
+	if (!valid_name(argv[0]))
+		return usage_err(help, "bad node name \"%s\"", argv[0]);
+	if (argc == 3 && !strcmp(argv[1], "dir")) {
+		snprintf(buf, len, "%s/%s", argv[2], argv[0]);
+		return 0;
+	}
+	if (argc != 1)
+		return usage_err(help, "What is \"%s\"?", argv[1]);
+	if (pfc_dir(argv[0], buf, len))
+		return usage_err(help, "state directory name too long");
+	return 0;
+}
+
+static int agent_pid(const char *dir)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int pid = 0;
+
+	snprintf(path, sizeof(path), "%s/pid", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%d", &pid) != 1 || pid <= 0 || kill(pid, 0) < 0)
+		pid = 0;
+	fclose(f);
+	return pid;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Ask the agent for fresh numbers and wait for them (at most 1 s). */
+static void refresh(const struct pfc_state *st, int pid)
+{
+	uint64_t before = __atomic_load_n(&st->updated, __ATOMIC_ACQUIRE);
+	int i;
+
+	if (!pid || kill(pid, SIGUSR1) < 0)
+		return;
+	for (i = 0; i < 1000; i++) {
+		if (__atomic_load_n(&st->updated, __ATOMIC_ACQUIRE) != before)
+			return;
+		sleep_ms(1);
+	}
+}
+
+struct totals {
+	uint64_t pfc_tx, pfc_rx, xoff, buffered, ll_drops, lossy_drops,
+		 paused_ns, underflow;
+};
+
+static uint64_t paused_ns(const struct pfc_state_prio *s, uint64_t now)
+{
+	return s->paused_ns + (s->paused_since && now > s->paused_since ?
+			       now - s->paused_since : 0);
+}
+
+static json_t *prio_json(const struct pfc_state *st, int p,
+			 const struct pfc_state_prio *s, uint64_t now)
+{
+	json_t *o = json_object();
+
+#define U(k, v) json_object_set_new(o, k, json_integer((json_int_t)(v)))
+	U("prio", p);
+	json_object_set_new(o, "lossless", json_boolean((st->lossless_mask >> p) & 1));
+	U("buffered_bytes", s->bytes);
+	U("peak_bytes", s->peak);
+	U("packets", s->pkts);
+	U("returned", s->returned);
+	U("drops", s->drops);
+	U("xoff_crossings", s->xoff_crossings);
+	json_object_set_new(o, "xoff", json_boolean(s->xoff));
+	U("pfc_tx", s->pfc_tx);
+	U("pfc_tx_resume", s->pfc_tx_resume);
+	U("pfc_rx", s->pfc_rx);
+	U("pfc_rx_resume", s->pfc_rx_resume);
+	U("pfc_rx_ignored", s->pfc_rx_ignored);
+	json_object_set_new(o, "paused", json_boolean(s->paused_since != 0));
+	U("pauses", s->pauses);
+	json_object_set_new(o, "paused_ms", json_real(paused_ns(s, now) / 1e6));
+	U("queue_bytes", s->q_backlog);
+	U("queue_packets", s->q_qlen);
+	U("queue_drops", s->q_drops);
+	U("tx_packets", s->q_packets);
+	U("tx_bytes", s->q_bytes);
+	U("watchdog_drops", s->egress_drops);
+	U("watchdog_events", s->wd_events);
+	json_object_set_new(o, "watchdog_last_ms", json_real(s->wd_last_ns / 1e6));
+	U("underflow", s->underflow);
+	U("resynced_bytes", s->resynced);
+#undef U
+	return o;
+}
+
+static void add_totals(struct totals *t, const struct pfc_state *st, int p,
+		       const struct pfc_state_prio *s, uint64_t now)
+{
+	uint64_t drops = s->drops + s->q_drops;
+
+	t->pfc_tx += s->pfc_tx + s->pfc_tx_resume;
+	t->pfc_rx += s->pfc_rx;
+	t->xoff += s->xoff_crossings;
+	t->buffered += s->bytes;
+	t->paused_ns += paused_ns(s, now);
+	t->underflow += s->underflow;
+	if ((st->lossless_mask >> p) & 1)
+		t->ll_drops += drops;
+	else
+		t->lossy_drops += drops;
+}
+
+static const char *mask_str(uint32_t m, char *buf)
+{
+	char *p = buf;
+	int i;
+
+	*p = '\0';
+	for (i = 0; i < PFC_PRIOS; i++)
+		if ((m >> i) & 1)
+			p += sprintf(p, "%s%d", p == buf ? "" : ",", i);
+	if (p == buf)
+		strcpy(buf, "none");
+	return buf;
+}
+
+static void show_json(const struct pfc_state *st, bool running, uint64_t now)
+{
+	json_t *o = json_object(), *ports = json_array(), *ll = json_array();
+	json_t *xoff = json_array(), *xon = json_array(), *hr = json_array();
+	struct totals t = { 0 };
+	uint32_t i, p;
+
+	for (p = 0; p < PFC_PRIOS; p++) {
+		if ((st->lossless_mask >> p) & 1)
+			json_array_append_new(ll, json_integer(p));
+		json_array_append_new(xoff, json_integer(st->xoff[p]));
+		json_array_append_new(xon, json_integer(st->xon[p]));
+		json_array_append_new(hr, json_integer(st->headroom[p]));
+	}
+	for (i = 0; i < st->nports && i < PFC_MAX_PORTS; i++) {
+		const struct pfc_state_port *sp = &st->ports[i];
+		json_t *po = json_object(), *pr = json_array();
+
+		json_object_set_new(po, "name", json_string(sp->name));
+		json_object_set_new(po, "ifname", json_string(sp->ifname));
+		json_object_set_new(po, "ifindex", json_integer(sp->ifindex));
+		json_object_set_new(po, "rate_bps", json_integer(sp->rate_bps));
+		json_object_set_new(po, "dcb", json_string(sp->dcb));
+		for (p = 0; p < PFC_PRIOS; p++) {
+			json_array_append_new(pr, prio_json(st, p, &sp->prio[p], now));
+			add_totals(&t, st, p, &sp->prio[p], now);
+		}
+		json_object_set_new(po, "prios", pr);
+		json_array_append_new(ports, po);
+	}
+	json_object_set_new(o, "node", json_string(st->node));
+	json_object_set_new(o, "running", json_boolean(running));
+	json_object_set_new(o, "pid", json_integer(running ? st->pid : 0));
+	json_object_set_new(o, "backend", json_string(st->backend));
+	json_object_set_new(o, "note", json_string(st->note));
+	json_object_set_new(o, "rate_bps", json_integer(st->rate_bps));
+	json_object_set_new(o, "lossless", ll);
+	json_object_set_new(o, "xoff", xoff);
+	json_object_set_new(o, "xon", xon);
+	json_object_set_new(o, "headroom", hr);
+	json_object_set_new(o, "quanta", json_integer(st->quanta));
+	json_object_set_new(o, "lossless_limit", json_integer(st->lossless_limit));
+	json_object_set_new(o, "lossy_limit", json_integer(st->lossy_limit));
+	json_object_set_new(o, "sched", json_string(pfc_sched_name(st->sched)));
+	json_object_set_new(o, "watchdog", json_pack(
+		"{s:i,s:i,s:s,s:I}", "detect_ms", st->wd_detect_ms,
+		"restore_ms", st->wd_restore_ms,
+		"action", pfc_wd_action_name(st->wd_action),
+		"events", (json_int_t)st->wd_events));
+	json_object_set_new(o, "ports", ports);
+	json_object_set_new(o, "totals", json_pack(
+		"{s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}",
+		"pfc_tx", (json_int_t)t.pfc_tx, "pfc_rx", (json_int_t)t.pfc_rx,
+		"xoff_crossings", (json_int_t)t.xoff,
+		"buffered_bytes", (json_int_t)t.buffered,
+		"lossless_drops", (json_int_t)t.ll_drops,
+		"lossy_drops", (json_int_t)t.lossy_drops,
+		"paused_ms", t.paused_ns / 1e6,
+		"watchdog_events", (json_int_t)st->wd_events,
+		"underflow", (json_int_t)t.underflow,
+		"resyncs", (json_int_t)st->resyncs));
+	json_emit(o);
+}
+
+static bool active(const struct pfc_state *st, int p,
+		   const struct pfc_state_prio *s)
+{
+	return ((st->lossless_mask >> p) & 1) || s->pkts || s->pfc_rx ||
+	       s->q_packets || s->q_drops || s->drops;
+}
+
+static void show_plain(const struct pfc_state *st, bool running, uint64_t now)
+{
+	struct totals t = { 0 };
+	char buf[32];
+	uint32_t i, p;
+
+	printf("node %s: %s, backend %s, rate %.0f Mbit/s, lossless %s, %s\n",
+	       st->node, running ? "running" : "stopped", st->backend,
+	       st->rate_bps / 1e6, mask_str(st->lossless_mask, buf),
+	       pfc_sched_name(st->sched));
+	printf("  xoff %" PRIu64 " xon %" PRIu64 " headroom %" PRIu64
+	       " quanta %u watchdog %u ms %s, %" PRIu64 " events\n",
+	       st->xoff[3], st->xon[3], st->headroom[3], st->quanta,
+	       st->wd_detect_ms, pfc_wd_action_name(st->wd_action), st->wd_events);
+	for (i = 0; i < st->nports && i < PFC_MAX_PORTS; i++) {
+		const struct pfc_state_port *sp = &st->ports[i];
+
+		printf("port %s (%s), %.0f Mbit/s, dcb %s\n", sp->name, sp->ifname,
+		       sp->rate_bps / 1e6, sp->dcb);
+		for (p = 0; p < PFC_PRIOS; p++) {
+			const struct pfc_state_prio *s = &sp->prio[p];
+
+			add_totals(&t, st, p, s, now);
+			if (!active(st, p, s))
+				continue;
+			printf("  prio %u %-8s in: %" PRIu64 " B buffered (peak %" PRIu64
+			       "), %" PRIu64 "/%" PRIu64 " pkts in/out, %" PRIu64
+			       " xoff, pfc tx %" PRIu64
+			       "/%" PRIu64 " resume, %" PRIu64 " drops\n", p,
+			       (st->lossless_mask >> p) & 1 ? "lossless" : "lossy",
+			       s->bytes, s->peak, s->pkts, s->returned, s->xoff_crossings,
+			       s->pfc_tx, s->pfc_tx_resume, s->drops);
+			printf("                  out: %s, %" PRIu64 " pauses, %.1f ms paused,"
+			       " pfc rx %" PRIu64 "/%" PRIu64 " resume, queue %" PRIu64
+			       " B/%" PRIu64 " pkts, %" PRIu64 " drops, watchdog %" PRIu64
+			       "\n", s->paused_since ? "PAUSED" : "running",
+			       s->pauses, paused_ns(s, now) / 1e6, s->pfc_rx,
+			       s->pfc_rx_resume, s->q_backlog, s->q_qlen, s->q_drops,
+			       s->wd_events);
+		}
+	}
+	printf("totals: pfc tx %" PRIu64 " rx %" PRIu64 ", xoff %" PRIu64
+	       ", buffered %" PRIu64 " B, lossless drops %" PRIu64
+	       ", lossy drops %" PRIu64 ", paused %.1f ms\n", t.pfc_tx, t.pfc_rx,
+	       t.xoff, t.buffered, t.ll_drops, t.lossy_drops, t.paused_ns / 1e6);
+	if (st->note[0])
+		printf("note: %s\n", st->note);
+}
+
+int do_pfc_show(int argc, char **argv)
+{
+	char dir[PATH_MAX];
+	struct pfc_state *st, *copy;
+	int r, pid;
+
+	if (argc < 1 || is_help(argv[0]))
+		return argc ? show_help(0, NULL) : usage_err(show_help, "pfc show needs NAME");
+	r = pfc_node_dir(argc, argv, dir, sizeof(dir), show_help);
+	if (r)
+		return r;
+	r = pfc_state_open(dir, &st);
+	if (r) {
+		p_err("%s: no pause agent state (%s)", dir, strerror(-r));
+		return EXIT_PROBLEM;
+	}
+	pid = agent_pid(dir);
+	refresh(st, pid);
+	copy = xmalloc(sizeof(*copy));
+	r = pfc_state_snapshot(st, copy);
+	pfc_state_unmap(st);
+	if (r) {
+		p_err("%s: the agent is busy; try again", dir);
+		free(copy);
+		return EXIT_PROBLEM;
+	}
+	if (json_output)
+		show_json(copy, pid != 0, pfc_now());
+	else
+		show_plain(copy, pid != 0, pfc_now());
+	free(copy);
+	return 0;
+}
+
+int pfc_stop(const char *node, const char *dir)
+{
+	struct pfc_state *st;
+	int pid = agent_pid(dir), i;
+
+	if (pid) {
+		kill(pid, SIGTERM);
+		for (i = 0; i < 5000 && kill(pid, 0) == 0; i++)
+			sleep_ms(1);
+		if (kill(pid, 0) == 0) {
+			p_err("%s: agent %d did not stop", node, pid);
+			return EXIT_PROBLEM;
+		}
+		if (json_output)
+			json_emit(json_pack("{s:s,s:b}", "node", node, "stopped", 1));
+		else
+			pr_info("stopped the pause agent of %s (pid %d)\n", node, pid);
+		return 0;
+	}
+	/* No agent: remove what a dead one may have left on its ports. */
+	if (pfc_state_open(dir, &st)) {
+		p_err("%s: no pause agent state in %s", node, dir);
+		return EXIT_PROBLEM;
+	}
+	for (i = 0; i < (int)st->nports && i < PFC_MAX_PORTS; i++)
+		if (st->pid)
+			pfc_port_cleanup(st->ports[i].ifindex);
+	pfc_state_unmap(st);
+	if (json_output)
+		json_emit(json_pack("{s:s,s:b}", "node", node, "stopped", 0));
+	return 0;
+}

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The pause agent: setup and teardown; the loop is in pfc_loop.c. */
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "pfc_agent.h"
+#include "pfc_dcb.h"
+#include "pfc_loop.h"
+#include "pfc_port.h"
+#include "pfc.skel.h"
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	/* Demoted one level: "clsact exists" is not worth a warning. */
+	if (level != LIBBPF_WARN && log_level < LOG_DEBUG)
+		return 0;
+	if (level == LIBBPF_WARN && log_level < LOG_INFO)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+uint64_t pfc_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* Drop reasons whose drops the qdisc statistics already count. */
+static void qdisc_reasons(volatile uint8_t *tbl)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int id, i;
+
+	if (!btf)
+		return;
+	id = btf__find_by_name_kind(btf, "skb_drop_reason", BTF_KIND_ENUM);
+	if (id > 0) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_enum *e = btf_enum(t);
+
+		for (i = 0; i < btf_vlen(t); i++) {
+			const char *n = btf__name_by_offset(btf, e[i].name_off);
+
+			if (n && !strncmp(n, "SKB_DROP_REASON_QDISC", 21) &&
+			    e[i].val < 256)
+				tbl[e[i].val] = 1;
+		}
+	}
+	btf__free(btf);
+}
+
+static uint32_t netns_inode(void)
+{
+	struct stat sb;
+
+	return stat("/proc/self/ns/net", &sb) < 0 ? 0 : (uint32_t)sb.st_ino;
+}
+
+/* Forwarded packets keep the priority the classifier gave them. */
+static void keep_priority(void)
+{
+	const char *p = "/proc/sys/net/ipv4/ip_forward_update_priority";
+	char v = '1';
+	int fd = open(p, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (read(fd, &v, 1) == 1 && v != '0') {
+		if (pwrite(fd, "0", 1, 0) == 1)
+			pr_info("set net.ipv4.ip_forward_update_priority=0\n");
+	}
+	close(fd);
+}
+
+static int load_bpf(struct agent *a)
+{
+	const struct pfc_config *c = a->cfg;
+	struct pfc_bpf *s;
+	int i, r;
+
+	s = pfc_bpf__open();
+	if (!s)
+		return -errno;
+	s->rodata->netns_ino = netns_inode();
+	s->rodata->lossless_mask = c->lossless_mask;
+	for (i = 0; i < PFC_PRIOS; i++) {
+		s->rodata->xoff_bytes[i] = c->xoff[i];
+		s->rodata->xon_bytes[i] = c->xon[i];
+	}
+	for (i = 0; i < 64; i++)
+		s->rodata->dscp_prio[i] = c->dscp_prio[i];
+	qdisc_reasons(s->rodata->qdisc_reason);
+	a->skel = s;
+	r = pfc_bpf__load(s);
+	if (r)
+		return r;
+	for (i = 0; i < c->nports; i++) {
+		uint32_t ifindex = c->ports[i].ifindex, slot = i;
+
+		r = bpf_map__update_elem(s->maps.ports, &ifindex, sizeof(ifindex),
+					 &slot, sizeof(slot), BPF_ANY);
+		if (r)
+			return r;
+	}
+	a->pp = mmap(NULL, sizeof(struct pfc_pp) * PFC_MAX_PORTS * PFC_PRIOS,
+		     PROT_READ | PROT_WRITE, MAP_SHARED,
+		     bpf_map__fd(s->maps.pp), 0);
+	if (a->pp == MAP_FAILED) {
+		a->pp = NULL;
+		return -errno;
+	}
+	/* Returns first, so that every byte counted is given back. */
+	s->links.pfc_xmit = bpf_program__attach(s->progs.pfc_xmit);
+	if (!s->links.pfc_xmit)
+		return -errno;
+	s->links.pfc_drop = bpf_program__attach(s->progs.pfc_drop);
+	if (!s->links.pfc_drop)
+		return -errno;
+	return 0;
+}
+
+static int lock_dir(struct agent *a)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/lock", a->cfg->dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		close(fd);
+		return -EBUSY;
+	}
+	a->lock_fd = fd;
+	return 0;
+}
+
+static void write_pid(const char *dir, int pid)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/pid", dir);
+	if (!pid) {
+		unlink(path);
+		return;
+	}
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%d\n", pid);
+		fclose(f);
+	}
+}
+
+static void state_init(struct agent *a)
+{
+	const struct pfc_config *c = a->cfg;
+	struct pfc_state *st = a->st;
+	int i;
+
+	pfc_state_begin(st);
+	st->magic = PFC_STATE_MAGIC;
+	st->version = PFC_STATE_VERSION;
+	st->pid = getpid();
+	st->started = st->updated = pfc_now();
+	snprintf(st->node, sizeof(st->node), "%s", c->node);
+	snprintf(st->backend, sizeof(st->backend), "%s", a->backend);
+	snprintf(st->note, sizeof(st->note), "%s", a->q.why);
+	st->rate_bps = c->rate_bps;
+	st->lossless_mask = c->lossless_mask;
+	st->quanta = c->quanta;
+	memcpy(st->xoff, c->xoff, sizeof(st->xoff));
+	memcpy(st->xon, c->xon, sizeof(st->xon));
+	memcpy(st->headroom, c->headroom, sizeof(st->headroom));
+	st->lossless_limit = c->lossless_limit;
+	st->lossy_limit = c->lossy_limit;
+	st->sched = c->sched;
+	st->wd_action = c->wd_action;
+	st->wd_detect_ms = c->wd_detect_ms;
+	st->wd_restore_ms = c->wd_restore_ms;
+	st->nports = c->nports;
+	st->frame = c->frame;
+	for (i = 0; i < c->nports; i++) {
+		snprintf(st->ports[i].name, sizeof(st->ports[i].name), "%s",
+			 c->ports[i].name);
+		snprintf(st->ports[i].ifname, sizeof(st->ports[i].ifname), "%s",
+			 c->ports[i].ifname);
+		st->ports[i].ifindex = c->ports[i].ifindex;
+		st->ports[i].rate_bps = pfc_port_rate(c, i);
+		snprintf(st->ports[i].dcb, sizeof(st->ports[i].dcb), "%s",
+			 a->dcb[i]);
+	}
+	pfc_state_end(st);
+}
+
+/* Hardware PFC where every port has DCB; say why not otherwise. */
+static int probe_dcb(struct agent *a)
+{
+	const struct pfc_config *c = a->cfg;
+	int i, ok = 0, r;
+
+	for (i = 0; i < c->nports; i++) {
+		r = pfc_dcb_probe(c->ports[i].ifname, a->dcb[i], sizeof(a->dcb[i]));
+		ok += r == 1;
+	}
+	if (c->backend == PFC_BACKEND_DCB || (c->backend == PFC_BACKEND_AUTO &&
+					      ok == c->nports)) {
+		if (ok != c->nports) {
+			p_err("dcb: not every port supports DCB (%s: %s)",
+			      c->ports[0].ifname, a->dcb[0]);
+			return -EOPNOTSUPP;
+		}
+		for (i = 0; i < c->nports; i++) {
+			r = pfc_dcb_apply(c->ports[i].ifname, c->lossless_mask,
+					  c->dscp_prio);
+			if (r) {
+				p_err("dcb: %s: %s", c->ports[i].ifname, strerror(-r));
+				return r;
+			}
+		}
+		return 1;
+	}
+	for (i = 0; i < c->nports; i++)
+		if (strcmp(a->dcb[i], "supported"))
+			pr_info("%s: hardware PFC (DCB) %s; software pause\n",
+				c->ports[i].ifname, a->dcb[i]);
+	return 0;
+}
+
+static int setup(struct agent *a)
+{
+	struct pfc_config *c = a->cfg;
+	int i, r;
+
+	r = probe_dcb(a);
+	if (r < 0)
+		return r;
+	if (r == 1) {
+		snprintf(a->backend, sizeof(a->backend), "dcb");
+		return 0;
+	}
+	if (!c->keep_offloads)
+		for (i = 0; i < c->nports; i++)
+			pfc_port_offloads(c->ports[i].ifname, 1, &a->offloads[i]);
+	keep_priority();
+	r = load_bpf(a);
+	if (r) {
+		p_err("loading the pause programs: %s", strerror(-r));
+		return r;
+	}
+	r = pfc_queues_setup(&a->q, c, c->backend);
+	if (r)
+		return r;
+	a->queues_up = true;
+	snprintf(a->backend, sizeof(a->backend), "%s", a->q.be->name);
+	for (i = 0; i < c->nports; i++) {
+		int ifindex = c->ports[i].ifindex;
+
+		if (!strcmp(a->q.be->name, "htb-tbf")) {
+			r = tc_bpf_classifier(&a->q.tc, ifindex, PFC_ROOT_HANDLE,
+					      bpf_program__fd(a->skel->progs.pfc_classify),
+					      "pfc_classify");
+			if (r)
+				goto fail;
+		}
+		r = pfc_port_attach(ifindex,
+				    bpf_program__fd(a->skel->progs.pfc_ingress),
+				    bpf_program__fd(a->skel->progs.pfc_egress));
+		a->attached[i] = true;
+		if (r)
+			goto fail;
+		a->tx_fd[i] = pfc_sock_open(ifindex, 1, 0);
+		if (a->tx_fd[i] < 0) {
+			r = a->tx_fd[i];
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	p_err("%s: attaching: %s", c->ports[i].ifname, strerror(-r));
+	return r;
+}
+
+static void teardown(struct agent *a)
+{
+	const struct pfc_config *c = a->cfg;
+	int i;
+
+	for (i = 0; i < c->nports; i++) {
+		if (a->attached[i])
+			pfc_port_detach(c->ports[i].ifindex);
+		if (a->tx_fd[i] >= 0)
+			close(a->tx_fd[i]);
+	}
+	if (a->queues_up)
+		pfc_queues_teardown(&a->q);
+	if (a->pp)
+		munmap(a->pp, sizeof(struct pfc_pp) * PFC_MAX_PORTS * PFC_PRIOS);
+	pfc_bpf__destroy(a->skel);
+	for (i = 0; i < c->nports; i++)
+		pfc_port_offloads(c->ports[i].ifname, 0, &a->offloads[i]);
+}
+
+/* Hardware PFC: nothing to run; stay until told to stop, for `show`. */
+static int pfc_wait(struct agent *a)
+{
+	sigset_t mask;
+	int sig = 0;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGUSR1);
+	while (sig != SIGINT && sig != SIGTERM) {
+		if (sigwait(&mask, &sig))
+			return -EINTR;
+		pfc_state_begin(a->st);
+		a->st->updated = pfc_now();
+		pfc_state_end(a->st);
+	}
+	return 0;
+}
+
+int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
+{
+	struct agent *a = calloc(1, sizeof(*a));
+	sigset_t mask;
+	int i, r, rc = EXIT_PROBLEM;
+
+	if (!a)
+		return EXIT_PROBLEM;
+	a->cfg = cfg;
+	for (i = 0; i < PFC_MAX_PORTS; i++)
+		a->tx_fd[i] = -1;
+	libbpf_set_print(libbpf_print);
+	r = pfc_state_create(cfg->dir, &a->st);
+	if (!r)
+		r = lock_dir(a);
+	if (r) {
+		p_err("%s: %s", cfg->dir, r == -EBUSY ?
+		      "an agent for this node is already running" : strerror(-r));
+		pfc_state_unmap(a->st);
+		free(a);
+		return r == -EBUSY ? EXIT_USAGE : EXIT_PROBLEM;
+	}
+	if (trace_path) {
+		a->trace = fopen(trace_path, "w");
+		if (!a->trace)
+			pr_warn("trace %s: %s\n", trace_path, strerror(errno));
+	}
+	/* Signals arrive through a signalfd in the loop. */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	r = setup(a);
+	if (!r) {
+		state_init(a);
+		write_pid(cfg->dir, getpid());
+		pr_info("pfc agent %s: %d port(s), backend %s\n", cfg->node,
+			cfg->nports, a->backend);
+		r = a->skel ? pfc_loop(a) : pfc_wait(a);
+		rc = r ? EXIT_PROBLEM : EXIT_OK;
+	}
+	teardown(a);
+	write_pid(cfg->dir, 0);
+	pfc_state_begin(a->st);
+	a->st->pid = 0;
+	pfc_state_end(a->st);
+	pfc_state_unmap(a->st);
+	if (a->trace)
+		fclose(a->trace);
+	close(a->lock_fd);
+	free(a);
+	return rc;
+}
+
+/* `tagger pfc stop` for a port whose agent died: remove what it left. */
+int pfc_port_cleanup(int ifindex)
+{
+	struct tc tc;
+	int r;
+
+	pfc_port_detach(ifindex);
+	r = tc_open(&tc);
+	if (r)
+		return r;
+	r = tc_qdisc_del_root(&tc, ifindex);
+	tc_close(&tc);
+	return r;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Configuration of one node's pause agent and the buffer model its
+ * defaults come from (Tagger draft, section 3.3, equation 1):
+ *
+ *   headroom = 2 (s_MTU + s_PFC + r t_wire) + r t_pro
+ *
+ * with s_MTU the largest frame on the port, s_PFC = 64 bytes, t_wire = 0
+ * (veth) and t_pro = 1 ms, the p99 budget of the software pause loop (PFC
+ * frame in -> gate closed), which is what a PFC engine's processing time
+ * is here. XON = r t_pro keeps the egress busy while a resume travels;
+ * XOFF = XON + headroom gives one headroom of hysteresis, so that a pause
+ * cycle moves many frames rather than one.
+ *
+ * API:
+ *   struct pfc_config, pfc_config_init(c)    empty config, fixed defaults
+ *   pfc_config_finish(c)                     fill rate-dependent defaults
+ *   pfc_headroom(rate, frame, t_pro_ns)      equation (1)
+ *   pfc_parse_rate("100mbit", &bps)          tc-style rates
+ *   pfc_parse_size("64k", &bytes)            tc-style sizes
+ */
+#ifndef __TAGGER_PFC_CONFIG_H
+#define __TAGGER_PFC_CONFIG_H
+
+#include <limits.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pfc_maps.h"
+
+#define PFC_T_PRO_NS 1000000ull		/* software PFC processing budget */
+#define PFC_DEFAULT_RATE 100000000ull	/* 100 Mbit/s */
+#define PFC_DEFAULT_LOSSLESS 0x18	/* priorities 3 and 4 */
+#define PFC_MIN_LOSSLESS_LIMIT (4u << 20)
+
+enum pfc_sched { PFC_SCHED_WRR, PFC_SCHED_STRICT };
+enum pfc_wd_action { PFC_WD_REPORT, PFC_WD_IGNORE, PFC_WD_DROP };
+enum pfc_backend_req {
+	PFC_BACKEND_AUTO, PFC_BACKEND_MQPRIO, PFC_BACKEND_HTB, PFC_BACKEND_DCB
+};
+
+struct pfc_port_cfg {
+	char name[IF_NAMESIZE];		/* the node's name for the port */
+	char ifname[IF_NAMESIZE];	/* the interface */
+	int ifindex;
+	uint64_t rate_bps;		/* 0: the node's rate */
+};
+
+struct pfc_config {
+	char node[64];
+	char dir[PATH_MAX - 80];	/* state directory of this node */
+	int nports;
+	struct pfc_port_cfg ports[PFC_MAX_PORTS];
+	uint64_t rate_bps;
+	uint32_t lossless_mask;
+	uint32_t frame;			/* largest frame: MTU + 18 */
+	uint64_t headroom[PFC_PRIOS];	/* 0 = from the formula */
+	uint64_t xoff[PFC_PRIOS];
+	uint64_t xon[PFC_PRIOS];
+	uint32_t quanta;
+	uint64_t lossless_limit, lossy_limit;
+	enum pfc_sched sched;
+	uint32_t weight[PFC_PRIOS];
+	uint32_t wd_detect_ms, wd_restore_ms;
+	enum pfc_wd_action wd_action;
+	enum pfc_backend_req backend;
+	uint8_t dscp_prio[64];
+	bool keep_offloads;
+};
+
+void pfc_config_init(struct pfc_config *c);
+uint64_t pfc_port_rate(const struct pfc_config *c, int port);
+int pfc_config_finish(struct pfc_config *c);
+uint64_t pfc_headroom(uint64_t rate_bps, uint32_t frame, uint64_t t_pro_ns);
+bool pfc_parse_rate(const char *s, uint64_t *bps);
+bool pfc_parse_size(const char *s, uint64_t *bytes);
+int pfc_parse_dscp_map(const char *s, uint8_t map[64]);
+const char *pfc_wd_action_name(enum pfc_wd_action a);
+const char *pfc_sched_name(enum pfc_sched s);
+
+#endif /* __TAGGER_PFC_CONFIG_H */

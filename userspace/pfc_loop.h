@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The agent's state and event loop (internal to pfc_agent.c/pfc_loop.c):
+ * BPF ring buffer events, a timer for pause expiry, PAUSE refresh,
+ * statistics and the watchdog, and signals, on one epoll.
+ *
+ * API:
+ *   struct agent, pfc_loop(a), pfc_now()
+ */
+#ifndef __TAGGER_PFC_LOOP_H
+#define __TAGGER_PFC_LOOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pfc_backend.h"
+#include "pfc_config.h"
+#include "pfc_frame.h"
+#include "pfc_port.h"
+#include "pfc_state.h"
+#include "pfc_watchdog.h"
+
+struct pfc_bpf;
+
+struct gate {
+	bool closed;
+	uint64_t until;		/* pause expiry (CLOCK_MONOTONIC ns) */
+	uint64_t since;
+	struct pfc_wd wd;
+	bool ignoring;		/* watchdog ignore/drop in force */
+};
+
+struct agent {
+	struct pfc_config *cfg;
+	struct pfc_bpf *skel;
+	struct pfc_pp *pp;		/* the BPF "pp" array, mapped */
+	struct pfc_queues q;
+	bool queues_up;
+	char backend[32];
+	char dcb[PFC_MAX_PORTS][32];
+	bool attached[PFC_MAX_PORTS];
+	int tx_fd[PFC_MAX_PORTS];	/* PAUSE frames, qdisc bypass */
+	struct pfc_offloads offloads[PFC_MAX_PORTS];
+	struct gate gate[PFC_MAX_PORTS][PFC_PRIOS];
+	bool sent[PFC_MAX_PORTS][PFC_PRIOS];	/* PAUSE in force upstream */
+	uint64_t refresh_at[PFC_MAX_PORTS];
+	uint64_t tick_at;
+	struct pfc_state *st;
+	FILE *trace;
+	int lock_fd;
+};
+
+int pfc_loop(struct agent *a);
+uint64_t pfc_now(void);
+
+#endif /* __TAGGER_PFC_LOOP_H */

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a port needs around the pause programs: offloads that keep the
+ * byte accounting exact, the tc attachment of the programs, and removal.
+ *
+ * API:
+ *   pfc_port_offloads(ifname, off, saved)   GRO/TSO/GSO off (or restore)
+ *   pfc_port_mtu(ifname)                    MTU, or -errno
+ *   pfc_port_attach(ifindex, in_fd, out_fd) cls_bpf ingress+egress, last
+ *   pfc_port_detach(ifindex)                remove them (absent: ok)
+ */
+#ifndef __TAGGER_PFC_PORT_H
+#define __TAGGER_PFC_PORT_H
+
+#include <stdint.h>
+
+struct pfc_offloads {
+	uint32_t gro, tso, gso;
+	int valid;
+};
+
+int pfc_port_offloads(const char *ifname, int off, struct pfc_offloads *saved);
+int pfc_port_mtu(const char *ifname);
+int pfc_port_attach(int ifindex, int in_fd, int out_fd);
+void pfc_port_detach(int ifindex);
+
+#endif /* __TAGGER_PFC_PORT_H */
