@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Generator speed: Jellyfish (degree 10) + one shortest path per ordered
 # switch pair, written to a file, at N = 250, 500, 1000 switches; and the
-# bounce path counts of the seeds' Clos and fat-tree k=4. Wall-clock times
-# of one run on a shared machine: compare rows with each other.
+# bounce path counts of the seeds' Clos and fat-tree k=4. Times are those
+# of one run on a shared machine: CPU seconds (user + sys) next to wall
+# clock; compare rows with each other.
 set -u
 cd "$(dirname "$0")/../.."
 T=build/tagger
@@ -11,18 +12,30 @@ D=$(mktemp -d /tmp/tgr-bench-paths.XXXX)
 trap 'rm -rf "$D"' EXIT
 now() { date +%s.%N; }
 
-printf '%-6s %-6s %9s %8s %9s %8s %10s\n' N degree paths topo_s paths_s MB MB/s
+# cpu CMD...: run CMD, print its CPU seconds (task-clock from perf stat,
+# 1 ms resolution; /usr/bin/time's 10 ms user+sys without perf). CPU time is
+# robust to other load on the shared cores, unlike wall clock.
+cpu() {
+	if perf stat -x, -e task-clock -o "$D/time" "$@" > /dev/null 2>&1; then
+		awk -F, '/task-clock/ { print $1 / 1000 }' "$D/time"
+	else
+		/usr/bin/time -f '%U %S' -o "$D/time" "$@" > /dev/null || exit 1
+		awk '{ print $1 + $2 }' "$D/time"
+	fi
+}
+
+printf '%-6s %-6s %9s %9s %9s %9s %8s %10s\n' N degree paths topo_cpu paths_cpu paths_wall MB Mpaths/cpu
 for n in ${BENCH_SIZES:-250 500 1000}; do
+	tc=$(cpu $T topo jellyfish "$n" 10 --seed 1 -o "$D/jf.topo")
 	t0=$(now)
-	$T topo jellyfish "$n" 10 --seed 1 -o "$D/jf.topo" || exit 1
+	pc=$(cpu $T -j paths shortest "$D/jf.topo" -o "$D/jf.elp")
 	t1=$(now)
-	$T -j paths shortest "$D/jf.topo" -o "$D/jf.elp" > "$D/sum.json" || exit 1
-	t2=$(now)
+	$T -j paths shortest "$D/jf.topo" > "$D/sum.json"
 	paths=$(jq .paths "$D/sum.json")
 	bytes=$(stat -c %s "$D/jf.elp")
-	awk -v n="$n" -v p="$paths" -v a="$t0" -v b="$t1" -v c="$t2" -v by="$bytes" 'BEGIN {
-		mb = by / 1e6; s = c - b
-		printf "%-6d %-6d %9d %8.3f %9.3f %8.1f %10.1f\n", n, 10, p, b - a, s, mb, mb / s }'
+	awk -v n="$n" -v p="$paths" -v tc="$tc" -v pc="$pc" -v a="$t0" -v b="$t1" -v by="$bytes" 'BEGIN {
+		printf "%-6d %-6d %9d %9.3f %9.3f %9.3f %8.1f %10.2f\n", n, 10, p, tc, pc, b - a,
+		       by / 1e6, p / 1e6 / (pc > 0 ? pc : 0.001) }'
 done
 
 echo
