@@ -26,7 +26,7 @@ bool opt_u64(const char *name, const char *s, uint64_t *out)
 	char *end;
 
 	errno = 0;
-	if (*s < '0' || *s > '9' || (v = strtoull(s, &end, 0), errno || *end)) {
+	if (*s < '0' || *s > '9' || (v = strtoull(s, &end, 10), errno || *end)) {
 		p_err("%s wants a number from 0 to 2^64-1, not \"%s\"", name, s);
 		return false;
 	}
