@@ -38,6 +38,7 @@ dp_link() {
 
 dp_addr() { ip -n "$(ns_name "$1")" addr add "$3" dev "$2"; }
 dp_route() { ip -n "$(ns_name "$1")" route add "$2" via "$3"; }
+dp_addr6() { ip -n "$(ns_name "$1")" addr add "$3" dev "$2" nodad; }
 
 dp_lab_up() {
 	local n
@@ -45,7 +46,7 @@ dp_lab_up() {
 	mount -t bpf bpf "$DP_BPFFS" || skip "cannot mount a bpffs"
 	for n in h1 h2 h3 S1 S2 S3; do ns_new "$n"; done
 	for n in S1 S2 S3; do
-		nsx "$n" sysctl -qw net.ipv4.ip_forward=1
+		nsx "$n" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
 	done
 	dp_link h1 eth0 S1 hp
 	dp_link S1 r S2 l
@@ -63,8 +64,20 @@ dp_lab_up() {
 	dp_route S1 10.0.2.0/24 10.0.12.2; dp_route S1 10.0.3.0/24 10.0.12.2
 	dp_route S2 10.0.1.0/24 10.0.12.1; dp_route S2 10.0.2.0/24 10.0.23.2
 	ip -n "$(ns_name S3)" route add default via 10.0.23.1
+	# IPv6 along h1 - S1 - S2 - S3 - h2 (nodad: usable at once).
+	dp_addr6 h1 eth0 fd00:1::1/64; dp_addr6 S1 hp fd00:1::fe/64
+	dp_addr6 S1 r fd00:12::1/64; dp_addr6 S2 l fd00:12::2/64
+	dp_addr6 S2 r fd00:23::1/64; dp_addr6 S3 l fd00:23::2/64
+	dp_addr6 S3 hp fd00:2::fe/64; dp_addr6 h2 eth0 fd00:2::1/64
+	ip -n "$(ns_name h1)" -6 route add default via fd00:1::fe
+	ip -n "$(ns_name h2)" -6 route add default via fd00:2::fe
+	ip -n "$(ns_name S1)" -6 route add fd00:2::/64 via fd00:12::2
+	ip -n "$(ns_name S2)" -6 route add fd00:2::/64 via fd00:23::2
+	ip -n "$(ns_name S2)" -6 route add fd00:1::/64 via fd00:12::1
+	ip -n "$(ns_name S3)" -6 route add default via fd00:23::1
 	# Resolve neighbours now, so the first test packets are not queued.
 	dp_reach h1 10.0.2.1 h2; dp_reach h1 10.0.3.1 h3; dp_reach h2 10.0.1.1 h1
+	dp_reach h1 fd00:2::1 h2
 }
 
 # dp_reach FROM ADDR TO: a UDP packet from FROM arrives at TO.

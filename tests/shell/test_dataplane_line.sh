@@ -55,6 +55,15 @@ dp_expect S1-S2 $N $((a << 2 | ECN))
 dp_expect S2-S3 $N $((b << 2 | ECN))
 dp_expect S3-h2 $N $((c << 2 | ECN))
 
+# The same over IPv6 (traffic class instead of TOS, no header checksum).
+dp_sniff S2 l 5000 S1-S2-v6
+dp_sniff h2 eth0 5000 S3-h2-v6
+nsx h1 python3 "$DP_UDP" send fd00:2::1 5000 $ECN $N 2000
+sleep 0.3
+dp_sniff_stop
+dp_expect S1-S2-v6 $N $((a << 2 | ECN))
+dp_expect S3-h2-v6 $N $((c << 2 | ECN))
+
 # h1 -> h3: lossless up to S2, lossy from S2 on.
 dp_sniff S2 l 5000 S1-S2-off
 dp_sniff h3 eth0 5000 S2-h3
@@ -64,14 +73,37 @@ dp_sniff_stop
 dp_expect S1-S2-off $N $((x << 2 | ECN))
 dp_expect S2-h3 $N $((y << 2 | ECN))
 
-# The counters agree: S2 saw 2N lossless packets in on l, demoted N at hp.
+# The counters agree: S2 saw 3N lossless packets in on l (IPv4 and IPv6 to
+# h2, IPv4 to h3), demoted N at hp.
 show=$(tgr S2 -j switch show S2) || fail "show S2"
 in_l=$(echo "$show" | dp_json 'sum(c["packets"] for p in d["ports"] if p["port"] == "l" for c in p["in"] if c["lossless"] and c["tag"] == '"$a"')')
 dem=$(echo "$show" | dp_json '[p["lossy"]["no_rewrite"] for p in d["ports"] if p["port"] == "hp"][0]')
-[ "$in_l" -eq $((2 * N)) ] || fail "S2 counted $in_l lossless packets in on l, not $((2 * N))"
+[ "$in_l" -eq $((3 * N)) ] || fail "S2 counted $in_l lossless packets in on l, not $((3 * N))"
 [ "$dem" -eq "$N" ] || fail "S2 counted $dem demotions at hp, not $N"
 echo "ok: S2 counters: $in_l lossless in on l, $dem demoted (no rewrite) at hp"
 tgr S2 switch show S2 | sed 's/^/    /'
+
+# Rules whose tags change along the path (the fixture: 10, 10, 11 on the
+# links after S1, S2, S3), swapped in on every switch by update (its union
+# check passes: disjoint tags), and h1's initial tag with them.
+F=$FIX/dp_line.rules.json
+for n in S1 S2 S3; do
+	tgr "$n" switch update "$n" "$F" >/dev/null || fail "update $n to the fixture"
+done
+tgr h1 host detach h1 eth0 >/dev/null || fail "host detach"
+tgr h1 host attach h1 eth0 "$F" --udp-dport 5000 >/dev/null || fail "host attach (fixture)"
+T=$(dp_json 'd["hosts"]["h1"]["tag"]' < "$F")
+read -r a b c <<<"$(python3 "$DP_UDP" predict "$F" "$T" S1:hp:r S2:l:r S3:l:hp)"
+[ "$b" != "$T" ] || fail "fixture: no tag change on the path"
+dp_sniff S2 l 5000 fx-S1-S2
+dp_sniff S3 l 5000 fx-S2-S3
+dp_sniff h2 eth0 5000 fx-S3-h2
+nsx h1 python3 "$DP_UDP" send 10.0.2.1 5000 $ECN $N 2000
+sleep 0.3
+dp_sniff_stop
+dp_expect fx-S1-S2 $N $((a << 2 | ECN))
+dp_expect fx-S2-S3 $N $((b << 2 | ECN))
+dp_expect fx-S3-h2 $N $((c << 2 | ECN))
 
 # detach leaves nothing behind; show then fails with exit 2.
 tgr h1 host detach h1 eth0 >/dev/null || fail "host detach"
