@@ -8,7 +8,9 @@
  * picks the endpoints (paths_job_ends) and streams paths into job->sink.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -34,10 +36,7 @@ int paths_job_ends(const struct paths_job *job, bool relay, struct gen_ends *end
 	return gen_ends(job->t, job->between, relay, ends) ? EXIT_USAGE : EXIT_OK;
 }
 
-/* Kinds with no options of their own run fn(t, ends, job->k, sink). */
-static int run_simple(const struct paths_job *job, int argc, char **argv,
-		      int (*fn)(const struct topo *, const struct gen_ends *, int,
-				struct path_sink *))
+static int run_updown(const struct paths_job *job, int argc, char **argv)
 {
 	struct gen_ends ends;
 	int rc;
@@ -45,20 +44,9 @@ static int run_simple(const struct paths_job *job, int argc, char **argv,
 	if (opts_parse(NULL, argc, argv, NULL, 0, NULL) ||
 	    paths_job_ends(job, false, &ends))
 		return EXIT_USAGE;
-	rc = fn(job->t, &ends, job->k, job->sink) ? EXIT_USAGE : EXIT_OK;
+	rc = paths_updown(job->t, &ends, job->sink) ? EXIT_USAGE : EXIT_OK;
 	gen_ends_free(&ends);
 	return rc;
-}
-
-static int updown_k(const struct topo *t, const struct gen_ends *e, int k,
-		    struct path_sink *s)
-{
-	return paths_updown(t, e, s);
-}
-
-static int run_updown(const struct paths_job *job, int argc, char **argv)
-{
-	return run_simple(job, argc, argv, updown_k);
 }
 
 static int run_bounce(const struct paths_job *job, int argc, char **argv)
@@ -303,35 +291,70 @@ static json_t *summary(const char *kind, const struct path_sink *s, double secs)
 			 "unreachable", (json_int_t)s->unreachable, "seconds", secs);
 }
 
+/* The process umask, read without changing it for good. */
+static mode_t current_umask(void)
+{
+	mode_t m = umask(0);
+
+	umask(m);
+	return m;
+}
+
+/*
+ * Paths go to a temporary file next to FILE, renamed over it only when the
+ * kind succeeded: a failed run leaves an existing FILE as it was.
+ */
 static int generate(const struct paths_kind *k, struct paths_job *job,
 		    const char *file, int argc, char **argv)
 {
+	char *tmp = NULL;
 	FILE *f = NULL;
-	int rc;
+	int rc, err;
 
 	if (file && !strcmp(file, "-"))
 		file = NULL;	/* "-o -" is stdout, as without -o */
-	if (file || !json_output) {
-		f = file ? fopen(file, "w") : stdout;
+	if (file) {
+		int fd;
+
+		if (asprintf(&tmp, "%s.XXXXXX", file) < 0)
+			tmp = NULL;
+		fd = tmp ? mkstemp(tmp) : -1;
+		f = fd >= 0 ? fdopen(fd, "w") : NULL;
 		if (!f) {
 			p_err("cannot write %s: %m", file);
+			if (fd >= 0)
+				close(fd), unlink(tmp);
+			free(tmp);
 			return EXIT_USAGE;
 		}
-		sink_writer_open(job->sink, job->t, f);
-	} else {
-		sink_count(job->sink);
+	} else if (!json_output) {
+		f = stdout;
 	}
+	if (f)
+		sink_writer_open(job->sink, job->t, f);
+	else
+		sink_count(job->sink);
 	rc = k->run(job, argc, argv);
-	if (f) {
+	if (!f)
+		return rc;
+	{
 		struct path_sink copy = *job->sink;
 
-		if (sink_writer_close(job->sink) || (file && fclose(f))) {
-			p_err("cannot write %s: %m", file ? file : "stdout");
-			rc = EXIT_USAGE;
-		}
+		err = sink_writer_close(job->sink);
 		*job->sink = copy;
-		if (rc && file)
-			unlink(file);
+	}
+	if (file) {
+		err |= fchmod(fileno(f), 0666 & ~current_umask());
+		err |= fclose(f);
+		if (!rc && !err && rename(tmp, file))
+			err = 1;
+		if (rc || err)
+			unlink(tmp);
+		free(tmp);
+	}
+	if (err) {
+		p_err("cannot write %s: %m", file ? file : "stdout");
+		rc = EXIT_USAGE;
 	}
 	return rc;
 }
