@@ -8,16 +8,14 @@
  * picks the endpoints (paths_job_ends) and streams paths into job->sink.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cmd.h"
 #include "fc_cmd.h"
 #include "gen_cli.h"
 #include "log.h"
 #include "opts.h"
+#include "outfile.h"
 #include "util.h"
 
 #define MAX_BOUNCES 16
@@ -291,69 +289,30 @@ static json_t *summary(const char *kind, const struct path_sink *s, double secs)
 			 "unreachable", (json_int_t)s->unreachable, "seconds", secs);
 }
 
-/* The process umask, read without changing it for good. */
-static mode_t current_umask(void)
-{
-	mode_t m = umask(0);
-
-	umask(m);
-	return m;
-}
-
-/*
- * Paths go to a temporary file next to FILE, renamed over it only when the
- * kind succeeded: a failed run leaves an existing FILE as it was.
- */
+/* Paths go to FILE whole or not at all (outfile.h). */
 static int generate(const struct paths_kind *k, struct paths_job *job,
 		    const char *file, int argc, char **argv)
 {
-	char *tmp = NULL;
-	FILE *f = NULL;
+	struct path_sink copy;
+	struct outfile out;
 	int rc, err;
 
-	if (file && !strcmp(file, "-"))
-		file = NULL;	/* "-o -" is stdout, as without -o */
-	if (file) {
-		int fd;
-
-		if (asprintf(&tmp, "%s.XXXXXX", file) < 0)
-			tmp = NULL;
-		fd = tmp ? mkstemp(tmp) : -1;
-		f = fd >= 0 ? fdopen(fd, "w") : NULL;
-		if (!f) {
-			p_err("cannot write %s: %m", file);
-			if (fd >= 0)
-				close(fd), unlink(tmp);
-			free(tmp);
-			return EXIT_USAGE;
-		}
-	} else if (!json_output) {
-		f = stdout;
+	if (json_output && (!file || !strcmp(file, "-"))) {
+		sink_count(job->sink);	/* -j alone: count, print the summary */
+		return k->run(job, argc, argv);
 	}
-	if (f)
-		sink_writer_open(job->sink, job->t, f);
-	else
-		sink_count(job->sink);
+	if (outfile_open(&out, file))
+		return EXIT_USAGE;
+	sink_writer_open(job->sink, job->t, out.f);
 	rc = k->run(job, argc, argv);
-	if (!f)
-		return rc;
-	{
-		struct path_sink copy = *job->sink;
-
-		err = sink_writer_close(job->sink);
-		*job->sink = copy;
-	}
-	if (file) {
-		err |= fchmod(fileno(f), 0666 & ~current_umask());
-		err |= fclose(f);
-		if (!rc && !err && rename(tmp, file))
-			err = 1;
-		if (rc || err)
-			unlink(tmp);
-		free(tmp);
-	}
-	if (err) {
-		p_err("cannot write %s: %m", file ? file : "stdout");
+	copy = *job->sink;
+	err = sink_writer_close(job->sink);
+	*job->sink = copy;
+	/* A write error leaves the stream in error: outfile_close reports it. */
+	if (outfile_close(&out, !rc)) {
+		rc = EXIT_USAGE;
+	} else if (!rc && err) {
+		p_err("cannot write %s", file ? file : "stdout");
 		rc = EXIT_USAGE;
 	}
 	return rc;

@@ -14,6 +14,7 @@
 #include "gen_cli.h"
 #include "log.h"
 #include "opts.h"
+#include "outfile.h"
 #include "util.h"
 
 #define MAX_SIZE 1000000
@@ -242,20 +243,13 @@ static json_t *summary(const char *kind, const struct topo *t, double secs)
 
 static int write_topo(const struct topo *t, const char *file)
 {
-	FILE *f = file ? fopen(file, "w") : stdout;
-	int err;
+	struct outfile out;
 
-	if (!f) {
-		p_err("cannot write %s: %m", file);
+	if (outfile_open(&out, file))
 		return EXIT_USAGE;
-	}
-	err = topo_write(f, t);
-	err |= file ? fclose(f) : fflush(f);
-	if (err) {
-		p_err("cannot write %s: %m", file ? file : "stdout");
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+	/* topo_write fails only on I/O errors, which outfile_close reports. */
+	topo_write(out.f, t);
+	return outfile_close(&out, true) ? EXIT_USAGE : EXIT_OK;
 }
 
 int do_topo(int argc, char **argv)
@@ -281,7 +275,7 @@ int do_topo(int argc, char **argv)
 	if (opts_take(&argc, argv, "-o", &file) < 0)
 		return usage_err(kind_help, "-o wants a file");
 	if (file && !strcmp(file, "-"))
-		file = NULL;
+		file = NULL;	/* "-o -" is stdout, as without -o */
 	rc = k->make(argc, argv, &t);
 	if (rc) {
 		if (!json_output)

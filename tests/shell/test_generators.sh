@@ -131,4 +131,11 @@ expect_rc 2 "failed run keeps an existing file" "$TAGGER" paths updown "$D/ring.
 [ "$(cat "$D/keep.elp")" = keep ] || fail "failed run overwrote its -o file"
 ls "$D"/keep.elp.* 2>/dev/null && fail "temporary file left behind"
 echo "ok: existing file kept"
+if [ -c /dev/full ]; then
+	bad "topo write error" 'cannot write /dev/full' "$TAGGER" topo clos -o /dev/full
+	bad "paths write error" 'cannot write /dev/full' "$TAGGER" paths updown "$D/clos.topo" -o /dev/full
+	bad "stdout write error" 'cannot write stdout' bash -c "'$TAGGER' topo clos > /dev/full"
+	[ -c /dev/full ] || fail "a device was replaced by a file"
+	echo "ok: devices are written in place"
+fi
 echo "all generator checks passed"
