@@ -344,6 +344,43 @@ START_TEST(every_class_is_walked)
 }
 END_TEST
 
+START_TEST(parallel_links_are_told_apart)
+{
+	struct run x;
+
+	/* A reaches B over two links; only the one by port 2 has a rewrite. */
+	run(&x, "switch A\nswitch B\nhost h1\nhost h2\nlink A:2 B:1\nlink A:3 B:3\n"
+	    "link h1:e A:1\nlink h2:e B:2\n", "h1 A:2 B h2\nh1 A:3 B h2\n",
+	    "{" TAGS2 ", 'switches': {"
+	    "'A': {'ports': ['1', '2', '3'], 'classify': [" CL_ANY "],"
+	    "      'rewrite': [{'tag': 10, 'in': '1', 'out': '2', 'new_tag': 10}]},"
+	    "'B': {'ports': ['1', '2', '3'], 'classify': [" CL_ANY "], 'rewrite': [" KEEP(10) "]}}}",
+	    false);
+	ck_assert_int_eq(x.rc, EXIT_PROBLEM);
+	ck_assert_int_eq(x.res.lossless_paths, 1);
+	assert_problem(&x, VERIFY_LOSSY_PATH,
+		       "lossy path h1 A:3 B h2 (t.elp:2): at A: no rewrite rule for tag 10 in 1 out 3");
+	done(&x);
+}
+END_TEST
+
+START_TEST(host_class_tags_override_the_class_tag)
+{
+	struct run x;
+
+	/* h1 starts class 0 with 11 instead of 10: A has rules for 11 only. */
+	run(&x, "switch A\nhost h1\nhost h2\nlink h1:e A:1\nlink h2:e A:2\n", "h1 A h2\nh2 A h1\n",
+	    "{" TAGS2 ", 'classes': [{'class': 0, 'tag': 10}], 'hosts': {'h1': {'classes': [11]}},"
+	    "'switches': {'A': " RING_SW("{'in': '*', 'tag': 11, 'priority': 4}",
+					"{'tag': 11, 'in': '*', 'out': '*', 'new_tag': 11}") "}}", false);
+	ck_assert_int_eq(x.rc, EXIT_PROBLEM);
+	ck_assert_int_eq(x.res.lossless_paths, 1);
+	assert_problem(&x, VERIFY_LOSSY_PATH,
+		       "lossy path h2 A h1 (t.elp:2): at A: no classify rule for in 2 tag 10");
+	done(&x);
+}
+END_TEST
+
 START_TEST(rules_that_do_not_fit_the_topology_are_input_errors)
 {
 	struct run x;
@@ -386,6 +423,8 @@ Suite *verify_suite(void)
 	tcase_add_test(tc, hairpin_under_a_wildcard_counts);
 	tcase_add_test(tc, decreasing_hop_names_the_path);
 	tcase_add_test(tc, every_class_is_walked);
+	tcase_add_test(tc, parallel_links_are_told_apart);
+	tcase_add_test(tc, host_class_tags_override_the_class_tag);
 	tcase_add_test(tc, rules_that_do_not_fit_the_topology_are_input_errors);
 	suite_add_tcase(s, tc);
 	return s;
