@@ -22,7 +22,7 @@ static int do_help(int argc, char **argv)
 		"Usage: %s [OPTIONS] OBJECT { COMMAND | help }\n"
 		"       %s version\n"
 		"where  OBJECT := { topo | paths | cbd | compile | verify | stats |\n"
-		"                   switch | host | pfc | lab | flow }\n"
+		"                   throughput | switch | host | pfc | lab | flow }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -v[erbose] | -q[uiet] }\n"
 		"\n"
 		"  topo KIND ...              write a topology (clos, leafspine, bcube,\n"
@@ -32,6 +32,7 @@ static int do_help(int argc, char **argv)
 		"  compile TOPO ELP           ELP -> deadlock-free tagging rules (JSON)\n"
 		"  verify TOPO ELP RULES      independent check of compiled rules\n"
 		"  stats RULES                priorities and rules, total and per switch\n"
+		"  throughput TOPO ELP        max multi-commodity flow over the paths\n"
 		"  switch ...                 attach, update, show, detach rules on ports\n"
 		"  host ...                   initial tags on host ports\n"
 		"  pfc ...                    PFC-like pause agent for ports without DCB\n"
@@ -67,6 +68,7 @@ static const struct cmd commands[] = {
 	{ "switch", do_switch },
 	{ "host", do_host },
 	{ "pfc", do_pfc },
+	{ "throughput", do_throughput },
 	{ 0 }
 };
 
