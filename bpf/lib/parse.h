@@ -111,8 +111,8 @@ static __always_inline int tagger_parse_ip6(struct __sk_buff *skb,
 	return TAGGER_PKT_IP6;
 }
 
-static __always_inline int tagger_parse(struct __sk_buff *skb,
-					struct tagger_pkt *p)
+static __always_inline int tagger_parse_slow(struct __sk_buff *skb,
+					     struct tagger_pkt *p)
 {
 	void *data, *data_end;
 	struct tagger_vlan_hdr *vh;
@@ -151,6 +151,39 @@ static __always_inline int tagger_parse(struct __sk_buff *skb,
 		return TAGGER_PKT_MACCTL;
 	}
 	return TAGGER_PKT_OTHER;
+}
+
+/*
+ * The common case first: untagged IPv4 with the header in the linear area,
+ * as forwarded packets have it; everything else takes the general path.
+ */
+static __always_inline int tagger_parse_fast(struct __sk_buff *skb,
+					     struct tagger_pkt *p)
+{
+	void *data = (void *)(long)skb->data;
+	void *data_end = (void *)(long)skb->data_end;
+	struct ethhdr *eth = data;
+	struct iphdr *ip = (void *)(eth + 1);
+	__u32 ihl;
+
+	if ((void *)(ip + 1) > data_end || eth->h_proto != bpf_htons(ETH_P_IP))
+		return -1;
+	ihl = ip->ihl * 4;
+	if (ip->version != 4 || ihl < sizeof(*ip) || skb->len < sizeof(*eth) + ihl)
+		return -1;
+	p->l3 = sizeof(*eth);
+	p->l4 = sizeof(*eth) + ihl;
+	p->tos = ip->tos;
+	p->l4proto = ip->protocol;
+	return TAGGER_PKT_IP4;
+}
+
+static __always_inline int tagger_parse(struct __sk_buff *skb,
+					struct tagger_pkt *p)
+{
+	int kind = tagger_parse_fast(skb, p);
+
+	return kind >= 0 ? kind : tagger_parse_slow(skb, p);
 }
 
 static __always_inline int tagger_udp_dport(struct __sk_buff *skb,
