@@ -7,7 +7,8 @@
       prints {"sent": N, "mbit": achieved rate}
   pfc_traffic.py recv PORT[,PORT...] IDLE_SECONDS
       counts datagrams per port until IDLE_SECONDS without any;
-      prints {"PORT": {"received": N, "max_seq": S, "mbit": R}, ...}
+      prints {"PORT": {"received": N, "max_seq": S, "mbit": R,
+                       "max_gap_ms": longest silence between two datagrams}}
 """
 import json
 import select
@@ -48,7 +49,7 @@ def recv(ports, idle):
         s.setblocking(False)
         socks[s] = p
     st = {p: {"received": 0, "max_seq": -1, "first": None, "last": None,
-              "bytes": 0} for p in ports}
+              "bytes": 0, "gap": 0.0} for p in ports}
     # Ready for traffic.
     print("ready", file=sys.stderr, flush=True)
     last = time.monotonic()
@@ -74,6 +75,8 @@ def recv(ports, idle):
                 e["bytes"] += len(d)
                 if e["first"] is None:
                     e["first"] = now
+                elif now - e["last"] > e["gap"]:
+                    e["gap"] = now - e["last"]
                 e["last"] = now
                 seq = struct.unpack_from("!Q", d, 0)[0]
                 e["max_seq"] = max(e["max_seq"], seq)
@@ -83,7 +86,8 @@ def recv(ports, idle):
     for p, e in st.items():
         dur = (e["last"] - e["first"]) if e["first"] else 0
         out[str(p)] = {"received": e["received"], "max_seq": e["max_seq"],
-                       "mbit": round(e["bytes"] * 8 / dur / 1e6, 2) if dur else 0}
+                       "mbit": round(e["bytes"] * 8 / dur / 1e6, 2) if dur else 0,
+                       "max_gap_ms": round(e["gap"] * 1000, 1)}
     print(json.dumps(out))
 
 
