@@ -48,7 +48,7 @@ static int do_help(int argc, char **argv)
 		"                    --backend { auto | mqprio | htb | dcb } |\n"
 		"                    --dscp-map DSCP:PRIO,... | --lossless-limit B |\n"
 		"                    --lossy-limit B | --keep-offloads |\n"
-		"                    --trace FILE | --dir DIR }\n"
+		"                    --rt-prio N | --trace FILE | --dir DIR }\n"
 		"       RATE := tc rate (100mbit, 1gbit); B := bytes (64k) or\n"
 		"               PRIO:BYTES,... per priority; PRIOS := 3,4 | 0-7 | none\n"
 		"\n"
@@ -252,6 +252,10 @@ static int agent_option(struct pfc_config *c, int argc, char **argv, int *ip,
 		if (!pfc_parse_size(v, &x))
 			goto bad;
 		c->lossy_limit = x;
+	} else if (!strcmp(a, "--rt-prio")) {
+		if (!parse_uint(v, 99, &u))
+			goto bad;
+		c->rt_prio = u;
 	} else if (!strcmp(a, "--trace")) {
 		*trace = v;
 	} else if (!strcmp(a, "--dir")) {

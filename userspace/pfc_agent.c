@@ -4,6 +4,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -373,6 +374,19 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 	signal(SIGPIPE, SIG_IGN);
 
 	r = setup(a);
+	if (!r && cfg->rt_prio) {
+		/*
+		 * The pause loop mostly sleeps; when a PFC frame or a crossing
+		 * arrives it must run now, not after whatever else shares the
+		 * CPU (that wait is t_pro of the headroom formula).
+		 */
+		struct sched_param sp = { .sched_priority = cfg->rt_prio };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+			pr_info("SCHED_FIFO %d: %s; running unprioritised\n",
+				cfg->rt_prio, strerror(errno));
+		mlockall(MCL_CURRENT | MCL_FUTURE);
+	}
 	if (!r) {
 		state_init(a);
 		write_pid(cfg->dir, getpid());

@@ -23,6 +23,7 @@ void pfc_config_init(struct pfc_config *c)
 	c->wd_restore_ms = 200;
 	c->wd_action = PFC_WD_REPORT;
 	c->backend = PFC_BACKEND_AUTO;
+	c->rt_prio = PFC_DEFAULT_RT_PRIO;
 	for (i = 0; i < PFC_PRIOS; i++)
 		c->weight[i] = 1;
 	/* Class selector: DSCP 8p..8p+7 -> priority p (trust-DSCP default). */

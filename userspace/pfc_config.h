@@ -33,6 +33,7 @@
 #define PFC_DEFAULT_RATE 100000000ull	/* 100 Mbit/s */
 #define PFC_DEFAULT_LOSSLESS 0x18	/* priorities 3 and 4 */
 #define PFC_MIN_LOSSLESS_LIMIT (4u << 20)
+#define PFC_DEFAULT_RT_PRIO 10		/* a PFC engine must not wait for a CPU */
 
 enum pfc_sched { PFC_SCHED_WRR, PFC_SCHED_STRICT };
 enum pfc_wd_action { PFC_WD_REPORT, PFC_WD_IGNORE, PFC_WD_DROP };
@@ -67,6 +68,7 @@ struct pfc_config {
 	enum pfc_backend_req backend;
 	uint8_t dscp_prio[64];
 	bool keep_offloads;
+	int rt_prio;			/* SCHED_FIFO priority, 0: none */
 };
 
 void pfc_config_init(struct pfc_config *c);

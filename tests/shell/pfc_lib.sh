@@ -61,3 +61,31 @@ pfc_show() { ns_exec "$1" "$TAGGER" -j pfc show "$1"; }
 pfc_json() {
 	pfc_show "$1" | python3 -c "import json,sys; d=json.load(sys.stdin); print($2)"
 }
+
+# pfc_chain N: h1 -- s1 -- ... -- sN -- h2 (links 10.62.K.0/24, K = 1..N+1),
+# every switch routed to both hosts. Ports: on sK, "up" faces h1, "dn" h2.
+pfc_chain() {
+	local n=$1 k prev=h1 cur
+	ns_new h1
+	ns_new h2
+	for k in $(seq "$n"); do ns_new "s$k"; done
+	for k in $(seq $((n + 1))); do
+		cur=$([ "$k" -le "$n" ] && echo "s$k" || echo h2)
+		pfc_link "$prev" "$cur" "10.62.$k"
+		prev=$cur
+	done
+	for k in $(seq "$n"); do
+		ns_exec "s$k" sysctl -qw net.ipv4.ip_forward=1
+		[ "$k" -gt 1 ] && ns_exec "s$k" ip route add 10.62.1.0/24 via "10.62.$k.1"
+		[ "$k" -lt "$n" ] && ns_exec "s$k" ip route add "10.62.$((n + 1)).0/24" \
+			via "10.62.$((k + 1)).2"
+	done
+	ns_exec h1 ip route add default via 10.62.1.2
+	ns_exec h2 ip route add default via "10.62.$((n + 1)).1"
+	ns_exec h1 python3 "$TRAFFIC" send "10.62.$((n + 1)).2" 9 0 1 0.3 >/dev/null &&
+		ns_exec h2 python3 "$TRAFFIC" send 10.62.1.2 9 0 1 0.3 >/dev/null ||
+		fail "chain does not route"
+}
+
+# The interface of node A toward node B in a chain.
+pfc_if() { echo "$1-$2"; }

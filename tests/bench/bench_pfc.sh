@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Pause latency of the software PFC: from an (in-port, priority) crossing
+# XOFF on a switch to its upstream neighbour's gate being closed, and from
+# the crossing of XON to the upstream queue running again. Chains
+#   h1 -- s1 -- ... -- sN -- h2   (100 Mbit/s, the last hop 20 Mbit/s)
+# carry a 60 Mbit/s lossless flow for a few seconds, so every hop pauses
+# and resumes its upstream many times; the agents' traces are paired by
+# tests/bench/pfc_latency.py. Goal: median <= 100 us, p99 <= 1 ms.
+# BENCH_SECONDS (default 5), BENCH_CHAINS (default "2 4").
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../shell/pfc_lib.sh"
+require_root
+require_cmd python3
+secs=${BENCH_SECONDS:-5}
+
+run_chain() {
+	local n=$1 k pairs=() prev next
+	pfc_chain "$n"
+	pfc_agent h1 up=h1-s1 --trace "$TGR_TMP/h1.trace"
+	for k in $(seq "$n"); do
+		prev=$([ "$k" -eq 1 ] && echo h1 || echo "s$((k - 1))")
+		next=$([ "$k" -eq "$n" ] && echo h2 || echo "s$((k + 1))")
+		local rate=""
+		[ "$k" -eq "$n" ] && rate=@20mbit
+		pfc_agent "s$k" "up=s$k-$prev" "dn=s$k-$next$rate" \
+			--trace "$TGR_TMP/s$k.trace"
+		# sK's "up" port pauses prev's port toward sK.
+		local pport=dn
+		[ "$prev" = h1 ] && pport=up
+		pairs+=("$TGR_TMP/s$k.trace" up "$TGR_TMP/$prev.trace" "$pport")
+	done
+	ns_exec h2 python3 "$TRAFFIC" recv 5001 2 >"$TGR_TMP/recv.json" 2>/dev/null &
+	local r=$!
+	bg_track $r
+	sleep 0.3
+	ns_exec h1 python3 "$TRAFFIC" send "10.62.$((n + 1)).2" 5001 24 60 "$secs" \
+		>"$TGR_TMP/send.json"
+	wait $r
+	for k in h1 $(seq -f "s%g" "$n"); do ns_exec "$k" "$TAGGER" pfc stop "$k"; done
+	local res
+	[ -n "${V:-}" ] && head -3 "$TGR_TMP"/*.trace && echo "${pairs[*]}"
+	res=$(python3 "$TOP/tests/bench/pfc_latency.py" "${pairs[@]}")
+	python3 - "$n" "$res" "$(cat "$TGR_TMP/send.json")" "$(cat "$TGR_TMP/recv.json")" <<'PY'
+import json, sys
+n, r, s, v = int(sys.argv[1]), json.loads(sys.argv[2]), json.loads(sys.argv[3]), json.loads(sys.argv[4])
+lost = s["sent"] - v["5001"]["received"]
+for k, what in (("xoff", "XOFF -> upstream gate closed"), ("xon", "XON -> upstream queue running")):
+    x = r[k]
+    if not x["n"]:
+        print(f"  {n} switches, {2 * n + 2} ports: {what}: no samples")
+        continue
+    print(f"  {n} switches, {2 * n + 2} ports: {what}: n={x['n']} "
+          f"median {x['median_us']} us, p99 {x['p99_us']} us, max {x['max_us']} us")
+for k, what in (("xoff_send", "crossing -> PAUSE sent"), ("xoff_apply", "PAUSE received -> gate closed")):
+    x = r[k]
+    if x["n"]:
+        print(f"      of which {what}: median {x['median_us']} us, p99 {x['p99_us']} us")
+print(f"  lossless packets lost: {lost} of {s['sent']}")
+PY
+	for k in h1 h2 $(seq -f "s%g" "$n"); do ip netns del "$(ns_name "$k")"; done
+	_tgr_ns=()
+}
+
+echo "pause latency (sampled over ${secs}s of congestion per chain)"
+for n in ${BENCH_CHAINS:-2 4}; do run_chain "$n"; done
