@@ -26,6 +26,8 @@ void mcf_free(struct mcf *g)
 	free(g->pred);
 	free(g->heap);
 	free(g->hpos);
+	free(g->cur);
+	free(g->mark);
 	mcf_init(g);
 }
 
@@ -39,6 +41,8 @@ void mcf_reset(struct mcf *g, int n)
 		g->pred = xrealloc(g->pred, g->n_cap * sizeof(int));
 		g->heap = xrealloc(g->heap, g->n_cap * sizeof(int));
 		g->hpos = xrealloc(g->hpos, g->n_cap * sizeof(int));
+		g->cur = xrealloc(g->cur, g->n_cap * sizeof(int));
+		g->mark = xrealloc(g->mark, g->n_cap);
 	}
 	g->n = n;
 	g->m = 0;
@@ -178,6 +182,68 @@ static int64_t shortest(struct mcf *g, int s, int t)
 	return g->dist[t];
 }
 
+static int64_t reduced(const struct mcf *g, int a, int u)
+{
+	return g->cost[a] + g->pi[u] - g->pi[g->to[a]];
+}
+
+/*
+ * One augmenting path of zero reduced-cost arcs (a shortest path), by
+ * depth-first search with current-arc pointers: nodes found to be dead
+ * ends stay dead for the phase. pred[] holds the path. 0 if none.
+ */
+static int zero_path(struct mcf *g, int s, int t)
+{
+	int u = s;
+
+	g->mark[s] = 1;
+	while (u != t) {
+		int a;
+
+		for (a = g->cur[u]; a >= 0; a = g->next[a]) {
+			int w = g->to[a];
+
+			if (g->cap[a] && !g->mark[w] && !reduced(g, a, u))
+				break;
+		}
+		g->cur[u] = a;
+		if (a >= 0) {
+			u = g->to[a];
+			g->pred[u] = a;
+			g->mark[u] = 1;
+			continue;
+		}
+		g->mark[u] = 2;		/* dead end for this phase */
+		if (u == s)
+			return 0;
+		u = g->to[g->pred[u] ^ 1];
+		g->cur[u] = g->next[g->cur[u]];
+	}
+	/* Unmark the path so later searches may reuse its nodes. */
+	for (u = t; u != s; u = g->to[g->pred[u] ^ 1])
+		g->mark[u] = 0;
+	g->mark[s] = 0;
+	return 1;
+}
+
+static int augment(struct mcf *g, int s, int t, int push, int64_t *cost)
+{
+	int v;
+
+	for (v = t; v != s; v = g->to[g->pred[v] ^ 1])
+		if (g->cap[g->pred[v]] < push)
+			push = g->cap[g->pred[v]];
+	for (v = t; v != s; v = g->to[g->pred[v] ^ 1]) {
+		int a = g->pred[v];
+
+		g->cap[a] -= push;
+		g->cap[a ^ 1] += push;
+		g->flow[a / 2] += a & 1 ? -push : push;
+		*cost += (int64_t)push * g->cost[a];
+	}
+	return push;
+}
+
 int mcf_solve(struct mcf *g, int s, int t, int limit, int64_t *cost)
 {
 	int flow = 0, v;
@@ -187,31 +253,25 @@ int mcf_solve(struct mcf *g, int s, int t, int limit, int64_t *cost)
 	memset(g->pi, 0, g->n * sizeof(int64_t));
 	while (flow < limit) {
 		int64_t dt = shortest(g, s, t);
-		int push = limit - flow;
 
 		if (dt == DIST_INF)
 			break;
 		/*
 		 * Settled nodes move by their distance, the rest by dist[t]: reduced
-		 * costs stay non-negative. Nodes unreached now stay unreachable
-		 * (new residual arcs only join nodes on the path), so their
-		 * potentials never matter.
+		 * costs stay non-negative, and zero on every shortest path. Nodes
+		 * unreached now stay unreachable (new residual arcs only join nodes
+		 * on augmenting paths), so their potentials never matter.
 		 */
 		for (v = 0; v < g->n; v++)
 			g->pi[v] += g->hpos[v] == -2 ? g->dist[v] :
 				    g->dist[v] < dt ? g->dist[v] : dt;
-		for (v = t; v != s; v = g->to[g->pred[v] ^ 1])
-			if (g->cap[g->pred[v]] < push)
-				push = g->cap[g->pred[v]];
-		for (v = t; v != s; v = g->to[g->pred[v] ^ 1]) {
-			int a = g->pred[v];
-
-			g->cap[a] -= push;
-			g->cap[a ^ 1] += push;
-			g->flow[a / 2] += a & 1 ? -push : push;
-			*cost += (int64_t)push * (a & 1 ? -g->cost[a ^ 1] : g->cost[a]);
+		/* Any path of zero reduced-cost arcs costs exactly the shortest. */
+		for (v = 0; v < g->n; v++) {
+			g->cur[v] = g->first[v];
+			g->mark[v] = 0;
 		}
-		flow += push;
+		while (flow < limit && zero_path(g, s, t))
+			flow += augment(g, s, t, limit - flow, cost);
 	}
 	return flow;
 }

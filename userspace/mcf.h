@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Min-cost max-flow with integer capacities and non-negative integer costs
- * (successive shortest paths, Dijkstra on reduced costs). Built for the many
+ * (successive shortest paths, Dijkstra on reduced costs, in phases: after
+ * each Dijkstra every path of zero reduced-cost arcs is a shortest path, so
+ * a depth-first search augments along all of them before the next one). Built for the many
  * small unit-capacity problems of Flattened Clos routing (appendix A.1):
  * one reusable struct, reset between problems, no allocation once warm.
  * Integral capacities give an integral optimum (theorem 6), so the flow
@@ -15,7 +17,8 @@
  *   mcf_flow(g, arc)                   flow on an arc after solve
  *   mcf_take_path(g, s, t, arcs, max)  one unit s->t along arcs with flow,
  *                                      flow decremented; returns #arcs
- * O(F * (m log n)) for flow value F.
+ * O(F * (m log n)) for flow value F; in practice one Dijkstra per distinct
+ * path length.
  */
 #ifndef __TAGGER_MCF_H
 #define __TAGGER_MCF_H
@@ -39,6 +42,8 @@ struct mcf {
 	int *heap;		/* binary heap of nodes keyed by dist */
 	int *hpos;		/* n: position in heap, -1 if not in it */
 	int hn;
+	int *cur;		/* n: current arc of the phase's path search */
+	char *mark;		/* n: 1 on the search path, 2 dead end */
 };
 
 void mcf_init(struct mcf *g);
