@@ -7,17 +7,8 @@
 #include "hmap.h"
 #include "log.h"
 #include "throughput.h"
+#include "throughput_paths.h"
 #include "util.h"
-
-/* Paths kept for the LP: switch hops only, one copy of each per pair. */
-struct lp_paths {
-	int n, cap;
-	int *comm;		/* commodity of each path */
-	uint32_t *off;		/* n + 1 offsets into hops */
-	int32_t *hops;
-	uint32_t nhops, hops_cap;
-	struct hmap seen;	/* hash of (commodity, hops) -> path + 1 */
-};
 
 static uint64_t path_hash(int c, const int32_t *h, int n)
 {
@@ -201,7 +192,7 @@ static int solve_lp(const struct traffic_matrix *tm, const struct lp_paths *lp,
 }
 
 int throughput_solve(const struct topo *t, const struct elp *e,
-		     const struct traffic_matrix *tm, int method,
+		     const struct traffic_matrix *tm, int method, double eps,
 		     struct throughput_result *res)
 {
 	struct lp_paths lp = { 0 };
@@ -223,8 +214,12 @@ int throughput_solve(const struct topo *t, const struct elp *e,
 		res->unrouted += !has[c];
 	if (res->unrouted)
 		res->theta = 0;	/* some demand cannot move at all */
+	else if (method == THROUGHPUT_FPTAS)
+		rc = throughput_fptas(tm, &lp, t, eps, res);
 	else
 		rc = solve_lp(tm, &lp, t, method, res);
+	if (method != THROUGHPUT_FPTAS || res->unrouted)
+		res->upper = res->theta;
 	free(has);
 	lp_free(&lp);
 	hmap_free(&comm);

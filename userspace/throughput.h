@@ -21,7 +21,13 @@
  * API:
  *   traffic_parse(s, &tr)          "all-to-all", "uniform=P", "permutation"
  *   traffic_build(t, &tr, seed, hosts_default, &tm)   0, -1 after p_err
- *   throughput_solve(t, e, &tm, method, &res)         0, -1 after p_err
+ *   throughput_solve(t, e, &tm, method, eps, &res)    0, -1 after p_err
+ *       GLPK solves the LP exactly (interior point by default). Its cost
+ *       grows with the cube of the number of links (the normal matrix
+ *       fills in over them), so for large instances THROUGHPUT_FPTAS runs
+ *       the Garg-Koenemann/Fleischer scheme instead and stops once its
+ *       primal (feasible flow) and dual (length function) bounds are
+ *       within a factor 1 + eps: theta <= optimum <= upper.
  *   traffic_free(&tm)
  * Paths are taken switch to switch: host hops at the ends are dropped and
  * duplicates merged, so host- and ToR-level ELPs give the same answer.
@@ -44,6 +50,7 @@ enum throughput_method {
 	THROUGHPUT_INTERIOR,	/* GLPK interior point (default: large LPs) */
 	THROUGHPUT_SIMPLEX,	/* GLPK primal simplex */
 	THROUGHPUT_DUAL,	/* GLPK dual simplex */
+	THROUGHPUT_FPTAS,	/* Garg-Koenemann/Fleischer, certified bounds */
 };
 
 struct traffic {
@@ -60,7 +67,9 @@ struct traffic_matrix {
 };
 
 struct throughput_result {
-	double theta;
+	double theta;		/* exact, or the certified lower bound */
+	double upper;		/* certified upper bound (= theta if exact) */
+	int phases;		/* FPTAS phases */
 	int commodities;
 	int unrouted;		/* commodities with no path in the ELP */
 	int64_t paths;		/* path variables in the LP */
@@ -73,7 +82,7 @@ int traffic_build(const struct topo *t, const struct traffic *tr, uint64_t seed,
 		  int hosts_default, struct traffic_matrix *tm);
 void traffic_free(struct traffic_matrix *tm);
 int throughput_solve(const struct topo *t, const struct elp *e,
-		     const struct traffic_matrix *tm, int method,
+		     const struct traffic_matrix *tm, int method, double eps,
 		     struct throughput_result *res);
 
 #endif /* __TAGGER_THROUGHPUT_H */

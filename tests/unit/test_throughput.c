@@ -22,7 +22,7 @@ static double solve(const char *topo, const char *paths, const char *traffic,
 	ck_assert_ptr_nonnull(e);
 	ck_assert_int_eq(traffic_parse(traffic, &tr), 0);
 	ck_assert_int_eq(traffic_build(t, &tr, 1, 1, &tm), 0);
-	ck_assert_int_eq(throughput_solve(t, e, &tm, method, &res), 0);
+	ck_assert_int_eq(throughput_solve(t, e, &tm, method, 0.01, &res), 0);
 	traffic_free(&tm);
 	elp_free(e);
 	topo_free(t);
@@ -92,7 +92,7 @@ START_TEST(a_pair_without_paths_has_zero_throughput)
 
 	traffic_parse("all-to-all", &tr);
 	ck_assert_int_eq(traffic_build(t, &tr, 1, 1, &tm), 0);
-	ck_assert_int_eq(throughput_solve(t, e, &tm, THROUGHPUT_INTERIOR, &res), 0);
+	ck_assert_int_eq(throughput_solve(t, e, &tm, THROUGHPUT_INTERIOR, 0.01, &res), 0);
 	ck_assert_int_eq(res.unrouted, 1);
 	ck_assert_double_eq(res.theta, 0);
 	traffic_free(&tm);
@@ -132,6 +132,48 @@ START_TEST(uniform_sends_each_servers_rate_to_a_fraction_of_tors)
 }
 END_TEST
 
+START_TEST(fptas_bounds_bracket_the_exact_lp)
+{
+	/* A random 3-regular graph's shortest paths, 2 hosts per switch. */
+	static const char *traffic[] = { "all-to-all", "uniform=0.3", "permutation" };
+	const char *topo =
+		"switch A\nswitch B\nswitch C\nswitch D\nswitch E\nswitch F\n"
+		"link A:1 B:1\nlink A:2 C:1\nlink A:3 D:1\nlink B:2 E:1\nlink B:3 F:1\n"
+		"link C:2 E:2\nlink C:3 F:2\nlink D:2 E:3\nlink D:3 F:3\n"
+		"host a1\nhost a2\nhost b1\nhost c1\nhost d1\nhost e1\nhost f1\n"
+		"link a1:0 A:h1\nlink a2:0 A:h2\nlink b1:0 B:h\nlink c1:0 C:h\n"
+		"link d1:0 D:h\nlink e1:0 E:h\nlink f1:0 F:h\n";
+	const char *paths =
+		"A B\nA C\nA D\nA B E\nA C E\nA D E\nA B F\nA C F\nA D F\n"
+		"B A\nB E\nB F\nB A C\nB E C\nB F C\nB A D\nB E D\nB F D\n"
+		"C A\nC E\nC F\nC A B\nC E B\nC F B\nC A D\nC E D\nC F D\n"
+		"D A\nD E\nD F\nD A B\nD E B\nD F B\nD A C\nD E C\nD F C\n"
+		"E B\nE C\nE D\nE B A\nE C A\nE D A\nE B F\nE C F\nE D F\n"
+		"F B\nF C\nF D\nF B A\nF C A\nF D A\nF B E\nF C E\nF D E\n";
+	struct topo *t = topo_from_str(topo);
+	struct elp *e = elp_from_str(t, paths);
+	int i;
+
+	ck_assert_ptr_nonnull(e);
+	for (i = 0; i < 3; i++) {
+		struct throughput_result ex, ap;
+		struct traffic_matrix tm;
+		struct traffic tr;
+
+		ck_assert_int_eq(traffic_parse(traffic[i], &tr), 0);
+		ck_assert_int_eq(traffic_build(t, &tr, 3, 1, &tm), 0);
+		ck_assert_int_eq(throughput_solve(t, e, &tm, THROUGHPUT_SIMPLEX, 0.01, &ex), 0);
+		ck_assert_int_eq(throughput_solve(t, e, &tm, THROUGHPUT_FPTAS, 0.01, &ap), 0);
+		ck_assert_double_le(ap.theta, ex.theta * (1 + 1e-9));
+		ck_assert_double_ge(ap.upper, ex.theta * (1 - 1e-9));
+		ck_assert_double_le(ap.upper, ap.theta * 1.01 + 1e-12);
+		traffic_free(&tm);
+	}
+	elp_free(e);
+	topo_free(t);
+}
+END_TEST
+
 Suite *throughput_suite(void)
 {
 	Suite *s = suite_create("throughput");
@@ -144,6 +186,7 @@ Suite *throughput_suite(void)
 	tcase_add_test(tc, near_worst_permutation_pairs_opposite_corners);
 	tcase_add_test(tc, a_pair_without_paths_has_zero_throughput);
 	tcase_add_test(tc, uniform_sends_each_servers_rate_to_a_fraction_of_tors);
+	tcase_add_test(tc, fptas_bounds_bracket_the_exact_lp);
 	suite_add_tcase(s, tc);
 	return s;
 }
