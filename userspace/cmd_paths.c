@@ -214,8 +214,8 @@ static int help(int argc, char **argv)
 	fprintf(stderr, "Usage: %s [-j] paths KIND TOPO [--between hosts|switches|tors] [OPTIONS] [-o FILE]\n",
 		bin_name);
 	for (k = paths_kinds; k->name; k++)
-		fprintf(stderr, "       %s paths %s%s TOPO %s\n", bin_name, k->name,
-			k->k_max ? "=K" : "", k->usage);
+		fprintf(stderr, "       %s paths %s%s TOPO%s%s\n", bin_name, k->name,
+			k->k_max ? "=K" : "", *k->usage ? " " : "", k->usage);
 	fprintf(stderr, "       %s paths stats TOPO ELP\n", bin_name);
 	fprintf(stderr,
 		"\n"
@@ -224,8 +224,8 @@ static int help(int argc, char **argv)
 		"hosts when the topology has any, else switches, or as --between says\n"
 		"(tors: layer-0 switches, or switches with hosts where there are no\n"
 		"layers). Paths never cross hosts unless --relay-hosts (bcube always).\n"
-		"With -j, prints a summary (paths, max_len and avg_len in hops, pairs,\n"
-		"unreachable, seconds) instead; the paths then go only to -o FILE.\n"
+		"With -j, prints a summary (paths, max_len and avg_len in hops,\n"
+		"unreachable pairs, seconds) instead; the paths then go only to -o FILE.\n"
 		"'%s paths KIND help' describes a kind.\n", bin_name);
 	return 0;
 }
@@ -240,8 +240,9 @@ static int kind_help(int argc, char **argv)
 		json_emit(json_null());
 		return 0;
 	}
-	fprintf(stderr, "Usage: %s [-j] paths %s%s TOPO [--between hosts|switches|tors] %s [-o FILE]\n\n%s\n",
-		bin_name, k->name, k->k_max ? "=K" : "", k->usage, k->doc);
+	fprintf(stderr, "Usage: %s [-j] paths %s%s TOPO [--between hosts|switches|tors]%s%s [-o FILE]\n\n%s\n",
+		bin_name, k->name, k->k_max ? "=K" : "", *k->usage ? " " : "", k->usage,
+		k->doc);
 	return 0;
 }
 
