@@ -13,13 +13,15 @@
  *   topo_gen_bcube(n, k)           BCube(n,k): servers are hosts that relay
  *   topo_gen_jellyfish(n, d, h, seed)  random simple connected d-regular
  *   topo_gen_ring(n, h), topo_gen_line(n, h)
- * Names: ToRs T1.., leaves L1.., spines S1.., hosts h1.. (Clos, fat-tree,
- * leaf-spine: L = leaf layer); sw1.. for ring, line and Jellyfish; BCube
+ * Names: Clos and fat-tree ToRs T1.. (layer 0), leaves L1.. (1), spines
+ * S1.. (2); leaf-spine leaves L1.. (0) and spines S1.. (1); hosts h1..,
+ * numbered switch by switch; sw1.. for ring, line and Jellyfish; BCube
  * servers s<digits> and switches w<level>-<digits> (digits most significant
  * first, dot-separated when n > 10).
  *
  * Paths: a generator walks ordered endpoint pairs and hands every path to
- * a sink, as an array of egress port ids (elp.h); nothing is kept per path.
+ * a sink, as an array of egress port ids (elp.h); nothing is kept across
+ * pairs, so output streams out as it is found.
  *   gen_ends(t, between, relay, &ends)   the endpoints (hosts, switches, tors)
  *   paths_updown / paths_bounce / paths_shortest / paths_ecmp / paths_ksp /
  *   paths_bcube                          0, or -1 after p_err()
