@@ -80,13 +80,18 @@ dp_lab_up() {
 	dp_reach h1 fd00:2::1 h2
 }
 
-# dp_reach FROM ADDR TO: a UDP packet from FROM arrives at TO.
+# dp_reach FROM ADDR TO: a UDP packet from FROM arrives at TO (neighbour
+# discovery may drop the first ones: a few tries on a busy machine).
 dp_reach() {
-	dp_sniff "$3" eth0 9 "reach-$3"
-	nsx "$1" python3 "$DP_UDP" send "$2" 9 0 3 10
-	sleep 0.1
-	dp_sniff_stop
-	[ -s "$TGR_TMP/reach-$3" ] || fail "$1 cannot reach $3 ($2)"
+	local try
+	for try in 1 2 3 4 5; do
+		dp_sniff "$3" eth0 9 "reach-$3"
+		nsx "$1" python3 "$DP_UDP" send "$2" 9 0 3 10
+		sleep 0.2
+		dp_sniff_stop
+		[ -s "$TGR_TMP/reach-$3" ] && return 0
+	done
+	fail "$1 cannot reach $3 ($2)"
 }
 
 # dp_sniff NODE IFNAME PORT NAME: packet socket on NODE's IFNAME; the

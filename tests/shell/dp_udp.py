@@ -44,8 +44,28 @@ def send(dst, port, tos, count, rate=0, sentfile=None):
         os.rename(sentfile + ".tmp", sentfile)
 
 
+def parse(data):
+    """(seq, tos) of a UDP packet to any port, with its port, or None."""
+    off, et = 14, struct.unpack("!H", data[12:14])[0]
+    if et == 0x8100:
+        off, et = 18, struct.unpack("!H", data[16:18])[0]
+    if et == 0x0800:
+        ihl = (data[off] & 15) * 4
+        tos, proto, l4 = data[off + 1], data[off + 9], off + ihl
+    elif et == 0x86DD:
+        tos = ((data[off] & 15) << 4) | (data[off + 1] >> 4)
+        proto, l4 = data[off + 6], off + 40
+    else:
+        return None
+    if proto != 17 or len(data) < l4 + 12:
+        return None
+    port = struct.unpack("!H", data[l4 + 2:l4 + 4])[0]
+    return port, struct.unpack("!I", data[l4 + 8:l4 + 12])[0], tos
+
+
 def sniff(ifname, port, ready, out):
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
     s.bind((ifname, 0))
     s.settimeout(0.2)
     stop = []
@@ -54,32 +74,21 @@ def sniff(ifname, port, ready, out):
     with open(ready, "w") as f:
         f.write("ready\n")
     lines = []
-    while not stop:
+    # After the signal, drain what the socket still holds, then stop.
+    while True:
+        if stop:
+            s.setblocking(False)
         try:
             data, addr = s.recvfrom(65535)
-        except socket.timeout:
+        except (socket.timeout, InterruptedError):
             continue
-        except InterruptedError:
-            continue
+        except BlockingIOError:
+            break
         if addr[2] == socket.PACKET_OUTGOING:
             continue
-        off, et = 14, struct.unpack("!H", data[12:14])[0]
-        if et == 0x8100:
-            off, et = 18, struct.unpack("!H", data[16:18])[0]
-        if et == 0x0800:
-            ihl = (data[off] & 15) * 4
-            tos, proto, l4 = data[off + 1], data[off + 9], off + ihl
-        elif et == 0x86DD:
-            tos = ((data[off] & 15) << 4) | (data[off + 1] >> 4)
-            proto, l4 = data[off + 6], off + 40
-        else:
-            continue
-        if proto != 17 or len(data) < l4 + 12:
-            continue
-        if struct.unpack("!H", data[l4 + 2:l4 + 4])[0] != port:
-            continue
-        seq = struct.unpack("!I", data[l4 + 8:l4 + 12])[0]
-        lines.append("%d %d\n" % (seq, tos))
+        p = parse(data)
+        if p and p[0] == port:
+            lines.append("%d %d\n" % (p[1], p[2]))
     with open(out + ".tmp", "w") as f:
         f.writelines(lines)
     os.rename(out + ".tmp", out)
