@@ -16,6 +16,7 @@
  * detour they find. Worst case per pair O(K * L * (V + E)) for paths of up
  * to L hops; marks are generation-stamped so no step clears an array.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,14 +91,15 @@ static void push(struct yen *y, int f, int v)
  * generation: A* with h = the distance to dst in the unblocked graph, a
  * consistent lower bound, so a node's first expansion has its final g and
  * only nodes on near-shortest detours are expanded. Buckets by f replace
- * the heap (f is a small integer). Returns the hop count or -1.
+ * the heap (f is a small integer). Paths longer than limit hops are not
+ * looked for. Returns the hop count or -1.
  */
-static int search(struct yen *y, int src, int dst, int32_t *out)
+static int search(struct yen *y, int src, int dst, int limit, int32_t *out)
 {
 	const struct topo *t = y->t;
-	int f, fmax = y->t->nnodes, i, len = -1, v;
+	int f, fmax = limit < y->t->nnodes ? limit : y->t->nnodes, i, len = -1, v;
 
-	if (y->h[src] < 0)
+	if (y->h[src] < 0 || y->h[src] > fmax)
 		return -1;
 	y->seen[src] = y->gen;
 	y->g[src] = 0;
@@ -155,7 +157,11 @@ static int cmp_paths(const int32_t *a, int la, const int32_t *b, int lb)
 }
 
 /* Candidates from the spur nodes of the last accepted path. */
-static void spurs(struct yen *y, int dst, struct plist *A, struct plist *B)
+/*
+ * Candidates longer than cap cannot be chosen: B already holds enough
+ * candidates of length <= cap for every path still wanted.
+ */
+static void spurs(struct yen *y, int dst, struct plist *A, struct plist *B, int cap)
 {
 	const int32_t *prev = A->p[A->n - 1];
 	int plen = A->len[A->n - 1], i, j, n;
@@ -170,11 +176,28 @@ static void spurs(struct yen *y, int dst, struct plist *A, struct plist *B)
 		for (j = 0; j < i; j++)
 			y->node_off[port_node(y->t, prev[j])] = y->gen;
 		memcpy(y->tmp, prev, i * sizeof(*prev));
-		n = search(y, spur, dst, y->tmp + i);
+		n = search(y, spur, dst, cap - i, y->tmp + i);
 		if (n < 0 || plist_has(B, y->tmp, i + n) || plist_has(A, y->tmp, i + n))
 			continue;
 		plist_add(B, y->tmp, i + n);
 	}
+}
+
+/* The need-th shortest length in B, or INT_MAX if B has fewer paths. */
+static int length_cap(const struct plist *B, int need)
+{
+	int i, j, below, cap = INT_MAX;
+
+	if (B->n < need)
+		return INT_MAX;
+	/* B is small (at most K x path length): count, no sort. */
+	for (i = 0; i < B->n; i++) {
+		for (below = 0, j = 0; j < B->n; j++)
+			below += B->len[j] <= B->len[i];
+		if (below >= need && B->len[i] < cap)
+			cap = B->len[i];
+	}
+	return cap;
 }
 
 static void pair(struct yen *y, int src, int dst, int k, struct plist *A,
@@ -185,14 +208,14 @@ static void pair(struct yen *y, int src, int dst, int k, struct plist *A,
 	plist_clear(A);
 	plist_clear(B);
 	y->gen++;
-	n = search(y, src, dst, y->tmp);
+	n = search(y, src, dst, INT_MAX, y->tmp);
 	if (n < 0) {
 		s->unreachable++;
 		return;
 	}
 	plist_add(A, y->tmp, n);
 	while (A->n < k) {
-		spurs(y, dst, A, B);
+		spurs(y, dst, A, B, length_cap(B, k - A->n));
 		if (!B->n)
 			break;
 		for (best = 0, i = 1; i < B->n; i++)
