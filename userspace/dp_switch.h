@@ -12,11 +12,13 @@
  *   dp_sysctl_prio(&old)                 net.ipv4.ip_forward_update_priority
  *                                        to 0; 1 if changed (old set)
  *   dp_sysctl_restore(old)
+ * update lives in dp_update.c, show in dp_show.c.
  */
 #ifndef __TAGGER_DP_SWITCH_H
 #define __TAGGER_DP_SWITCH_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <jansson.h>
 
 #include "dp_attach.h"
@@ -42,6 +44,16 @@ int dp_switch_detach(const struct dp_opts *o);
 int dp_switch_show(const struct dp_opts *o);
 
 struct rules *dp_load_rules(const char *file, json_t **doc);
+
+/* Shared by dp_switch.c and dp_update.c. */
+struct dp_port;
+struct dp_table;
+struct dp_port *dp_state_ports(json_t *state, int *n);
+void dp_free_ports(struct dp_port *ports, int n);
+void dp_set_counts(json_t *state, const struct dp_table *tab);
+int dp_install_table(const struct rules *r, int sw, const struct dp_port *ports,
+		     int outer_fd, int gen_fd, bool first, struct dp_table *tab,
+		     int64_t *gen);
 int dp_sysctl_prio(int *old);
 void dp_sysctl_restore(int old);
 
