@@ -5,7 +5,6 @@
 
 #include "bound.h"
 #include "cbd.h"
-#include "hmap.h"
 #include "util.h"
 
 void bound_opts_init(struct bound_opts *o)
@@ -15,55 +14,66 @@ void bound_opts_init(struct bound_opts *o)
 	o->seconds = 3;
 }
 
-/* Fewest segments of one path in which no in-port repeats. */
-static int path_segments(const struct topo *t, const struct elp *e, int i, struct hmap *seen,
-			 uint64_t stamp)
+/*
+ * Fewest segments of one path in which no in-port repeats. seen[] holds,
+ * per port, the stamp of the segment that last entered it; stamps only
+ * grow, so nothing needs clearing between paths.
+ */
+static int path_segments(const struct topo *t, const struct elp *e, int i, uint64_t *seen,
+			 uint64_t *stamp)
 {
 	const int32_t *h = elp_hops(e, i);
 	int k, segs = 1;
 
+	++*stamp;
 	for (k = 0; k < elp_len(e, i); k++) {
-		uint64_t port = (uint64_t)t->ports[h[k]].peer, *v;
-		bool fresh;
+		int port = t->ports[h[k]].peer;
 
-		v = hmap_slot(seen, port, &fresh);
-		if (!fresh && *v == stamp) {
+		if (seen[port] == *stamp) {
 			/* cut right before the repeat: a new segment starts here */
 			segs++;
-			stamp += 1ULL << 40;
+			++*stamp;
 		}
-		*v = stamp;
+		seen[port] = *stamp;
 	}
 	return segs;
 }
 
 static int revisit_bound(const struct topo *t, const struct elp *e)
 {
-	struct hmap seen;
+	uint64_t *seen = xcalloc(t->nports, sizeof(uint64_t)), stamp = 0;
 	int i, best = 1;
 
-	hmap_init(&seen, 64);
 	for (i = 0; i < e->npaths; i++) {
-		/* stamps: path index in the low bits, segment in the high bits */
-		int s = path_segments(t, e, i, &seen, (uint64_t)i);
+		int s = path_segments(t, e, i, seen, &stamp);
 
 		if (s > best)
 			best = s;
 	}
-	hmap_free(&seen);
+	free(seen);
 	return best;
 }
 
 void bound_compute(const struct topo *t, const struct elp *e, int nclasses, int found,
-		   const struct bound_opts *o, struct bound *b)
+		   bool minimal_if_acyclic, const struct bound_opts *o, struct bound *b)
 {
 	struct cbd_witness w;
 	int lb, r, k;
 
 	b->exact = -1;
 	b->optimal = -1;
-	lb = cbd_check(t, e, &w) ? 2 : 1;
-	cbd_witness_free(&w);
+	/*
+	 * greedy and order keep every packet at its first tag when the link
+	 * dependency graph is acyclic (each tag's graph is a subgraph of it),
+	 * so when they needed more than one class's worth of tags, the ELP has
+	 * CBD and the test need not run again.
+	 */
+	if (minimal_if_acyclic && found - (nclasses - 1) >= 2) {
+		lb = 2;
+	} else {
+		lb = cbd_check(t, e, &w) ? 2 : 1;
+		cbd_witness_free(&w);
+	}
 	b->why = lb == 2 ? "cbd" : "no cbd";
 	r = revisit_bound(t, e);
 	if (r > lb) {

@@ -23,12 +23,16 @@
  * program is small; a solver time-out leaves the answer unknown.
  *
  * API:
- *   bound_compute(t, e, nclasses, found, &opts, &b)
- *	found is the tag count of the compiled result; b.lower is a proven
+ *   bound_compute(t, e, nclasses, found, minimal_if_acyclic, &opts, &b)
+ *	found is the tag count of the compiled result, minimal_if_acyclic
+ *	says its algorithm uses one tag per class on a CBD-free ELP (so
+ *	found > 1 already proves CBD); b.lower is a proven
  *	lower bound, b.exact the minimum or -1, b.optimal 1/0/-1 (unknown)
  */
 #ifndef __TAGGER_BOUND_H
 #define __TAGGER_BOUND_H
+
+#include <stdbool.h>
 
 #include "elp.h"
 #include "topo.h"
@@ -47,7 +51,7 @@ struct bound {
 
 void bound_opts_init(struct bound_opts *o);
 void bound_compute(const struct topo *t, const struct elp *e, int nclasses, int found,
-		   const struct bound_opts *o, struct bound *b);
+		   bool minimal_if_acyclic, const struct bound_opts *o, struct bound *b);
 
 /* bound_exact.c: 1 feasible, 0 infeasible, -1 unknown (too big, time-out) */
 int bound_exact_feasible(const struct topo *t, const struct elp *e, int k,

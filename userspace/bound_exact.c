@@ -259,6 +259,9 @@ int bound_exact_feasible(const struct topo *t, const struct elp *e, int k,
 	long vars;
 	int ret, status, res = -1;
 
+	/* identical paths merge, but not by orders of magnitude: skip early */
+	if ((long)e->nhops * k > 50 * o->max_vars)
+		return -1;
 	build_seqs(t, e, &m.s);
 	index_model(&m);
 	vars = (long)m.s.start[m.s.n] * k + (long)m.ntrans * k * k + (long)m.ntrans * k;

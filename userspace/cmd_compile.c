@@ -220,8 +220,11 @@ static int write_outputs(const struct topo *t, const struct compile_result *r,
 	if (c->out || !json_output) {
 		const char *path = c->out ? c->out : "-";
 
+		/* jansson keeps insertion order: the output is reproducible */
+		size_t flags = r->nrules > 20000 ? JSON_COMPACT : JSON_INDENT(1);
+
 		f = open_out(path);
-		if (!f || json_dumpf(rules, f, JSON_INDENT(1) | JSON_SORT_KEYS) ||
+		if (!f || json_dumpf(rules, f, flags) ||
 		    fputc('\n', f) == EOF || close_out(f, path))
 			return -1;
 	}
@@ -351,7 +354,7 @@ int do_compile(int argc, char **argv)
 	struct topo *t = NULL;
 	struct elp *e = NULL;
 	int ret = EXIT_USAGE;
-	double t0 = now_seconds();
+	double t0 = now_seconds(), t1;
 	json_t *rules = NULL;
 
 	compile_opts_init(&o);
@@ -365,15 +368,23 @@ int do_compile(int argc, char **argv)
 	t = topo_parse(c.topo);
 	if (t)
 		e = elp_parse(t, c.elp);
+	t1 = now_seconds();
 	if (!e || compile_run(t, e, &o, &r))
 		goto out;
 	rules = compile_rules_json(t, &r, &o);
 	ret = EXIT_OK;
+	pr_info("compile: parse %.3f s, tagging %.3f s\n", t1 - t0, r.seconds);
 	if (c.verify && verify_compiled(t, e, &r, rules, &oc))
 		ret = EXIT_PROBLEM;
+	pr_info("compile: verify %.3f s\n", oc.verify_seconds);
 	if (c.bound) {
-		bound_compute(t, e, o.nclasses, r.ntags, &c.bopts, &oc.b);
+		double tb = now_seconds();
+
+		bool minimal = r.algo == &tag_algo_greedy || r.algo == &tag_algo_order;
+
+		bound_compute(t, e, o.nclasses, r.ntags, minimal, &c.bopts, &oc.b);
 		oc.bounded = true;
+		pr_info("compile: bound %.3f s\n", now_seconds() - tb);
 	}
 	if (r.lossy) {
 		report_lossy(t, e, &r);

@@ -252,6 +252,7 @@ int compile_run(const struct topo *t, const struct elp *e, const struct compile_
 	r->algo = o->algo;
 	if (tagging_run(&r->tg, t, e, o->nclasses, o->algo))
 		return -1;
+	pr_debug("%s: tagging %.3f s\n", o->algo->name, now_seconds() - t0);
 	r->ntags = r->tg.ntags;
 	r->nlossless = r->ntags < o->nprios ? r->ntags : o->nprios;
 	if (r->nlossless > o->ndscp)
@@ -266,7 +267,14 @@ int compile_run(const struct topo *t, const struct elp *e, const struct compile_
 			rules_compress(t, s);
 	}
 	count_rules(r);
-	find_lossy_paths(t, e, r, o->nclasses);
+	pr_debug("%s: rules %.3f s\n", o->algo->name, now_seconds() - t0);
+	/*
+	 * Every packet keeps a lossless tag unless some key went lossy or
+	 * tags ran past the priorities; only then walk the paths to name them.
+	 */
+	if (r->tg.lossy_keys || r->tg.overflow || r->ntags > r->nlossless ||
+	    o->nclasses > r->nlossless)
+		find_lossy_paths(t, e, r, o->nclasses);
 	r->seconds = now_seconds() - t0;
 	return 0;
 }

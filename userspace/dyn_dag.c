@@ -27,10 +27,12 @@ void dyn_dag_free(struct dyn_dag *g)
 	free(g->fwd);
 	free(g->bwd);
 	free(g->slots);
+	free(g->keys);
+	free(g->tmp);
 	memset(g, 0, sizeof(*g));
 }
 
-int dyn_dag_add_node(struct dyn_dag *g)
+int dyn_dag_add_node(struct dyn_dag *g, int64_t ord)
 {
 	if (g->n == g->cap) {
 		int cap = g->cap ? 2 * g->cap : 1024;
@@ -43,13 +45,15 @@ int dyn_dag_add_node(struct dyn_dag *g)
 		g->fwd = xrealloc(g->fwd, cap * sizeof(*g->fwd));
 		g->bwd = xrealloc(g->bwd, cap * sizeof(*g->bwd));
 		g->slots = xrealloc(g->slots, cap * sizeof(*g->slots));
+		g->keys = xrealloc(g->keys, cap * sizeof(*g->keys));
+		g->tmp = xrealloc(g->tmp, cap * sizeof(*g->tmp));
 		g->cap = cap;
 	}
 	memset(&g->out[g->n], 0, sizeof(g->out[0]));
 	memset(&g->in[g->n], 0, sizeof(g->in[0]));
 	g->seen[g->n] = 0;
-	/* A new node has no edges: the end of the order is as good as any. */
-	g->ord[g->n] = g->n;
+	/* A node without edges may sit anywhere; the caller's guess helps. */
+	g->ord[g->n] = ord;
 	return g->n++;
 }
 
@@ -72,7 +76,8 @@ static void next_epoch(struct dyn_dag *g)
  */
 static int search_forward(struct dyn_dag *g, int v, int u)
 {
-	int ub = g->ord[u], sp = 0, nf = 0;
+	int64_t ub = g->ord[u];
+	int sp = 0, nf = 0;
 
 	g->stack[sp++] = v;
 	g->seen[v] = g->epoch;
@@ -97,7 +102,8 @@ static int search_forward(struct dyn_dag *g, int v, int u)
 /* Backward search from u over nodes ordered after ord[v]. */
 static int search_backward(struct dyn_dag *g, int u, int v)
 {
-	int lb = g->ord[v], sp = 0, nb = 0;
+	int64_t lb = g->ord[v];
+	int sp = 0, nb = 0;
 
 	g->stack[sp++] = u;
 	g->seen[u] = g->epoch;
@@ -117,20 +123,60 @@ static int search_backward(struct dyn_dag *g, int u, int v)
 	return nb;
 }
 
-static const int *sort_ord;
-
-static int by_ord(const void *a, const void *b)
+/*
+ * Regions are sorted by position. Small ones by insertion; larger ones
+ * (hundreds of nodes on dense graphs) by an LSD radix sort of 8-bit digits
+ * over the bytes the largest key has, O(n) per pass instead of qsort's
+ * comparisons through a function pointer.
+ */
+static void radix_sort(uint64_t *a, uint64_t *tmp, int n)
 {
-	int x = sort_ord[*(const int *)a], y = sort_ord[*(const int *)b];
+	uint64_t max = 0;
+	int shift, i;
 
-	return (x > y) - (x < y);
+	for (i = 0; i < n; i++)
+		if (a[i] > max)
+			max = a[i];
+	for (shift = 0; shift < 64 && (max >> shift); shift += 8) {
+		int count[257] = { 0 };
+
+		for (i = 0; i < n; i++)
+			count[((a[i] >> shift) & 0xff) + 1]++;
+		for (i = 0; i < 256; i++)
+			count[i + 1] += count[i];
+		for (i = 0; i < n; i++)
+			tmp[count[(a[i] >> shift) & 0xff]++] = a[i];
+		memcpy(a, tmp, n * sizeof(*a));
+	}
 }
 
-static int by_int(const void *a, const void *b)
+static void sort_u64(uint64_t *a, uint64_t *tmp, int n)
 {
-	int x = *(const int *)a, y = *(const int *)b;
+	int i, j;
 
-	return (x > y) - (x < y);
+	if (n > 32) {
+		radix_sort(a, tmp, n);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		uint64_t v = a[i];
+
+		for (j = i; j > 0 && a[j - 1] > v; j--)
+			a[j] = a[j - 1];
+		a[j] = v;
+	}
+}
+
+/* Positions fit in 34 bits (tag * ports + port), node ids in 30. */
+static void sort_by_ord(struct dyn_dag *g, int *nodes, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		g->keys[i] = ((uint64_t)g->ord[nodes[i]] << 30) | (uint64_t)nodes[i];
+	sort_u64(g->keys, g->tmp, n);
+	for (i = 0; i < n; i++)
+		nodes[i] = (int)(g->keys[i] & ((1u << 30) - 1));
 }
 
 /*
@@ -142,14 +188,13 @@ static void reorder(struct dyn_dag *g, int nf, int nb)
 {
 	int i, n = 0;
 
-	sort_ord = g->ord;
-	qsort(g->fwd, nf, sizeof(int), by_ord);
-	qsort(g->bwd, nb, sizeof(int), by_ord);
+	sort_by_ord(g, g->fwd, nf);
+	sort_by_ord(g, g->bwd, nb);
 	for (i = 0; i < nb; i++)
 		g->slots[n++] = g->ord[g->bwd[i]];
 	for (i = 0; i < nf; i++)
 		g->slots[n++] = g->ord[g->fwd[i]];
-	qsort(g->slots, n, sizeof(int), by_int);
+	sort_u64((uint64_t *)g->slots, g->tmp, n);
 	n = 0;
 	for (i = 0; i < nb; i++)
 		g->ord[g->bwd[i]] = g->slots[n++];

@@ -14,7 +14,11 @@
  *
  * API:
  *   dyn_dag_init/dyn_dag_free
- *   dyn_dag_add_node(g)          id of a new node (no edges)
+ *   dyn_dag_add_node(g, ord)     id of a new node (no edges) placed at
+ *                                position ord of the order: callers pick
+ *                                unique values, ideally close to a
+ *                                topological order they expect, so that few
+ *                                insertions need a reorder
  *   dyn_dag_add_edge(g, u, v)    true if added; false if it would close a
  *                                cycle (the graph is unchanged)
  *   dyn_dag_pop_edge(g, u, v)    remove the edge added last from u and to v
@@ -35,7 +39,7 @@ struct dyn_adj {
 struct dyn_dag {
 	int n;
 	int cap;
-	int *ord;
+	int64_t *ord;
 	struct dyn_adj *out;
 	struct dyn_adj *in;
 	/* search scratch, reused across insertions */
@@ -44,14 +48,16 @@ struct dyn_dag {
 	int *stack;
 	int *fwd;
 	int *bwd;
-	int *slots;
+	int64_t *slots;
+	uint64_t *keys;
+	uint64_t *tmp;
 	uint64_t reorders;
 	uint64_t visited;
 };
 
 void dyn_dag_init(struct dyn_dag *g);
 void dyn_dag_free(struct dyn_dag *g);
-int dyn_dag_add_node(struct dyn_dag *g);
+int dyn_dag_add_node(struct dyn_dag *g, int64_t ord);
 bool dyn_dag_add_edge(struct dyn_dag *g, int u, int v);
 void dyn_dag_pop_edge(struct dyn_dag *g, int u, int v);
 

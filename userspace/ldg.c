@@ -236,3 +236,50 @@ void ldg_order_els(const struct ldg *g, int *pos)
 	free(s.sources);
 	free(s.heap.a);
 }
+
+static double *mean_sort_key;
+
+static int by_mean(const void *a, const void *b)
+{
+	double x = mean_sort_key[*(const int *)a], y = mean_sort_key[*(const int *)b];
+
+	if (x != y)
+		return x < y ? -1 : 1;
+	return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * Ports ordered by where they sit on the paths through them, on average
+ * (relative hop index). Cheap, O(hops + n log n), and close to a
+ * topological order wherever paths agree on direction.
+ */
+void ldg_order_mean(const struct tagging *tg, int *pos)
+{
+	const struct topo *t = tg->t;
+	int n = t->nports, i, k;
+	double *sum = xcalloc(n, sizeof(double)), *cnt = xcalloc(n, sizeof(double));
+	int *idx = xmalloc(n * sizeof(int));
+
+	for (i = 0; i < tg->e->npaths; i++) {
+		int m = elp_len(tg->e, i);
+
+		for (k = 0; k < m; k++) {
+			int v = t->ports[elp_hops(tg->e, i)[k]].peer;
+
+			sum[v] += (double)k / m;
+			cnt[v] += 1;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		sum[i] = cnt[i] ? sum[i] / cnt[i] : 2;
+		idx[i] = i;
+	}
+	mean_sort_key = sum;
+	qsort(idx, n, sizeof(int), by_mean);
+	for (i = 0; i < n; i++)
+		pos[idx[i]] = i;
+	free(sum);
+	free(cnt);
+	free(idx);
+}
+

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "tag_order.h"
 #include "util.h"
 
@@ -32,12 +33,20 @@ struct search {
 	int *count;		/* backward edges per path, clamped */
 	int64_t hist[NC];	/* paths per count */
 	uint64_t work;
+	/* bucketing events by neighbour: per-port slot and stamp */
+	int *slot;
+	uint32_t *stamp;
+	uint32_t epoch;
+	int *nbr;		/* distinct neighbours of the port being moved */
+	int *first;		/* bucket starts, one per neighbour + 1 */
+	int nbr_cap;
 };
 
 struct event {
 	int at;		/* neighbour position */
 	int path;
 	int delta;
+	int nbr;	/* neighbour port */
 };
 
 static int clamp(int c)
@@ -113,11 +122,57 @@ static int better(const int64_t *a, const int64_t *b)
 	return ta < tb;
 }
 
-static int by_at(const void *a, const void *b)
-{
-	const struct event *x = a, *y = b;
+static const int *nbr_pos;
 
-	return x->at - y->at;
+static int by_pos(const void *a, const void *b)
+{
+	return nbr_pos[*(const int *)a] - nbr_pos[*(const int *)b];
+}
+
+/*
+ * Sort events by neighbour position. A port has few distinct neighbours,
+ * so bucket events per neighbour and sort only the neighbours: O(E + d log d).
+ */
+static void sort_events(struct search *s, struct event *ev, int n, struct event **tmp,
+			int *tmp_cap)
+{
+	int i, d = 0;
+
+	if (++s->epoch == 0) {
+		memset(s->stamp, 0, s->n * sizeof(*s->stamp));
+		s->epoch = 1;
+	}
+	for (i = 0; i < n; i++) {
+		int w = ev[i].nbr;
+
+		if (s->stamp[w] != s->epoch) {
+			s->stamp[w] = s->epoch;
+			if (d + 1 >= s->nbr_cap) {
+				s->nbr_cap = 2 * (d + 1);
+				s->nbr = xrealloc(s->nbr, s->nbr_cap * sizeof(int));
+				s->first = xrealloc(s->first, (s->nbr_cap + 1) * sizeof(int));
+			}
+			s->nbr[d++] = w;
+		}
+	}
+	nbr_pos = s->pos;
+	qsort(s->nbr, d, sizeof(int), by_pos);
+	for (i = 0; i < d; i++) {
+		s->slot[s->nbr[i]] = i;
+		s->first[i + 1] = 0;
+	}
+	s->first[0] = 0;
+	for (i = 0; i < n; i++)
+		s->first[s->slot[ev[i].nbr] + 1]++;
+	for (i = 0; i < d; i++)
+		s->first[i + 1] += s->first[i];
+	if (n > *tmp_cap) {
+		*tmp_cap = 2 * n;
+		*tmp = xrealloc(*tmp, *tmp_cap * sizeof(**tmp));
+	}
+	for (i = 0; i < n; i++)
+		(*tmp)[s->first[s->slot[ev[i].nbr]]++] = ev[i];
+	memcpy(ev, *tmp, n * sizeof(*ev));
 }
 
 /*
@@ -147,9 +202,9 @@ static int collect(struct search *s, int v, struct event **ev, int *cap, int *st
 				continue;
 			}
 			if (a == v)
-				ev1 = (struct event){ s->pos[c], i, +1 };
+				ev1 = (struct event){ s->pos[c], i, +1, c };
 			else {
-				ev1 = (struct event){ s->pos[a], i, -1 };
+				ev1 = (struct event){ s->pos[a], i, -1, a };
 				in_nbrs++;
 			}
 			if (n == *cap) {
@@ -181,6 +236,8 @@ static void move_to(struct search *s, int v, int gap)
 
 static bool improve(struct search *s, int v, struct event **ev, int *cap, int *cur)
 {
+	static struct event *tmp;
+	static int tmp_cap;
 	int64_t h[NC], best[NC];
 	int n, i, best_gap = -1;
 	int64_t k;
@@ -189,7 +246,7 @@ static bool improve(struct search *s, int v, struct event **ev, int *cap, int *c
 	if (!n)
 		return false;
 	s->work += n;
-	qsort(*ev, n, sizeof(**ev), by_at);
+	sort_events(s, *ev, n, &tmp, &tmp_cap);
 	memcpy(h, s->hist, sizeof(h));
 	memcpy(best, s->hist, sizeof(best));
 	for (k = s->pstart[v]; k < s->pstart[v + 1]; k++) {
@@ -234,6 +291,20 @@ static bool improve(struct search *s, int v, struct event **ev, int *cap, int *c
 	return true;
 }
 
+static int top(const int64_t *h)
+{
+	int c;
+
+	for (c = NC - 1; c > 0 && !h[c]; c--)
+		;
+	return c;
+}
+
+/*
+ * Passes continue while they pay: the largest count drops, or the paths at
+ * it drop by at least 25%. Moves that only lower the total keep improving
+ * for a long time on large graphs and do not change the tags needed.
+ */
 int order_search(const struct tagging *tg, int *pos, uint64_t budget)
 {
 	struct search s = { .tg = tg, .pos = pos };
@@ -242,11 +313,21 @@ int order_search(const struct tagging *tg, int *pos, uint64_t budget)
 	bool any = true;
 
 	build(&s);
+	s.slot = xmalloc(s.n * sizeof(int));
+	s.stamp = xcalloc(s.n, sizeof(uint32_t));
 	cur = xmalloc((tg->e->npaths + 1) * sizeof(int));
 	while (any && s.work < budget) {
+		int before = top(s.hist);
+		int64_t at = s.hist[before];
+
 		any = false;
 		for (v = 0; v < s.n && s.work < budget; v++)
 			any |= improve(&s, v, &ev, &cap, cur);
+		pr_debug("order: pass: %d backward edges on %lld paths (was %d on %lld), "
+			 "%llu events\n", top(s.hist), (long long)s.hist[top(s.hist)], before,
+			 (long long)at, (unsigned long long)s.work);
+		if (top(s.hist) == before && s.hist[before] * 4 > at * 3)
+			break;
 	}
 	for (c = NC - 1; c > 0 && !s.hist[c]; c--)
 		;
@@ -255,5 +336,9 @@ int order_search(const struct tagging *tg, int *pos, uint64_t budget)
 	free(s.pstart);
 	free(s.plist);
 	free(s.count);
+	free(s.slot);
+	free(s.stamp);
+	free(s.nbr);
+	free(s.first);
 	return c;
 }

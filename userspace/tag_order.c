@@ -20,48 +20,6 @@ struct order {
 	int *pos;
 };
 
-static double *mean_sort_key;
-
-static int by_mean(const void *a, const void *b)
-{
-	double x = mean_sort_key[*(const int *)a], y = mean_sort_key[*(const int *)b];
-
-	if (x != y)
-		return x < y ? -1 : 1;
-	return *(const int *)a - *(const int *)b;
-}
-
-/* Ports ordered by where they sit on the paths through them, on average. */
-static void mean_order(const struct tagging *tg, int *pos)
-{
-	const struct topo *t = tg->t;
-	int n = t->nports, i, k;
-	double *sum = xcalloc(n, sizeof(double)), *cnt = xcalloc(n, sizeof(double));
-	int *idx = xmalloc(n * sizeof(int));
-
-	for (i = 0; i < tg->e->npaths; i++) {
-		int m = elp_len(tg->e, i);
-
-		for (k = 0; k < m; k++) {
-			int v = t->ports[elp_hops(tg->e, i)[k]].peer;
-
-			sum[v] += (double)k / m;
-			cnt[v] += 1;
-		}
-	}
-	for (i = 0; i < n; i++) {
-		sum[i] = cnt[i] ? sum[i] / cnt[i] : 2;
-		idx[i] = i;
-	}
-	mean_sort_key = sum;
-	qsort(idx, n, sizeof(int), by_mean);
-	for (i = 0; i < n; i++)
-		pos[idx[i]] = i;
-	free(sum);
-	free(cnt);
-	free(idx);
-}
-
 static int order_begin(struct tagging *tg)
 {
 	struct order *o = xcalloc(1, sizeof(*o));
@@ -69,7 +27,8 @@ static int order_begin(struct tagging *tg)
 	struct ldg g;
 
 	o->pos = xmalloc((tg->t->nports + 1) * sizeof(int));
-	for (start = 0; start < 2; start++) {
+	/* A second start pays on small graphs; large ones keep the ELS start. */
+	for (start = 0; start < (tg->e->nhops < 1000000 ? 2 : 1); start++) {
 		int b;
 
 		if (start == 0) {
@@ -77,7 +36,7 @@ static int order_begin(struct tagging *tg)
 			ldg_order_els(&g, pos);
 			ldg_free(&g);
 		} else {
-			mean_order(tg, pos);
+			ldg_order_mean(tg, pos);
 		}
 		b = order_search(tg, pos, ORDER_SEARCH_BUDGET / 2);
 		pr_info("order: start %d: %d backward edges per path at most\n", start, b);
@@ -88,6 +47,8 @@ static int order_begin(struct tagging *tg)
 	}
 	free(pos);
 	tg->priv = o;
+	/* same-tag edges all go forward in this order: no reorder ever */
+	tg->hint = o->pos;
 	return 0;
 }
 
@@ -116,6 +77,7 @@ static void order_end(struct tagging *tg)
 {
 	struct order *o = tg->priv;
 
+	tg->hint = NULL;
 	free(o->pos);
 }
 

@@ -19,6 +19,7 @@
  * API:
  *   ldg_build(tg, &g)          weighted graph (weight = paths using the edge)
  *   ldg_order_els(&g, pos)     Eades-Lin-Smyth feedback-arc-set order
+ *   ldg_order_mean(tg, pos)    ports by their mean relative hop index
  *   order_search(tg, pos, budget)   local search on the min-max objective;
  *                              returns the largest backward count
  *   order_backward(tg, pos, i) backward edges of path i
@@ -40,6 +41,7 @@ struct ldg {
 void ldg_build(const struct tagging *tg, struct ldg *g);
 void ldg_free(struct ldg *g);
 void ldg_order_els(const struct ldg *g, int *pos);
+void ldg_order_mean(const struct tagging *tg, int *pos);
 int order_backward(const struct tagging *tg, const int *pos, int i);
 int order_search(const struct tagging *tg, int *pos, uint64_t budget);
 

@@ -45,7 +45,10 @@ static int ensure_node(struct tagging *tg, int port, int tag)
 	uint64_t *v = hmap_slot(&tg->nodes, node_key(port, tag), &fresh);
 
 	if (fresh) {
-		*v = (uint64_t)dyn_dag_add_node(&tg->dag);
+		int64_t n = tg->t->nports, at = tg->hint ? tg->hint[port] : tg->dag.n;
+
+		/* unique: the hint is a permutation; creation order is unique too */
+		*v = (uint64_t)dyn_dag_add_node(&tg->dag, tg->hint ? tag * n + at : at);
 		if (tag + 1 > tg->ntags)
 			tg->ntags = tag + 1;
 	}
@@ -153,6 +156,8 @@ static void run_unit(struct tagging *tg, struct round *r, int lo, int hi, int cl
 			tg->overflow++;
 			tag = TAG_LOSSY;
 		}
+		if (tag == TAG_LOSSY)
+			tg->lossy_keys++;
 		hmap_put(&tg->rules, u.keys[k], tag);
 		if (tag != TAG_LOSSY)
 			ensure_node(tg, u.port, tag);
@@ -256,6 +261,10 @@ int tagging_run(struct tagging *tg, const struct topo *t, const struct elp *e,
 	}
 	if (algo->end)
 		algo->end(tg);
+	pr_debug("%s: %d nodes, %llu units, %llu forced, %llu reorders over %llu nodes\n",
+		 algo->name, tg->dag.n, (unsigned long long)tg->units,
+		 (unsigned long long)tg->forced, (unsigned long long)tg->dag.reorders,
+		 (unsigned long long)tg->dag.visited);
 	free(cur);
 	free(r.pend);
 	free(r.sorted);

@@ -94,10 +94,14 @@ struct tagging {
 	struct hmap nodes;	/* node_key(port, tag) -> dag node */
 	struct dyn_dag dag;
 	int ntags;		/* 1 + the highest tag used */
+	int *hint;		/* optional port order (a permutation): nodes
+				 * (port, tag) start at tag * nports + hint[port]
+				 * in the dynamic order */
 	int maxlen;		/* longest path, in hops */
 	uint64_t units;
 	uint64_t forced;	/* packets whose key an earlier hop decided */
 	uint64_t overflow;	/* keys that would need a tag beyond TAG_MAX */
+	uint64_t lossy_keys;	/* keys an algorithm sent to the lossy tag */
 };
 
 int tagging_run(struct tagging *tg, const struct topo *t, const struct elp *e,
