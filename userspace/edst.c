@@ -191,15 +191,70 @@ static void part_init(struct part *p, const struct topo *t, const struct edst *t
 }
 
 /* k forests of n-1 links each, or false. */
+/*
+ * Links in breadth-first order from switch 0: the first links of every
+ * forest then hang close to one root, which keeps the trees (and the
+ * paths inside them) shorter than link-file order does.
+ */
+static int *bfs_order(const struct part *p)
+{
+	int *order = xmalloc((p->m + 1) * sizeof(int)), *q = xmalloc((p->n + 1) * sizeof(int));
+	int *start = xcalloc(p->n + 2, sizeof(int)), *adj = xmalloc((2 * p->m + 1) * sizeof(int));
+	char *seen = xcalloc(p->n + 1, 1), *taken = xcalloc(p->m + 1, 1);
+	int e, v, qh = 0, qt = 0, n = 0, x;
+
+	for (e = 0; e < p->m; e++) {
+		start[p->eu[e] + 2]++;
+		start[p->ev[e] + 2]++;
+	}
+	for (v = 0; v < p->n; v++)
+		start[v + 2] += start[v + 1];
+	for (e = 0; e < p->m; e++) {
+		adj[start[p->eu[e] + 1]++] = e;
+		adj[start[p->ev[e] + 1]++] = e;
+	}
+	for (v = 0; v < p->n; v++) {
+		if (seen[v])
+			continue;
+		seen[v] = 1;
+		q[qt++] = v;
+		while (qh < qt) {
+			int u = q[qh++];
+
+			for (x = start[u]; x < start[u + 1]; x++) {
+				int w;
+
+				e = adj[x];
+				w = p->eu[e] == u ? p->ev[e] : p->eu[e];
+				if (!taken[e]) {
+					taken[e] = 1;
+					order[n++] = e;
+				}
+				if (!seen[w]) {
+					seen[w] = 1;
+					q[qt++] = w;
+				}
+			}
+		}
+	}
+	free(q);
+	free(start);
+	free(adj);
+	free(seen);
+	free(taken);
+	return order;
+}
+
 static bool partition(struct part *p, int *path)
 {
-	int e, full = 0, f;
+	int *order = bfs_order(p), i, full = 0, f;
 
-	for (e = 0; e < p->m && full < p->k; e++) {
-		insert(p, e, path);
+	for (i = 0; i < p->m && full < p->k; i++) {
+		insert(p, order[i], path);
 		for (full = 0, f = 0; f < p->k; f++)
 			full += p->fsize[f] == p->n - 1;
 	}
+	free(order);
 	return full == p->k;
 }
 

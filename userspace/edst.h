@@ -8,9 +8,11 @@
  * partitioning" algorithm): links are inserted one at a time into k
  * forests, and a link that closes a cycle in every forest displaces a link
  * of one of those cycles along a shortest (BFS) chain of swaps, which keeps
- * every forest acyclic. k forests of N-1 links each are k spanning trees;
- * if the graph has fewer, k is lowered until they fit. A random s-regular
- * graph has s/2 of them with high probability.
+ * every forest acyclic. Links are offered in breadth-first order from one
+ * switch, which keeps the trees shallow (the paper notes that EDST
+ * algorithms guarantee no height). k forests of N-1 links each are k
+ * spanning trees; if the graph has fewer, k is lowered until they fit. A
+ * random s-regular graph has s/2 of them with high probability.
  *
  * Each pair then has one path per tree, the unique tree path: inside a tree
  * no path turns back, so no dependency cycle can form; trees share no

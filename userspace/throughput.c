@@ -160,27 +160,27 @@ static int solve_lp(const struct traffic_matrix *tm, const struct lp_paths *lp,
 
 		glp_init_iptcp(&ip);
 		ip.msg_lev = log_level >= LOG_DEBUG ? GLP_MSG_ON : GLP_MSG_OFF;
-		if (glp_interior(P, &ip) || glp_ipt_status(P) != GLP_OPT) {
-			p_err("GLPK: the throughput LP did not solve (interior point, "
-			      "status %d)", glp_ipt_status(P));
-			rc = -1;
-		} else {
+		if (!glp_interior(P, &ip) && glp_ipt_status(P) == GLP_OPT) {
 			lambda = glp_ipt_obj_val(P);
+			goto done;
 		}
-	} else {
-		glp_init_smcp(&parm);
-		parm.msg_lev = log_level >= LOG_DEBUG ? GLP_MSG_ON : GLP_MSG_OFF;
-		parm.presolve = GLP_ON;
-		if (method == THROUGHPUT_DUAL)
-			parm.meth = GLP_DUALP;
-		if (glp_simplex(P, &parm) || glp_get_status(P) != GLP_OPT) {
-			p_err("GLPK: the throughput LP did not solve (status %d)",
-			      glp_get_status(P));
-			rc = -1;
-		} else {
-			lambda = glp_get_obj_val(P);
-		}
+		/* GLPK's interior point gives up on some degenerate LPs. */
+		pr_info("throughput: interior point failed (status %d), simplex\n",
+			glp_ipt_status(P));
 	}
+	glp_init_smcp(&parm);
+	parm.msg_lev = log_level >= LOG_DEBUG ? GLP_MSG_ON : GLP_MSG_OFF;
+	parm.presolve = GLP_ON;
+	if (method == THROUGHPUT_DUAL)
+		parm.meth = GLP_DUALP;
+	if (glp_simplex(P, &parm) || glp_get_status(P) != GLP_OPT) {
+		p_err("GLPK: the throughput LP did not solve (status %d)",
+		      glp_get_status(P));
+		rc = -1;
+	} else {
+		lambda = glp_get_obj_val(P);
+	}
+done:
 	if (!rc)
 		res->theta = lambda > 0 ? 1 / lambda : 0;
 	glp_delete_prob(P);
