@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Priorities (issue 7): the paper's greedy vs the order-based algorithm vs
+# the 'best' default, next to the proven lower bound and, where the 0-1
+# program is small enough for GLPK, the exact minimum; compile time of
+# 'best' (CPU s, including verification and the bound). The topologies are
+# the families of the test suite.
+set -eu
+cd "$(dirname "$0")/../.."
+T=${TAGGER:-build/tagger}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+cases=(
+	"clos-updown|topo clos|paths updown"
+	"clos-1bounce|topo clos|paths bounce=1"
+	"clos-2bounce|topo clos|paths bounce=2"
+	"fattree4-1bounce|topo fattree 4|paths bounce=1"
+	"fattree4-2bounce|topo fattree 4|paths bounce=2"
+	"bcube(4,1)-parallel|topo bcube 4 1|paths bcube --order parallel"
+	"bcube(3,2)-parallel|topo bcube 3 2|paths bcube --order parallel"
+	"bcube(2,3)-parallel|topo bcube 2 3|paths bcube --order parallel"
+	"bcube(3,2)-dimorder|topo bcube 3 2|paths bcube"
+	"ring8-ecmp|topo ring 8|paths ecmp"
+	"jellyfish50-shortest|topo jellyfish 50 6 --seed 1|paths shortest"
+	"jellyfish100-shortest|topo jellyfish 100 8 --seed 1|paths shortest"
+	"jellyfish50-ksp3|topo jellyfish 50 6 --seed 1|paths ksp=3"
+	"jellyfish100-ksp4|topo jellyfish 100 8 --seed 1|paths ksp=4"
+	"jellyfish500-shortest|topo jellyfish 500 10 --seed 1|paths shortest"
+)
+if "$T" topo help 2>&1 | grep -q ' fc'; then
+	cases+=("fc-testbed|topo fc testbed --hosts 1|paths fc"
+		"fc-50|topo fc 50 --hosts 1 --seed 1|paths fc")
+fi
+
+prio() {
+	"$T" -j compile "$1" "$2" --algorithm "$3" --no-bound --no-verify -o /dev/null |
+		jq -r .priorities
+}
+
+printf '%-24s %8s %6s %6s %5s %6s %6s %8s %8s\n' case paths greedy order best lower exact \
+	optimal best_s
+for c in "${cases[@]}"; do
+	IFS='|' read -r name topo paths <<<"$c"
+	# shellcheck disable=SC2086
+	"$T" $topo -o "$tmp/t" 2>/dev/null || { echo "$name: topology failed"; continue; }
+	# shellcheck disable=SC2086
+	set -- $paths
+	"$T" "$1" "$2" "$tmp/t" "${@:3}" -o "$tmp/e" 2>/dev/null ||
+		{ echo "$name: paths failed"; continue; }
+	n=$(wc -l <"$tmp/e")
+	g=$(prio "$tmp/t" "$tmp/e" greedy)
+	o=$(prio "$tmp/t" "$tmp/e" order)
+	/usr/bin/time -f '%U %S' -o "$tmp/time" \
+		"$T" -j compile "$tmp/t" "$tmp/e" -o /dev/null >"$tmp/out"
+	read -r u s <"$tmp/time"
+	jq -r --arg c "$name" --arg n "$n" --arg g "$g" --arg o "$o" \
+		--arg cpu "$(echo "$u + $s" | bc)" \
+		'[$c, $n, $g, $o, .priorities, .lower_bound, (.exact // "-"),
+		  (.optimal // "?"), $cpu] | @tsv' "$tmp/out" |
+		awk -F'\t' '{ printf "%-24s %8s %6s %6s %5s %6s %6s %8s %8.2f\n",
+			$1, $2, $3, $4, $5, $6, $7, $8, $9 }'
+done
+echo "lower: proven lower bound; exact: GLPK 0-1 program (3 s per K), '-' if too large or timed out"
