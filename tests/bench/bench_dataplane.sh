@@ -10,9 +10,10 @@
 #     small UDP packets (goal >= 95 %).
 #  3. Time to update a switch to 100,000 rules (40 ports, 63 tags).
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 [ "$(id -u)" -eq 0 ] || { echo "bench_dataplane: needs root, skipped"; exit 0; }
-export TGR_PREFIX=tgrb$(printf '%04x' $((RANDOM)))
+TGR_PREFIX=tgrb$(printf "%04x" $((RANDOM)))
+export TGR_PREFIX
 source tests/lib.sh
 T=$TOP/build/tagger
 BPFFS=$TGR_TMP/bpffs
@@ -68,8 +69,8 @@ run() {
 		echo "$j" | python3 -c 'import json,sys; e=json.load(sys.stdin)["end"]["sum"]; print("%.1f" % ((e["packets"] - e["lost_packets"]) / e["seconds"]))'
 	fi
 }
-declare -A sum cnt
-for round in $(seq "${ROUNDS:-3}"); do
+declare -A sum
+for _ in $(seq "${ROUNDS:-3}"); do
 	for mode in without with; do
 		if [ "$mode" = with ]; then
 			nsx sw "$T" switch attach sw "$TGR_TMP/fwd.json" >/dev/null || exit 1

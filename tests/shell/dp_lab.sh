@@ -83,8 +83,8 @@ dp_lab_up() {
 # dp_reach FROM ADDR TO: a UDP packet from FROM arrives at TO (neighbour
 # discovery may drop the first ones: a few tries on a busy machine).
 dp_reach() {
-	local try
-	for try in 1 2 3 4 5; do
+	local _
+	for _ in 1 2 3 4 5; do
 		dp_sniff "$3" eth0 9 "reach-$3"
 		nsx "$1" python3 "$DP_UDP" send "$2" 9 0 3 10
 		sleep 0.2
@@ -97,12 +97,12 @@ dp_reach() {
 # dp_sniff NODE IFNAME PORT NAME: packet socket on NODE's IFNAME; the
 # packets it saw land in $TGR_TMP/NAME when dp_sniff_stop runs.
 dp_sniff() {
-	local ready="$TGR_TMP/$4.ready" i
+	local ready="$TGR_TMP/$4.ready" _
 	# Not through nsx: $! must be the sniffer itself, not a subshell.
 	nsenter --net="/run/netns/$(ns_name "$1")" \
 		python3 "$DP_UDP" sniff "$2" "$3" "$ready" "$TGR_TMP/$4" &
 	_dp_sniffers+=($!)
-	for i in $(seq 100); do [ -e "$ready" ] && return 0; sleep 0.05; done
+	for _ in $(seq 100); do [ -e "$ready" ] && return 0; sleep 0.05; done
 	fail "sniffer on $1:$2 did not start"
 }
 
