@@ -82,19 +82,6 @@ char *port_label(const struct topo *t, int port)
 	return s;
 }
 
-static char *path_text(const struct topo *t, const struct elp *e, int i)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	elp_write_path(f, t, elp_hops(e, i), elp_len(e, i));
-	fclose(f);
-	if (len && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
-	return buf;
-}
-
 json_t *cbd_witness_json(const struct topo *t, const struct elp *e,
 			 const struct cbd_witness *w)
 {
@@ -104,7 +91,7 @@ json_t *cbd_witness_json(const struct topo *t, const struct elp *e,
 	for (k = 0; k < w->len; k++) {
 		char *a = port_label(t, w->cycle[k].from);
 		char *b = port_label(t, w->cycle[k].to);
-		char *p = path_text(t, e, w->cycle[k].path);
+		char *p = elp_path_text(t, e, w->cycle[k].path);
 
 		json_array_append_new(arr, json_pack("{s:s,s:s,s:s,s:i}",
 			"link", a, "waits_on", b, "path", p,
@@ -124,7 +111,7 @@ void cbd_witness_print(FILE *f, const struct topo *t, const struct elp *e,
 	for (k = 0; k < w->len; k++) {
 		char *a = port_label(t, w->cycle[k].from);
 		char *b = port_label(t, w->cycle[k].to);
-		char *p = path_text(t, e, w->cycle[k].path);
+		char *p = elp_path_text(t, e, w->cycle[k].path);
 		int line = e->line[w->cycle[k].path];
 
 		fprintf(f, "  %s waits on %s\n      by path %s", a, b, p);

@@ -55,42 +55,26 @@ static int help(int argc, char **argv)
 	return 0;
 }
 
-static int parse_prios(struct compile_opts *o, const char *s)
+/* "a,b,c-d" of distinct values in [0, hi] into out[]; its length or -1. */
+static int parse_distinct(const char *s, int hi, int *out)
 {
 	int *v, n, i, j;
 
-	n = split_list(s, 0, 7, &v);
-	if (n < 1 || n > TAG_MAX)
+	n = split_list(s, 0, hi, &v);
+	if (n < 1 || n > TAG_MAX) {
+		if (n > 0)
+			free(v);
 		return -1;
+	}
 	for (i = 0; i < n; i++)
 		for (j = 0; j < i; j++)
 			if (v[i] == v[j]) {
 				free(v);
 				return -1;
 			}
-	memcpy(o->prios, v, n * sizeof(int));
-	o->nprios = n;
+	memcpy(out, v, n * sizeof(int));
 	free(v);
-	return 0;
-}
-
-static int parse_dscp(struct compile_opts *o, const char *s)
-{
-	int *v, n, i, j;
-
-	n = split_list(s, 0, 63, &v);
-	if (n < 1 || n > TAG_MAX)
-		return -1;
-	for (i = 0; i < n; i++)
-		for (j = 0; j < i; j++)
-			if (v[i] == v[j]) {
-				free(v);
-				return -1;
-			}
-	memcpy(o->dscp, v, n * sizeof(int));
-	o->ndscp = n;
-	free(v);
-	return 0;
+	return n;
 }
 
 static int check_opts(const struct compile_opts *o)
@@ -146,12 +130,14 @@ static int parse_args(int argc, char **argv, struct compile_opts *o, struct comp
 			o->nclasses = (int)v;
 			break;
 		case 'P':
-			if (parse_prios(o, optarg))
+			o->nprios = parse_distinct(optarg, 7, o->prios);
+			if (o->nprios < 0)
 				return usage_err(help, "--priorities takes distinct priorities 0-7, "
 						 "not \"%s\"", optarg);
 			break;
 		case 'D':
-			if (parse_dscp(o, optarg))
+			o->ndscp = parse_distinct(optarg, 63, o->dscp);
+			if (o->ndscp < 0)
 				return usage_err(help, "--dscp takes distinct codepoints 0-63, "
 						 "not \"%s\"", optarg);
 			break;

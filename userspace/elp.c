@@ -75,6 +75,20 @@ void elp_write_path(FILE *f, const struct topo *t, const int32_t *hops, int n)
 	fputc('\n', f);
 }
 
+/* One path as its file line (without the newline), for messages. */
+char *elp_path_text(const struct topo *t, const struct elp *e, int i)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	elp_write_path(f, t, elp_hops(e, i), elp_len(e, i));
+	fclose(f);
+	if (len && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
+	return buf;
+}
+
 int elp_write(FILE *f, const struct topo *t, const struct elp *e)
 {
 	int i;

@@ -15,6 +15,7 @@
  *   elp_parse_lines(t, lr)
  *   elp_write(f, t, e)           one path a line, node names, ports named
  *                                only where parallel links need them
+ *   elp_path_text(t, e, i)       path i as that line (malloc'd), for messages
  */
 #ifndef __TAGGER_ELP_H
 #define __TAGGER_ELP_H
@@ -55,5 +56,6 @@ struct elp *elp_parse_lines(const struct topo *t, struct lines *lr);
 int elp_write(FILE *f, const struct topo *t, const struct elp *e);
 void elp_write_path(FILE *f, const struct topo *t, const int32_t *hops, int n);
 int elp_max_len(const struct elp *e);
+char *elp_path_text(const struct topo *t, const struct elp *e, int i);
 
 #endif /* __TAGGER_ELP_H */

@@ -379,7 +379,7 @@ static void ctx_free(struct vctx *c)
 
 static char *where(const struct vctx *c, int path)
 {
-	char *p = verify_path_text(c->t, c->e, path), *s;
+	char *p = elp_path_text(c->t, c->e, path), *s;
 	int line = c->e->line[path];
 
 	if (line ? asprintf(&s, "%s (%s:%d)", p, c->e->file, line) < 0
@@ -398,7 +398,7 @@ static void lossy_problem(struct vctx *c, const struct lossy_rec *l)
 						       : port_node(t, h[0]);
 	const char *nm = t->nodes[node].name, *in = NULL, *out = NULL, *missing = NULL;
 	char *w = where(c, l->path), *rt = NULL, *why = NULL, cls[32] = "", *text;
-	char *plain = verify_path_text(t, c->e, l->path);
+	char *plain = elp_path_text(t, c->e, l->path);
 	int sw = c->node_sw[node];
 	json_t *j;
 
@@ -473,7 +473,7 @@ static void decreasing_problem(struct vctx *c, const struct dec_rec *d)
 
 	if (d->path >= 0) {
 		w = where(c, d->path);
-		plain = verify_path_text(c->t, c->e, d->path);
+		plain = elp_path_text(c->t, c->e, d->path);
 	}
 	if (asprintf(&text, "decreasing tag: %s lowers rank %d to %d%s%s", rt,
 		     r->rank[rw->tag], r->rank[rw->new_tag], w ? "\n      on path " : "",

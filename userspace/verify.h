@@ -94,7 +94,6 @@ void verify_result_free(struct verify_result *res);
 
 /* Shared with verify_report.c. */
 char *verify_rule_text(const struct rules *r, int sw, int rule);
-char *verify_path_text(const struct topo *t, const struct elp *e, int path);
 void verify_add_problem(struct verify_result *res, enum verify_kind kind,
 			char *text, json_t *json);
 

@@ -20,19 +20,6 @@ char *verify_rule_text(const struct rules *r, int sw, int rule)
 	return s;
 }
 
-char *verify_path_text(const struct topo *t, const struct elp *e, int path)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	elp_write_path(f, t, elp_hops(e, path), elp_len(e, path));
-	fclose(f);
-	if (len && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
-	return buf;
-}
-
 void verify_add_problem(struct verify_result *res, enum verify_kind kind,
 			char *text, json_t *json)
 {
@@ -78,7 +65,7 @@ static json_t *cycle_json(const struct topo *t, const struct elp *e,
 			      "to", bdg_node_json(t, ed->to_port, ed->to_prio),
 			      "switch", r->sw[ed->sw].name, "rule", name, "rule_text", rt);
 		if (ed->path >= 0) {
-			char *p = verify_path_text(t, e, ed->path);
+			char *p = elp_path_text(t, e, ed->path);
 
 			json_object_set_new(o, "path", json_string(p));
 			json_object_set_new(o, "line", json_integer(e->line[ed->path]));
@@ -130,7 +117,7 @@ static void print_cycle(FILE *f, const struct topo *t, const struct elp *e,
 			ed->from_prio, t->nodes[port_node(t, ed->to_port)].name,
 			t->ports[ed->to_port].name, ed->to_prio, rt);
 		if (ed->path >= 0) {
-			char *p = verify_path_text(t, e, ed->path);
+			char *p = elp_path_text(t, e, ed->path);
 
 			fprintf(f, "      by path %s", p);
 			if (e->line[ed->path])
