@@ -140,3 +140,10 @@ dp_expect() {
 
 # dp_json EXPR: evaluate a python expression over the JSON on stdin (as d).
 dp_json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+# dp_json_lines EXPR: the same for each JSON document, one a line.
+dp_json_lines() {
+	python3 -c "import json,sys
+for l in sys.stdin:
+    if l.strip():
+        d = json.loads(l); print($1)"
+}

@@ -121,4 +121,20 @@ c1=$(lossless_in)
 echo "ok: after killing a loader: 200 packets tagged, a new show counts them ($c0 -> $c1)"
 tgr S2 switch update S2 "$A" >/dev/null || fail "update after the kill (lock left behind?)"
 echo "ok: a new loader updates after the kill"
+
+# Concurrent loaders queue on the lock: four updates at once, four
+# generations, every one reported live.
+g0=$(tgr S2 -j switch show S2 | dp_json 'd["generation"]')
+pids=()
+for f in "$B" "$A" "$B" "$A"; do
+	tgr S2 -j switch update S2 "$f" > "$TGR_TMP/par-${#pids[@]}" &
+	pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p" || fail "a concurrent update failed"; done
+g1=$(tgr S2 -j switch show S2 | dp_json 'd["generation"]')
+gens=$(cat "$TGR_TMP"/par-* | dp_json_lines 'd["generation"]' | sort -n | tr '\n' ' ')
+[ $((g1 - g0)) -eq 4 ] || fail "4 concurrent updates moved the generation from $g0 to $g1"
+[ "$gens" = "$((g0 + 1)) $((g0 + 2)) $((g0 + 3)) $((g0 + 4)) " ] ||
+	fail "concurrent updates reported generations $gens"
+echo "ok: 4 concurrent updates serialised: generations $gens"
 echo "PASS"
