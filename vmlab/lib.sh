@@ -25,6 +25,10 @@ VMLAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=${TOP:-$(cd "$VMLAB_DIR/.." && pwd)}
 TAGGER=${TAGGER:-$TOP/build/tagger}
 LAB_RUN=${LAB_RUN:-/run/tagger-lab}
+# One tx queue per priority where an mqprio pause backend may run (the VM's
+# stock kernel); this host's kernel has no mqprio, one queue does.
+if [ "${TAGGER_IN_VM:-0}" = 1 ]; then LAB_TXQUEUES=${LAB_TXQUEUES:-8}; fi
+LAB_TXQUEUES=${LAB_TXQUEUES:-1}
 
 source "$VMLAB_DIR/frr.sh"
 
@@ -190,8 +194,9 @@ lab_up() {
 	# One veth per link: addr lines come in port-id pairs 2k, 2k+1.
 	while read -r _ a pa addra _ b pb && read -r _ _ _ addrb _ _ _; do
 		ip link add "$pa" address "$(_mac_of "${addra%/*}")" netns "$(lab_ns "$a")" \
-			type veth peer name "$pb" address "$(_mac_of "${addrb%/*}")" \
-			netns "$(lab_ns "$b")" ||
+			numtxqueues "$LAB_TXQUEUES" type veth peer name "$pb" \
+			address "$(_mac_of "${addrb%/*}")" netns "$(lab_ns "$b")" \
+			numtxqueues "$LAB_TXQUEUES" ||
 			{ lab_die "cannot link $a:$pa $b:$pb"; lab_down; return 1; }
 	done < <(awk '$1 == "addr"' "$LAB_STATE/plan")
 	for n in $(lab_nodes); do

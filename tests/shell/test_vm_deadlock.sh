@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Scenario 3 (three flows on a ring) inside the VM on Debian's stock kernel,
+# where the pause agents run the mqprio + plug backend: the deadlock
+# without Tagger and none with it, on the second kernel. Rates are low:
+# the VM is emulated (TCG).
+source "$(dirname "$0")/../lab_lib.sh"
+require_cmd qemu-system-x86_64
+"$TOP/vmlab/vm.sh" setup || skip "no stock kernel (vmlab/vm.sh setup failed)"
+cd "$TOP"
+"$TOP/vmlab/vm.sh" run --timeout 480 --out "$TGR_TMP/vm" -- \
+	env SC_RATE=10mbit SC_MBIT=6 SC_SIZE=1000 SC_STOP=8 SC_AFTER=3 SC_SETTLE=2 \
+	SC_PFC_OPTS="--backend mqprio" \
+	sh -c 'bash vmlab/scenarios/three-flows.sh both --out "$VM_OUT/three" --lab vm'
+rc=$?
+[ $rc -eq 0 ] || fail "the scenario in the VM exited $rc"
+S=$TGR_TMP/vm/three/summary.json
+[ -f "$S" ] || fail "no summary from the VM"
+check "the agents ran the mqprio-plug backend" \
+	[ "$(jq -r '.modes.plain.pfc.backend | join(",")' "$S")" = mqprio-plug ]
+check "without Tagger: deadlock on the stock kernel" [ "$(jq .modes.plain.verdict.deadlock "$S")" = true ]
+check "with Tagger: no deadlock" [ "$(jq .modes.tagger.verdict.deadlock "$S")" = false ]
+check "with Tagger: zero lossless drops" [ "$(jq .modes.tagger.pfc.lossless_drops "$S")" = 0 ]
+check "with Tagger: all three flows flow" \
+	[ "$(jq '[.modes.tagger.flows[] | select(.after_mbps > 1.5)] | length' "$S")" = 3 ]
