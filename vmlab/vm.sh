@@ -76,6 +76,7 @@ build_initramfs() {
 		basename "$m" >> "$dir/lib/mod/order"
 	done
 	cp "$(dirname "$0")/vm-init.sh" "$dir/init"
+	cp "$(dirname "$0")/vm-init.sh" "$(dirname "$out")/init.sh"
 	chmod 755 "$dir/init"
 	(cd "$dir" && find . | cpio -o -H newc --quiet | gzip -1) > "$out" || return 1
 	cp "$dir/lib/mod/order" "$(dirname "$out")/modules"
@@ -109,6 +110,18 @@ do_setup() {
 	rm -rf "$CACHE/kernel" && mv "$stage" "$CACHE/kernel" && touch "$CACHE/ready"
 }
 
+# A changed vm-init.sh only needs a new initramfs, not a new kernel.
+refresh_initramfs() {
+	local k=$CACHE/kernel
+	cmp -s "$(dirname "$0")/vm-init.sh" "$k/init.sh" && return 0
+	exec 9>"$CACHE/.lock"
+	flock 9
+	cmp -s "$(dirname "$0")/vm-init.sh" "$k/init.sh" && return 0
+	build_initramfs "$k/root" "$(cat "$k/version")" "$k/initrd.gz.new" &&
+		mv "$k/initrd.gz.new" "$k/initrd.gz"
+	exec 9>&-
+}
+
 # Quote argv into one shell line for the guest.
 quote_cmd() {
 	local a out=
@@ -131,6 +144,7 @@ do_run() {
 	done
 	[ $# -gt 0 ] || usage
 	[ -f "$CACHE/ready" ] || do_setup
+	refresh_initramfs
 	io=$(mktemp -d /tmp/tagger-vm.XXXXXX)
 	mkdir -p "$io/out"
 	{
