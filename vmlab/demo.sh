@@ -22,7 +22,7 @@ cat <<'TXT'
   flow 1 h3->h1: T3 L3 S2 L2 T1      flow 2 h2->h4: T2 L2 S1 L3 T4
   At t=3 s links L2-T1 and L3-T4 fail: L2 bounces flow 1 up to S1, L3
   bounces flow 2 up to S2, closing the buffer cycle L2->S1->L3->S2->L2.
-  Each flow sends 24 Mbit/s, 60% of the 40 Mbit/s links, so the cycle's links
+  Each flow sends 60 Mbit/s, 60% of the 100 Mbit/s links, so the cycle's links
   congest and PFC pauses travel around it. The senders stop at t=8 s; a
   deadlock is called only if afterwards the cycle's queues stay paused and
   full and nothing moves (see README, "### vmlab").

@@ -92,7 +92,7 @@ _node_setup() {
 	nsenter --net="/run/netns/$ns" sh -c '
 		s=$1; shift
 		sysctl -qw $s >/dev/null 2>&1
-		for p in "$@"; do ethtool -K "$p" tso off gso off gro on 2>/dev/null; done
+		for p in "$@"; do ethtool -K "$p" tso off gso off gro ${LAB_GRO:-on} 2>/dev/null; done
 		true' sh "$s" "$@"
 }
 

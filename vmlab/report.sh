@@ -69,7 +69,9 @@ jq -r '
 	  row("flow \($f.id) \($f.src)->\($f.dst) after (Mbit/s)"; .flows[$i].after_mbps | f1),
 	  row("flow \($f.id) stalled at (s)"; .flows[$i].stalled_at | f1),
 	  row("flow \($f.id) lost / stuck (pkts)"; "\(.flows[$i].lost) / \(.flows[$i].in_flight_or_stuck // "-")")),
-	row("deadlock"; if .verdict.deadlock then
+	row("deadlock"; if .verdict.deadlock == null then
+		"UNKNOWN: pause accounting leaked at \([.verdict.accounting_leaks[] | "\(.node) (\(.bytes) B)"] | join(", "))"
+	    elif .verdict.deadlock then
 		"YES: \(.verdict.cycle + [.verdict.cycle[0]] | join("->")), \(.verdict.queued) pkts stuck"
 	    elif (.verdict.paused_queues | length) > 0 then "no (\(.verdict.queued) pkts held, no cycle)"
 	    else "no" end),

@@ -17,8 +17,7 @@
 #   SC_RULES      fixed rules for tagger mode instead of compiling SC_ELP
 #   SC_ELP_KIND   or generate the ELP: tagger paths KIND TOPO
 #   SC_STOP       when the senders stop (s); SC_AFTER: observed after (s)
-#   SC_RATE       link rate (default 40mbit: two shared cores forward it
-#                 without becoming the bottleneck); SC_SIZE datagram payload
+#   SC_RATE       link rate (default 100mbit); SC_SIZE datagram payload
 #   SC_DSCP       the lossless class's DSCP without Tagger (default 26)
 #   SC_PRIO       its priority without Tagger (default 3)
 #
@@ -28,7 +27,7 @@
 set -u
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-SC_RATE=${SC_RATE:-40mbit}
+SC_RATE=${SC_RATE:-100mbit}
 SC_SIZE=${SC_SIZE:-1400}
 SC_DSCP=${SC_DSCP:-26}
 SC_PRIO=${SC_PRIO:-3}
@@ -102,25 +101,52 @@ sc_timeline() {
 # paused while holding packets (NODE waits on PEER), and "NODE:PORT/PRIO
 # PEER NODE xoff" for a lossless ingress buffer above XOFF (NODE pauses
 # PEER: PEER waits on NODE). Both views of one wait, so a pause refreshed
-# a moment late does not hide it.
+# a moment late does not hide it. And "NODE - - leak=BYTES" when a node's
+# ingress buffers count more bytes than its queues hold (beyond two
+# frames): the pause machinery lost track of them (its accounting leaked),
+# and the pauses they cause say nothing about the network.
 sc_paused_queues() {
 	local n
 	for n in $(lab_nodes); do
 		lab_exec "$n" "$TAGGER" -j pfc show "$n" 2>/dev/null |
-			jq -r '.node as $n | .ports[]? | .name as $p | .prios[] | select(.lossless) |
-				(select(.paused and .queue_packets > 0) | "q \($n) \($p) \(.prio) \(.queue_packets)"),
-				(select(.xoff) | "x \($n) \($p) \(.prio) xoff")'
+			jq -r '.node as $n |
+				(([.ports[]?.prios[] | .buffered_bytes] | add // 0) -
+				 ([.ports[]?.prios[] | .queue_bytes] | add // 0)) as $lost |
+				(select($lost > 3000) | "l \($n) - - \($lost)"),
+				(.ports[]? | .name as $p | .prios[] | select(.lossless) |
+				 (select(.paused and .queue_packets > 0) | "q \($n) \($p) \(.prio) \(.queue_packets)"),
+				 (select(.xoff) | "x \($n) \($p) \(.prio) xoff"))'
 	done | awk -v plan="$LAB_STATE/plan" '
 		BEGIN { while ((getline l < plan) > 0) { split(l, f, " "); if (f[1] == "addr") peer[f[2] ":" f[3]] = f[6] } }
 		$1 == "q" { print $2 ":" $3 "/" $4, $2, peer[$2 ":" $3], $5 }
-		$1 == "x" { print $2 ":" $3 "/" $4, peer[$2 ":" $3], $2, $5 }'
+		$1 == "x" { print $2 ":" $3 "/" $4, peer[$2 ":" $3], $2, $5 }
+		$1 == "l" { print $2, "-", "-", "leak=" $5 }'
+}
+
+# sc_pauses_hold "N1 N2 ... Nk": along the cycle N1->N2->...->N1, every
+# Ni+1 pauses Ni with ingress bytes that stay at or above XON after taking
+# off everything Ni+1's accounting leaked (buffered minus queued bytes).
+sc_pauses_hold() {
+	local -a c=($1)
+	local i b a pb pa
+	for i in "${!c[@]}"; do
+		b=${c[i]} a=${c[(i + 1) % ${#c[@]}]}
+		pa=$(awk -v n="$a" -v p="$b" '$1 == "addr" && $2 == n && $6 == p { print $3; exit }' "$LAB_STATE/plan")
+		lab_exec "$a" "$TAGGER" -j pfc show "$a" 2>/dev/null | jq -e --arg p "$pa" '
+			(([.ports[].prios[] | .buffered_bytes] | add) -
+			 ([.ports[].prios[] | .queue_bytes] | add)) as $leak |
+			.xon as $xon | .ports[] | select(.name == $p) |
+			[.prios[] | select(.lossless and .xoff and
+				.buffered_bytes - ([$leak, 0] | max) >= $xon[.prio])] | length > 0' \
+			>/dev/null || return 1
+	done
 }
 
 # One cycle of the waits above (stdin), as its nodes in order ("L2 S1 L3
 # S2"), or nothing: peel nodes that wait on nobody or that nobody waits on
 # until none is left to peel, then walk from the smallest node.
 sc_pause_cycle() {
-	awk '{ f = $2; t = $3
+	awk '$2 == "-" { next } { f = $2; t = $3
 		if (!((f, t) in e)) { e[f, t] = 1; out[f]++; in_[t]++ }
 		node[f]; node[t] }
 	END {
@@ -149,14 +175,18 @@ sc_pause_cycle() {
 }
 
 # Deadlock, as switch PFC watchdogs and operators see it: after the senders
-# stopped, over a whole window (SC_AFTER s) no flow received anything,
-# lossless queues stayed paused with packets in them, at the start and at
-# the end of the window the nodes' waits (who pauses whom, above) closed a
-# cycle, and the pause watchdog reported. A congested network drains in
-# that window; a pause stuck on one port without a cycle is reported as
-# held packets, not called a deadlock.
+# stopped, over a whole window (SC_AFTER s) no flow received anything, the
+# pause watchdog reported, and the waits close a cycle: queues that hold
+# packets behind closed gates, each waiting on the next (at the start or
+# the end of the window: a pause refreshed late can open a gate for a
+# moment), or else, at both ends of the window, waits that include ingress
+# buffers above XOFF. If a node of the cycle counts more buffered bytes
+# than its queues hold (the pause agent's accounting leaked), its pauses
+# prove nothing and the verdict is null (unknown). A congested network
+# drains in the window; a pause stuck on one port without a cycle is
+# reported as held packets, not called a deadlock.
 sc_verdict() {
-	local rx0 rx1 q0 q1 cyc0 cyc1 stalled=false dead=false wd
+	local rx0 rx1 q0 q1 cyc0 cyc1 strict stalled=false dead=false wd n
 	sleep "$SC_SETTLE"
 	rx0=$(sc_rx_total); q0=$(sc_paused_queues); cyc0=$(sc_pause_cycle <<< "$q0")
 	printf '%s\t%s\n' "$(sc_now)" "$(echo $q0)" >> "$SC_DIR/backlog.tsv"
@@ -166,8 +196,21 @@ sc_verdict() {
 	wd=$(for n in $(lab_nodes); do lab_exec "$n" "$TAGGER" -j pfc show "$n" 2>/dev/null; done |
 	     jq -s '[.[].watchdog.events // 0] | add // 0')
 	[ "$rx0" = "$rx1" ] && stalled=true
-	if $stalled && [ -n "$cyc0" ] && [ -n "$cyc1" ] && [ "$wd" -gt 0 ]; then
-		dead=true
+	# Strict: a cycle of queues that hold packets behind closed gates.
+	strict=$( { grep -E ' [0-9]+$' <<< "$q0" | sc_pause_cycle; echo;
+		    grep -E ' [0-9]+$' <<< "$q1" | sc_pause_cycle; } | awk 'NF { print; exit }')
+	if $stalled && [ "$wd" -gt 0 ]; then
+		if [ -n "$strict" ]; then
+			dead=true cyc1=$strict
+		elif [ -n "$cyc0" ] && [ -n "$cyc1" ]; then
+			dead=true
+		fi
+		# Pauses caused by bytes the pause machinery lost track of say
+		# nothing about the network: where a node of the cycle leaked,
+		# its pause must hold with all the leaked bytes taken off its
+		# ingress buffer (still at or above XON), or there is no verdict.
+		[ "$dead" = true ] && grep -q ' leak=' <<< "$q1" &&
+			! sc_pauses_hold "$cyc1" && dead=null
 	fi
 	jq -n --argjson stalled "$stalled" --argjson deadlock "$dead" \
 		--arg q "$q1" --arg cycle "$cyc1" --argjson rx "$rx1" --argjson wd "$wd" \
@@ -175,11 +218,13 @@ sc_verdict() {
 		  watchdog_events: $wd,
 		  cycle: ($cycle | split(" ") | map(select(length > 0))),
 		  paused_queues: ($q | split("\n") | map(select(length > 0) | split(" ") |
-			select(.[3] != "xoff") | {queue: .[0], toward: .[2], packets: (.[3] | tonumber)})),
+			select(.[1] != "-" and .[3] != "xoff") | {queue: .[0], toward: .[2], packets: (.[3] | tonumber)})),
 		  xoff: ($q | split("\n") | map(select(length > 0) | split(" ") |
 			select(.[3] == "xoff") | {ingress: .[0], pausing: .[1]})),
+		  accounting_leaks: ($q | split("\n") | map(select(length > 0) | split(" ") |
+			select(.[3] | startswith("leak=")) | {node: .[0], bytes: (.[3][5:] | tonumber)})),
 		  queued: ($q | split("\n") | map(select(length > 0) | split(" ") |
-			select(.[3] != "xoff") | .[3] | tonumber) | add // 0)}' \
+			select(.[1] != "-" and .[3] != "xoff") | .[3] | tonumber) | add // 0)}' \
 		> "$SC_DIR/verdict.json"
 }
 

@@ -4,7 +4,7 @@
 # flow 1 h3->h1 and flow 2 h2->h4 take up-down paths; then the links L2-T1
 # and L3-T4 fail and L2 and L3 reroute locally, bouncing the flows up to S1
 # and S2: the CBD L2->S1->L3->S2->L2. Each flow sends 60% of the link
-# rate (24 of 40 Mbit/s), so the links L2->S1 and L3->S2, which now carry both, congest.
+# rate (60 of 100 Mbit/s), so the links L2->S1 and L3->S2, which now carry both, congest.
 # Without Tagger the buffers of the cycle fill and pause each other for
 # good: both flows stop and stay stopped after the senders give up. With
 # Tagger (rules from the up-down + 1-bounce ELP) the bounced packets move
@@ -16,8 +16,8 @@ SC_TOPO=$D/clos.topo
 SC_ROUTES=$D/clos-flows.elp
 SC_ELP_KIND=bounce=1
 SC_ALGO=clos
-SC_FLOWS="1 h3 h1 ${SC_MBIT:-24}
-2 h2 h4 ${SC_MBIT:-24}"
+SC_FLOWS="1 h3 h1 ${SC_MBIT:-60}
+2 h2 h4 ${SC_MBIT:-60}"
 SC_EVENTS="${SC_FAIL_AT:-3} fail L2:T1
 ${SC_FAIL_AT:-3} fail L3:T4"
 SC_STOP=${SC_STOP:-8}

@@ -56,7 +56,7 @@ for t in $(seq "$trials"); do
 	for i in $(seq "$nflows"); do
 		s=${hosts[RANDOM % ${#hosts[@]}]}
 		while d=${hosts[RANDOM % ${#hosts[@]}]}; [ "$d" = "$s" ]; do :; done
-		flows+="$i $s $d ${SC_MBIT:-24}"$'\n'
+		flows+="$i $s $d ${SC_MBIT:-60}"$'\n'
 	done
 	picked=()
 	while [ ${#picked[@]} -lt "$links" ]; do

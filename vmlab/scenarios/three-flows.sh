@@ -11,9 +11,9 @@ SC_TOPO=$D/ring.topo
 SC_ROUTES=$D/ring-flows.elp
 SC_ELP=$D/ring-flows.elp
 SC_ALGO=${SC_ALGO:-greedy}
-SC_FLOWS="1 ha hc ${SC_MBIT:-24}
-2 hb ha ${SC_MBIT:-24}
-3 hc hb ${SC_MBIT:-24}"
+SC_FLOWS="1 ha hc ${SC_MBIT:-60}
+2 hb ha ${SC_MBIT:-60}
+3 hc hb ${SC_MBIT:-60}"
 SC_EVENTS=""
 SC_STOP=${SC_STOP:-6}
 source "$D/../scenario.sh"

@@ -13,8 +13,8 @@ SC_NAME=${SC_NAME:-transition}
 SC_TOPO=$D/transition.topo
 SC_ROUTES=$D/transition-flows.elp
 SC_RULES=$D/transition.rules.json
-SC_FLOWS="1 h1 h3 ${SC_MBIT:-12}
-2 h2 h3 ${SC_MBIT:-12}"
+SC_FLOWS="1 h1 h3 ${SC_MBIT:-30}
+2 h2 h3 ${SC_MBIT:-30}"
 SC_EVENTS="2 pause h3 2 3"
 SC_STOP=${SC_STOP:-7}
 source "$D/../scenario.sh"
