@@ -42,7 +42,7 @@ mode_json() {
 	      sent: ($snd.sent_pkts // null),
 	      received: ($fin.rx // ($s | last | .rx) // 0),
 	      lost: ($fin.lost // ($s | last | .lost) // 0),
-	      stalled_at: ([$s | to_entries[] | select(.value.t > ($tev // 1e9) and .value.t < $tstop and
+	      stalled_at: ([$s | to_entries[] | select(.value.t > ($tev // 0) and .value.t < $tstop and
 			   ([$s[.key:][] | select(.t < $tstop) | .mbps] | max) == 0) | .value.t] | first),
 	      samples: [$s[] | [(.t * 1000 | round / 1000), .mbps]]
 	    } | .in_flight_or_stuck = (if .sent then .sent - .received - .lost else null end)
