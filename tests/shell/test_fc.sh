@@ -62,6 +62,30 @@ for link in T1:v1p1 T2:v2p1 T3:v2p2 T5:v3p1 T7:v4p1 T11:v2p3 T13:v3p4; do
 done
 echo "ok: reroutes compile as predicted (seen: CBD $seen_cbd, CBD-free $seen_free)"
 
+# Strategy (*): k_min first, k_min + 1 when a pair has too few paths.
+$T -v topo fc 30 --fabric 12 --hosts 0 -o s.topo 2> s.txt
+check "strategy (*) keeps k_min when every pair has 2 paths" grep -q 'k=3 .*(k_min)$' s.txt
+$T -v topo fc 30 --fabric 12 --hosts 0 --min-paths 4 -o s.topo 2> s.txt
+check "strategy (*) takes k_min+1 when some pair has fewer than 4" \
+	grep -q 'k=4 split 2,4,4,2 (k_min+1)$' s.txt
+check "... and then every pair has at least one path" \
+	[ "$($T -j paths fc s.topo | jget '["stats"]["min_paths"]')" -ge 1 ]
+
+# The lab's testbed scenarios route what they claim: ECMP choices with a
+# CBD, FC up-down paths without.
+S=$TOP/vmlab/scenarios
+$T paths ecmp "$S/fc-testbed.topo" --max-per-pair 100 -o all-ecmp.elp
+$T paths fc "$S/fc-testbed.topo" -o all-fc.elp
+for p in ecmp:all-ecmp.elp updown:all-fc.elp; do
+	while read -r line; do
+		grep -qxF "$line" "${p#*:}" || fail "fc-${p%%:*}: not a ${p%%:*} path: $line"
+	done < <(grep -v '^#' "$S/fc-${p%%:*}-flows.elp")
+done
+echo "ok: the lab's ECMP and up-down routes are paths ecmp / paths fc choices"
+$T cbd "$S/fc-testbed.topo" "$S/fc-ecmp-flows.elp" > /dev/null; rc=$?
+check "lab fc-ecmp routes have CBD" [ $rc = 1 ]
+check "lab fc-updown routes are CBD-free" $T cbd "$S/fc-testbed.topo" "$S/fc-updown-flows.elp"
+
 # Usage errors are exit 2 with a message.
 $T topo fc 50 --layers 4 --split 3,6,6,3 2>/dev/null; rc=$?
 check "--layers with --split is a usage error" [ $rc = 2 ]
