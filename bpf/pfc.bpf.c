@@ -39,6 +39,7 @@ const volatile __u64 xoff_bytes[PFC_PRIOS];
 const volatile __u64 xon_bytes[PFC_PRIOS];
 const volatile __u8 dscp_prio[64];
 const volatile __u8 qdisc_reason[256];	/* drop reasons counted by qdisc stats */
+const volatile __u32 forwarding = 1;	/* 0: a host, nothing to account */
 
 /*
  * Which egress priorities each ingress priority was queued at (the data
@@ -257,7 +258,7 @@ int pfc_ingress(struct __sk_buff *skb)
 		skb->priority = prio;
 	}
 	prio = mark & TAGGER_MARK_PRIO_MASK;
-	if (!forwarded(skb, proto))
+	if (!forwarding || !forwarded(skb, proto))
 		return TAGGER_TC_NEXT;	/* delivered here: not buffered */
 	c = pp_get(slot, prio);
 	if (!c)

@@ -88,6 +88,27 @@ static void keep_priority(void)
 	close(fd);
 }
 
+/* Does this namespace forward? A host does not, and needs no accounting. */
+static bool forwarding(void)
+{
+	const char *f[] = { "/proc/sys/net/ipv4/ip_forward",
+			    "/proc/sys/net/ipv6/conf/all/forwarding" };
+	char v = '0';
+	int i, fd;
+
+	for (i = 0; i < 2; i++) {
+		fd = open(f[i], O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (read(fd, &v, 1) == 1 && v != '0') {
+			close(fd);
+			return true;
+		}
+		close(fd);
+	}
+	return false;
+}
+
 static int load_bpf(struct agent *a)
 {
 	const struct pfc_config *c = a->cfg;
@@ -99,6 +120,7 @@ static int load_bpf(struct agent *a)
 		return -errno;
 	s->rodata->netns_ino = netns_inode();
 	s->rodata->lossless_mask = c->lossless_mask;
+	s->rodata->forwarding = a->forwarding = forwarding();
 	for (i = 0; i < PFC_PRIOS; i++) {
 		s->rodata->xoff_bytes[i] = c->xoff[i];
 		s->rodata->xon_bytes[i] = c->xon[i];
@@ -125,6 +147,8 @@ static int load_bpf(struct agent *a)
 		a->pp = NULL;
 		return -errno;
 	}
+	if (!a->forwarding)
+		return 0;	/* nothing is counted, nothing to give back */
 	/* Returns first, so that every byte counted is given back. */
 	s->links.pfc_xmit = bpf_program__attach(s->progs.pfc_xmit);
 	if (!s->links.pfc_xmit)
@@ -390,8 +414,9 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 	if (!r) {
 		state_init(a);
 		write_pid(cfg->dir, getpid());
-		pr_info("pfc agent %s: %d port(s), backend %s\n", cfg->node,
-			cfg->nports, a->backend);
+		pr_info("pfc agent %s: %d port(s), backend %s%s\n", cfg->node,
+			cfg->nports, a->backend, a->forwarding ? "" :
+			", not forwarding (host): no buffer accounting");
 		r = a->skel ? pfc_loop(a) : pfc_wait(a);
 		rc = r ? EXIT_PROBLEM : EXIT_OK;
 	}

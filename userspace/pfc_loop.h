@@ -37,6 +37,7 @@ struct agent {
 	struct pfc_pp *pp;		/* the BPF "pp" array, mapped */
 	struct pfc_queues q;
 	bool queues_up;
+	bool forwarding;		/* at start: else no buffer accounting */
 	char backend[32];
 	char dcb[PFC_MAX_PORTS][32];
 	bool attached[PFC_MAX_PORTS];
