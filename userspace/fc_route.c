@@ -179,6 +179,7 @@ struct worker {
 	int *arc_port;			/* mcf arc -> egress port, -1 dashed */
 	int arc_port_cap;
 	int *queue;
+	char *good;			/* up-cone local id: reaches the down-cone */
 	volatile int *stop;
 };
 
@@ -274,6 +275,43 @@ static int contract(const struct topo *t, int32_t *hops, int n)
 	return m;
 }
 
+/*
+ * Which up-cone nodes lead to the destination's down-cone: tops with an arc
+ * into it, then (higher layers first: the up-cone's BFS order is by layer,
+ * every arc climbs one) up nodes with an arc to such a node. The rest are
+ * dead ends for this pair and stay out of its flow problem.
+ */
+static void mark_good(struct worker *w)
+{
+	const struct vgraph *g = w->g;
+	int i, x;
+
+	memset(w->good, 0, w->nup);
+	for (i = 0; i < w->ndn; i++) {
+		int v = w->dn_nodes[i];
+
+		if (v_kind(g, v) != 2)
+			continue;
+		for (x = g->rstart[v]; x < g->rstart[v + 1]; x++) {
+			int u = g->rtail[x];
+
+			if (v_kind(g, u) == 1 && w->loc[u] < w->nup)
+				w->good[w->loc[u]] = 1;
+		}
+	}
+	for (i = w->nup - 1; i >= 0; i--) {
+		int v = w->up_nodes[i];
+
+		if (v_kind(g, v) != 0)
+			continue;
+		for (x = g->start[v]; x < g->start[v + 1]; x++)
+			if (w->good[w->loc[g->head[x]]]) {
+				w->good[i] = 1;
+				break;
+			}
+	}
+}
+
 static int route_pair(struct worker *w, int s, int t)
 {
 	const struct vgraph *g = w->g;
@@ -283,9 +321,11 @@ static int route_pair(struct worker *w, int s, int t)
 	int64_t cost;
 
 	down_cone(w, t);
+	mark_good(w);
 	mcf_reset(&w->m, w->nup + w->ndn);
 	for (i = 0; i < w->up_arcs.n; i++)
-		add_arc(w, w->up_arcs.src[i], w->up_arcs.dst[i], w->up_arcs.port[i]);
+		if (w->good[w->up_arcs.src[i]] && w->good[w->up_arcs.dst[i]])
+			add_arc(w, w->up_arcs.src[i], w->up_arcs.dst[i], w->up_arcs.port[i]);
 	for (i = 0; i < w->ndn; i++) {
 		int v = w->dn_nodes[i];
 
@@ -362,6 +402,7 @@ int fc_route(const struct topo *t, const struct fc_layout *L,
 			.up_nodes = xmalloc(g.n * sizeof(int)),
 			.dn_nodes = xmalloc(g.n * sizeof(int)),
 			.queue = xmalloc(2 * (g.n + 1) * sizeof(int)),
+			.good = xmalloc(g.n + 1),
 		};
 		for (v = 0; v < g.n; v++)
 			w[i].loc[v] = -1;
@@ -391,6 +432,7 @@ int fc_route(const struct topo *t, const struct fc_layout *L,
 		free(w[i].up_nodes);
 		free(w[i].dn_nodes);
 		free(w[i].queue);
+		free(w[i].good);
 		free(w[i].up_arcs.src);
 		free(w[i].up_arcs.dst);
 		free(w[i].up_arcs.port);
