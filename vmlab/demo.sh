@@ -32,7 +32,9 @@ start=$(date +%s)
 bash vmlab/scenarios/clos-bounce.sh both --out "$OUT" --lab demo || exit 1
 echo
 jq -r '.modes | to_entries[] | "\(if .key == "plain" then "without Tagger" else "with Tagger   " end): " +
-	(if .value.verdict.deadlock then "DEADLOCK around \(.value.verdict.cycle | join("->")), flows stopped for good"
+	(if .value.verdict.deadlock == true then "DEADLOCK around \(.value.verdict.cycle | join("->")), flows stopped for good"
+	 elif .value.verdict.deadlock == null then "flows stopped for good (at \([.value.flows[] | .stalled_at // 0 | . * 10 | round / 10 | tostring] | join(", ")) s), " +
+		"but no deadlock verdict: the pause agents lost track of buffered bytes (see table)"
 	 else "no deadlock, flows after the failures: \([.value.flows[] | "\(.after_mbps // 0 | . * 10 | round / 10) Mbit/s"] | join(", "))" end) +
 	", lossless drops \(.value.pfc.lossless_drops // "?")"' "$OUT/summary.json"
 echo "demo took $(( $(date +%s) - start )) s; the lab is down."
