@@ -220,6 +220,18 @@ _set_link() {
 		ip -n "$(lab_ns "$3")" link set "$4" "$state"
 }
 
+_drain_link() {
+	local i q
+	set -- $(_port_ends "$1")
+	for i in $(seq 25); do
+		q=$( { tc -n "$(lab_ns "$1")" -s -j qdisc show dev "$2" root
+		       tc -n "$(lab_ns "$3")" -s -j qdisc show dev "$4" root; } 2>/dev/null |
+		     jq -s '[.[][] | .qlen // 0] | add // 0')
+		[ "${q:-0}" -eq 0 ] && return 0
+		sleep 0.02
+	done
+}
+
 lab_fail() {
 	local old
 	[ -s "$LAB_STATE/netns" ] || { lab_die "lab \"$LAB\" is not up"; return 1; }
@@ -228,9 +240,13 @@ lab_fail() {
 	old=$(mktemp); cp "$LAB_STATE/plan" "$old"
 	_plan > "$LAB_STATE/plan.new" && mv "$LAB_STATE/plan.new" "$LAB_STATE/plan"
 	# The reroute goes in first, then the link goes down: a fast reroute
-	# without a window in which packets have no route.
+	# without a window in which packets have no route. In between, up to
+	# half a second for what is queued on the link to leave, so the
+	# failure itself drops nothing a pause could still hold (a paused
+	# queue does not drain: it is dropped, as in a real failure).
 	_apply_routes "$old" "$LAB_STATE/plan"
 	rm -f "$old"
+	_drain_link "$1"
 	_set_link "$1" down || return 1
 	lab_log "link $1 failed; routes updated"
 }
