@@ -143,33 +143,46 @@ static __always_inline int pfc_rx(struct __sk_buff *skb, __u32 slot)
 	vec = bpf_ntohs(f.vector) & 0xff;
 	if (!vec)
 		return TC_ACT_SHOT;	/* a no-op frame (the gate kick) */
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (e) {
-		e->type = PFC_EV_RX;
-		e->slot = slot;
-		e->prio = 0;
-		e->vector = vec;
-		e->ts = bpf_ktime_get_ns();
-	}
 #pragma unroll
 	for (int p = 0; p < PFC_PRIOS; p++) {
-		__u16 q = bpf_ntohs(f.quanta[p]);
 		struct pfc_pp *c;
 
-		if (e)
-			e->quanta[p] = q;
 		if (!(vec & (1u << p)))
 			continue;
 		c = pp_get(slot, p);
 		if (!c)
 			continue;
 		__sync_fetch_and_add(&c->pfc_rx, 1);
-		if (!q)
+		if (!f.quanta[p])
 			__sync_fetch_and_add(&c->pfc_rx_resume, 1);
 	}
-	if (e)
-		bpf_ringbuf_submit(e, 0);
+	/* Straight-line reserve/submit: older verifiers (6.1) need it. */
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e)
+		return TC_ACT_SHOT;	/* the agent's expiry timer copes */
+	e->type = PFC_EV_RX;
+	e->slot = slot;
+	e->prio = 0;
+	e->vector = vec;
+	e->ts = bpf_ktime_get_ns();
+#pragma unroll
+	for (int p = 0; p < PFC_PRIOS; p++)
+		e->quanta[p] = bpf_ntohs(f.quanta[p]);
+	bpf_ringbuf_submit(e, 0);
 	return TC_ACT_SHOT;	/* consumed */
+}
+
+/*
+ * dscp_prio[] lookup. The mask is in asm because the compiler knows that
+ * a DSCP is below 64 and drops it, and older verifiers (6.1) lose the
+ * bound through the OR that built the DSCP.
+ */
+static __always_inline __u32 dscp_to_prio(int dscp)
+{
+	__u32 i = dscp;
+
+	asm volatile("%0 &= 63" : "+r"(i));
+	return dscp_prio[i] & 7;
 }
 
 /* DSCP of an IPv4/IPv6 packet, or -1. */
@@ -251,7 +264,7 @@ int pfc_ingress(struct __sk_buff *skb)
 	if (!(mark & TAGGER_MARK_VALID)) {
 		/* No tagger classifier: an ordinary RoCE switch, DSCP -> prio. */
 		dscp = pkt_dscp(skb, proto);
-		prio = dscp < 0 ? 0 : dscp_prio[dscp & 63] & 7;
+		prio = dscp < 0 ? 0 : dscp_to_prio(dscp);
 		lossless = (lossless_mask >> prio) & 1;
 		mark = (mark & ~TAGGER_MARK_MASK) | TAGGER_MARK(lossless, prio);
 		skb->mark = mark;
@@ -290,7 +303,7 @@ int pfc_egress(struct __sk_buff *skb)
 		/* Sent by this node: queue by DSCP like a RoCE NIC does. */
 		dscp = pkt_dscp(skb, skb->protocol);
 		if (dscp >= 0)
-			skb->priority = dscp_prio[dscp & 63] & 7;
+			skb->priority = dscp_to_prio(dscp);
 	}
 	prio = skb->priority;
 	if (prio >= PFC_PRIOS)
