@@ -18,6 +18,8 @@ if ! mount -t 9p -o "$opts,ro,cache=loose" hostroot $R; then
 	echo "vm-init: cannot mount the host root"
 	poweroff -f
 fi
+# Keep a view of the host root: tmpfs on /tmp etc. would hide paths below.
+mkdir -p /host && mount -o bind $R /host
 for d in tmp run var/tmp dev/shm; do mount -t tmpfs tmpfs $R/$d; done
 mount -t proc proc $R/proc
 mount -t sysfs sys $R/sys
@@ -32,6 +34,10 @@ mount -t devpts devpts $R/dev/pts
 mount -t tmpfs tmpfs $R/dev/shm
 mount -t bpf bpf $R/sys/fs/bpf
 mount -t 9p -o "$opts" tagger_io $R/run/tagger-io
+# Host directories under those tmpfs mounts that the command needs (vm.sh)
+while read -r d; do
+	[ -n "$d" ] && mkdir -p "$R$d" && mount -o bind "/host$d" "$R$d"
+done < $R/run/tagger-io/expose 2>/dev/null
 ip link set lo up 2>/dev/null
 chroot $R /bin/sh /run/tagger-io/cmd.sh </dev/null >/dev/console 2>&1
 echo $? > $R/run/tagger-io/rc

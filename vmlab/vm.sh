@@ -26,6 +26,7 @@
 set -u
 
 CACHE=${TAGGER_VM_CACHE:-/var/cache/tagger-vm}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
 # Modules the lab and the pause backends need; dependencies are added by
 # modprobe --show-depends at set-up time.
 VM_MODULES="virtio_pci 9pnet_virtio 9p veth sch_mqprio sch_plug sch_prio
@@ -156,6 +157,12 @@ do_run() {
 		echo "cd $(printf '%q' "$PWD") 2>/dev/null || cd /"
 		quote_cmd "$@"
 	} > "$io/cmd.sh"
+	# The guest's /tmp, /run, /var/tmp and /dev/shm are fresh tmpfs; a
+	# checkout or working directory below one of them (CI may clone into
+	# /tmp) is bound back in from the host's read-only root.
+	for d in "$TOP" "$PWD"; do
+		case $d in /tmp/*|/run/*|/var/tmp/*|/dev/shm/*) echo "$d" ;; esac
+	done > "$io/expose"
 	# stdout through tr: the serial line turns \n into \r\n.
 	timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
 		-machine pc,accel=tcg -cpu max -smp 1 -m "$mem" \
