@@ -3,13 +3,15 @@
 # Scenario 3 (three flows on a ring) inside the VM on Debian's stock kernel,
 # where the pause agents run the mqprio + plug backend: the deadlock
 # without Tagger and none with it, on the second kernel. Rates are low:
-# the VM is emulated (TCG).
+# the VM is emulated (TCG), and its senders reach only 2-3 Mbit/s when the
+# host is busy, so the links run at 5 Mbit/s: two flows of a few Mbit/s on
+# one link still congest it.
 source "$(dirname "$0")/../lab_lib.sh"
 require_cmd qemu-system-x86_64
 "$TOP/vmlab/vm.sh" setup || skip "no stock kernel (vmlab/vm.sh setup failed)"
 cd "$TOP"
 "$TOP/vmlab/vm.sh" run --timeout 480 --out "$TGR_TMP/vm" -- \
-	env SC_RATE=10mbit SC_MBIT=6 SC_SIZE=1000 SC_STOP=8 SC_AFTER=3 SC_SETTLE=2 \
+	env SC_RATE=5mbit SC_MBIT=4 SC_SIZE=1000 SC_STOP=8 SC_AFTER=3 SC_SETTLE=2 \
 	SC_PFC_OPTS="--backend mqprio" \
 	sh -c 'bash vmlab/scenarios/three-flows.sh both --out "$VM_OUT/three" --lab vm' \
 	2>&1 | tee "$TGR_TMP/vm.log"
@@ -28,8 +30,12 @@ for m in plain tagger; do
 	[ "$(jq ".modes.$m.verdict.deadlock" "$S")" = null ] &&
 		skip "$m: no verdict, the pause accounting leaked: $(jq -c ".modes.$m.verdict.accounting_leaks" "$S")"
 done
+# No congestion, no pauses: such a run shows nothing about deadlocks.
+pauses=$(jq '.modes.plain.pfc.pauses_sent' "$S")
+[ "$(jq .modes.plain.verdict.deadlock "$S")" = false ] && [ "$pauses" -lt 100 ] &&
+	skip "the emulated VM did not congest the ring without Tagger ($pauses pauses sent)"
 check "without Tagger: deadlock on the stock kernel" [ "$(jq .modes.plain.verdict.deadlock "$S")" = true ]
 check "with Tagger: no deadlock" [ "$(jq .modes.tagger.verdict.deadlock "$S")" = false ]
 check "with Tagger: zero lossless drops" [ "$(jq .modes.tagger.pfc.lossless_drops "$S")" = 0 ]
 check "with Tagger: all three flows flow" \
-	[ "$(jq '[.modes.tagger.flows[] | select(.after_mbps > 1.5)] | length' "$S")" = 3 ]
+	[ "$(jq '[.modes.tagger.flows[] | select(.after_mbps > 1)] | length' "$S")" = 3 ]
