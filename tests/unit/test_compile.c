@@ -26,8 +26,14 @@ struct run {
 	struct rules *rules;
 };
 
-static void compile_str(struct run *x, const char *topo, const char *paths,
-			const char *algo, int classes)
+/* Options beyond the algorithm and classes; 0 keeps the default. */
+struct extra {
+	int nprios;
+	bool compress;
+};
+
+static void compile_opt(struct run *x, const char *topo, const char *paths,
+			const char *algo, int classes, const struct extra *ex)
 {
 	x->t = topo_from_str(topo);
 	ck_assert_ptr_nonnull(x->t);
@@ -36,10 +42,20 @@ static void compile_str(struct run *x, const char *topo, const char *paths,
 	compile_opts_init(&x->o);
 	x->o.algo = compile_find_algo(algo);
 	x->o.nclasses = classes;
+	if (ex && ex->nprios)
+		x->o.nprios = ex->nprios;
+	if (ex)
+		x->o.compress = ex->compress;
 	ck_assert_int_eq(compile_run(x->t, x->e, &x->o, &x->r), 0);
 	x->json = compile_rules_json(x->t, &x->r, &x->o);
 	x->rules = rules_from_json(x->json, "compiled");
 	ck_assert_ptr_nonnull(x->rules);
+}
+
+static void compile_str(struct run *x, const char *topo, const char *paths,
+			const char *algo, int classes)
+{
+	compile_opt(x, topo, paths, algo, classes, NULL);
 }
 
 static void run_free(struct run *x)
@@ -127,20 +143,14 @@ END_TEST
 
 START_TEST(too_few_priorities_name_the_lossy_paths)
 {
+	struct extra one_prio = { .nprios = 1 };
 	struct run x;
 
-	x.t = topo_from_str(ring4);
-	x.e = elp_from_str(x.t, ring4_ecmp);
-	compile_opts_init(&x.o);
-	x.o.nprios = 1;
-	ck_assert_int_eq(compile_run(x.t, x.e, &x.o, &x.r), 0);
+	compile_opt(&x, ring4, ring4_ecmp, "best", 1, &one_prio);
 	ck_assert_int_eq(x.r.ntags, 2);
 	ck_assert_int_eq(x.r.nlossless, 1);
 	ck_assert_int_gt(x.r.lossy, 0);
 	ck_assert_int_eq(x.r.lossy, x.r.nlossy_list);
-	x.json = compile_rules_json(x.t, &x.r, &x.o);
-	x.rules = rules_from_json(x.json, "compiled");
-	ck_assert_ptr_nonnull(x.rules);
 	ck_assert_int_eq(walk_rules(&x, 0), 16 - x.r.lossy);
 	run_free(&x);
 }
@@ -168,20 +178,12 @@ END_TEST
 
 START_TEST(compression_changes_no_answer)
 {
+	struct extra compress = { .compress = true };
 	struct run x, y;
 	int i;
 
 	compile_str(&x, ring4, ring4_ecmp, "greedy", 2);
-	y.t = topo_from_str(ring4);
-	y.e = elp_from_str(y.t, ring4_ecmp);
-	compile_opts_init(&y.o);
-	y.o.algo = x.o.algo;
-	y.o.nclasses = 2;
-	y.o.compress = true;
-	ck_assert_int_eq(compile_run(y.t, y.e, &y.o, &y.r), 0);
-	y.json = compile_rules_json(y.t, &y.r, &y.o);
-	y.rules = rules_from_json(y.json, "compressed");
-	ck_assert_ptr_nonnull(y.rules);
+	compile_opt(&y, ring4, ring4_ecmp, "greedy", 2, &compress);
 	/* Every (switch, tag, in, out) and (switch, in, tag) answers alike. */
 	for (i = 0; i < x.rules->nsw; i++) {
 		int sy = rules_find_switch(y.rules, x.rules->sw[i].name), in, out, tag;
