@@ -7,7 +7,8 @@
  *                ran, and adds forwarded packets to the (in-port, priority)
  *                buffer counter; crossing XOFF asks the agent for a PAUSE.
  *   pfc_egress   tc egress, attached last: priority for locally sent
- *                packets, and the watchdog's "drop" action.
+ *                packets, the watchdog's "drop" action, and the log of
+ *                what enters each egress queue (the agent's recount).
  *   pfc_classify HTB filter: skb->priority 0..7 -> class 1:10+prio.
  *   pfc_xmit     tp_btf/net_dev_start_xmit: a packet leaves the node, its
  *                bytes return to its (in-port, priority) counter; falling
@@ -62,6 +63,14 @@ struct {
 	__type(key, __u32);
 	__type(value, struct pfc_pp);
 } pp SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, PFC_MAX_PORTS * PFC_PRIOS * PFC_RING);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, __u64);
+} ring SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -278,6 +287,7 @@ int pfc_ingress(struct __sk_buff *skb)
 		return TAGGER_TC_NEXT;
 	skb->mark = mark | TAGGER_MARK_ACCT;
 	__sync_fetch_and_add(&c->pkts, 1);
+	__sync_fetch_and_add(&c->in_bytes, len);
 	now_b = __sync_fetch_and_add(&c->bytes, len) + len;
 	track_peak(c, now_b);
 	if (!(mark & TAGGER_MARK_LOSSLESS))
@@ -288,6 +298,53 @@ int pfc_ingress(struct __sk_buff *skb)
 		emit(PFC_EV_XOFF, slot, prio);
 	}
 	return TAGGER_TC_NEXT;
+}
+
+/*
+ * Log a packet entering egress queue (slot, q) with the (in-port, prio)
+ * it was counted at, if any; see "ring" in pfc_maps.h. Logged packets
+ * that were counted are marked so that a later drop is known to have
+ * happened in (or after) the queue.
+ */
+static __always_inline void log_queued(struct __sk_buff *skb, __u32 slot,
+				       __u32 q, __u32 mark)
+{
+	__u32 in_slot = PFC_RE_NONE, in_prio = 0, len = skb->len, k;
+	struct pfc_pp *qc = pp_get(slot, q), *c = 0;
+	__u64 idx, *e;
+
+	if (!qc)
+		return;
+	if ((mark & TAGGER_MARK_ACCT) &&
+	    port_slot(skb->ingress_ifindex, &in_slot) == 0) {
+		in_prio = mark & TAGGER_MARK_PRIO_MASK;
+		c = pp_get(in_slot, in_prio);
+	}
+	if (!c)
+		in_slot = PFC_RE_NONE;
+	idx = __sync_fetch_and_add(&qc->ring_head, 1);
+	k = PFC_RING_SLOT(slot, q, idx);
+	e = bpf_map_lookup_elem(&ring, &k);
+	if (e)
+		*e = pfc_ring_entry(idx, in_slot, in_prio, len);
+	if (c) {
+		__sync_fetch_and_add(&c->queued_bytes, len);
+		skb->mark = mark | TAGGER_MARK_QUEUED;
+	}
+}
+
+/*
+ * The egress queue of an skb->priority of 8 or more: HTB takes 1:10+p as
+ * its class for priority p and 1:0 and 1:1 as its direct queue (the
+ * agent's kick frames, no gate); pfc_classify puts anything else at 0.
+ */
+static __always_inline int queue_of(__u32 priority)
+{
+	__u32 minor = (priority & 0xffff) - 0x10;
+
+	if ((priority >> 16) != 1)
+		return 0;
+	return minor < PFC_PRIOS ? (int)minor : -1;
 }
 
 SEC("tc")
@@ -306,8 +363,13 @@ int pfc_egress(struct __sk_buff *skb)
 			skb->priority = dscp_to_prio(dscp);
 	}
 	prio = skb->priority;
-	if (prio >= PFC_PRIOS)
+	if (prio >= PFC_PRIOS) {
+		int q = queue_of(prio);
+
+		if (forwarding && q >= 0)
+			log_queued(skb, slot, q, mark);
 		return TAGGER_TC_NEXT;
+	}
 	if (mark & TAGGER_MARK_ACCT) {
 		__u32 *m = &emap[mark & TAGGER_MARK_PRIO_MASK];
 
@@ -319,6 +381,8 @@ int pfc_egress(struct __sk_buff *skb)
 		__sync_fetch_and_add(&c->egress_drops, 1);
 		return TC_ACT_SHOT;
 	}
+	if (forwarding)
+		log_queued(skb, slot, prio, mark);
 	return TAGGER_TC_NEXT;
 }
 
@@ -359,6 +423,8 @@ static __always_inline void give_back(struct sk_buff___pfc *skb, int dropped,
 	__sync_fetch_and_add(&c->returned, 1);
 	if (dropped && !qdisc_reason[reason & 0xff])
 		__sync_fetch_and_add(&c->drops, 1);
+	if (dropped && !(mark & TAGGER_MARK_QUEUED))
+		__sync_fetch_and_add(&c->early_drop_bytes, len);
 	old = __sync_fetch_and_add(&c->bytes, -(__u64)len);
 	if (old < len) {
 		/*

@@ -9,6 +9,7 @@
  *   struct pfc_pp                          per (port, priority) counters
  *   struct pfc_event, PFC_EV_*             ring buffer records to the agent
  *   pfc_xoff_next(state, bytes, xoff, xon) the threshold state machine
+ *   PFC_RING, pfc_ring_entry(), PFC_RE_*()  the egress queue logs ("ring")
  *
  * Types are __u32/__u64 with explicit padding so that the layouts are the
  * same for clang -target bpf and gcc; sizes are checked by _Static_assert.
@@ -40,9 +41,42 @@ struct pfc_pp {
 	__u32 drop_out;		/* watchdog "drop": egress drops this queue */
 	__u64 egress_drops;	/* packets dropped by drop_out */
 	__u64 returned;		/* accounted packets that left or were dropped */
+	/* Monotonic totals for the agent's exact recount (pfc_recount.c): */
+	__u64 in_bytes;		/* in: bytes accounted at ingress */
+	__u64 queued_bytes;	/* in: ... of those, that reached an egress queue */
+	__u64 early_drop_bytes;	/* in: ... dropped before reaching one */
+	__u64 ring_head;	/* out: packets logged into this egress queue */
 };
 
-_Static_assert(sizeof(struct pfc_pp) == 88, "pfc_pp layout");
+_Static_assert(sizeof(struct pfc_pp) == 120, "pfc_pp layout");
+
+/*
+ * Every packet entering an egress queue (port, priority) is logged, in
+ * order, in that queue's slice of the "ring" array map: which in-port and
+ * ingress priority it was counted at (or none) and its length. The queue
+ * is FIFO, so the qdisc's own count of packets sent says exactly which
+ * logged packets are still queued; the agent recounts each (in-port,
+ * priority) buffer from that, without depending on the tracepoints that
+ * return bytes on the fast path. An entry carries its log index, so a
+ * slot not yet written (or overwritten) is recognised.
+ */
+#define PFC_RING	512		/* entries per egress queue */
+#define PFC_RING_SLOT(slot, prio, idx) \
+	((((slot) * PFC_PRIOS + (prio)) * PFC_RING) + ((idx) % PFC_RING))
+#define PFC_RE_NONE	0xff		/* not accounted: no in-port */
+
+static inline __u64 pfc_ring_entry(__u64 idx, __u32 in_slot, __u32 in_prio,
+				   __u32 len)
+{
+	return ((idx + 1) << 32) | ((__u64)(in_slot & 0xff) << 24) |
+	       ((__u64)(in_prio & 7) << 16) | (len > 0xffff ? 0xffff : len);
+}
+
+#define PFC_RE_TAG(idx) ((__u32)((idx) + 1))	/* what an entry for idx carries */
+#define PFC_RE_IDX_TAG(e) ((__u32)((e) >> 32))
+#define PFC_RE_SLOT(e)	((__u32)((e) >> 24) & 0xff)
+#define PFC_RE_PRIO(e)	((__u32)((e) >> 16) & 7)
+#define PFC_RE_LEN(e)	((__u32)(e) & 0xffff)
 
 enum pfc_event_type {
 	PFC_EV_XOFF = 1,	/* (slot, prio) rose above XOFF: send PAUSE */

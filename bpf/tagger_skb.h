@@ -22,7 +22,9 @@
  *   the same rule set (atomic live update). Others must ignore it.
  *   TAGGER_MARK_ACCT is the pause machinery's: set (at ingress, after the
  *   classifier) on the packets whose bytes it counted, those the node
- *   forwards. Egress programs must leave it alone.
+ *   forwards. Egress programs must leave it alone. TAGGER_MARK_QUEUED,
+ *   also the pause machinery's, is set at egress when such a packet is
+ *   logged into its egress queue (see bpf/pfc_maps.h, "ring").
  * - PFC frames (ethertype 0x8808) are counted by the data plane and
  *   consumed (dropped after processing) by the pause machinery.
  */
@@ -35,10 +37,13 @@
 #define TAGGER_MARK_LOSSLESS	0x40000000u	/* ingress queue is lossless */
 #define TAGGER_MARK_ACCT	0x10000000u	/* pause machinery: bytes counted
 						 * in the (in-port, prio) buffer */
+#define TAGGER_MARK_QUEUED	0x08000000u	/* pause machinery: the packet
+						 * entered its egress queue */
 #define TAGGER_MARK_PRIO_MASK	0x00000007u	/* ingress priority */
 #define TAGGER_MARK_GEN		0x20000000u	/* data plane: rule slot */
 #define TAGGER_MARK_MASK	(TAGGER_MARK_VALID | TAGGER_MARK_LOSSLESS | \
-				 TAGGER_MARK_ACCT | TAGGER_MARK_PRIO_MASK)
+				 TAGGER_MARK_ACCT | TAGGER_MARK_QUEUED | \
+				 TAGGER_MARK_PRIO_MASK)
 
 #define TAGGER_MARK(lossless, prio) \
 	(TAGGER_MARK_VALID | ((lossless) ? TAGGER_MARK_LOSSLESS : 0) | \

@@ -22,6 +22,8 @@
 #include "pfc_port.h"
 #include "pfc.skel.h"
 
+#define RING_SIZE (sizeof(uint64_t) * PFC_MAX_PORTS * PFC_PRIOS * PFC_RING)
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
@@ -145,6 +147,12 @@ static int load_bpf(struct agent *a)
 		     bpf_map__fd(s->maps.pp), 0);
 	if (a->pp == MAP_FAILED) {
 		a->pp = NULL;
+		return -errno;
+	}
+	a->ring = mmap(NULL, RING_SIZE, PROT_READ, MAP_SHARED,
+		       bpf_map__fd(s->maps.ring), 0);
+	if (a->ring == MAP_FAILED) {
+		a->ring = NULL;
 		return -errno;
 	}
 	if (!a->forwarding)
@@ -337,6 +345,8 @@ static void teardown(struct agent *a)
 		pfc_queues_teardown(&a->q);
 	if (a->pp)
 		munmap(a->pp, sizeof(struct pfc_pp) * PFC_MAX_PORTS * PFC_PRIOS);
+	if (a->ring)
+		munmap((void *)a->ring, RING_SIZE);
 	pfc_bpf__destroy(a->skel);
 	for (i = 0; i < c->nports; i++)
 		pfc_port_offloads(c->ports[i].ifname, 0, &a->offloads[i]);

@@ -215,13 +215,11 @@ static void qstat(const struct tc_qstats *s, void *arg)
 }
 
 /*
- * The tracepoints that return bytes can miss a packet now and then (up to
- * ~1% measured here under load), which would leave phantom bytes above
- * XON and the upstream paused for good. Ingress accounting and queue
- * lengths are exact, so: when every queue that an ingress priority's
- * packets go to is empty, nothing of that priority is buffered any more,
- * and the counters read before the queues were seen empty are taken off
- * (compare-and-swap, so a packet counted since is never lost).
+ * The fallback when the recount (below) cannot run: when every queue that
+ * an ingress priority's packets go to is empty, nothing of that priority
+ * is buffered any more, and the counters read before the queues were seen
+ * empty are taken off (compare-and-swap, so a packet counted since is
+ * never lost).
  */
 static void resync(struct agent *a, const uint64_t seen[][PFC_PRIOS])
 {
@@ -250,6 +248,56 @@ static void resync(struct agent *a, const uint64_t seen[][PFC_PRIOS])
 			}
 		}
 	}
+}
+
+/*
+ * Lower each (in-port, priority) counter to its exact recount
+ * where the fast path left bytes behind (see pfc_recount.h). The counters
+ * are read after the queue statistics and before the totals, so the
+ * recount can only be above the truth; compare-and-swap, so a packet
+ * counted meanwhile is never lost. Returns -EAGAIN if it could not run.
+ */
+static int recount(struct agent *a)
+{
+	static uint64_t target[PFC_MAX_PORTS][PFC_PRIOS];
+	static struct pfc_qsnap qs[PFC_MAX_PORTS][PFC_PRIOS];
+	uint64_t b[PFC_MAX_PORTS][PFC_PRIOS];
+	const struct pfc_config *c = a->cfg;
+	int port, p;
+
+	for (port = 0; port < c->nports; port++) {
+		for (p = 0; p < PFC_PRIOS; p++) {
+			struct pfc_state_prio *sp = sp_of(a, port, p);
+
+			qs[port][p].done = sp->q_packets + sp->q_drops;
+			qs[port][p].qlen = sp->q_qlen;
+		}
+	}
+	for (port = 0; port < c->nports; port++)
+		for (p = 0; p < PFC_PRIOS; p++)
+			b[port][p] = __atomic_load_n(&pp_of(a, port, p)->bytes,
+						     __ATOMIC_ACQUIRE);
+	if (pfc_recount_targets(&a->rc, a->pp, a->ring,
+				(const struct pfc_qsnap (*)[PFC_PRIOS])qs,
+				c->nports, target))
+		return -EAGAIN;
+	for (port = 0; port < c->nports; port++) {
+		for (p = 0; p < PFC_PRIOS; p++) {
+			uint64_t v = b[port][p];
+
+			if (v <= target[port][p])
+				continue;
+			if (__atomic_compare_exchange_n(&pp_of(a, port, p)->bytes,
+							&v, target[port][p], false,
+							__ATOMIC_ACQ_REL,
+							__ATOMIC_RELAXED)) {
+				sp_of(a, port, p)->resynced += b[port][p] -
+							       target[port][p];
+				a->st->resyncs++;
+			}
+		}
+	}
+	return 0;
 }
 
 static void watchdog(struct agent *a, int port, int prio, uint64_t now)
@@ -302,7 +350,10 @@ static void tick(struct agent *a)
 		for (p = 0; p < PFC_PRIOS; p++)
 			seen[port][p] = __atomic_load_n(&pp_of(a, port, p)->bytes,
 							__ATOMIC_ACQUIRE);
-	if (!tc_qdisc_stats(&a->q.tc, qstat, a))
+	if (a->forwarding && a->ring)
+		pfc_recount_mark(&a->rc, a->pp, c->nports);
+	if (!tc_qdisc_stats(&a->q.tc, qstat, a) &&
+	    (!a->forwarding || !a->ring || recount(a)))
 		resync(a, (const uint64_t (*)[PFC_PRIOS])seen);
 	now = pfc_now();
 	for (port = 0; port < c->nports; port++) {

@@ -18,6 +18,7 @@
 #include "pfc_config.h"
 #include "pfc_frame.h"
 #include "pfc_port.h"
+#include "pfc_recount.h"
 #include "pfc_state.h"
 #include "pfc_watchdog.h"
 
@@ -35,6 +36,8 @@ struct agent {
 	struct pfc_config *cfg;
 	struct pfc_bpf *skel;
 	struct pfc_pp *pp;		/* the BPF "pp" array, mapped */
+	const uint64_t *ring;		/* the BPF "ring" array, mapped */
+	struct pfc_recount rc;
 	struct pfc_queues q;
 	bool queues_up;
 	bool forwarding;		/* at start: else no buffer accounting */
