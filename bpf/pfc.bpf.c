@@ -91,6 +91,7 @@ struct possible_net_t___pfc {
 } __attribute__((preserve_access_index));
 
 struct net_device___pfc {
+	unsigned long state;
 	int ifindex;
 	struct possible_net_t___pfc nd_net;
 } __attribute__((preserve_access_index));
@@ -401,6 +402,19 @@ int pfc_classify(struct __sk_buff *skb)
 	return TC_ACT_OK;
 }
 
+/*
+ * Is the device down or without carrier? Its queue is then flushed: the
+ * packets are lost with a failed link, not to a full buffer. Bits of
+ * enum netdev_state_t, unchanged since 2.6: __LINK_STATE_START (0, up)
+ * and __LINK_STATE_NOCARRIER (2).
+ */
+static __always_inline int link_down(struct net_device___pfc *dev)
+{
+	unsigned long st = dev->state;
+
+	return !(st & 1) || (st & 4);
+}
+
 /* Return an accounted packet's bytes to its (in-port, priority). */
 static __always_inline void give_back(struct sk_buff___pfc *skb, int dropped,
 				      __u32 reason)
@@ -421,7 +435,9 @@ static __always_inline void give_back(struct sk_buff___pfc *skb, int dropped,
 	if (!c)
 		return;
 	__sync_fetch_and_add(&c->returned, 1);
-	if (dropped && !qdisc_reason[reason & 0xff])
+	if (dropped && link_down(dev))
+		__sync_fetch_and_add(&c->down_drops, 1);
+	else if (dropped && !qdisc_reason[reason & 0xff])
 		__sync_fetch_and_add(&c->drops, 1);
 	if (dropped && !(mark & TAGGER_MARK_QUEUED))
 		__sync_fetch_and_add(&c->early_drop_bytes, len);

@@ -46,9 +46,11 @@ struct pfc_pp {
 	__u64 queued_bytes;	/* in: ... of those, that reached an egress queue */
 	__u64 early_drop_bytes;	/* in: ... dropped before reaching one */
 	__u64 ring_head;	/* out: packets logged into this egress queue */
+	__u64 down_drops;	/* in: dropped because their egress port went
+				 * down (a failed link), not counted in drops */
 };
 
-_Static_assert(sizeof(struct pfc_pp) == 120, "pfc_pp layout");
+_Static_assert(sizeof(struct pfc_pp) == 128, "pfc_pp layout");
 
 /*
  * Every packet entering an egress queue (port, priority) is logged, in

@@ -84,7 +84,7 @@ static void refresh(const struct pfc_state *st, int pid)
 
 struct totals {
 	uint64_t pfc_tx, pfc_rx, xoff, buffered, ll_drops, lossy_drops,
-		 paused_ns, underflow;
+		 down_drops, paused_ns, underflow;
 };
 
 static uint64_t paused_ns(const struct pfc_state_prio *s, uint64_t now)
@@ -122,6 +122,7 @@ static json_t *prio_json(const struct pfc_state *st, int p,
 	U("tx_packets", s->q_packets);
 	U("tx_bytes", s->q_bytes);
 	U("watchdog_drops", s->egress_drops);
+	U("link_down_drops", s->down_drops);
 	U("watchdog_events", s->wd_events);
 	json_object_set_new(o, "watchdog_last_ms", json_real(s->wd_last_ns / 1e6));
 	U("underflow", s->underflow);
@@ -141,6 +142,7 @@ static void add_totals(struct totals *t, const struct pfc_state *st, int p,
 	t->buffered += s->bytes;
 	t->paused_ns += paused_ns(s, now);
 	t->underflow += s->underflow;
+	t->down_drops += s->down_drops;
 	if ((st->lossless_mask >> p) & 1)
 		t->ll_drops += drops;
 	else
@@ -212,12 +214,13 @@ static void show_json(const struct pfc_state *st, bool running, uint64_t now)
 		"events", (json_int_t)st->wd_events));
 	json_object_set_new(o, "ports", ports);
 	json_object_set_new(o, "totals", json_pack(
-		"{s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}",
+		"{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}",
 		"pfc_tx", (json_int_t)t.pfc_tx, "pfc_rx", (json_int_t)t.pfc_rx,
 		"xoff_crossings", (json_int_t)t.xoff,
 		"buffered_bytes", (json_int_t)t.buffered,
 		"lossless_drops", (json_int_t)t.ll_drops,
 		"lossy_drops", (json_int_t)t.lossy_drops,
+		"link_down_drops", (json_int_t)t.down_drops,
 		"paused_ms", t.paused_ns / 1e6,
 		"watchdog_events", (json_int_t)st->wd_events,
 		"underflow", (json_int_t)t.underflow,
@@ -275,8 +278,9 @@ static void show_plain(const struct pfc_state *st, bool running, uint64_t now)
 	}
 	printf("totals: pfc tx %" PRIu64 " rx %" PRIu64 ", xoff %" PRIu64
 	       ", buffered %" PRIu64 " B, lossless drops %" PRIu64
-	       ", lossy drops %" PRIu64 ", paused %.1f ms\n", t.pfc_tx, t.pfc_rx,
-	       t.xoff, t.buffered, t.ll_drops, t.lossy_drops, t.paused_ns / 1e6);
+	       ", lossy drops %" PRIu64 ", lost with failed links %" PRIu64
+	       ", paused %.1f ms\n", t.pfc_tx, t.pfc_rx, t.xoff, t.buffered,
+	       t.ll_drops, t.lossy_drops, t.down_drops, t.paused_ns / 1e6);
 	if (st->note[0])
 		printf("note: %s\n", st->note);
 }

@@ -373,6 +373,7 @@ static void tick(struct agent *a)
 			sp->pfc_rx = b->pfc_rx;
 			sp->pfc_rx_resume = b->pfc_rx_resume;
 			sp->egress_drops = b->egress_drops;
+			sp->down_drops = b->down_drops;
 			if (lossless(a, p))
 				watchdog(a, port, p, now);
 		}

@@ -23,7 +23,7 @@
 #include "pfc_config.h"
 
 #define PFC_STATE_MAGIC 0x54504643u	/* "TPFC" */
-#define PFC_STATE_VERSION 1
+#define PFC_STATE_VERSION 2
 
 struct pfc_state_prio {
 	/* this port as an ingress port (from the BPF counters) */
@@ -38,6 +38,7 @@ struct pfc_state_prio {
 	uint64_t paused_since;		/* CLOCK_MONOTONIC ns, 0 when open */
 	uint64_t q_backlog, q_qlen, q_drops, q_packets, q_bytes;
 	uint64_t egress_drops;		/* by the watchdog's drop action */
+	uint64_t down_drops;		/* lost with their egress link's failure */
 	uint64_t resynced;		/* bytes whose return the tracepoints missed */
 	uint64_t wd_events, wd_last_ns;	/* detections, paused time at the last */
 	uint64_t wd_until;		/* restoration ends (0: not acting) */

@@ -76,6 +76,7 @@ jq -r '
 	    elif (.verdict.paused_queues | length) > 0 then "no (\(.verdict.queued) pkts held, no cycle)"
 	    else "no" end),
 	row("lossless drops"; .pfc.lossless_drops // "-" | tostring),
+	row("lost with failed links"; .pfc.failed_link_losses // "-" | tostring),
 	row("pauses sent"; .pfc.pauses_sent // "-" | tostring),
 	row("watchdog events"; .pfc.watchdog_events // "-" | tostring)
 ' "$OUT/summary.json" | column -t -s $'\t'

@@ -66,6 +66,19 @@ check "no gate is left closed" \
 	[ "$(J sw1 "sum(p['paused'] for x in d['ports'] for p in x['prios'])")" = 0 ]
 check "the watchdog stayed quiet" [ "$(J sw1 "d['watchdog']['events']")" = 0 ]
 
+# A failed link: h2 pauses priority 3, so sw2's queue toward h2 fills;
+# then that link goes down and flushes the queue. Those packets are lost
+# with the link, counted apart: lossless drops stay 0.
+ns_exec h2 "$TAGGER" pfc send h2-sw2 3 65535 >/dev/null || fail "pfc send"
+ns_exec h1 python3 "$TRAFFIC" send 10.61.3.2 5001 24 10 0.5 >/dev/null
+ns_exec sw2 ip link set sw2-h2 down
+pfc_show sw2 > "$TGR_TMP/sw2-down.json"
+ns_exec sw2 ip link set sw2-h2 up
+check "packets queued for a failed link are counted as lost with it" \
+	[ "$(J sw2-down "d['totals']['link_down_drops']")" -gt 0 ]
+check "... and not as lossless drops" \
+	[ "$(J sw2-down "d['totals']['lossless_drops']")" = 0 ]
+
 for n in h1 sw1 sw2 h2; do ns_exec "$n" "$TAGGER" pfc stop "$n" || fail "stop $n"; done
 check "stop removed the qdiscs" [ -z "$(ns_exec sw1 tc qdisc show dev sw1-sw2 | grep htb)" ]
 check "stop removed the filters" [ -z "$(ns_exec sw1 tc filter show dev sw1-sw2 ingress)" ]

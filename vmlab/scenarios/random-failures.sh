@@ -19,7 +19,7 @@ SC_STOP=${SC_STOP:-4}
 SC_AFTER=${SC_AFTER:-2}
 source "$D/../scenario.sh"
 
-trials=10 links=2 nflows=4 seed=1 modes=both
+trials=10 links=3 nflows=8 seed=1 modes=both
 args=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -90,13 +90,15 @@ for m in $modes; do
 		d=$SC_OUT/trial-$t/$m
 		[ -f "$d/verdict.json" ] || continue
 		jq -c --arg m "$m" --argjson t "$t" --slurpfile p "$d/pfc.json" \
-			'{mode: $m, trial: $t, deadlock, cycle, lossless_drops: ($p[0].lossless_drops // null)}' "$d/verdict.json"
+			'{mode: $m, trial: $t, deadlock, cycle, lossless_drops: ($p[0].lossless_drops // null),
+			  failed_link_losses: ($p[0].failed_link_losses // null)}' "$d/verdict.json"
 	done
 done | jq -s '{trials: (map(.trial) | max), seed: '"$seed"', links: '"$links"', flows: '"$nflows"',
 	by_mode: (group_by(.mode) | map({key: .[0].mode, value: {
 		runs: length, deadlocks: (map(select(.deadlock)) | length),
-		lossless_drops: (map(.lossless_drops // 0) | add)}}) | from_entries),
+		lossless_drops: (map(.lossless_drops // 0) | add),
+		failed_link_losses: (map(.failed_link_losses // 0) | add)}}) | from_entries),
 	runs: .}' > "$SC_OUT/summary.json"
 echo
-jq -r '.by_mode | to_entries[] | "\(if .key == "plain" then "without Tagger" else "with Tagger   " end): \(.value.deadlocks) of \(.value.runs) trials deadlocked, \(.value.lossless_drops) lossless drops"' "$SC_OUT/summary.json"
+jq -r '.by_mode | to_entries[] | "\(if .key == "plain" then "without Tagger" else "with Tagger   " end): \(.value.deadlocks) of \(.value.runs) trials deadlocked, \(.value.lossless_drops) lossless drops, \(.value.failed_link_losses) packets lost with failed links"' "$SC_OUT/summary.json"
 echo "per trial: $SC_OUT/trial-N/ (table.txt, summary.json, throughput.png); totals: $SC_OUT/summary.json"
