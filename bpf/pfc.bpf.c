@@ -39,7 +39,7 @@ const volatile __u32 lossless_mask;
 const volatile __u64 xoff_bytes[PFC_PRIOS];
 const volatile __u64 xon_bytes[PFC_PRIOS];
 const volatile __u8 dscp_prio[64];
-const volatile __u8 qdisc_reason[256];	/* drop reasons counted by qdisc stats */
+const volatile __u8 drop_kind[256];	/* enum pfc_drop_kind by drop reason */
 const volatile __u32 forwarding = 1;	/* 0: a host, nothing to account */
 
 /*
@@ -435,10 +435,16 @@ static __always_inline void give_back(struct sk_buff___pfc *skb, int dropped,
 	if (!c)
 		return;
 	__sync_fetch_and_add(&c->returned, 1);
-	if (dropped && link_down(dev))
-		__sync_fetch_and_add(&c->down_drops, 1);
-	else if (dropped && !qdisc_reason[reason & 0xff])
-		__sync_fetch_and_add(&c->drops, 1);
+	if (dropped) {
+		__u8 kind = drop_kind[reason & 0xff];
+
+		if (kind == PFC_DROP_FAILURE || link_down(dev)) {
+			__sync_fetch_and_add(&c->failure_drops, 1);
+		} else if (kind != PFC_DROP_QDISC) {
+			__sync_fetch_and_add(&c->drops, 1);
+			c->last_drop_reason = reason;
+		}
+	}
 	if (dropped && !(mark & TAGGER_MARK_QUEUED))
 		__sync_fetch_and_add(&c->early_drop_bytes, len);
 	old = __sync_fetch_and_add(&c->bytes, -(__u64)len);

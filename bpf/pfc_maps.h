@@ -46,11 +46,20 @@ struct pfc_pp {
 	__u64 queued_bytes;	/* in: ... of those, that reached an egress queue */
 	__u64 early_drop_bytes;	/* in: ... dropped before reaching one */
 	__u64 ring_head;	/* out: packets logged into this egress queue */
-	__u64 down_drops;	/* in: dropped because their egress port went
-				 * down (a failed link), not counted in drops */
+	__u64 failure_drops;	/* in: lost to a failure (egress port down or
+				 * no route left), not counted in drops */
+	__u32 last_drop_reason;	/* in: skb_drop_reason of the last of drops */
+	__u32 pad;
 };
 
-_Static_assert(sizeof(struct pfc_pp) == 128, "pfc_pp layout");
+_Static_assert(sizeof(struct pfc_pp) == 136, "pfc_pp layout");
+
+/* How the BPF side files a drop reason (table filled by the agent). */
+enum pfc_drop_kind {
+	PFC_DROP_OTHER = 0,	/* counted in drops */
+	PFC_DROP_QDISC = 1,	/* in the qdisc's statistics already */
+	PFC_DROP_FAILURE = 2,	/* no route: counted in failure_drops */
+};
 
 /*
  * Every packet entering an egress queue (port, priority) is logged, in

@@ -14,6 +14,7 @@
 #include "pfc_agent.h"
 #include "pfc_cmd.h"
 #include "pfc_loop.h"
+#include "pfc_reasons.h"
 #include "pfc_state.h"
 #include "util.h"
 
@@ -67,16 +68,21 @@ static void sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Ask the agent for fresh numbers and wait for them (at most 1 s). */
+/*
+ * Ask the agent for fresh numbers and wait for them (at most 1 s): from a
+ * tick that began after the request, not one that was already under way
+ * (whose queue statistics may predate it).
+ */
 static void refresh(const struct pfc_state *st, int pid)
 {
-	uint64_t before = __atomic_load_n(&st->updated, __ATOMIC_ACQUIRE);
+	uint64_t asked = pfc_now();
 	int i;
 
 	if (!pid || kill(pid, SIGUSR1) < 0)
 		return;
 	for (i = 0; i < 1000; i++) {
-		if (__atomic_load_n(&st->updated, __ATOMIC_ACQUIRE) != before)
+		if (__atomic_load_n(&st->updated, __ATOMIC_ACQUIRE) &&
+		    __atomic_load_n(&st->tick_began, __ATOMIC_ACQUIRE) >= asked)
 			return;
 		sleep_ms(1);
 	}
@@ -84,7 +90,7 @@ static void refresh(const struct pfc_state *st, int pid)
 
 struct totals {
 	uint64_t pfc_tx, pfc_rx, xoff, buffered, ll_drops, lossy_drops,
-		 down_drops, paused_ns, underflow;
+		 failure_drops, paused_ns, underflow;
 };
 
 static uint64_t paused_ns(const struct pfc_state_prio *s, uint64_t now)
@@ -122,7 +128,13 @@ static json_t *prio_json(const struct pfc_state *st, int p,
 	U("tx_packets", s->q_packets);
 	U("tx_bytes", s->q_bytes);
 	U("watchdog_drops", s->egress_drops);
-	U("link_down_drops", s->down_drops);
+	U("failure_drops", s->failure_drops);
+	if (s->drops) {
+		char r[64];
+
+		json_object_set_new(o, "last_drop_reason", json_string(
+			pfc_drop_reason_name(s->last_drop_reason, r, sizeof(r))));
+	}
 	U("watchdog_events", s->wd_events);
 	json_object_set_new(o, "watchdog_last_ms", json_real(s->wd_last_ns / 1e6));
 	U("underflow", s->underflow);
@@ -142,7 +154,7 @@ static void add_totals(struct totals *t, const struct pfc_state *st, int p,
 	t->buffered += s->bytes;
 	t->paused_ns += paused_ns(s, now);
 	t->underflow += s->underflow;
-	t->down_drops += s->down_drops;
+	t->failure_drops += s->failure_drops;
 	if ((st->lossless_mask >> p) & 1)
 		t->ll_drops += drops;
 	else
@@ -220,7 +232,7 @@ static void show_json(const struct pfc_state *st, bool running, uint64_t now)
 		"buffered_bytes", (json_int_t)t.buffered,
 		"lossless_drops", (json_int_t)t.ll_drops,
 		"lossy_drops", (json_int_t)t.lossy_drops,
-		"link_down_drops", (json_int_t)t.down_drops,
+		"failure_drops", (json_int_t)t.failure_drops,
 		"paused_ms", t.paused_ns / 1e6,
 		"watchdog_events", (json_int_t)st->wd_events,
 		"underflow", (json_int_t)t.underflow,
@@ -278,9 +290,9 @@ static void show_plain(const struct pfc_state *st, bool running, uint64_t now)
 	}
 	printf("totals: pfc tx %" PRIu64 " rx %" PRIu64 ", xoff %" PRIu64
 	       ", buffered %" PRIu64 " B, lossless drops %" PRIu64
-	       ", lossy drops %" PRIu64 ", lost with failed links %" PRIu64
+	       ", lossy drops %" PRIu64 ", lost to failures %" PRIu64
 	       ", paused %.1f ms\n", t.pfc_tx, t.pfc_rx, t.xoff, t.buffered,
-	       t.ll_drops, t.lossy_drops, t.down_drops, t.paused_ns / 1e6);
+	       t.ll_drops, t.lossy_drops, t.failure_drops, t.paused_ns / 1e6);
 	if (st->note[0])
 		printf("note: %s\n", st->note);
 }

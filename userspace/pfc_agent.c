@@ -20,6 +20,7 @@
 #include "pfc_dcb.h"
 #include "pfc_loop.h"
 #include "pfc_port.h"
+#include "pfc_reasons.h"
 #include "pfc.skel.h"
 
 #define RING_SIZE (sizeof(uint64_t) * PFC_MAX_PORTS * PFC_PRIOS * PFC_RING)
@@ -41,30 +42,6 @@ uint64_t pfc_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-/* Drop reasons whose drops the qdisc statistics already count. */
-static void qdisc_reasons(volatile uint8_t *tbl)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	int id, i;
-
-	if (!btf)
-		return;
-	id = btf__find_by_name_kind(btf, "skb_drop_reason", BTF_KIND_ENUM);
-	if (id > 0) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		const struct btf_enum *e = btf_enum(t);
-
-		for (i = 0; i < btf_vlen(t); i++) {
-			const char *n = btf__name_by_offset(btf, e[i].name_off);
-
-			if (n && !strncmp(n, "SKB_DROP_REASON_QDISC", 21) &&
-			    e[i].val < 256)
-				tbl[e[i].val] = 1;
-		}
-	}
-	btf__free(btf);
 }
 
 static uint32_t netns_inode(void)
@@ -129,7 +106,7 @@ static int load_bpf(struct agent *a)
 	}
 	for (i = 0; i < 64; i++)
 		s->rodata->dscp_prio[i] = c->dscp_prio[i];
-	qdisc_reasons(s->rodata->qdisc_reason);
+	pfc_drop_kinds(s->rodata->drop_kind);
 	a->skel = s;
 	r = pfc_bpf__load(s);
 	if (r)

@@ -342,7 +342,7 @@ static void tick(struct agent *a)
 {
 	const struct pfc_config *c = a->cfg;
 	uint64_t seen[PFC_MAX_PORTS][PFC_PRIOS];
-	uint64_t now;
+	uint64_t began = pfc_now(), now;
 	int port, p;
 
 	/* Counters first, queues second: see resync(). */
@@ -373,12 +373,14 @@ static void tick(struct agent *a)
 			sp->pfc_rx = b->pfc_rx;
 			sp->pfc_rx_resume = b->pfc_rx_resume;
 			sp->egress_drops = b->egress_drops;
-			sp->down_drops = b->down_drops;
+			sp->failure_drops = b->failure_drops;
+			sp->last_drop_reason = b->last_drop_reason;
 			if (lossless(a, p))
 				watchdog(a, port, p, now);
 		}
 	}
-	a->st->updated = now;
+	a->st->tick_began = began;
+	__atomic_store_n(&a->st->updated, now, __ATOMIC_RELEASE);
 	if (a->trace)
 		fflush(a->trace);
 	a->tick_at = now + (c->wd_detect_ms * 1000000ull / 4 < TICK_MAX_NS ?

@@ -23,7 +23,7 @@
 #include "pfc_config.h"
 
 #define PFC_STATE_MAGIC 0x54504643u	/* "TPFC" */
-#define PFC_STATE_VERSION 2
+#define PFC_STATE_VERSION 3
 
 struct pfc_state_prio {
 	/* this port as an ingress port (from the BPF counters) */
@@ -38,7 +38,9 @@ struct pfc_state_prio {
 	uint64_t paused_since;		/* CLOCK_MONOTONIC ns, 0 when open */
 	uint64_t q_backlog, q_qlen, q_drops, q_packets, q_bytes;
 	uint64_t egress_drops;		/* by the watchdog's drop action */
-	uint64_t down_drops;		/* lost with their egress link's failure */
+	uint64_t failure_drops;		/* lost to a failure: link down, no route */
+	uint32_t last_drop_reason;	/* skb_drop_reason of the last of drops */
+	uint32_t pad;
 	uint64_t resynced;		/* bytes whose return the tracepoints missed */
 	uint64_t wd_events, wd_last_ns;	/* detections, paused time at the last */
 	uint64_t wd_until;		/* restoration ends (0: not acting) */
@@ -57,6 +59,7 @@ struct pfc_state {
 	uint32_t magic, version;
 	uint32_t seq, pid;
 	uint64_t started, updated;	/* CLOCK_MONOTONIC ns */
+	uint64_t tick_began;		/* when the tick that set updated began */
 	char node[64];
 	char backend[32];
 	char note[512];

@@ -14,7 +14,7 @@ def lossy: [.[] | .ports[]? | .prios[] | select(.lossless | not)];
   paused_ms: ([lossless[] | .paused_ms] | add // 0 | round),
   lossless_drops: ([lossless[] | .drops + .queue_drops + .watchdog_drops] | add // 0),
   lossy_drops: ([lossy[] | .drops + .queue_drops] | add // 0),
-  failed_link_losses: ([.[] | .ports[]? | .prios[] | .link_down_drops // 0] | add // 0),
+  failed_link_losses: ([.[] | .ports[]? | .prios[] | .failure_drops // 0] | add // 0),
   watchdog_events: ([.[] | .watchdog.events // 0] | add // 0),
   paused_with_packets: [.[] | .node as $n | .ports[]? | .name as $p | .prios[] |
     select(.lossless and .paused and .queue_packets > 0) |

@@ -32,8 +32,13 @@ sleep 0.5
 B $T pfc send vb 3 65535
 A $PY $TR send 10.63.0.2 5003 24 2 1 > /tmp/p3.json &
 A $PY $TR send 10.63.0.2 5004 32 2 1 > /tmp/p4.json &
-sleep 0.8
-A $T -j pfc show A > /tmp/show.json
+# Python starts slowly under emulation: look until the plug holds some
+# (well inside the 3.4 s pause), at most 2.4 s.
+for i in $(seq 12); do
+	sleep 0.2
+	A $T -j pfc show A > /tmp/show.json
+	$PY -c 'import json, sys; sys.exit(json.load(open("/tmp/show.json"))["ports"][0]["prios"][3]["queue_packets"] < 20)' && break
+done
 A tc -s qdisc show dev va | grep -A2 "plug 23\|tbf 33\|plug 24" | sed "s/^/tc /"
 $PY - <<'PY'
 import json

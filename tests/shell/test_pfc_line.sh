@@ -75,7 +75,7 @@ ns_exec sw2 ip link set sw2-h2 down
 pfc_show sw2 > "$TGR_TMP/sw2-down.json"
 ns_exec sw2 ip link set sw2-h2 up
 check "packets queued for a failed link are counted as lost with it" \
-	[ "$(J sw2-down "d['totals']['link_down_drops']")" -gt 0 ]
+	[ "$(J sw2-down "d['totals']['failure_drops']")" -gt 0 ]
 check "... and not as lossless drops" \
 	[ "$(J sw2-down "d['totals']['lossless_drops']")" = 0 ]
 
