@@ -41,6 +41,14 @@ const volatile __u64 xon_bytes[PFC_PRIOS];
 const volatile __u8 dscp_prio[64];
 const volatile __u8 drop_kind[256];	/* enum pfc_drop_kind by drop reason */
 const volatile __u32 forwarding = 1;	/* 0: a host, nothing to account */
+const volatile __u16 pause_quanta = 0xffff;
+
+/*
+ * Set by the agent where a PAUSE frame can overtake the port's queues from
+ * tc egress (HTB's direct queue): XOFF then sends the frame right away
+ * instead of waiting for the agent to wake up.
+ */
+__u32 fast_pause;
 
 /*
  * Which egress priorities each ingress priority was queued at (the data
@@ -121,7 +129,8 @@ static __always_inline int port_slot(__u32 ifindex, __u32 *slot)
 	return 0;
 }
 
-static __always_inline void emit(__u32 type, __u32 slot, __u32 prio)
+static __always_inline void emit(__u32 type, __u32 slot, __u32 prio,
+				 __u32 sent)
 {
 	struct pfc_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 
@@ -131,8 +140,27 @@ static __always_inline void emit(__u32 type, __u32 slot, __u32 prio)
 	e->type = type;
 	e->slot = slot;
 	e->prio = prio;
+	e->vector = sent;
 	e->ts = bpf_ktime_get_ns();
 	bpf_ringbuf_submit(e, 0);
+}
+
+/*
+ * The fast XOFF path: a clone of the packet that crossed XOFF goes back out
+ * of its in-port marked TAGGER_MARK_PFC_FRAME, and pfc_egress there turns
+ * it into the PAUSE frame (make_pause). Returns 1 if the clone went.
+ */
+static __always_inline __u32 pause_now(struct __sk_buff *skb, __u32 mark,
+				       __u32 prio)
+{
+	long r;
+
+	if (!fast_pause)
+		return 0;
+	skb->mark = TAGGER_MARK_PFC_FRAME | (prio & TAGGER_MARK_PRIO_MASK);
+	r = bpf_clone_redirect(skb, skb->ifindex, 0);
+	skb->mark = mark;
+	return r == 0;
 }
 
 /* A PFC frame: count it per enabled priority and hand it to the agent. */
@@ -286,7 +314,8 @@ int pfc_ingress(struct __sk_buff *skb)
 	c = pp_get(slot, prio);
 	if (!c)
 		return TAGGER_TC_NEXT;
-	skb->mark = mark | TAGGER_MARK_ACCT;
+	mark |= TAGGER_MARK_ACCT;
+	skb->mark = mark;
 	__sync_fetch_and_add(&c->pkts, 1);
 	__sync_fetch_and_add(&c->in_bytes, len);
 	now_b = __sync_fetch_and_add(&c->bytes, len) + len;
@@ -296,7 +325,7 @@ int pfc_ingress(struct __sk_buff *skb)
 	if (!c->xoff && pfc_xoff_next(0, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
 	    __sync_val_compare_and_swap(&c->xoff, 0, 1) == 0) {
 		__sync_fetch_and_add(&c->xoff_crossings, 1);
-		emit(PFC_EV_XOFF, slot, prio);
+		emit(PFC_EV_XOFF, slot, prio, pause_now(skb, mark, prio));
 	}
 	return TAGGER_TC_NEXT;
 }
@@ -348,6 +377,43 @@ static __always_inline int queue_of(__u32 priority)
 	return minor < PFC_PRIOS ? (int)minor : -1;
 }
 
+/*
+ * Turn a TAGGER_MARK_PFC_FRAME clone (see pause_now) into an 802.1Qbb
+ * frame pausing its priority: from this port's address (the packet's
+ * destination, since it arrived here) to 01:80:c2:00:00:01, queued in
+ * HTB's direct queue (priority 1:0), which is sent before any class, the
+ * way the agent's frames bypass the qdisc.
+ */
+static __always_inline int make_pause(struct __sk_buff *skb, __u32 prio)
+{
+	struct {
+		__u8 dst[6];
+		__u8 src[6];
+		__be16 proto;
+		__be16 opcode;
+		__be16 vector;
+		__be16 quanta[PFC_PRIOS];
+		__u8 pad[26];
+	} f = {};
+
+	if (bpf_skb_load_bytes(skb, 0, f.src, sizeof(f.src)) < 0)
+		return TC_ACT_SHOT;
+	f.dst[0] = 0x01;
+	f.dst[1] = 0x80;
+	f.dst[2] = 0xc2;
+	f.dst[5] = 0x01;
+	f.proto = bpf_htons(ETH_P_PFC);
+	f.opcode = bpf_htons(PFC_OPCODE);
+	f.vector = bpf_htons(1u << (prio & 7));
+	f.quanta[prio & 7] = bpf_htons(pause_quanta);
+	if (bpf_skb_change_tail(skb, sizeof(f), 0) < 0 ||
+	    bpf_skb_store_bytes(skb, 0, &f, sizeof(f), 0) < 0)
+		return TC_ACT_SHOT;
+	skb->priority = 0x10000;	/* TC_H_MAKE(1:, 0): HTB's direct queue */
+	skb->mark = 0;
+	return TAGGER_TC_NEXT;
+}
+
 SEC("tc")
 int pfc_egress(struct __sk_buff *skb)
 {
@@ -355,6 +421,8 @@ int pfc_egress(struct __sk_buff *skb)
 	struct pfc_pp *c;
 	int dscp;
 
+	if (mark & TAGGER_MARK_PFC_FRAME)
+		return make_pause(skb, mark & TAGGER_MARK_PRIO_MASK);
 	if (port_slot(skb->ifindex, &slot) < 0)
 		return TAGGER_TC_NEXT;
 	if (!(mark & TAGGER_MARK_VALID) && skb->priority < PFC_PRIOS) {
@@ -460,7 +528,7 @@ static __always_inline void give_back(struct sk_buff___pfc *skb, int dropped,
 	now_b = old - len;
 	if (c->xoff && !pfc_xoff_next(1, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
 	    __sync_val_compare_and_swap(&c->xoff, 1, 0) == 1)
-		emit(PFC_EV_XON, slot, prio);
+		emit(PFC_EV_XON, slot, prio, 0);
 }
 
 SEC("tp_btf/net_dev_start_xmit")

@@ -99,7 +99,8 @@ struct pfc_event {
 	__u32 type;
 	__u32 slot;
 	__u32 prio;		/* XOFF/XON: the priority */
-	__u32 vector;		/* RX: class-enable vector */
+	__u32 vector;		/* RX: class-enable vector; XOFF: 1 if the
+				 * BPF side sent the PAUSE itself */
 	__u16 quanta[PFC_PRIOS];	/* RX: quanta, host byte order */
 	__u64 ts;		/* bpf_ktime_get_ns() */
 };

@@ -85,6 +85,8 @@ int tagger_egress(struct __sk_buff *skb)
 	void *tbl;
 	int kind;
 
+	if (mark & TAGGER_MARK_PFC_FRAME)
+		return TAGGER_TC_NEXT;	/* becomes a PAUSE frame: see tagger_skb.h */
 	kind = tagger_parse(skb, &p);
 	if (kind == TAGGER_PKT_OTHER || kind == TAGGER_PKT_MACCTL)
 		return TAGGER_TC_NEXT;

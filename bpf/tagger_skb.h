@@ -25,6 +25,10 @@
  *   forwards. Egress programs must leave it alone. TAGGER_MARK_QUEUED,
  *   also the pause machinery's, is set at egress when such a packet is
  *   logged into its egress queue (see bpf/pfc_maps.h, "ring").
+ *   TAGGER_MARK_PFC_FRAME marks a clone the pause machinery sends out of
+ *   an ingress port to become a PAUSE frame in its own egress program
+ *   (the fast XOFF path); egress programs before it return
+ *   TAGGER_TC_NEXT for it without looking.
  * - PFC frames (ethertype 0x8808) are counted by the data plane and
  *   consumed (dropped after processing) by the pause machinery.
  */
@@ -39,6 +43,9 @@
 						 * in the (in-port, prio) buffer */
 #define TAGGER_MARK_QUEUED	0x08000000u	/* pause machinery: the packet
 						 * entered its egress queue */
+#define TAGGER_MARK_PFC_FRAME	0x04000000u	/* pause machinery: a clone it
+						 * turns into a PFC frame at
+						 * egress; others pass it */
 #define TAGGER_MARK_PRIO_MASK	0x00000007u	/* ingress priority */
 #define TAGGER_MARK_GEN		0x20000000u	/* data plane: rule slot */
 #define TAGGER_MARK_MASK	(TAGGER_MARK_VALID | TAGGER_MARK_LOSSLESS | \

@@ -47,7 +47,7 @@ static int do_help(int argc, char **argv)
 		"                    --watchdog-action { report | ignore | drop } |\n"
 		"                    --backend { auto | mqprio | htb | dcb } |\n"
 		"                    --dscp-map DSCP:PRIO,... | --lossless-limit B |\n"
-		"                    --lossy-limit B | --keep-offloads |\n"
+		"                    --lossy-limit B | --keep-offloads | --slow-pause |\n"
 		"                    --rt-prio N | --trace FILE | --dir DIR }\n"
 		"       RATE := tc rate (100mbit, 1gbit); B := bytes (64k) or\n"
 		"               PRIO:BYTES,... per priority; PRIOS := 3,4 | 0-7 | none\n"
@@ -172,6 +172,10 @@ static int agent_option(struct pfc_config *c, int argc, char **argv, int *ip,
 
 	if (!strcmp(a, "--keep-offloads")) {
 		c->keep_offloads = true;
+		return 0;
+	}
+	if (!strcmp(a, "--slow-pause")) {
+		c->slow_pause = true;
 		return 0;
 	}
 	NEED_ARG();

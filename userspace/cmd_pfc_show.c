@@ -116,6 +116,7 @@ static json_t *prio_json(const struct pfc_state *st, int p,
 	json_object_set_new(o, "xoff", json_boolean(s->xoff));
 	U("pfc_tx", s->pfc_tx);
 	U("pfc_tx_resume", s->pfc_tx_resume);
+	U("pfc_tx_fast", s->pfc_tx_fast);
 	U("pfc_rx", s->pfc_rx);
 	U("pfc_rx_resume", s->pfc_rx_resume);
 	U("pfc_rx_ignored", s->pfc_rx_ignored);

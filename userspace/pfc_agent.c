@@ -106,6 +106,7 @@ static int load_bpf(struct agent *a)
 	}
 	for (i = 0; i < 64; i++)
 		s->rodata->dscp_prio[i] = c->dscp_prio[i];
+	s->rodata->pause_quanta = c->quanta;
 	pfc_drop_kinds(s->rodata->drop_kind);
 	a->skel = s;
 	r = pfc_bpf__load(s);
@@ -279,6 +280,13 @@ static int setup(struct agent *a)
 		return r;
 	a->queues_up = true;
 	snprintf(a->backend, sizeof(a->backend), "%s", a->q.be->name);
+	/*
+	 * HTB's direct queue goes before every class: a PAUSE made at tc
+	 * egress overtakes the gates there (bpf/pfc.bpf.c, make_pause). Under
+	 * mqprio it would wait behind priority 0's queue: the agent sends.
+	 */
+	a->skel->bss->fast_pause = !c->slow_pause &&
+				   !strcmp(a->q.be->name, "htb-tbf");
 	for (i = 0; i < c->nports; i++) {
 		int ifindex = c->ports[i].ifindex;
 

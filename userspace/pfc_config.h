@@ -68,6 +68,7 @@ struct pfc_config {
 	enum pfc_backend_req backend;
 	uint8_t dscp_prio[64];
 	bool keep_offloads;
+	bool slow_pause;		/* XOFF PAUSE from the agent only */
 	int rt_prio;			/* SCHED_FIFO priority, 0: none */
 };
 

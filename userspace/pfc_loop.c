@@ -71,15 +71,22 @@ static void send_frame(struct agent *a, int port, uint8_t vector, bool resume)
 	}
 }
 
-static void on_xoff(struct agent *a, int port, int prio, uint64_t ts)
+/* sent: the BPF side already sent the PAUSE (its fast XOFF path). */
+static void on_xoff(struct agent *a, int port, int prio, uint64_t ts,
+		    bool sent)
 {
 	if (a->sent[port][prio])
 		return;
-	send_frame(a, port, 1u << prio, false);
+	if (sent) {
+		sp_of(a, port, prio)->pfc_tx++;
+		sp_of(a, port, prio)->pfc_tx_fast++;
+	}
+	else
+		send_frame(a, port, 1u << prio, false);
 	a->sent[port][prio] = true;
 	if (!a->refresh_at[port])
 		a->refresh_at[port] = pfc_now() + refresh_ns(a, port);
-	trace(a, 'X', port, prio, ts, pfc_now());
+	trace(a, 'X', port, prio, ts, sent ? ts : pfc_now());
 }
 
 static void on_xon(struct agent *a, int port, int prio, uint64_t ts)
@@ -161,7 +168,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	    e->prio >= PFC_PRIOS)
 		return 0;
 	if (e->type == PFC_EV_XOFF)
-		on_xoff(a, e->slot, e->prio, e->ts);
+		on_xoff(a, e->slot, e->prio, e->ts, e->vector == 1);
 	else if (e->type == PFC_EV_XON)
 		on_xon(a, e->slot, e->prio, e->ts);
 	else if (e->type == PFC_EV_RX)
@@ -186,7 +193,7 @@ static void reconcile(struct agent *a, int port, int prio)
 		x = 0;
 	if (x && !a->sent[port][prio]) {
 		a->st->events_lost++;
-		on_xoff(a, port, prio, pfc_now());
+		on_xoff(a, port, prio, pfc_now(), false);
 	} else if (!x && a->sent[port][prio]) {
 		on_xon(a, port, prio, pfc_now());
 	}

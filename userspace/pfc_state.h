@@ -31,6 +31,7 @@ struct pfc_state_prio {
 	uint32_t xoff;		/* above XOFF: pausing the upstream */
 	uint32_t gate_closed;	/* the upstream paused this egress queue */
 	uint64_t pfc_tx, pfc_tx_resume;	/* frames sent enabling this prio */
+	uint64_t pfc_tx_fast;		/* ... of pfc_tx, sent by BPF at XOFF */
 	/* this port's egress queue */
 	uint64_t pfc_rx, pfc_rx_resume, pfc_rx_ignored;
 	uint64_t pauses;		/* gate closures */

@@ -7,6 +7,9 @@
 # carry a 60 Mbit/s lossless flow for a few seconds, so every hop pauses
 # and resumes its upstream many times; the agents' traces are paired by
 # tests/bench/pfc_latency.py. Goal: median <= 100 us, p99 <= 1 ms.
+# Each chain runs twice, with the BPF fast XOFF path (the default) and
+# with --slow-pause (the agent sends every PAUSE), and the XOFF medians
+# are compared as a ratio from the same run.
 # BENCH_SECONDS (default 5), BENCH_CHAINS (default "2 4").
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/../shell/pfc_lib.sh"
@@ -15,7 +18,8 @@ require_cmd python3
 secs=${BENCH_SECONDS:-5}
 
 run_chain() {
-	local n=$1 k pairs=() prev next
+	local n=$1 mode=$2 k pairs=() prev next opt=()
+	[ "$mode" = slow ] && opt=(--slow-pause)
 	pfc_chain "$n"
 	pfc_agent h1 up=h1-s1 --trace "$TGR_TMP/h1.trace"
 	for k in $(seq "$n"); do
@@ -24,7 +28,7 @@ run_chain() {
 		local rate=""
 		[ "$k" -eq "$n" ] && rate=@20mbit
 		pfc_agent "s$k" "up=s$k-$prev" "dn=s$k-$next$rate" \
-			--trace "$TGR_TMP/s$k.trace"
+			--trace "$TGR_TMP/s$k.trace" "${opt[@]}"
 		# sK's "up" port pauses prev's port toward sK.
 		local pport=dn
 		[ "$prev" = h1 ] && pport=up
@@ -41,6 +45,8 @@ run_chain() {
 	local res
 	[ -n "${V:-}" ] && head -3 "$TGR_TMP"/*.trace && echo "${pairs[*]}"
 	res=$(python3 "$TOP/tests/bench/pfc_latency.py" "${pairs[@]}")
+	echo "$res" > "$TGR_TMP/res-$n-$mode.json"
+	echo "  [$mode XOFF path]"
 	python3 - "$n" "$res" "$(cat "$TGR_TMP/send.json")" "$(cat "$TGR_TMP/recv.json")" <<'PY'
 import json, sys
 n, r, s, v = int(sys.argv[1]), json.loads(sys.argv[2]), json.loads(sys.argv[3]), json.loads(sys.argv[4])
@@ -63,4 +69,15 @@ PY
 }
 
 echo "pause latency (sampled over ${secs}s of congestion per chain)"
-for n in ${BENCH_CHAINS:-2 4}; do run_chain "$n"; done
+for n in ${BENCH_CHAINS:-2 4}; do
+	run_chain "$n" fast
+	run_chain "$n" slow
+	python3 - "$TGR_TMP/res-$n-fast.json" "$TGR_TMP/res-$n-slow.json" "$n" <<'PY'
+import json, sys
+f, s = (json.load(open(p)) for p in sys.argv[1:3])
+if f["xoff"]["n"] and s["xoff"]["n"]:
+    print(f"  {sys.argv[3]} switches: XOFF -> gate closed median, agent-sent / BPF-sent PAUSE: "
+          f"{s['xoff']['median_us'] / f['xoff']['median_us']:.2f}x "
+          f"({s['xoff']['median_us']} / {f['xoff']['median_us']} us)")
+PY
+done

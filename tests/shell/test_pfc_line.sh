@@ -49,6 +49,8 @@ check "lossless drops are zero on h1, sw1, sw2" \
 	[ "$(J h1 "d['totals']['lossless_drops']")$(J sw1 "d['totals']['lossless_drops']")$(J sw2 "d['totals']['lossless_drops']")" = 000 ]
 check "sw2 paused sw1 (sw2 sent PAUSE on p1 prio 3)" \
 	[ "$(J sw2 "d['ports'][0]['prios'][3]['pfc_tx']")" -gt 0 ]
+check "sw2's XOFF PAUSEs left from BPF (the fast path)" \
+	[ "$(J sw2 "d['ports'][0]['prios'][3]['pfc_tx_fast']")" -gt 0 ]
 check "sw1 gated its p2 prio 3 (PAUSE received, gate closed)" \
 	[ "$(J sw1 "d['ports'][1]['prios'][3]['pauses']")" -gt 0 ]
 check "sw1 in turn paused h1 (PAUSE sent on p1 prio 3)" \
