@@ -32,14 +32,9 @@ int do_cbd(int argc, char **argv)
 		return help(argc, argv);
 	if (argc != 2)
 		return usage_err(help, "cbd takes TOPO and ELP");
-	t = topo_parse(argv[0]);
-	if (!t)
+	e = elp_parse_files(argv[0], argv[1], &t);
+	if (!e)
 		return EXIT_USAGE;
-	e = elp_parse(t, argv[1]);
-	if (!e) {
-		topo_free(t);
-		return EXIT_USAGE;
-	}
 	cbd = cbd_check(t, e, &w);
 	if (json_output) {
 		json_emit(json_pack("{s:b,s:o,s:i,s:I,s:I,s:f}", "cbd", cbd,

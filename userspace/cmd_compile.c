@@ -351,9 +351,7 @@ int do_compile(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	ret = EXIT_USAGE;
-	t = topo_parse(c.topo);
-	if (t)
-		e = elp_parse(t, c.elp);
+	e = elp_parse_files(c.topo, c.elp, &t);
 	t1 = now_seconds();
 	if (!e || compile_run(t, e, &o, &r))
 		goto out;

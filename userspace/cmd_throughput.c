@@ -93,12 +93,9 @@ int do_throughput(int argc, char **argv)
 	else
 		return usage_err(help, "--method wants interior, simplex, dual or fptas, not \"%s\"",
 				 method);
-	t = topo_parse(pos[0]);
-	if (!t)
-		return EXIT_USAGE;
-	e = elp_parse(t, pos[1]);
+	e = elp_parse_files(pos[0], pos[1], &t);
 	if (!e)
-		goto out_topo;
+		return EXIT_USAGE;
 	if (traffic_build(t, &tr, seed, hosts, &tm))
 		goto out_elp;
 	if (throughput_solve(t, e, &tm, meth, eps, &res))
@@ -128,7 +125,6 @@ out_tm:
 	traffic_free(&tm);
 out_elp:
 	elp_free(e);
-out_topo:
 	topo_free(t);
 	return rc;
 }

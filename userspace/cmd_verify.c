@@ -57,7 +57,7 @@ int do_verify(int argc, char **argv)
 	if (nfiles != 3)
 		return usage_err(help, "verify takes TOPO, ELP and RULES.json");
 	t0 = now_seconds();
-	if (!(t = topo_parse(files[0])) || !(e = elp_parse(t, files[1])))
+	if (!(e = elp_parse_files(files[0], files[1], &t)))
 		goto out;
 	t1 = now_seconds();
 	if (!(r = rules_parse(files[2])))

@@ -12,6 +12,8 @@
  *   elp_add(e, hops, n, line)    append a path
  *   elp_len(e, i), elp_hops(e, i)
  *   elp_parse(t, path)           NULL after "file:line: ..." (exit 2)
+ *   elp_parse_files(tp, ep, &t)  a command's TOPO and ELP: the ELP and *t,
+ *                                or NULL (message printed, nothing kept)
  *   elp_parse_lines(t, lr)
  *   elp_write(f, t, e)           one path a line, node names, ports named
  *                                only where parallel links need them
@@ -52,6 +54,8 @@ static inline const int32_t *elp_hops(const struct elp *e, int i)
 }
 
 struct elp *elp_parse(const struct topo *t, const char *path);
+struct elp *elp_parse_files(const char *topo_path, const char *elp_path,
+			    struct topo **t);
 struct elp *elp_parse_lines(const struct topo *t, struct lines *lr);
 int elp_write(FILE *f, const struct topo *t, const struct elp *e);
 void elp_write_path(FILE *f, const struct topo *t, const int32_t *hops, int n);

@@ -131,3 +131,19 @@ struct elp *elp_parse(const struct topo *t, const char *path)
 	lines_close(&lr);
 	return e;
 }
+
+struct elp *elp_parse_files(const char *topo_path, const char *elp_path,
+			    struct topo **t)
+{
+	struct elp *e;
+
+	*t = topo_parse(topo_path);
+	if (!*t)
+		return NULL;
+	e = elp_parse(*t, elp_path);
+	if (!e) {
+		topo_free(*t);
+		*t = NULL;
+	}
+	return e;
+}

@@ -87,14 +87,9 @@ int do_paths_stats(int argc, char **argv)
 		return stats_help(argc, argv);
 	if (argc != 2)
 		return usage_err(stats_help, "paths stats takes TOPO and ELP");
-	t = topo_parse(argv[0]);
-	if (!t)
+	e = elp_parse_files(argv[0], argv[1], &t);
+	if (!e)
 		return EXIT_USAGE;
-	e = elp_parse(t, argv[1]);
-	if (!e) {
-		topo_free(t);
-		return EXIT_USAGE;
-	}
 	path_stats_elp(t, e, &st);
 	st.seconds = now_seconds() - t0;
 	if (json_output) {
