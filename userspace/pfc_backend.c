@@ -4,6 +4,7 @@
 #include <linux/pkt_sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -13,6 +14,14 @@
 /* An open gate must never be the bottleneck: the link shaper is. */
 #define OPEN_RATE_BPS (100ull * 1000 * 1000 * 1000)
 #define OPEN_BURST (256u << 10)
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
 
 static uint32_t queue_limit(const struct pfc_config *c, int prio)
 {
@@ -92,6 +101,7 @@ static int htb_gate(struct pfc_queues *q, int port, int prio, bool closed)
 	int r;
 
 	r = tbf_gate(q, ifindex, PFC_HTB_CLASS(prio), prio, closed, false);
+	q->changed_ns = mono_ns();
 	/*
 	 * A TBF change does not reschedule the device: with nothing else
 	 * arriving, the queue would wait for HTB's next timer. A no-op PFC
@@ -132,10 +142,13 @@ static int mqprio_gate(struct pfc_queues *q, int port, int prio, bool closed)
 {
 	int ifindex = q->cfg->ports[port].ifindex;
 
-	return tc_plug(&q->tc, ifindex, ((0x30u + prio) << 16) | 1,
-		       PFC_GATE_HANDLE(prio),
-		       closed ? TCQ_PLUG_BUFFER : TCQ_PLUG_RELEASE_INDEFINITE, 0,
-		       false);
+	int r = tc_plug(&q->tc, ifindex, ((0x30u + prio) << 16) | 1,
+			PFC_GATE_HANDLE(prio),
+			closed ? TCQ_PLUG_BUFFER : TCQ_PLUG_RELEASE_INDEFINITE,
+			0, false);
+
+	q->changed_ns = mono_ns();
+	return r;
 }
 
 static const struct pfc_backend htb_backend = {

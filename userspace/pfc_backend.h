@@ -49,6 +49,8 @@ struct pfc_queues {
 	struct tc tc;
 	int kick_fd[PFC_MAX_PORTS];	/* htb-tbf: restarts a resumed queue */
 	uint8_t mac[PFC_MAX_PORTS][6];
+	uint64_t changed_ns;		/* CLOCK_MONOTONIC: the last gate change
+					 * took effect (before its kick) */
 	char why[512];			/* why the other backend was not used */
 };
 

@@ -132,7 +132,15 @@ static void gate_set(struct agent *a, int port, int prio, bool closed,
 		g->until = 0;
 	}
 	sp->gate_closed = closed;
-	trace(a, closed ? 'C' : 'O', port, prio, ev_ts, now);
+	/*
+	 * C/O: the gate changed; K: the kick that restarts a reopened HTB
+	 * queue returned, which is later, as its send runs the qdisc and
+	 * transmits queued packets before it returns.
+	 */
+	trace(a, closed ? 'C' : 'O', port, prio, ev_ts,
+	      a->q.changed_ns ? a->q.changed_ns : now);
+	if (!closed)
+		trace(a, 'K', port, prio, ev_ts, now);
 }
 
 static void on_rx(struct agent *a, const struct pfc_event *e)

@@ -51,14 +51,16 @@ run_chain() {
 import json, sys
 n, r, s, v = int(sys.argv[1]), json.loads(sys.argv[2]), json.loads(sys.argv[3]), json.loads(sys.argv[4])
 lost = s["sent"] - v["5001"]["received"]
-for k, what in (("xoff", "XOFF -> upstream gate closed"), ("xon", "XON -> upstream queue running")):
+for k, what in (("xoff", "XOFF -> upstream gate closed"), ("xon", "XON -> upstream gate open")):
     x = r[k]
     if not x["n"]:
         print(f"  {n} switches, {2 * n + 2} ports: {what}: no samples")
         continue
     print(f"  {n} switches, {2 * n + 2} ports: {what}: n={x['n']} "
           f"median {x['median_us']} us, p99 {x['p99_us']} us, max {x['max_us']} us")
-for k, what in (("xoff_send", "crossing -> PAUSE sent"), ("xoff_apply", "PAUSE received -> gate closed")):
+for k, what in (("xoff_send", "crossing -> PAUSE sent"), ("xoff_apply", "PAUSE received -> gate closed"),
+                ("xon_send", "XON crossing -> resume sent"), ("xon_apply", "resume received -> gate open"),
+                ("xon_kick_returned", "(XON crossing -> the kick's send returned)")):
     x = r[k]
     if x["n"]:
         print(f"      of which {what}: median {x['median_us']} us, p99 {x['p99_us']} us")

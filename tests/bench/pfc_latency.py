@@ -7,13 +7,16 @@
 A trace line is "KIND PORT PRIO EVENT_NS DONE_NS" (tagger pfc agent
 --trace): X = XOFF crossing -> PAUSE sent, N = XON crossing -> resume
 sent, C = PAUSE received -> gate closed, O = resume received -> gate open
-and queue restarted. For every C on the upstream port whose latest
+(the gate's change took effect; the kick restarting the queue follows at
+once), K = the kick's send returned (it runs the qdisc first, sending
+queued packets). For every C on the upstream port whose latest
 preceding crossing on the downstream port (same priority) is an X, the
 latency is C.done - X.event: from the buffer crossing XOFF to the
 upstream gate being closed. Likewise O after N: XON to flowing again.
 Prints JSON: {"xoff": {...}, "xon": {...}, "xoff_send": crossing -> PAUSE
-sent, "xoff_apply": PAUSE received -> gate closed} with n, median_us,
-p99_us, max_us.
+sent, "xoff_apply": PAUSE received -> gate closed, "xon_send": XON
+crossing -> resume sent, "xon_apply": resume received -> gate open,
+"xon_kick_returned": XON crossing -> the kick's send returned} with n, median_us, p99_us, max_us.
 """
 import bisect
 import json
@@ -60,14 +63,18 @@ def stats(v):
 def main(a):
     if not a or len(a) % 4:
         sys.exit(__doc__)
-    xoff, xon, parts = [], [], ([], [])
+    xoff, xon, kicked, parts, xparts = [], [], [], ([], []), ([], [])
     for i in range(0, len(a), 4):
         down, up = load(a[i], a[i + 1]), load(a[i + 2], a[i + 3])
         pair(down, up, "X", "C", xoff, parts)
-        pair(down, up, "N", "O", xon)
+        pair(down, up, "N", "O", xon, xparts)
+        pair(down, up, "N", "K", kicked)
     print(json.dumps({"xoff": stats(xoff), "xon": stats(xon),
+                      "xon_kick_returned": stats(kicked),
                       "xoff_send": stats(parts[0]),
-                      "xoff_apply": stats(parts[1])}))
+                      "xoff_apply": stats(parts[1]),
+                      "xon_send": stats(xparts[0]),
+                      "xon_apply": stats(xparts[1])}))
 
 
 main(sys.argv[1:])
