@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "paths_bfs.h"
 #include "rng.h"
 #include "throughput.h"
 #include "util.h"
@@ -70,29 +71,6 @@ static void add(struct traffic_matrix *tm, int *cap, int u, int v, double d)
 	tm->demand[tm->n++] = d;
 }
 
-/* Switch-graph hop distances from one switch (BFS). */
-static void distances(const struct topo *t, int s, int *dist, int *q)
-{
-	int qh = 0, qt = 0, i, x;
-
-	for (i = 0; i < t->nnodes; i++)
-		dist[i] = -1;
-	dist[s] = 0;
-	q[qt++] = s;
-	while (qh < qt) {
-		int u = q[qh++];
-
-		for (x = 0; x < t->nodes[u].nports; x++) {
-			int v = port_peer_node(t, t->nodes[u].ports[x]);
-
-			if (topo_is_switch(t, v) && dist[v] < 0) {
-				dist[v] = dist[u] + 1;
-				q[qt++] = v;
-			}
-		}
-	}
-}
-
 /*
  * Near-worst permutation: maximum total shortest-path length over perfect
  * matchings of ToRs to other ToRs (GLPK out-of-kilter assignment).
@@ -100,22 +78,25 @@ static void distances(const struct topo *t, int s, int *dist, int *q)
 static int permutation(const struct topo *t, const int *tor, int n, int *pi)
 {
 	glp_graph *G = glp_create_graph(sizeof(int), sizeof(double) + sizeof(int));
-	int *dist = xmalloc(t->nnodes * sizeof(int)), *q = xmalloc(t->nnodes * sizeof(int));
+	struct bfs b;
 	int i, j, rc;
 	double sol;
 	glp_arc *a;
 
+	bfs_init(&b, t);
 	glp_add_vertices(G, 2 * n);
 	for (i = 0; i < n; i++) {
 		*(int *)G->v[i + 1]->data = 0;
 		*(int *)G->v[n + i + 1]->data = 1;
-		distances(t, tor[i], dist, q);
+		/* Switch hop distances: hosts do not forward (relay off). */
+		bfs_to(&b, t, tor[i], false);
 		for (j = 0; j < n; j++) {
 			if (j == i)
 				continue;
 			a = glp_add_arc(G, i + 1, n + j + 1);
 			/* Unreachable pairs are the worst of all: weight above any path. */
-			*(double *)a->data = dist[tor[j]] < 0 ? t->nnodes : dist[tor[j]];
+			*(double *)a->data = b.dist[tor[j]] < 0 ? t->nnodes :
+								 b.dist[tor[j]];
 		}
 	}
 	rc = glp_asnprob_okalg(GLP_ASN_MAX, G, 0, 0, &sol, sizeof(double));
@@ -125,8 +106,7 @@ static int permutation(const struct topo *t, const int *tor, int n, int *pi)
 				if (*(int *)((char *)a->data + sizeof(double)))
 					pi[i] = a->head->i - n - 1;
 	glp_delete_graph(G);
-	free(dist);
-	free(q);
+	bfs_free(&b);
 	return rc ? -1 : 0;
 }
 

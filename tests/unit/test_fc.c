@@ -14,6 +14,7 @@
 #include "fc_route.h"
 #include "fc_topo.h"
 #include "hmap.h"
+#include "paths_bfs.h"
 #include "testlib.h"
 
 START_TEST(kmin_matches_tables_1_and_2)
@@ -298,37 +299,20 @@ static void ecmp_paths(const struct topo *t, int src, int dst, int *dist,
 static struct elp *ecmp(const struct topo *t)
 {
 	struct elp *out = elp_new(NULL);
-	int *dist = xmalloc(t->nnodes * sizeof(int)), *q = xmalloc(t->nnodes * sizeof(int));
 	int32_t stack[64];
-	int s, d, x;
+	struct bfs b;
+	int s, d;
 
+	bfs_init(&b, t);
 	for (s = 0; s < t->nnodes; s++) {
-		int qh = 0, qt = 0;
-
 		if (!topo_is_switch(t, s))
 			continue;
+		bfs_to(&b, t, s, false);	/* only switches forward */
 		for (d = 0; d < t->nnodes; d++)
-			dist[d] = -1;
-		dist[s] = 0;
-		q[qt++] = s;
-		while (qh < qt) {
-			int u = q[qh++];
-
-			for (x = 0; x < t->nodes[u].nports; x++) {
-				int v = port_peer_node(t, t->nodes[u].ports[x]);
-
-				if (topo_is_switch(t, v) && dist[v] < 0) {
-					dist[v] = dist[u] + 1;
-					q[qt++] = v;
-				}
-			}
-		}
-		for (d = 0; d < t->nnodes; d++)
-			if (d != s && topo_is_switch(t, d) && dist[d] > 0)
-				ecmp_paths(t, s, d, dist, stack, 0, out);
+			if (d != s && topo_is_switch(t, d) && b.dist[d] > 0)
+				ecmp_paths(t, s, d, b.dist, stack, 0, out);
 	}
-	free(dist);
-	free(q);
+	bfs_free(&b);
 	return out;
 }
 
