@@ -146,6 +146,32 @@ static __always_inline void emit(__u32 type, __u32 slot, __u32 prio,
 }
 
 /*
+ * The first packet from the upstream after an XON crossing: the resume
+ * went out, the upstream's gate opened and its queue runs again. The time
+ * since the crossing is how long the resume took, end to end (it is what
+ * the benchmark calls XON -> flow resumed).
+ */
+static __always_inline void resumed(struct pfc_pp *c, __u32 slot, __u32 prio)
+{
+	struct pfc_event *e;
+	__u64 since;
+
+	since = __sync_lock_test_and_set(&c->xon_at, 0);
+	if (!since)
+		return;	/* another CPU's packet was first */
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e)
+		return;
+	__builtin_memset(e, 0, sizeof(*e));
+	e->type = PFC_EV_RESUMED;
+	e->slot = slot;
+	e->prio = prio;
+	e->ts = bpf_ktime_get_ns();
+	e->since = since;
+	bpf_ringbuf_submit(e, 0);
+}
+
+/*
  * The fast XOFF path: a clone of the packet that crossed XOFF goes back out
  * of its in-port marked TAGGER_MARK_PFC_FRAME, and pfc_egress there turns
  * it into the PAUSE frame (make_pause). Returns 1 if the clone went.
@@ -203,6 +229,7 @@ static __always_inline int pfc_rx(struct __sk_buff *skb, __u32 slot)
 	e->prio = 0;
 	e->vector = vec;
 	e->ts = bpf_ktime_get_ns();
+	e->since = 0;
 #pragma unroll
 	for (int p = 0; p < PFC_PRIOS; p++)
 		e->quanta[p] = bpf_ntohs(f.quanta[p]);
@@ -322,6 +349,8 @@ int pfc_ingress(struct __sk_buff *skb)
 	track_peak(c, now_b);
 	if (!(mark & TAGGER_MARK_LOSSLESS))
 		return TAGGER_TC_NEXT;	/* lossy priorities never pause */
+	if (c->xon_at)
+		resumed(c, slot, prio);
 	if (!c->xoff && pfc_xoff_next(0, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
 	    __sync_val_compare_and_swap(&c->xoff, 0, 1) == 0) {
 		__sync_fetch_and_add(&c->xoff_crossings, 1);
@@ -527,8 +556,10 @@ static __always_inline void give_back(struct sk_buff___pfc *skb, int dropped,
 	}
 	now_b = old - len;
 	if (c->xoff && !pfc_xoff_next(1, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
-	    __sync_val_compare_and_swap(&c->xoff, 1, 0) == 1)
+	    __sync_val_compare_and_swap(&c->xoff, 1, 0) == 1) {
+		c->xon_at = bpf_ktime_get_ns();
 		emit(PFC_EV_XON, slot, prio, 0);
+	}
 }
 
 SEC("tp_btf/net_dev_start_xmit")

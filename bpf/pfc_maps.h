@@ -50,9 +50,11 @@ struct pfc_pp {
 				 * no route left), not counted in drops */
 	__u32 last_drop_reason;	/* in: skb_drop_reason of the last of drops */
 	__u32 pad;
+	__u64 xon_at;		/* in: bpf_ktime_get_ns() of an XON crossing
+				 * whose first packet back has not arrived */
 };
 
-_Static_assert(sizeof(struct pfc_pp) == 136, "pfc_pp layout");
+_Static_assert(sizeof(struct pfc_pp) == 144, "pfc_pp layout");
 
 /* How the BPF side files a drop reason (table filled by the agent). */
 enum pfc_drop_kind {
@@ -93,6 +95,8 @@ enum pfc_event_type {
 	PFC_EV_XOFF = 1,	/* (slot, prio) rose above XOFF: send PAUSE */
 	PFC_EV_XON = 2,		/* (slot, prio) fell to XON: send quanta 0 */
 	PFC_EV_RX = 3,		/* a PFC frame arrived on slot */
+	PFC_EV_RESUMED = 4,	/* (slot, prio): the first packet after XON
+				 * arrived (ts), since the crossing (since) */
 };
 
 struct pfc_event {
@@ -103,9 +107,10 @@ struct pfc_event {
 				 * BPF side sent the PAUSE itself */
 	__u16 quanta[PFC_PRIOS];	/* RX: quanta, host byte order */
 	__u64 ts;		/* bpf_ktime_get_ns() */
+	__u64 since;		/* RESUMED: the XON crossing's ts */
 };
 
-_Static_assert(sizeof(struct pfc_event) == 40, "pfc_event layout");
+_Static_assert(sizeof(struct pfc_event) == 48, "pfc_event layout");
 
 /*
  * The threshold rule, shared so that the unit tests run the code the data

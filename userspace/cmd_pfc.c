@@ -48,7 +48,8 @@ static int do_help(int argc, char **argv)
 		"                    --backend { auto | mqprio | htb | dcb } |\n"
 		"                    --dscp-map DSCP:PRIO,... | --lossless-limit B |\n"
 		"                    --lossy-limit B | --keep-offloads | --slow-pause |\n"
-		"                    --rt-prio N | --trace FILE | --dir DIR }\n"
+		"                    --rt-prio N | --cpu-latency { US | none } |\n"
+		"                    --trace FILE | --dir DIR }\n"
 		"       RATE := tc rate (100mbit, 1gbit); B := bytes (64k) or\n"
 		"               PRIO:BYTES,... per priority; PRIOS := 3,4 | 0-7 | none\n"
 		"\n"
@@ -56,8 +57,11 @@ static int do_help(int argc, char **argv)
 		"namespace until SIGINT/SIGTERM or `pfc stop`; its state is in\n"
 		"$TAGGER_PFC_DIR/NAME (default /run/tagger/pfc/NAME).\n"
 		"Defaults: rate 100mbit, lossless 3,4, quanta 65535, DSCP d -> prio\n"
-		"d/8, wrr, watchdog 200 ms report; XOFF, XON and headroom from the\n"
-		"buffer model (see `%1$s pfc headroom`).\n",
+		"d/8, wrr, watchdog 200 ms report, rt-prio 10, cpu-latency none;\n"
+		"XOFF, XON and headroom from the buffer model (see `%1$s pfc\n"
+		"headroom`). --cpu-latency 0 keeps idle CPUs polling while the agent\n"
+		"runs (PM QoS): pause reaction in tens of microseconds, at the cost\n"
+		"of idle CPUs never sleeping.\n",
 		bin_name);
 	return 0;
 }
@@ -260,6 +264,13 @@ static int agent_option(struct pfc_config *c, int argc, char **argv, int *ip,
 		if (!parse_uint(v, 99, &u))
 			goto bad;
 		c->rt_prio = u;
+	} else if (!strcmp(a, "--cpu-latency")) {
+		if (!strcmp(v, "none"))
+			c->cpu_latency_us = -1;
+		else if (!parse_uint(v, 1000000, &u))
+			goto bad;
+		else
+			c->cpu_latency_us = u;
 	} else if (!strcmp(a, "--trace")) {
 		*trace = v;
 	} else if (!strcmp(a, "--dir")) {

@@ -140,6 +140,10 @@ static json_t *prio_json(const struct pfc_state *st, int p,
 	json_object_set_new(o, "watchdog_last_ms", json_real(s->wd_last_ns / 1e6));
 	U("underflow", s->underflow);
 	U("resynced_bytes", s->resynced);
+	U("resumes", s->resumes);
+	json_object_set_new(o, "resume_avg_us", json_real(s->resumes ?
+		s->resume_ns / 1e3 / s->resumes : 0));
+	json_object_set_new(o, "resume_max_us", json_real(s->resume_max_ns / 1e3));
 #undef U
 	return o;
 }
@@ -211,6 +215,9 @@ static void show_json(const struct pfc_state *st, bool running, uint64_t now)
 	json_object_set_new(o, "pid", json_integer(running ? st->pid : 0));
 	json_object_set_new(o, "backend", json_string(st->backend));
 	json_object_set_new(o, "note", json_string(st->note));
+	json_object_set_new(o, "rt_prio", json_integer(st->rt_prio));
+	json_object_set_new(o, "cpu_latency_us", st->cpu_latency_us < 0 ?
+			    json_null() : json_integer(st->cpu_latency_us));
 	json_object_set_new(o, "rate_bps", json_integer(st->rate_bps));
 	json_object_set_new(o, "lossless", ll);
 	json_object_set_new(o, "xoff", xoff);
@@ -262,6 +269,11 @@ static void show_plain(const struct pfc_state *st, bool running, uint64_t now)
 	       " quanta %u watchdog %u ms %s, %" PRIu64 " events\n",
 	       st->xoff[3], st->xon[3], st->headroom[3], st->quanta,
 	       st->wd_detect_ms, pfc_wd_action_name(st->wd_action), st->wd_events);
+	if (st->cpu_latency_us < 0)
+		printf("  rt-prio %u, cpu-latency none\n", st->rt_prio);
+	else
+		printf("  rt-prio %u, cpu-latency %d us\n", st->rt_prio,
+		       st->cpu_latency_us);
 	for (i = 0; i < st->nports && i < PFC_MAX_PORTS; i++) {
 		const struct pfc_state_port *sp = &st->ports[i];
 
@@ -280,6 +292,12 @@ static void show_plain(const struct pfc_state *st, bool running, uint64_t now)
 			       (st->lossless_mask >> p) & 1 ? "lossless" : "lossy",
 			       s->bytes, s->peak, s->pkts, s->returned, s->xoff_crossings,
 			       s->pfc_tx, s->pfc_tx_resume, s->drops);
+			if (s->resumes)
+				printf("                  resumed %" PRIu64 " times, first"
+				       " packet back after XON: avg %.1f us, max"
+				       " %.1f us\n", s->resumes,
+				       s->resume_ns / 1e3 / s->resumes,
+				       s->resume_max_ns / 1e3);
 			printf("                  out: %s, %" PRIu64 " pauses, %.1f ms paused,"
 			       " pfc rx %" PRIu64 "/%" PRIu64 " resume, queue %" PRIu64
 			       " B/%" PRIu64 " pkts, %" PRIu64 " drops, watchdog %" PRIu64

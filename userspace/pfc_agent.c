@@ -207,6 +207,8 @@ static void state_init(struct agent *a)
 	st->wd_restore_ms = c->wd_restore_ms;
 	st->nports = c->nports;
 	st->frame = c->frame;
+	st->rt_prio = a->rt.rt_prio;
+	st->cpu_latency_us = a->rt.cpu_latency_us;
 	for (i = 0; i < c->nports; i++) {
 		snprintf(st->ports[i].name, sizeof(st->ports[i].name), "%s",
 			 c->ports[i].name);
@@ -368,6 +370,7 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 	a->cfg = cfg;
 	for (i = 0; i < PFC_MAX_PORTS; i++)
 		a->tx_fd[i] = -1;
+	a->rt.qos_fd = -1;
 	libbpf_set_print(libbpf_print);
 	r = pfc_state_create(cfg->dir, &a->st);
 	if (!r)
@@ -393,19 +396,8 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 	signal(SIGPIPE, SIG_IGN);
 
 	r = setup(a);
-	if (!r && cfg->rt_prio) {
-		/*
-		 * The pause loop mostly sleeps; when a PFC frame or a crossing
-		 * arrives it must run now, not after whatever else shares the
-		 * CPU (that wait is t_pro of the headroom formula).
-		 */
-		struct sched_param sp = { .sched_priority = cfg->rt_prio };
-
-		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
-			pr_info("SCHED_FIFO %d: %s; running unprioritised\n",
-				cfg->rt_prio, strerror(errno));
-		mlockall(MCL_CURRENT | MCL_FUTURE);
-	}
+	if (!r)
+		pfc_rt_enter(&a->rt, cfg->rt_prio, cfg->cpu_latency_us);
 	if (!r) {
 		state_init(a);
 		write_pid(cfg->dir, getpid());
@@ -415,6 +407,7 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 		r = a->skel ? pfc_loop(a) : pfc_wait(a);
 		rc = r ? EXIT_PROBLEM : EXIT_OK;
 	}
+	pfc_rt_leave(&a->rt);
 	teardown(a);
 	write_pid(cfg->dir, 0);
 	pfc_state_begin(a->st);

@@ -70,6 +70,7 @@ struct pfc_config {
 	bool keep_offloads;
 	bool slow_pause;		/* XOFF PAUSE from the agent only */
 	int rt_prio;			/* SCHED_FIFO priority, 0: none */
+	int cpu_latency_us;		/* PM QoS request, -1: none */
 };
 
 void pfc_config_init(struct pfc_config *c);

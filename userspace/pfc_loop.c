@@ -39,6 +39,14 @@ static uint64_t refresh_ns(const struct agent *a, int port)
 	return t < REFRESH_MIN_NS ? REFRESH_MIN_NS : t;
 }
 
+/*
+ * --trace FILE: a line per step of the pause machinery, "KIND PORT PRIO
+ * EVENT_NS DONE_NS" (CLOCK_MONOTONIC, the BPF side's clock), read by
+ * tests/bench/pfc_latency.py. Upper case: the step was done (X PAUSE and
+ * N resume sent, C gate closed, O gate open, K kick returned, R the first
+ * packet after XON arrived); lower case: the agent began it (x, n, c, o),
+ * so that DONE - EVENT is how long the agent took to wake up.
+ */
 static void trace(struct agent *a, char what, int port, int prio,
 		  uint64_t ev_ts, uint64_t done)
 {
@@ -80,9 +88,10 @@ static void on_xoff(struct agent *a, int port, int prio, uint64_t ts,
 	if (sent) {
 		sp_of(a, port, prio)->pfc_tx++;
 		sp_of(a, port, prio)->pfc_tx_fast++;
-	}
-	else
+	} else {
+		trace(a, 'x', port, prio, ts, pfc_now());
 		send_frame(a, port, 1u << prio, false);
+	}
 	a->sent[port][prio] = true;
 	if (!a->refresh_at[port])
 		a->refresh_at[port] = pfc_now() + refresh_ns(a, port);
@@ -95,6 +104,7 @@ static void on_xon(struct agent *a, int port, int prio, uint64_t ts)
 
 	if (!a->sent[port][prio])
 		return;
+	trace(a, 'n', port, prio, ts, pfc_now());
 	send_frame(a, port, 1u << prio, true);
 	a->sent[port][prio] = false;
 	trace(a, 'N', port, prio, ts, pfc_now());
@@ -114,6 +124,7 @@ static void gate_set(struct agent *a, int port, int prio, bool closed,
 
 	if (g->closed == closed)
 		return;	/* each change refills TBF tokens: only on a change */
+	trace(a, closed ? 'c' : 'o', port, prio, ev_ts, pfc_now());
 	r = pfc_gate(&a->q, port, prio, closed);
 	now = pfc_now();
 	if (r) {
@@ -167,6 +178,21 @@ static void on_rx(struct agent *a, const struct pfc_event *e)
 	}
 }
 
+/* The first packet from the upstream after an XON crossing arrived. */
+static void on_resumed(struct agent *a, const struct pfc_event *e)
+{
+	struct pfc_state_prio *sp = sp_of(a, e->slot, e->prio);
+	uint64_t d = e->ts - e->since;
+
+	if (e->ts < e->since)
+		return;
+	sp->resumes++;
+	sp->resume_ns += d;
+	if (d > sp->resume_max_ns)
+		sp->resume_max_ns = d;
+	trace(a, 'R', e->slot, e->prio, e->since, e->ts);
+}
+
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct agent *a = ctx;
@@ -181,6 +207,8 @@ static int on_event(void *ctx, void *data, size_t size)
 		on_xon(a, e->slot, e->prio, e->ts);
 	else if (e->type == PFC_EV_RX)
 		on_rx(a, e);
+	else if (e->type == PFC_EV_RESUMED)
+		on_resumed(a, e);
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include "pfc_frame.h"
 #include "pfc_port.h"
 #include "pfc_recount.h"
+#include "pfc_rt.h"
 #include "pfc_state.h"
 #include "pfc_watchdog.h"
 
@@ -53,6 +54,7 @@ struct agent {
 	struct pfc_state *st;
 	FILE *trace;
 	int lock_fd;
+	struct pfc_rt rt;
 };
 
 int pfc_loop(struct agent *a);

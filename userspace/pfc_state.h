@@ -23,7 +23,7 @@
 #include "pfc_config.h"
 
 #define PFC_STATE_MAGIC 0x54504643u	/* "TPFC" */
-#define PFC_STATE_VERSION 3
+#define PFC_STATE_VERSION 4
 
 struct pfc_state_prio {
 	/* this port as an ingress port (from the BPF counters) */
@@ -45,6 +45,8 @@ struct pfc_state_prio {
 	uint64_t resynced;		/* bytes whose return the tracepoints missed */
 	uint64_t wd_events, wd_last_ns;	/* detections, paused time at the last */
 	uint64_t wd_until;		/* restoration ends (0: not acting) */
+	/* this port as an ingress port: XON crossing -> first packet back */
+	uint64_t resumes, resume_ns, resume_max_ns;
 };
 
 struct pfc_state_port {
@@ -70,6 +72,8 @@ struct pfc_state {
 	uint64_t lossless_limit, lossy_limit;
 	uint32_t sched, wd_action, wd_detect_ms, wd_restore_ms;
 	uint32_t nports, frame;
+	int32_t cpu_latency_us;		/* PM QoS request held, -1: none */
+	uint32_t rt_prio;		/* SCHED_FIFO priority in force, 0: none */
 	uint64_t wd_events, events_lost, resyncs;
 	struct pfc_state_port ports[PFC_MAX_PORTS];
 };

@@ -15,7 +15,8 @@ require_cmd python3
 
 pfc_line
 pfc_agent h1 p=h1-sw1
-pfc_agent sw1 p1=sw1-h1 p2=sw1-sw2
+# sw1 also holds a PM QoS CPU latency request (--cpu-latency).
+pfc_agent sw1 p1=sw1-h1 p2=sw1-sw2 --cpu-latency 0
 pfc_agent sw2 p1=sw2-sw1 p2=sw2-h2@20mbit
 pfc_agent h2 p=h2-sw2
 
@@ -64,18 +65,41 @@ check "lossy priority 1 was never paused" \
 check "buffer accounting is back to exactly zero (sw1, sw2)" \
 	[ "$(J sw1 "d['totals']['buffered_bytes']")$(J sw2 "d['totals']['buffered_bytes']")" = 00 ]
 check "accounting saw the packets" [ "$(J sw2 "d['ports'][0]['prios'][3]['packets']")" -ge "$sent_ll" ]
+check "sw2 saw sw1's flow resume after its XONs" \
+	[ "$(J sw2 "d['ports'][0]['prios'][3]['resumes']")" -gt 0 ]
+check "... at most once per XOFF, the wait measured" \
+	[ "$(J sw2 "int(0 < (p := d['ports'][0]['prios'][3])['resumes'] <= p['xoff_crossings'] and 0 < p['resume_avg_us'] <= p['resume_max_us'])")" = 1 ]
+if [ -w /dev/cpu_dma_latency ]; then
+	check "sw1 holds its CPU latency request, h1 none" \
+		[ "$(J sw1 "d['cpu_latency_us']") $(J h1 "d['cpu_latency_us']")" = "0 None" ]
+else
+	check "sw1 says it could not limit CPU latency" \
+		[ "$(J sw1 "d['cpu_latency_us']")" = None ]
+fi
 check "no gate is left closed" \
 	[ "$(J sw1 "sum(p['paused'] for x in d['ports'] for p in x['prios'])")" = 0 ]
 check "the watchdog stayed quiet" [ "$(J sw1 "d['watchdog']['events']")" = 0 ]
 
-# A failed link: h2 pauses priority 3, so sw2's queue toward h2 fills;
-# then that link goes down and flushes the queue. Those packets are lost
-# with the link, counted apart: lossless drops stay 0.
+# A failed link: while a flow runs, h2 pauses priority 3, so sw2's queue
+# toward h2 fills; then that link goes down and flushes the queue. Those
+# packets are lost with the link, counted apart: lossless drops stay 0.
+# (The pause lasts 1.7 s at 20 Mbit/s: the link fails well within it.)
+ns_exec h1 python3 "$TRAFFIC" send 10.61.3.2 5001 24 10 3 >/dev/null &
+spid=$!
+bg_track $spid
+for i in $(seq 50); do
+	[ "$(pfc_json sw2 "d['ports'][0]['prios'][3]['packets']")" -gt "$sent_ll" ] && break
+	sleep 0.1
+done
 ns_exec h2 "$TAGGER" pfc send h2-sw2 3 65535 >/dev/null || fail "pfc send"
-ns_exec h1 python3 "$TRAFFIC" send 10.61.3.2 5001 24 10 0.5 >/dev/null
+sleep 0.3
+pfc_show sw2 > "$TGR_TMP/sw2-held.json"
 ns_exec sw2 ip link set sw2-h2 down
 pfc_show sw2 > "$TGR_TMP/sw2-down.json"
 ns_exec sw2 ip link set sw2-h2 up
+wait $spid
+check "the pause held packets in sw2's queue toward h2" \
+	[ "$(J sw2-held "d['ports'][1]['prios'][3]['queue_packets']")" -gt 0 ]
 check "packets queued for a failed link are counted as lost with it" \
 	[ "$(J sw2-down "d['totals']['failure_drops']")" -gt 0 ]
 check "... and not as lossless drops" \
