@@ -266,7 +266,7 @@ static int agent_option(struct pfc_config *c, int argc, char **argv, int *ip,
 		c->rt_prio = u;
 	} else if (!strcmp(a, "--cpu-latency")) {
 		if (!strcmp(v, "none"))
-			c->cpu_latency_us = -1;
+			c->cpu_latency_us = PFC_CPU_LATENCY_NONE;
 		else if (!parse_uint(v, 1000000, &u))
 			goto bad;
 		else

@@ -4,7 +4,6 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -396,9 +395,13 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 	signal(SIGPIPE, SIG_IGN);
 
 	r = setup(a);
-	if (!r)
-		pfc_rt_enter(&a->rt, cfg->rt_prio, cfg->cpu_latency_us);
 	if (!r) {
+		/*
+		 * The pause loop mostly sleeps; when a PFC frame or a crossing
+		 * arrives it must run now, not after whatever else shares the
+		 * CPU (that wait is t_pro of the headroom formula).
+		 */
+		pfc_rt_enter(&a->rt, cfg->rt_prio, cfg->cpu_latency_us);
 		state_init(a);
 		write_pid(cfg->dir, getpid());
 		pr_info("pfc agent %s: %d port(s), backend %s%s\n", cfg->node,

@@ -34,6 +34,7 @@
 #define PFC_DEFAULT_LOSSLESS 0x18	/* priorities 3 and 4 */
 #define PFC_MIN_LOSSLESS_LIMIT (4u << 20)
 #define PFC_DEFAULT_RT_PRIO 10		/* a PFC engine must not wait for a CPU */
+#define PFC_CPU_LATENCY_NONE (-1)	/* no PM QoS request: a machine-wide cost */
 
 enum pfc_sched { PFC_SCHED_WRR, PFC_SCHED_STRICT };
 enum pfc_wd_action { PFC_WD_REPORT, PFC_WD_IGNORE, PFC_WD_DROP };
@@ -70,7 +71,7 @@ struct pfc_config {
 	bool keep_offloads;
 	bool slow_pause;		/* XOFF PAUSE from the agent only */
 	int rt_prio;			/* SCHED_FIFO priority, 0: none */
-	int cpu_latency_us;		/* PM QoS request, -1: none */
+	int cpu_latency_us;		/* PM QoS request, or PFC_CPU_LATENCY_NONE */
 };
 
 void pfc_config_init(struct pfc_config *c);

@@ -14,7 +14,7 @@
 #ifndef __TAGGER_PFC_RT_H
 #define __TAGGER_PFC_RT_H
 
-#define PFC_CPU_LATENCY_NONE (-1)
+#include "pfc_config.h"	/* PFC_CPU_LATENCY_NONE */
 
 struct pfc_rt {
 	int rt_prio;		/* SCHED_FIFO priority in force, 0: none */

@@ -72,7 +72,8 @@ struct pfc_state {
 	uint64_t lossless_limit, lossy_limit;
 	uint32_t sched, wd_action, wd_detect_ms, wd_restore_ms;
 	uint32_t nports, frame;
-	int32_t cpu_latency_us;		/* PM QoS request held, -1: none */
+	int32_t cpu_latency_us;		/* PM QoS request held, or
+					 * PFC_CPU_LATENCY_NONE */
 	uint32_t rt_prio;		/* SCHED_FIFO priority in force, 0: none */
 	uint64_t wd_events, events_lost, resyncs;
 	struct pfc_state_port ports[PFC_MAX_PORTS];

@@ -17,6 +17,15 @@ require_cmd python3
 require_cmd tcpdump
 require_cmd tshark
 
+# Bad option values are refused before anything is touched: exit 2, the
+# option named.
+for bad in "--cpu-latency soon" "--cpu-latency 2000000" "--rt-prio 100" "--quanta 0"; do
+	"$TAGGER" pfc agent x p=lo $bad 2>"$TGR_TMP/bad.err"
+	rc=$?
+	check "pfc agent $bad: exit 2" [ $rc -eq 2 ]
+	check "... says which option" grep -q -- "${bad%% *}: bad value" "$TGR_TMP/bad.err"
+done
+
 pfc_line
 pfc_agent h1 p=h1-sw1
 pfc_agent sw1 p1=sw1-h1 p2=sw1-sw2
