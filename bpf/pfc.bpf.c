@@ -51,6 +51,13 @@ const volatile __u16 pause_quanta = 0xffff;
 __u32 fast_pause;
 
 /*
+ * Egress queues the agent has reopened and whose next packet out it wants
+ * to hear of (tx_watch in pfc_pp): so that a transmit looks further only
+ * while one is pending.
+ */
+__u32 tx_watches;
+
+/*
  * Which egress priorities each ingress priority was queued at (the data
  * plane may change it): the agent's resync needs to know which queues
  * hold an ingress priority's bytes.
@@ -106,6 +113,7 @@ struct net_device___pfc {
 
 struct sk_buff___pfc {
 	struct net_device___pfc *dev;
+	__u16 protocol;
 	unsigned int len;
 	int skb_iif;
 	__u32 priority;
@@ -562,10 +570,43 @@ static __always_inline void give_back(struct sk_buff___pfc *skb, int dropped,
 	}
 }
 
+/*
+ * A packet leaves one of this node's ports: if its egress queue was just
+ * reopened, it is the first one out, the upstream side of "the flow
+ * resumed" (the agent traces it against the gate's opening).
+ */
+static __always_inline void first_out(struct sk_buff___pfc *skb)
+{
+	struct net_device___pfc *dev = skb->dev;
+	__u32 slot, prio = skb->priority;
+	struct pfc_pp *c;
+	int q;
+
+	if (!dev || dev->nd_net.net->ns.inum != netns_ino)
+		return;
+	if (skb->protocol == bpf_htons(ETH_P_PFC))
+		return;	/* frames of the pause machinery itself */
+	if (port_slot(dev->ifindex, &slot) < 0)
+		return;
+	q = prio < PFC_PRIOS ? (int)prio : queue_of(prio);
+	if (q < 0)
+		return;
+	c = pp_get(slot, q);
+	if (!c || !c->tx_watch || !__sync_lock_test_and_set(&c->tx_watch, 0))
+		return;
+	__sync_fetch_and_sub(&tx_watches, 1);
+	emit(PFC_EV_SENT, slot, q, 0);
+}
+
 SEC("tp_btf/net_dev_start_xmit")
 int pfc_xmit(__u64 *ctx)
 {
-	give_back((struct sk_buff___pfc *)ctx[0], 0, 0);
+	struct sk_buff___pfc *skb = (struct sk_buff___pfc *)ctx[0];
+
+	if (tx_watches)
+		first_out(skb);
+	if (forwarding)
+		give_back(skb, 0, 0);
 	return 0;
 }
 

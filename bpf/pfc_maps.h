@@ -49,7 +49,9 @@ struct pfc_pp {
 	__u64 failure_drops;	/* in: lost to a failure (egress port down or
 				 * no route left), not counted in drops */
 	__u32 last_drop_reason;	/* in: skb_drop_reason of the last of drops */
-	__u32 pad;
+	__u32 tx_watch;		/* out: set by the agent when it opens the gate;
+				 * the next packet sent from the queue reports
+				 * itself (PFC_EV_SENT) and clears it */
 	__u64 xon_at;		/* in: bpf_ktime_get_ns() of an XON crossing
 				 * whose first packet back has not arrived */
 };
@@ -97,6 +99,8 @@ enum pfc_event_type {
 	PFC_EV_RX = 3,		/* a PFC frame arrived on slot */
 	PFC_EV_RESUMED = 4,	/* (slot, prio): the first packet after XON
 				 * arrived (ts), since the crossing (since) */
+	PFC_EV_SENT = 5,	/* (slot, prio): the first packet sent from a
+				 * reopened egress queue left (ts) */
 };
 
 struct pfc_event {

@@ -57,11 +57,11 @@ static int do_help(int argc, char **argv)
 		"namespace until SIGINT/SIGTERM or `pfc stop`; its state is in\n"
 		"$TAGGER_PFC_DIR/NAME (default /run/tagger/pfc/NAME).\n"
 		"Defaults: rate 100mbit, lossless 3,4, quanta 65535, DSCP d -> prio\n"
-		"d/8, wrr, watchdog 200 ms report, rt-prio 10, cpu-latency none;\n"
+		"d/8, wrr, watchdog 200 ms report, rt-prio 10, cpu-latency 0;\n"
 		"XOFF, XON and headroom from the buffer model (see `%1$s pfc\n"
 		"headroom`). --cpu-latency 0 keeps idle CPUs polling while the agent\n"
-		"runs (PM QoS): pause reaction in tens of microseconds, at the cost\n"
-		"of idle CPUs never sleeping.\n",
+		"runs (a PM QoS request): pause reaction in tens of microseconds, at\n"
+		"the cost of idle CPUs never sleeping; --cpu-latency none opts out.\n",
 		bin_name);
 	return 0;
 }

@@ -132,12 +132,17 @@ static int load_bpf(struct agent *a)
 		a->ring = NULL;
 		return -errno;
 	}
+	/*
+	 * Returns first, so that every byte counted is given back. A host
+	 * counts nothing, but traces its first packet out after a resume.
+	 */
+	if (a->forwarding || a->trace) {
+		s->links.pfc_xmit = bpf_program__attach(s->progs.pfc_xmit);
+		if (!s->links.pfc_xmit)
+			return -errno;
+	}
 	if (!a->forwarding)
 		return 0;	/* nothing is counted, nothing to give back */
-	/* Returns first, so that every byte counted is given back. */
-	s->links.pfc_xmit = bpf_program__attach(s->progs.pfc_xmit);
-	if (!s->links.pfc_xmit)
-		return -errno;
 	s->links.pfc_drop = bpf_program__attach(s->progs.pfc_drop);
 	if (!s->links.pfc_drop)
 		return -errno;

@@ -24,7 +24,7 @@ void pfc_config_init(struct pfc_config *c)
 	c->wd_action = PFC_WD_REPORT;
 	c->backend = PFC_BACKEND_AUTO;
 	c->rt_prio = PFC_DEFAULT_RT_PRIO;
-	c->cpu_latency_us = PFC_CPU_LATENCY_NONE;
+	c->cpu_latency_us = PFC_DEFAULT_CPU_LATENCY;
 	for (i = 0; i < PFC_PRIOS; i++)
 		c->weight[i] = 1;
 	/* Class selector: DSCP 8p..8p+7 -> priority p (trust-DSCP default). */

@@ -34,7 +34,14 @@
 #define PFC_DEFAULT_LOSSLESS 0x18	/* priorities 3 and 4 */
 #define PFC_MIN_LOSSLESS_LIMIT (4u << 20)
 #define PFC_DEFAULT_RT_PRIO 10		/* a PFC engine must not wait for a CPU */
-#define PFC_CPU_LATENCY_NONE (-1)	/* no PM QoS request: a machine-wide cost */
+#define PFC_CPU_LATENCY_NONE (-1)	/* no PM QoS request */
+/*
+ * Idle CPUs poll while an agent runs, like cyclictest's default: waking a
+ * halted CPU (in a VM, a hypervisor round trip) took 40-80 us of the
+ * 100 us pause budget. The cost, idle CPUs never sleeping, is said in
+ * `pfc help`; --cpu-latency none opts out.
+ */
+#define PFC_DEFAULT_CPU_LATENCY 0
 
 enum pfc_sched { PFC_SCHED_WRR, PFC_SCHED_STRICT };
 enum pfc_wd_action { PFC_WD_REPORT, PFC_WD_IGNORE, PFC_WD_DROP };

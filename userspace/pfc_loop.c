@@ -43,8 +43,9 @@ static uint64_t refresh_ns(const struct agent *a, int port)
  * --trace FILE: a line per step of the pause machinery, "KIND PORT PRIO
  * EVENT_NS DONE_NS" (CLOCK_MONOTONIC, the BPF side's clock), read by
  * tests/bench/pfc_latency.py. Upper case: the step was done (X PAUSE and
- * N resume sent, C gate closed, O gate open, K kick returned, R the first
- * packet after XON arrived); lower case: the agent began it (x, n, c, o),
+ * N resume sent, C gate closed, O gate open, K kick returned, S the first
+ * packet left the reopened queue, R the first packet after XON arrived;
+ * S only while tracing: it costs a lookup per packet sent); lower case: the agent began it (x, n, c, o),
  * so that DONE - EVENT is how long the agent took to wake up.
  */
 static void trace(struct agent *a, char what, int port, int prio,
@@ -114,6 +115,23 @@ static void on_xon(struct agent *a, int port, int prio, uint64_t ts)
 	a->refresh_at[port] = 0;
 }
 
+/*
+ * Ask the BPF side to report the next packet out of a reopened queue
+ * (PFC_EV_SENT), or withdraw the request when the gate closes first.
+ */
+static void watch_tx(struct agent *a, int port, int prio, bool on)
+{
+	struct pfc_pp *c = pp_of(a, port, prio);
+	uint32_t *n = &a->skel->bss->tx_watches;
+
+	if (on) {
+		if (!__atomic_exchange_n(&c->tx_watch, 1, __ATOMIC_ACQ_REL))
+			__atomic_fetch_add(n, 1, __ATOMIC_ACQ_REL);
+	} else if (__atomic_exchange_n(&c->tx_watch, 0, __ATOMIC_ACQ_REL)) {
+		__atomic_fetch_sub(n, 1, __ATOMIC_ACQ_REL);
+	}
+}
+
 static void gate_set(struct agent *a, int port, int prio, bool closed,
 		     uint64_t ev_ts)
 {
@@ -125,8 +143,13 @@ static void gate_set(struct agent *a, int port, int prio, bool closed,
 	if (g->closed == closed)
 		return;	/* each change refills TBF tokens: only on a change */
 	trace(a, closed ? 'c' : 'o', port, prio, ev_ts, pfc_now());
+	/* Before opening: the kick that follows the change sends packets. */
+	if (a->trace)
+		watch_tx(a, port, prio, !closed);
 	r = pfc_gate(&a->q, port, prio, closed);
 	now = pfc_now();
+	if (r && a->trace && !closed)
+		watch_tx(a, port, prio, false);
 	if (r) {
 		pr_warn("%s: prio %d gate: %s %s\n", a->cfg->ports[port].ifname,
 			prio, strerror(-r), a->q.tc.err);
@@ -141,6 +164,7 @@ static void gate_set(struct agent *a, int port, int prio, bool closed,
 		sp->paused_ns += now - g->since;
 		sp->paused_since = 0;
 		g->until = 0;
+		g->opened = a->q.changed_ns ? a->q.changed_ns : now;
 	}
 	sp->gate_closed = closed;
 	/*
@@ -209,6 +233,9 @@ static int on_event(void *ctx, void *data, size_t size)
 		on_rx(a, e);
 	else if (e->type == PFC_EV_RESUMED)
 		on_resumed(a, e);
+	else if (e->type == PFC_EV_SENT)
+		trace(a, 'S', e->slot, e->prio, a->gate[e->slot][e->prio].opened,
+		      e->ts);
 	return 0;
 }
 

@@ -29,6 +29,7 @@ struct gate {
 	bool closed;
 	uint64_t until;		/* pause expiry (CLOCK_MONOTONIC ns) */
 	uint64_t since;
+	uint64_t opened;	/* when it last opened (for the trace) */
 	struct pfc_wd wd;
 	bool ignoring;		/* watchdog ignore/drop in force */
 };

@@ -9,7 +9,8 @@ A trace line is "KIND PORT PRIO EVENT_NS DONE_NS" (tagger pfc agent
 sent, C = PAUSE received -> gate closed, O = resume received -> gate open
 (the gate's change took effect; the kick restarting the queue follows at
 once), K = the kick's send returned (it runs the qdisc first, sending
-queued packets), R = XON crossing -> the first packet from the upstream
+queued packets), S = the gate opened -> the first packet left that
+queue, R = XON crossing -> the first packet from the upstream
 arrived (the resumed flow, seen by the switch that sent the resume);
 lower case x, n, c, o: the agent woke up for that step (DONE_NS). For every C on the upstream port whose latest
 preceding crossing on the downstream port (same priority) is an X, the
@@ -18,7 +19,8 @@ upstream gate being closed. Likewise O after N: XON to flowing again.
 Prints JSON: {"xoff": {...}, "xon": {...}, "xoff_send": crossing -> PAUSE
 sent, "xoff_apply": PAUSE received -> gate closed, "xon_send": XON
 crossing -> resume sent, "xon_apply": resume received -> gate open,
-"xon_kick_returned": XON crossing -> the kick's send returned, "xon_flow":
+"xon_kick_returned": XON crossing -> the kick's send returned,
+"xon_out": XON crossing -> the upstream's first packet out (S), "xon_flow":
 XON crossing -> first packet back (R lines of the downstream trace)} with
 n, median_us, p99_us, max_us; "wake": {kind: ...} how long the agents
 took to wake up, per lower-case kind.
@@ -76,17 +78,19 @@ def spans(trace, kinds, out):
 def main(a):
     if not a or len(a) % 4:
         sys.exit(__doc__)
-    xoff, xon, kicked, flow, wake = [], [], [], {}, {}
+    xoff, xon, kicked, out, flow, wake = [], [], [], [], {}, {}
     parts, xparts = ([], []), ([], [])
     for i in range(0, len(a), 4):
         down, up = load(a[i], a[i + 1]), load(a[i + 2], a[i + 3])
         pair(down, up, "X", "C", xoff, parts)
         pair(down, up, "N", "O", xon, xparts)
         pair(down, up, "N", "K", kicked)
+        pair(down, up, "N", "S", out)
         spans(down, "R", flow)
         spans(down, "xn", wake)
         spans(up, "co", wake)
     print(json.dumps({"xoff": stats(xoff), "xon": stats(xon),
+                      "xon_out": stats(out),
                       "xon_flow": stats(flow.get("R", [])),
                       "wake": {k: stats(v) for k, v in sorted(wake.items())},
                       "xon_kick_returned": stats(kicked),

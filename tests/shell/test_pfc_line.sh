@@ -14,9 +14,9 @@ require_root
 require_cmd python3
 
 pfc_line
-pfc_agent h1 p=h1-sw1
-# sw1 also holds a PM QoS CPU latency request (--cpu-latency).
-pfc_agent sw1 p1=sw1-h1 p2=sw1-sw2 --cpu-latency 0
+# h1 opts out of the PM QoS CPU latency request the others hold.
+pfc_agent h1 p=h1-sw1 --cpu-latency none
+pfc_agent sw1 p1=sw1-h1 p2=sw1-sw2
 pfc_agent sw2 p1=sw2-sw1 p2=sw2-h2@20mbit
 pfc_agent h2 p=h2-sw2
 
