@@ -44,9 +44,10 @@ static uint64_t refresh_ns(const struct agent *a, int port)
  * EVENT_NS DONE_NS" (CLOCK_MONOTONIC, the BPF side's clock), read by
  * tests/bench/pfc_latency.py. Upper case: the step was done (X PAUSE and
  * N resume sent, C gate closed, O gate open, K kick returned, S the first
- * packet left the reopened queue, R the first packet after XON arrived;
- * S only while tracing: it costs a lookup per packet sent); lower case: the agent began it (x, n, c, o),
- * so that DONE - EVENT is how long the agent took to wake up.
+ * packet left the reopened queue, R the first packet after XON arrived).
+ * Lower case: the agent began it (x, n, c, o), so that DONE - EVENT is how
+ * long the agent took to wake up. S is asked for only while tracing: it
+ * costs the transmit tracepoint a lookup per packet.
  */
 static void trace(struct agent *a, char what, int port, int prio,
 		  uint64_t ev_ts, uint64_t done)
@@ -144,11 +145,11 @@ static void gate_set(struct agent *a, int port, int prio, bool closed,
 		return;	/* each change refills TBF tokens: only on a change */
 	trace(a, closed ? 'c' : 'o', port, prio, ev_ts, pfc_now());
 	/* Before opening: the kick that follows the change sends packets. */
-	if (a->trace)
-		watch_tx(a, port, prio, !closed);
+	if (a->trace && !closed)
+		watch_tx(a, port, prio, true);
 	r = pfc_gate(&a->q, port, prio, closed);
 	now = pfc_now();
-	if (r && a->trace && !closed)
+	if (a->trace && (closed || r))
 		watch_tx(a, port, prio, false);
 	if (r) {
 		pr_warn("%s: prio %d gate: %s %s\n", a->cfg->ports[port].ifname,
