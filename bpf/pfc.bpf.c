@@ -137,8 +137,9 @@ static __always_inline int port_slot(__u32 ifindex, __u32 *slot)
 	return 0;
 }
 
+/* sent: XOFF's "the BPF side sent the PAUSE"; since: RESUMED's crossing. */
 static __always_inline void emit(__u32 type, __u32 slot, __u32 prio,
-				 __u32 sent)
+				 __u32 sent, __u64 since)
 {
 	struct pfc_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 
@@ -150,6 +151,7 @@ static __always_inline void emit(__u32 type, __u32 slot, __u32 prio,
 	e->prio = prio;
 	e->vector = sent;
 	e->ts = bpf_ktime_get_ns();
+	e->since = since;
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -161,22 +163,10 @@ static __always_inline void emit(__u32 type, __u32 slot, __u32 prio,
  */
 static __always_inline void resumed(struct pfc_pp *c, __u32 slot, __u32 prio)
 {
-	struct pfc_event *e;
-	__u64 since;
+	__u64 since = __sync_lock_test_and_set(&c->xon_at, 0);
 
-	since = __sync_lock_test_and_set(&c->xon_at, 0);
-	if (!since)
-		return;	/* another CPU's packet was first */
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e)
-		return;
-	__builtin_memset(e, 0, sizeof(*e));
-	e->type = PFC_EV_RESUMED;
-	e->slot = slot;
-	e->prio = prio;
-	e->ts = bpf_ktime_get_ns();
-	e->since = since;
-	bpf_ringbuf_submit(e, 0);
+	if (since)	/* else another CPU's packet was first */
+		emit(PFC_EV_RESUMED, slot, prio, 0, since);
 }
 
 /*
@@ -362,7 +352,7 @@ int pfc_ingress(struct __sk_buff *skb)
 	if (!c->xoff && pfc_xoff_next(0, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
 	    __sync_val_compare_and_swap(&c->xoff, 0, 1) == 0) {
 		__sync_fetch_and_add(&c->xoff_crossings, 1);
-		emit(PFC_EV_XOFF, slot, prio, pause_now(skb, mark, prio));
+		emit(PFC_EV_XOFF, slot, prio, pause_now(skb, mark, prio), 0);
 	}
 	return TAGGER_TC_NEXT;
 }
@@ -566,7 +556,7 @@ static __always_inline void give_back(struct sk_buff___pfc *skb, int dropped,
 	if (c->xoff && !pfc_xoff_next(1, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
 	    __sync_val_compare_and_swap(&c->xoff, 1, 0) == 1) {
 		c->xon_at = bpf_ktime_get_ns();
-		emit(PFC_EV_XON, slot, prio, 0);
+		emit(PFC_EV_XON, slot, prio, 0, 0);
 	}
 }
 
@@ -595,7 +585,7 @@ static __always_inline void first_out(struct sk_buff___pfc *skb)
 	if (!c || !c->tx_watch || !__sync_lock_test_and_set(&c->tx_watch, 0))
 		return;
 	__sync_fetch_and_sub(&tx_watches, 1);
-	emit(PFC_EV_SENT, slot, q, 0);
+	emit(PFC_EV_SENT, slot, q, 0, 0);
 }
 
 SEC("tp_btf/net_dev_start_xmit")

@@ -99,6 +99,12 @@ static uint64_t paused_ns(const struct pfc_state_prio *s, uint64_t now)
 			       now - s->paused_since : 0);
 }
 
+/* XON crossing -> first packet back, on average (us). */
+static double resume_avg_us(const struct pfc_state_prio *s)
+{
+	return s->resumes ? s->resume_ns / 1e3 / s->resumes : 0;
+}
+
 static json_t *prio_json(const struct pfc_state *st, int p,
 			 const struct pfc_state_prio *s, uint64_t now)
 {
@@ -141,8 +147,7 @@ static json_t *prio_json(const struct pfc_state *st, int p,
 	U("underflow", s->underflow);
 	U("resynced_bytes", s->resynced);
 	U("resumes", s->resumes);
-	json_object_set_new(o, "resume_avg_us", json_real(s->resumes ?
-		s->resume_ns / 1e3 / s->resumes : 0));
+	json_object_set_new(o, "resume_avg_us", json_real(resume_avg_us(s)));
 	json_object_set_new(o, "resume_max_us", json_real(s->resume_max_ns / 1e3));
 #undef U
 	return o;
@@ -295,8 +300,7 @@ static void show_plain(const struct pfc_state *st, bool running, uint64_t now)
 			if (s->resumes)
 				printf("                  resumed %" PRIu64 " times, first"
 				       " packet back after XON: avg %.1f us, max"
-				       " %.1f us\n", s->resumes,
-				       s->resume_ns / 1e3 / s->resumes,
+				       " %.1f us\n", s->resumes, resume_avg_us(s),
 				       s->resume_max_ns / 1e3);
 			printf("                  out: %s, %" PRIu64 " pauses, %.1f ms paused,"
 			       " pfc rx %" PRIu64 "/%" PRIu64 " resume, queue %" PRIu64

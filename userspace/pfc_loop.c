@@ -207,10 +207,11 @@ static void on_rx(struct agent *a, const struct pfc_event *e)
 static void on_resumed(struct agent *a, const struct pfc_event *e)
 {
 	struct pfc_state_prio *sp = sp_of(a, e->slot, e->prio);
-	uint64_t d = e->ts - e->since;
+	uint64_t d;
 
 	if (e->ts < e->since)
 		return;
+	d = e->ts - e->since;
 	sp->resumes++;
 	sp->resume_ns += d;
 	if (d > sp->resume_max_ns)
