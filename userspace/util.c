@@ -106,10 +106,14 @@ bad:
 	return -1;
 }
 
-/* Names and ports of the topology grammar: [A-Za-z0-9_.-]+ */
+/*
+ * Names and ports of the topology grammar: [A-Za-z0-9_.-]+, but not "." or
+ * "..": a node name becomes a directory (bpffs pins, the pause agent's
+ * state) and those two would name the directory itself or its parent.
+ */
 bool valid_name(const char *s)
 {
-	if (!*s)
+	if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
 		return false;
 	for (; *s; s++) {
 		char c = *s;
