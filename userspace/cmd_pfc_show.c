@@ -13,6 +13,7 @@
 #include "log.h"
 #include "pfc_agent.h"
 #include "pfc_cmd.h"
+#include "pfc_ident.h"
 #include "pfc_loop.h"
 #include "pfc_reasons.h"
 #include "pfc_state.h"
@@ -45,20 +46,70 @@ int pfc_node_dir(int argc, char **argv, char *buf, size_t len,
 	return 0;
 }
 
-static int agent_pid(const char *dir)
-{
-	char path[PATH_MAX];
-	FILE *f;
-	int pid = 0;
+enum agent_status { AGENT_STOPPED, AGENT_RUNNING, AGENT_DIED };
 
-	snprintf(path, sizeof(path), "%s/pid", dir);
-	f = fopen(path, "r");
-	if (!f)
+static const char *status_name(enum agent_status a)
+{
+	return a == AGENT_RUNNING ? "running" : a == AGENT_DIED ? "died" : "stopped";
+}
+
+/*
+ * Running: the lock is held (the kernel drops it when its holders die,
+ * whatever pid files say). Died: not held, and the agent never recorded
+ * that it removed what it set up.
+ */
+static enum agent_status agent_status(const char *dir, const struct pfc_state *st)
+{
+	if (pfc_state_locked(dir) == 1)
+		return AGENT_RUNNING;
+	return st->stopped || !st->pid ? AGENT_STOPPED : AGENT_DIED;
+}
+
+/* Say why a state cannot be opened; the exit code for it. */
+static int open_err(const char *node, const char *dir, int r)
+{
+	if (r == -EACCES || r == -EPERM)
+		p_err("%s: permission denied: the pause agent's state (%s) is "
+		      "root's", node, dir);
+	else if (r == -ELOOP)
+		p_err("%s: %s/state is a symlink: refused", node, dir);
+	else
+		p_err("%s: no pause agent state in %s (%s)", node, dir, strerror(-r));
+	return EXIT_PROBLEM;
+}
+
+/* A record's ifindexes mean something only in its own namespace. */
+static int same_netns(const char *node, const struct pfc_state *st)
+{
+	struct pfc_netns self, rec = { st->netns_dev, st->netns_ino };
+	char buf[48];
+
+	if (pfc_netns_self(&self) || pfc_netns_eq(&self, &rec))
 		return 0;
-	if (fscanf(f, "%d", &pid) != 1 || pid <= 0 || kill(pid, 0) < 0)
-		pid = 0;
-	fclose(f);
-	return pid;
+	p_err("%s: the pause agent of %s runs in another network namespace "
+	      "(%s); run this command there (ip netns exec NS tagger ...)",
+	      node, node, pfc_netns_str(&rec, buf, sizeof(buf)));
+	return EXIT_USAGE;
+}
+
+/* Open dir's state after checking the directory can be trusted. */
+static int state_get(const char *node, const char *dir, bool write,
+		     struct pfc_state **st)
+{
+	const char *why;
+	int r = pfc_state_dir(dir, false, &why);
+
+	if (r == -EPERM || r == -ENOTDIR) {
+		p_err("%s: %s: %s: refused", node, dir, why);
+		return EXIT_PROBLEM;
+	}
+	r = pfc_state_open(dir, write, st);
+	if (r)
+		return open_err(node, dir, r);
+	r = same_netns(node, *st);
+	if (r)
+		pfc_state_unmap(*st);
+	return r;
 }
 
 static void sleep_ms(int ms)
@@ -73,12 +124,12 @@ static void sleep_ms(int ms)
  * tick that began after the request, not one that was already under way
  * (whose queue statistics may predate it).
  */
-static void refresh(const struct pfc_state *st, int pid)
+static void refresh(const struct pfc_state *st)
 {
 	uint64_t asked = pfc_now();
 	int i;
 
-	if (!pid || kill(pid, SIGUSR1) < 0)
+	if (pfc_proc_signal(st->pid, st->pid_start, SIGUSR1))
 		return;
 	for (i = 0; i < 1000; i++) {
 		if (__atomic_load_n(&st->updated, __ATOMIC_ACQUIRE) &&
@@ -185,7 +236,8 @@ static const char *mask_str(uint32_t m, char *buf)
 	return buf;
 }
 
-static void show_json(const struct pfc_state *st, bool running, uint64_t now)
+static void show_json(const struct pfc_state *st, enum agent_status as,
+		      uint64_t now)
 {
 	json_t *o = json_object(), *ports = json_array(), *ll = json_array();
 	json_t *xoff = json_array(), *xon = json_array(), *hr = json_array();
@@ -216,8 +268,9 @@ static void show_json(const struct pfc_state *st, bool running, uint64_t now)
 		json_array_append_new(ports, po);
 	}
 	json_object_set_new(o, "node", json_string(st->node));
-	json_object_set_new(o, "running", json_boolean(running));
-	json_object_set_new(o, "pid", json_integer(running ? st->pid : 0));
+	json_object_set_new(o, "running", json_boolean(as == AGENT_RUNNING));
+	json_object_set_new(o, "status", json_string(status_name(as)));
+	json_object_set_new(o, "pid", json_integer(as == AGENT_RUNNING ? st->pid : 0));
 	json_object_set_new(o, "backend", json_string(st->backend));
 	json_object_set_new(o, "note", json_string(st->note));
 	json_object_set_new(o, "rt_prio", json_integer(st->rt_prio));
@@ -260,14 +313,16 @@ static bool active(const struct pfc_state *st, int p,
 	       s->q_packets || s->q_drops || s->drops;
 }
 
-static void show_plain(const struct pfc_state *st, bool running, uint64_t now)
+static void show_plain(const struct pfc_state *st, enum agent_status as,
+		       uint64_t now)
 {
 	struct totals t = { 0 };
 	char buf[32];
 	uint32_t i, p;
 
 	printf("node %s: %s, backend %s, rate %.0f Mbit/s, lossless %s, %s\n",
-	       st->node, running ? "running" : "stopped", st->backend,
+	       st->node, as == AGENT_DIED ? "DIED without stopping" :
+	       status_name(as), st->backend,
 	       st->rate_bps / 1e6, mask_str(st->lossless_mask, buf),
 	       pfc_sched_name(st->sched));
 	printf("  xoff %" PRIu64 " xon %" PRIu64 " headroom %" PRIu64
@@ -324,20 +379,20 @@ int do_pfc_show(int argc, char **argv)
 {
 	char dir[PATH_MAX];
 	struct pfc_state *st, *copy;
-	int r, pid;
+	enum agent_status as;
+	int r;
 
 	if (argc < 1 || is_help(argv[0]))
 		return argc ? show_help(0, NULL) : usage_err(show_help, "pfc show needs NAME");
 	r = pfc_node_dir(argc, argv, dir, sizeof(dir), show_help);
 	if (r)
 		return r;
-	r = pfc_state_open(dir, &st);
-	if (r) {
-		p_err("%s: no pause agent state (%s)", dir, strerror(-r));
-		return EXIT_PROBLEM;
-	}
-	pid = agent_pid(dir);
-	refresh(st, pid);
+	r = state_get(argv[0], dir, false, &st);
+	if (r)
+		return r;
+	as = agent_status(dir, st);
+	if (as == AGENT_RUNNING)
+		refresh(st);
 	copy = xmalloc(sizeof(*copy));
 	r = pfc_state_snapshot(st, copy);
 	pfc_state_unmap(st);
@@ -346,24 +401,51 @@ int do_pfc_show(int argc, char **argv)
 		free(copy);
 		return EXIT_PROBLEM;
 	}
+	if (as == AGENT_DIED)
+		pr_warn("%s: the pause agent died without stopping; what it set up "
+			"is still on its ports: start it again or run `%s pfc "
+			"stop %s`\n", argv[0], bin_name, argv[0]);
 	if (json_output)
-		show_json(copy, pid != 0, pfc_now());
+		show_json(copy, as, pfc_now());
 	else
-		show_plain(copy, pid != 0, pfc_now());
+		show_plain(copy, as, pfc_now());
 	free(copy);
 	return 0;
+}
+
+/* Wait (at most 5 s) for the agent to let go of its lock. */
+static bool released(const char *dir)
+{
+	int i;
+
+	for (i = 0; i < 5000; i++) {
+		if (pfc_state_locked(dir) != 1)
+			return true;
+		sleep_ms(1);
+	}
+	return false;
 }
 
 int pfc_stop(const char *node, const char *dir)
 {
 	struct pfc_state *st;
-	int pid = agent_pid(dir), i;
+	enum agent_status as;
+	int r, pid;
 
-	if (pid) {
-		kill(pid, SIGTERM);
-		for (i = 0; i < 5000 && kill(pid, 0) == 0; i++)
-			sleep_ms(1);
-		if (kill(pid, 0) == 0) {
+	r = state_get(node, dir, true, &st);
+	if (r)
+		return r;
+	as = agent_status(dir, st);
+	pid = st->pid;
+	if (as == AGENT_RUNNING) {
+		r = pfc_proc_signal(pid, st->pid_start, SIGTERM);
+		pfc_state_unmap(st);
+		if (r) {
+			p_err("%s: the lock is held, but not by the recorded agent "
+			      "(pid %d: %s)", node, pid, strerror(-r));
+			return EXIT_PROBLEM;
+		}
+		if (!released(dir)) {
 			p_err("%s: agent %d did not stop", node, pid);
 			return EXIT_PROBLEM;
 		}
@@ -373,15 +455,23 @@ int pfc_stop(const char *node, const char *dir)
 			pr_info("stopped the pause agent of %s (pid %d)\n", node, pid);
 		return 0;
 	}
-	/* No agent: remove what a dead one may have left on its ports. */
-	if (pfc_state_open(dir, &st)) {
-		p_err("%s: no pause agent state in %s", node, dir);
-		return EXIT_PROBLEM;
+	/* No agent: remove what a dead one left on its ports. */
+	if (as == AGENT_DIED) {
+		pfc_leftovers_remove(st);
+		pfc_state_begin(st);
+		st->stopped = 1;
+		st->pid = 0;
+		pfc_state_end(st);
+		pr_info("removed what the dead pause agent of %s (pid %d) left\n",
+			node, pid);
 	}
-	for (i = 0; i < (int)st->nports && i < PFC_MAX_PORTS; i++)
-		if (st->pid)
-			pfc_port_cleanup(st->ports[i].ifindex);
 	pfc_state_unmap(st);
+	if (as == AGENT_DIED) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/pid", dir);
+		unlink(path);
+	}
 	if (json_output)
 		json_emit(json_pack("{s:s,s:b}", "node", node, "stopped", 0));
 	return 0;

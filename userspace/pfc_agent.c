@@ -12,14 +12,17 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <net/if.h>
 #include <unistd.h>
 
 #include "log.h"
 #include "pfc_agent.h"
 #include "pfc_dcb.h"
+#include "pfc_ident.h"
 #include "pfc_loop.h"
 #include "pfc_port.h"
 #include "pfc_reasons.h"
+#include "util.h"
 #include "pfc.skel.h"
 
 #define RING_SIZE (sizeof(uint64_t) * PFC_MAX_PORTS * PFC_PRIOS * PFC_RING)
@@ -149,38 +152,24 @@ static int load_bpf(struct agent *a)
 	return 0;
 }
 
-static int lock_dir(struct agent *a)
-{
-	char path[PATH_MAX];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/lock", a->cfg->dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		close(fd);
-		return -EBUSY;
-	}
-	a->lock_fd = fd;
-	return 0;
-}
-
+/* The pid file is for people and scripts; commands check the lock. */
 static void write_pid(const char *dir, int pid)
 {
-	char path[PATH_MAX];
-	FILE *f;
+	char path[PATH_MAX], buf[32];
+	int fd, n;
 
 	snprintf(path, sizeof(path), "%s/pid", dir);
 	if (!pid) {
 		unlink(path);
 		return;
 	}
-	f = fopen(path, "w");
-	if (f) {
-		fprintf(f, "%d\n", pid);
-		fclose(f);
-	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	n = snprintf(buf, sizeof(buf), "%d\n", pid);
+	if (write(fd, buf, n) != n)
+		pr_warn("%s: %s\n", path, strerror(errno));
+	close(fd);
 }
 
 static void state_init(struct agent *a)
@@ -193,6 +182,10 @@ static void state_init(struct agent *a)
 	st->magic = PFC_STATE_MAGIC;
 	st->version = PFC_STATE_VERSION;
 	st->pid = getpid();
+	st->pid_start = pfc_proc_start(st->pid);
+	st->netns_dev = a->netns.dev;
+	st->netns_ino = a->netns.ino;
+	st->stopped = 0;
 	st->started = st->updated = pfc_now();
 	snprintf(st->node, sizeof(st->node), "%s", c->node);
 	snprintf(st->backend, sizeof(st->backend), "%s", a->backend);
@@ -222,6 +215,10 @@ static void state_init(struct agent *a)
 		st->ports[i].rate_bps = pfc_port_rate(c, i);
 		snprintf(st->ports[i].dcb, sizeof(st->ports[i].dcb), "%s",
 			 a->dcb[i]);
+		st->ports[i].gro = a->offloads[i].gro;
+		st->ports[i].tso = a->offloads[i].tso;
+		st->ports[i].gso = a->offloads[i].gso;
+		st->ports[i].offloads_saved = a->offloads[i].valid;
 	}
 	pfc_state_end(st);
 }
@@ -363,6 +360,72 @@ static int pfc_wait(struct agent *a)
 	return 0;
 }
 
+/*
+ * The last agent of this node died without removing what it set up (a
+ * crash, kill -9): remove it before starting, in this namespace only. A
+ * record of another namespace is refused while that namespace exists.
+ */
+static int previous(struct agent *a)
+{
+	const struct pfc_config *c = a->cfg;
+	struct pfc_state *old = xmalloc(sizeof(*old));
+	struct pfc_netns ns;
+	char buf[48];
+	int r = 0;
+
+	if (pfc_state_read(c->dir, old) || old->stopped || !old->pid)
+		goto out;
+	ns.dev = old->netns_dev;
+	ns.ino = old->netns_ino;
+	if (!pfc_netns_eq(&ns, &a->netns)) {
+		if (pfc_netns_exists(&ns)) {
+			p_err("%s: node %s has an agent state of another network "
+			      "namespace (%s) whose agent did not stop; run "
+			      "`tagger pfc stop %s` there", c->dir, c->node,
+			      pfc_netns_str(&ns, buf, sizeof(buf)), c->node);
+			r = -EEXIST;
+		}
+		goto out;
+	}
+	pr_warn("node %s: the previous agent (pid %u) died without stopping; "
+		"removing what it left on its ports\n", c->node, old->pid);
+	pfc_leftovers_remove(old);
+out:
+	free(old);
+	return r;
+}
+
+/* Directory, lock, leftovers: nothing is written before the lock is ours. */
+static int claim(struct agent *a)
+{
+	const struct pfc_config *c = a->cfg;
+	const char *why;
+	int r;
+
+	r = pfc_netns_self(&a->netns);
+	if (!r)
+		r = pfc_state_dir(c->dir, true, &why);
+	if (r) {
+		p_err("%s: %s", c->dir, why ? why : strerror(-r));
+		return EXIT_PROBLEM;
+	}
+	r = pfc_state_lock(c->dir, &a->lock_fd);
+	if (r == -EBUSY) {
+		p_err("%s: an agent for node %s is already running", c->dir, c->node);
+		return EXIT_USAGE;
+	}
+	if (!r)
+		r = previous(a);
+	if (!r)
+		r = pfc_state_create(c->dir, &a->st);
+	if (r) {
+		if (r != -EEXIST)
+			p_err("%s: %s", c->dir, strerror(-r));
+		return r == -EEXIST ? EXIT_USAGE : EXIT_PROBLEM;
+	}
+	return 0;
+}
+
 int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 {
 	struct agent *a = calloc(1, sizeof(*a));
@@ -372,20 +435,19 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 	if (!a)
 		return EXIT_PROBLEM;
 	a->cfg = cfg;
+	a->lock_fd = -1;
 	for (i = 0; i < PFC_MAX_PORTS; i++)
 		a->tx_fd[i] = -1;
 	a->rt.qos_fd = -1;
 	libbpf_set_print(libbpf_print);
-	r = pfc_state_create(cfg->dir, &a->st);
-	if (!r)
-		r = lock_dir(a);
-	if (r) {
-		p_err("%s: %s", cfg->dir, r == -EBUSY ?
-		      "an agent for this node is already running" : strerror(-r));
-		pfc_state_unmap(a->st);
+	rc = claim(a);
+	if (rc) {
+		if (a->lock_fd >= 0)
+			close(a->lock_fd);
 		free(a);
-		return r == -EBUSY ? EXIT_USAGE : EXIT_PROBLEM;
+		return rc;
 	}
+	rc = EXIT_PROBLEM;
 	if (trace_path) {
 		a->trace = fopen(trace_path, "w");
 		if (!a->trace)
@@ -420,6 +482,7 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 	write_pid(cfg->dir, 0);
 	pfc_state_begin(a->st);
 	a->st->pid = 0;
+	a->st->stopped = 1;
 	pfc_state_end(a->st);
 	pfc_state_unmap(a->st);
 	if (a->trace)
@@ -429,17 +492,34 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 	return rc;
 }
 
-/* `tagger pfc stop` for a port whose agent died: remove what it left. */
-int pfc_port_cleanup(int ifindex)
+/* Is ifindex still the port the record names? */
+static bool same_port(const struct pfc_state_port *p)
+{
+	char name[IF_NAMESIZE];
+
+	return p->ifindex > 0 && if_indextoname(p->ifindex, name) &&
+	       !strncmp(name, p->ifname, sizeof(p->ifname));
+}
+
+void pfc_leftovers_remove(const struct pfc_state *st)
 {
 	struct tc tc;
-	int r;
+	int i, have_tc = !tc_open(&tc);
 
-	pfc_port_detach(ifindex);
-	r = tc_open(&tc);
-	if (r)
-		return r;
-	r = tc_qdisc_del_root(&tc, ifindex);
-	tc_close(&tc);
-	return r;
+	for (i = 0; i < (int)st->nports && i < PFC_MAX_PORTS; i++) {
+		const struct pfc_state_port *p = &st->ports[i];
+		struct pfc_offloads o = { p->gro, p->tso, p->gso, p->offloads_saved };
+
+		if (!same_port(p)) {
+			pr_info("%s: port gone or renamed; nothing to remove\n",
+				p->ifname);
+			continue;
+		}
+		pfc_port_detach(p->ifindex);
+		if (have_tc)
+			tc_qdisc_del_root(&tc, p->ifindex);
+		pfc_port_offloads(p->ifname, 0, &o);
+	}
+	if (have_tc)
+		tc_close(&tc);
 }

@@ -9,7 +9,10 @@
  *
  * API:
  *   pfc_agent_run(cfg, trace_path)   returns an exit code
- *   pfc_port_cleanup(ifindex)        remove a dead agent's programs/qdiscs
+ *   pfc_leftovers_remove(st)         what a dead agent left on its ports:
+ *                                    programs, queues, offloads (only ports
+ *                                    whose ifindex still has the recorded
+ *                                    name; run in the agent's namespace)
  */
 #ifndef __TAGGER_PFC_AGENT_H
 #define __TAGGER_PFC_AGENT_H
@@ -20,6 +23,8 @@
 #define PFC_TC_PREF 0xc000
 
 int pfc_agent_run(struct pfc_config *cfg, const char *trace_path);
-int pfc_port_cleanup(int ifindex);
+struct pfc_state;
+
+void pfc_leftovers_remove(const struct pfc_state *st);
 
 #endif /* __TAGGER_PFC_AGENT_H */

@@ -95,6 +95,7 @@ static void on_xoff(struct agent *a, int port, int prio, uint64_t ts,
 		send_frame(a, port, 1u << prio, false);
 	}
 	a->sent[port][prio] = true;
+	sp_of(a, port, prio)->pause_sent = 1;
 	if (!a->refresh_at[port])
 		a->refresh_at[port] = pfc_now() + refresh_ns(a, port);
 	trace(a, 'X', port, prio, ts, sent ? ts : pfc_now());
@@ -109,6 +110,7 @@ static void on_xon(struct agent *a, int port, int prio, uint64_t ts)
 	trace(a, 'n', port, prio, ts, pfc_now());
 	send_frame(a, port, 1u << prio, true);
 	a->sent[port][prio] = false;
+	sp_of(a, port, prio)->pause_sent = 0;
 	trace(a, 'N', port, prio, ts, pfc_now());
 	for (p = 0; p < PFC_PRIOS; p++)
 		if (a->sent[port][p])
@@ -165,6 +167,7 @@ static void gate_set(struct agent *a, int port, int prio, bool closed,
 		sp->paused_ns += now - g->since;
 		sp->paused_since = 0;
 		g->until = 0;
+		sp->gate_until = 0;
 		g->opened = a->q.changed_ns ? a->q.changed_ns : now;
 	}
 	sp->gate_closed = closed;
@@ -200,6 +203,8 @@ static void on_rx(struct agent *a, const struct pfc_event *e)
 		g->until = pfc_now() + pfc_quanta_ns(e->quanta[p],
 						       pfc_port_rate(a->cfg, port));
 		gate_set(a, port, p, true, e->ts);
+		if (g->closed)
+			sp_of(a, port, p)->gate_until = g->until;
 	}
 }
 

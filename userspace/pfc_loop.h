@@ -17,6 +17,7 @@
 #include "pfc_backend.h"
 #include "pfc_config.h"
 #include "pfc_frame.h"
+#include "pfc_ident.h"
 #include "pfc_port.h"
 #include "pfc_recount.h"
 #include "pfc_rt.h"
@@ -55,6 +56,7 @@ struct agent {
 	struct pfc_state *st;
 	FILE *trace;
 	int lock_fd;
+	struct pfc_netns netns;		/* the namespace it runs in */
 	struct pfc_rt rt;
 };
 

@@ -6,10 +6,20 @@
  * A file under /run, not a bpffs pin, because `ip netns exec` mounts a
  * private /sys in which another process's pins are invisible.
  *
+ * The directory is trusted only if this user owns it and nobody else can
+ * write to it (nor to its parent, unless that is sticky): files in it are
+ * opened without following symlinks and are 0600. A lock file says whether
+ * an agent (or its standby) runs: flock is released by the kernel when
+ * the holders die, so it cannot be fooled by a stale pid file.
+ *
  * API:
  *   struct pfc_state (+ pfc_state_port, pfc_state_prio)
+ *   pfc_state_dir(dir, make, why)  (make and) check the directory (0, -errno)
+ *   pfc_state_lock(dir, &fd)       agent: take the lock (-EBUSY: held)
+ *   pfc_state_locked(dir)          1 held, 0 free, -errno (e.g. -EACCES)
+ *   pfc_state_read(dir, copy)      a copy of the last state (0 or -errno)
  *   pfc_state_create(dir, &st)     agent: create and map (0 or -errno)
- *   pfc_state_open(dir, &st)       reader: map read-only
+ *   pfc_state_open(dir, write, &st) reader (or `stop`, write): map it
  *   pfc_state_snapshot(st, copy)   consistent copy (retries while updated)
  *   pfc_state_begin/end(st)        agent: bracket an update
  *   pfc_state_unmap(st)
@@ -18,12 +28,13 @@
 #ifndef __TAGGER_PFC_STATE_H
 #define __TAGGER_PFC_STATE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "pfc_config.h"
 
 #define PFC_STATE_MAGIC 0x54504643u	/* "TPFC" */
-#define PFC_STATE_VERSION 4
+#define PFC_STATE_VERSION 5
 
 struct pfc_state_prio {
 	/* this port as an ingress port (from the BPF counters) */
@@ -47,6 +58,9 @@ struct pfc_state_prio {
 	uint64_t wd_until;		/* restoration ends (0: not acting) */
 	/* this port as an ingress port: XON crossing -> first packet back */
 	uint64_t resumes, resume_ns, resume_max_ns;
+	uint64_t gate_until;		/* CLOCK_MONOTONIC ns the pause ends */
+	uint32_t pause_sent;		/* a PAUSE of ours is in force upstream */
+	uint32_t pad2;
 };
 
 struct pfc_state_port {
@@ -55,12 +69,19 @@ struct pfc_state_port {
 	uint32_t pad;
 	uint64_t rate_bps;
 	char dcb[32];
+	/* GRO/TSO/GSO before the agent turned them off: `stop` restores
+	 * them even after the agent died */
+	uint32_t gro, tso, gso, offloads_saved;
 	struct pfc_state_prio prio[PFC_PRIOS];
 };
 
 struct pfc_state {
 	uint32_t magic, version;
 	uint32_t seq, pid;
+	uint64_t pid_start;		/* the agent's start time (pfc_ident.h) */
+	uint64_t netns_dev, netns_ino;	/* the namespace its ifindexes are in */
+	uint32_t stopped;		/* 1: the agent removed what it set up */
+	uint32_t pad;
 	uint64_t started, updated;	/* CLOCK_MONOTONIC ns */
 	uint64_t tick_began;		/* when the tick that set updated began */
 	char node[64];
@@ -79,8 +100,12 @@ struct pfc_state {
 	struct pfc_state_port ports[PFC_MAX_PORTS];
 };
 
+int pfc_state_dir(const char *dir, bool make, const char **why);
+int pfc_state_lock(const char *dir, int *fd);
+int pfc_state_locked(const char *dir);
+int pfc_state_read(const char *dir, struct pfc_state *copy);
 int pfc_state_create(const char *dir, struct pfc_state **st);
-int pfc_state_open(const char *dir, struct pfc_state **st);
+int pfc_state_open(const char *dir, bool write, struct pfc_state **st);
 int pfc_state_snapshot(const struct pfc_state *st, struct pfc_state *copy);
 void pfc_state_begin(struct pfc_state *st);
 void pfc_state_end(struct pfc_state *st);

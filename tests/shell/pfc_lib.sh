@@ -43,6 +43,7 @@ pfc_line() {
 # publishes its state.
 pfc_agent() {
 	local n=$1; shift
+	rm -f "$PFC_DIR/$n/pid"	# a crashed agent's, in the restart tests
 	ns_exec "$n" setsid "$TAGGER" -v pfc agent "$n" "$@" \
 		>"$TGR_TMP/agent-$n.log" 2>&1 &
 	bg_track $!
