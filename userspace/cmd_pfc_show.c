@@ -271,6 +271,11 @@ static void show_json(const struct pfc_state *st, enum agent_status as,
 	json_object_set_new(o, "running", json_boolean(as == AGENT_RUNNING));
 	json_object_set_new(o, "status", json_string(status_name(as)));
 	json_object_set_new(o, "pid", json_integer(as == AGENT_RUNNING ? st->pid : 0));
+	json_object_set_new(o, "standby_pid", json_integer(as == AGENT_RUNNING ?
+							    st->standby_pid : 0));
+	json_object_set_new(o, "takeovers", json_integer(st->takeovers));
+	json_object_set_new(o, "takeover_noticed_ns", json_integer(st->died_at));
+	json_object_set_new(o, "takeover_done_ns", json_integer(st->takeover_at));
 	json_object_set_new(o, "backend", json_string(st->backend));
 	json_object_set_new(o, "note", json_string(st->note));
 	json_object_set_new(o, "rt_prio", json_integer(st->rt_prio));
@@ -329,6 +334,9 @@ static void show_plain(const struct pfc_state *st, enum agent_status as,
 	       " quanta %u watchdog %u ms %s, %" PRIu64 " events\n",
 	       st->xoff[3], st->xon[3], st->headroom[3], st->quanta,
 	       st->wd_detect_ms, pfc_wd_action_name(st->wd_action), st->wd_events);
+	if (as == AGENT_RUNNING)
+		printf("  pid %u, standby %u, %u takeover(s)\n", st->pid,
+		       st->standby_pid, st->takeovers);
 	if (st->cpu_latency_us < 0)
 		printf("  rt-prio %u, cpu-latency none\n", st->rt_prio);
 	else
@@ -394,7 +402,9 @@ int do_pfc_show(int argc, char **argv)
 	if (as == AGENT_RUNNING)
 		refresh(st);
 	copy = xmalloc(sizeof(*copy));
-	r = pfc_state_snapshot(st, copy);
+	/* A dead agent may have died inside an update: no writer is left. */
+	r = as == AGENT_RUNNING ? pfc_state_snapshot(st, copy) :
+				  (memcpy(copy, st, sizeof(*copy)), 0);
 	pfc_state_unmap(st);
 	if (r) {
 		p_err("%s: the agent is busy; try again", dir);
@@ -458,6 +468,8 @@ int pfc_stop(const char *node, const char *dir)
 	/* No agent: remove what a dead one left on its ports. */
 	if (as == AGENT_DIED) {
 		pfc_leftovers_remove(st);
+		if (st->seq & 1)	/* it died inside an update */
+			pfc_state_end(st);
 		pfc_state_begin(st);
 		st->stopped = 1;
 		st->pid = 0;

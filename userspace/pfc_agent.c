@@ -22,6 +22,7 @@
 #include "pfc_loop.h"
 #include "pfc_port.h"
 #include "pfc_reasons.h"
+#include "pfc_standby.h"
 #include "util.h"
 #include "pfc.skel.h"
 
@@ -395,6 +396,33 @@ out:
 	return r;
 }
 
+/*
+ * Remove what setup() installed and say so in the state. "stopping" first:
+ * a standby that sees this agent die half-way finishes instead of taking
+ * over queues that are half gone.
+ */
+static int finish(struct agent *a, int rc)
+{
+	if (a->standby_fd >= 0)
+		close(a->standby_fd);
+	pfc_state_begin(a->st);
+	a->st->stopping = 1;
+	pfc_state_end(a->st);
+	pfc_rt_leave(&a->rt);
+	teardown(a);
+	write_pid(a->cfg->dir, 0);
+	pfc_state_begin(a->st);
+	a->st->pid = 0;
+	a->st->stopped = 1;
+	pfc_state_end(a->st);
+	pfc_state_unmap(a->st);
+	if (a->trace)
+		fclose(a->trace);
+	close(a->lock_fd);
+	free(a);
+	return rc;
+}
+
 /* Directory, lock, leftovers: nothing is written before the lock is ours. */
 static int claim(struct agent *a)
 {
@@ -436,6 +464,7 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 		return EXIT_PROBLEM;
 	a->cfg = cfg;
 	a->lock_fd = -1;
+	a->standby_fd = -1;
 	for (i = 0; i < PFC_MAX_PORTS; i++)
 		a->tx_fd[i] = -1;
 	a->rt.qos_fd = -1;
@@ -474,22 +503,76 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 		pr_info("pfc agent %s: %d port(s), backend %s%s\n", cfg->node,
 			cfg->nports, a->backend, a->forwarding ? "" :
 			", not forwarding (host): no buffer accounting");
+		if (a->skel && pfc_standby_spawn(a))
+			pr_warn("%s: no standby (%s): a crash of this agent would "
+				"leave its gates as they are\n", cfg->node,
+				strerror(errno));
 		r = a->skel ? pfc_loop(a) : pfc_wait(a);
 		rc = r ? EXIT_PROBLEM : EXIT_OK;
 	}
-	pfc_rt_leave(&a->rt);
-	teardown(a);
-	write_pid(cfg->dir, 0);
-	pfc_state_begin(a->st);
-	a->st->pid = 0;
-	a->st->stopped = 1;
-	pfc_state_end(a->st);
-	pfc_state_unmap(a->st);
-	if (a->trace)
-		fclose(a->trace);
-	close(a->lock_fd);
-	free(a);
-	return rc;
+	return finish(a, rc);
+}
+
+/*
+ * The agent died without stopping (pfc_standby.h): go on from what the
+ * state and the maps say. Gates closed by a PAUSE stay closed until it
+ * expires; PAUSEs we sent go on being refreshed until XON.
+ */
+static void rebuild(struct agent *a)
+{
+	const struct pfc_config *c = a->cfg;
+	int port, p;
+
+	memset(&a->rc, 0, sizeof(a->rc));	/* relearns the log alignment */
+	for (port = 0; port < c->nports; port++) {
+		a->refresh_at[port] = 0;
+		for (p = 0; p < PFC_PRIOS; p++) {
+			struct pfc_state_prio *sp = &a->st->ports[port].prio[p];
+			struct gate *g = &a->gate[port][p];
+
+			g->closed = sp->gate_closed;
+			g->until = sp->gate_until;
+			g->since = sp->paused_since;
+			g->wd.until = sp->wd_until;
+			g->wd.fired = sp->wd_until != 0;
+			g->ignoring = sp->wd_until != 0;
+			a->sent[port][p] = sp->pause_sent;
+			if (sp->pause_sent)
+				a->refresh_at[port] = pfc_now();
+		}
+	}
+}
+
+int pfc_agent_takeover(struct agent *a)
+{
+	struct pfc_state *st = a->st;
+	uint64_t now = pfc_now();
+	int dead = st->pid, r;
+
+	if (st->stopped)
+		return EXIT_OK;		/* it stopped and removed everything */
+	/* It may have died inside an update: the seq count must be even. */
+	if (__atomic_load_n(&st->seq, __ATOMIC_ACQUIRE) & 1)
+		pfc_state_end(st);
+	if (st->stopping)
+		return finish(a, EXIT_OK);	/* it was removing its queues */
+	pr_warn("%s: the pause agent (pid %d) died; its standby (pid %d) takes "
+		"over\n", a->cfg->node, dead, getpid());
+	tc_drain(&a->q.tc);
+	rebuild(a);
+	pfc_state_begin(st);
+	st->pid = getpid();
+	st->pid_start = pfc_proc_start(st->pid);
+	st->standby_pid = 0;
+	st->takeovers++;
+	st->died_at = now;
+	st->takeover_at = pfc_now();
+	pfc_state_end(st);
+	write_pid(a->cfg->dir, getpid());
+	if (pfc_standby_spawn(a))
+		pr_warn("%s: no new standby: %s\n", a->cfg->node, strerror(errno));
+	r = pfc_loop(a);
+	return finish(a, r ? EXIT_PROBLEM : EXIT_OK);
 }
 
 /* Is ifindex still the port the record names? */

@@ -12,6 +12,7 @@
 
 #include "log.h"
 #include "pfc_loop.h"
+#include "pfc_standby.h"
 #include "pfc.skel.h"
 
 #define TICK_MAX_NS 100000000ull	/* statistics at least every 100 ms */
@@ -539,7 +540,7 @@ int pfc_loop(struct agent *a)
 	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	if (sfd < 0 || tfd < 0 || ep < 0 || add_fd(ep, rfd) || add_fd(ep, sfd) ||
-	    add_fd(ep, tfd)) {
+	    add_fd(ep, tfd) || (a->standby_fd >= 0 && add_fd(ep, a->standby_fd))) {
 		r = -errno;
 		goto out;
 	}
@@ -567,6 +568,10 @@ int pfc_loop(struct agent *a)
 
 				if (read(tfd, &x, sizeof(x)) < 0 && errno != EAGAIN)
 					r = -errno;
+			} else if (fd == a->standby_fd) {
+				epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL);
+				if (!pfc_standby_died(a))
+					add_fd(ep, a->standby_fd);
 			} else if (fd == sfd) {
 				struct signalfd_siginfo si;
 

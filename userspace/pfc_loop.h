@@ -6,6 +6,7 @@
  *
  * API:
  *   struct agent, pfc_loop(a), pfc_now()
+ *   pfc_agent_takeover(a)   the standby's side: returns an exit code
  */
 #ifndef __TAGGER_PFC_LOOP_H
 #define __TAGGER_PFC_LOOP_H
@@ -57,10 +58,12 @@ struct agent {
 	FILE *trace;
 	int lock_fd;
 	struct pfc_netns netns;		/* the namespace it runs in */
+	int standby_pid, standby_fd;	/* pfc_standby.h (fd: a pidfd) */
 	struct pfc_rt rt;
 };
 
 int pfc_loop(struct agent *a);
+int pfc_agent_takeover(struct agent *a);
 uint64_t pfc_now(void);
 
 #endif /* __TAGGER_PFC_LOOP_H */

@@ -17,7 +17,7 @@
  *   pfc_state_dir(dir, make, why)  (make and) check the directory (0, -errno)
  *   pfc_state_lock(dir, &fd)       agent: take the lock (-EBUSY: held)
  *   pfc_state_locked(dir)          1 held, 0 free, -errno (e.g. -EACCES)
- *   pfc_state_read(dir, copy)      a copy of the last state (0 or -errno)
+ *   pfc_state_read(dir, copy)      a copy, when no writer lives (0 or -errno)
  *   pfc_state_create(dir, &st)     agent: create and map (0 or -errno)
  *   pfc_state_open(dir, write, &st) reader (or `stop`, write): map it
  *   pfc_state_snapshot(st, copy)   consistent copy (retries while updated)
@@ -81,7 +81,11 @@ struct pfc_state {
 	uint64_t pid_start;		/* the agent's start time (pfc_ident.h) */
 	uint64_t netns_dev, netns_ino;	/* the namespace its ifindexes are in */
 	uint32_t stopped;		/* 1: the agent removed what it set up */
-	uint32_t pad;
+	uint32_t stopping;		/* 1: it began to (pfc_standby.h) */
+	uint32_t standby_pid;		/* its standby, 0 if none */
+	uint32_t takeovers;		/* times a standby took over */
+	uint64_t takeover_at;		/* CLOCK_MONOTONIC ns of the last */
+	uint64_t died_at;		/* ... when its standby saw the agent gone */
 	uint64_t started, updated;	/* CLOCK_MONOTONIC ns */
 	uint64_t tick_began;		/* when the tick that set updated began */
 	char node[64];

@@ -38,6 +38,21 @@ int tc_open(struct tc *tc)
 	return 0;
 }
 
+/*
+ * A socket inherited from a process that died mid-request may hold its
+ * reply: drop whatever is queued so the next answer read is ours. (Not a
+ * new socket: closing the last reference to one waits for an RCU grace
+ * period, which takes a busy machine hundreds of milliseconds.)
+ */
+void tc_drain(struct tc *tc)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+
+	while (recv(mnl_socket_get_fd(tc->nl), buf, sizeof(buf), MSG_DONTWAIT) > 0)
+		;
+	tc->seq += 1000;
+}
+
 void tc_close(struct tc *tc)
 {
 	if (tc->nl)

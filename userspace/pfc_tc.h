@@ -6,6 +6,7 @@
  *
  * API:
  *   tc_open/tc_close                     one NETLINK_ROUTE socket
+ *   tc_drain(tc)                         drop replies queued on it
  *   tc_qdisc_del_root(tc, ifindex)       remove a root qdisc (absent: ok)
  *   tc_htb_root/tc_htb_class             HTB qdisc and classes
  *   tc_tbf(tc, ifindex, parent, handle, rate, burst, limit, create)
@@ -42,6 +43,7 @@ struct tc_qstats {
 
 int tc_open(struct tc *tc);
 void tc_close(struct tc *tc);
+void tc_drain(struct tc *tc);
 int tc_qdisc_del_root(struct tc *tc, int ifindex);
 int tc_htb_root(struct tc *tc, int ifindex, uint32_t handle);
 int tc_htb_class(struct tc *tc, int ifindex, uint32_t parent, uint32_t classid,

@@ -13,12 +13,17 @@ J() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 htb_on() { ns_exec "$1" tc qdisc show dev "$2" | grep -q '^qdisc htb'; }
 no_htb() { ! htb_on "$@"; }
 agent_pid() { cat "$PFC_DIR/$1/pid" 2>/dev/null; }
-# kill -9 NODE's agent and wait until it is gone.
-crash() {
-	local pid
+# kill -9 NODE's agent and its standby (the whole process group).
+crash_all() {
+	local pid pg
 	pid=$(agent_pid "$1")
-	kill -9 "$pid"
-	while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+	pg=$(ps -o pgid= -p "$pid" | tr -d ' ')
+	kill -9 -- "-$pg"
+	while pgrep -g "$pg" >/dev/null; do sleep 0.05; done
+}
+# kill -9 NODE's agent alone; prints the CLOCK_MONOTONIC ns of the kill.
+crash_agent() {
+	python3 -c "import os, time; t = time.monotonic_ns(); os.kill($(agent_pid "$1"), 9); print(t)"
 }
 
 pfc_line
@@ -62,7 +67,7 @@ check "... and sw1's agent still runs" [ "$(pfc_show sw1 | J "d['status']")" = r
 # The wrong namespace: h2's agent dies; `pfc stop h2` typed in sw1 (whose
 # sw1-sw2 has the ifindex that h2's port had) must not touch sw1.
 h2if=$(ns_exec h2 cat /sys/class/net/h2-sw2/ifindex)
-crash h2
+crash_all h2
 rc=0
 out=$(ns_exec sw1 "$TAGGER" pfc stop h2 2>&1) || rc=$?
 check "pfc stop h2 in sw1's namespace is refused (exit 2)" [ "$rc" = 2 ]
@@ -100,8 +105,9 @@ check "... and restored GSO" gso_on
 check "show then says stopped" [ "$(pfc_show h2 | J "d['status']")" = stopped ]
 kill "$innocent"
 
-# A crash and a restart with the same command, as a supervisor would.
-crash sw2
+# A crash of both the agent and its standby, and a restart with the same
+# command, as a supervisor would.
+crash_all sw2
 pfc_agent sw2 p1=sw2-sw1 p2=sw2-h2@20mbit --cpu-latency none
 check "the restarted agent of sw2 runs" [ "$(pfc_show sw2 | J "d['status']")" = running ]
 pfc_agent h2 p=h2-sw2 --cpu-latency none
@@ -115,6 +121,77 @@ got=$(J "d['5001']['received']" <"$TGR_TMP/recv.json")
 echo "after the restart: lossless sent $sent got $got"
 check "after the restart the line is lossless again" [ "$sent" -gt 500 -a "$got" = "$sent" ]
 check "sw2 paused sw1 again" [ "$(pfc_show sw2 | J "d['ports'][0]['prios'][3]['pfc_tx']")" -gt 0 ]
+
+# The standby: kill -9 of an agent mid-flow (sw2, then sw1, whose gates
+# close and open all the time under this load) loses no lossless packet.
+ns_exec h2 python3 "$TRAFFIC" recv 5001 3 >"$TGR_TMP/recv2.json" 2>"$TGR_TMP/recv2.err" &
+rpid=$!
+bg_track $rpid
+for i in $(seq 50); do grep -q ready "$TGR_TMP/recv2.err" && break; sleep 0.1; done
+ns_exec h1 python3 "$TRAFFIC" send 10.61.3.2 5001 24 60 4 >"$TGR_TMP/send2.json" &
+spid=$!
+bg_track $spid
+sleep 1
+k2=$(crash_agent sw2)
+sleep 1
+k1=$(crash_agent sw1)
+wait $spid
+wait $rpid
+sent=$(J "d['sent']" <"$TGR_TMP/send2.json")
+got=$(J "d['5001']['received']" <"$TGR_TMP/recv2.json")
+echo "agents of sw2 and sw1 killed mid-flow: lossless sent $sent got $got"
+for n in h1 sw1 sw2 h2; do
+	ns_exec "$n" "$TAGGER" pfc show "$n" | grep -E "^node|totals"
+done
+for n in sw1 sw2; do
+	pfc_show "$n" >"$TGR_TMP/$n-after.json"
+	k=$([ "$n" = sw1 ] && echo "$k1" || echo "$k2")
+	J "'$n: takeover noticed %.0f us after the kill, running %.0f us after' % ((d['takeover_noticed_ns'] - $k) / 1e3, (d['takeover_done_ns'] - $k) / 1e3)" <"$TGR_TMP/$n-after.json"
+done
+check "every lossless packet arrived across both kills" [ "$sent" -gt 1000 -a "$got" = "$sent" ]
+check "sw1 and sw2 each had one takeover and run" \
+	[ "$(cat "$TGR_TMP"/sw1-after.json "$TGR_TMP"/sw2-after.json | python3 -c "
+import json, sys
+print(' '.join('%s/%d' % (d['status'], d['takeovers']) for d in map(json.loads, sys.stdin)))")" = "running/1 running/1" ]
+check "lossless drops stayed zero" \
+	[ "$(J "d['totals']['lossless_drops']" <"$TGR_TMP/sw1-after.json")$(J "d['totals']['lossless_drops']" <"$TGR_TMP/sw2-after.json")" = 00 ]
+check "sw2 kept pausing sw1 after its takeover" \
+	[ "$(J "d['ports'][0]['prios'][3]['pfc_tx']" <"$TGR_TMP/sw2-after.json")" -gt 0 ]
+check "the agents that took over have standbys again" \
+	[ "$(J "d['standby_pid'] > 0" <"$TGR_TMP/sw1-after.json")" = True ]
+
+# A kill while a gate is closed: h2 pauses sw2's queue toward it for a full
+# quanta (65535 x 512 bit at 20 Mbit/s = 1.68 s); sw2's agent dies at once.
+# The gate must open when that PAUSE expires (plus at most 1 s), not never.
+ns_exec h2 "$TAGGER" pfc send h2-sw2 3 65535 >/dev/null || fail "pfc send"
+for i in $(seq 100); do
+	[ "$(pfc_json sw2 "d['ports'][1]['prios'][3]['paused']")" = True ] && break
+	sleep 0.01
+done
+check "h2's PAUSE closed sw2's gate" [ "$(pfc_json sw2 "d['ports'][1]['prios'][3]['paused']")" = True ]
+kt=$(crash_agent sw2)
+opened=""
+for i in $(seq 300); do
+	if ! ns_exec sw2 tc qdisc show dev sw2-h2 | grep -q 'rate 8bit'; then
+		opened=$(python3 -c "import time; print(time.monotonic_ns())")
+		break
+	fi
+	sleep 0.01
+done
+check "the gate reopened after the agent was killed" [ -n "$opened" ]
+ms=$(( (opened - kt) / 1000000 ))
+echo "gate closed by a 1.68 s PAUSE, agent killed at once: open again ${ms} ms after the kill"
+check "... within the PAUSE (1.68 s) plus 1 s" [ "$ms" -le 2680 ]
+
+# A killed standby is replaced.
+old=$(pfc_json sw1 "d['standby_pid']")
+kill -9 "$old"
+for i in $(seq 100); do
+	new=$(pfc_json sw1 "d['standby_pid']")
+	[ "$new" != "$old" ] && [ "$new" != 0 ] && break
+	sleep 0.02
+done
+check "a killed standby is replaced (was $old, now $new)" [ "$new" != "$old" -a "$new" != 0 ]
 
 # Hostile state directories.
 export TAGGER_PFC_DIR=$TGR_TMP/shared
@@ -140,5 +217,8 @@ rc=0; ns_exec sw1 timeout 5 "$TAGGER" pfc agent x5 p=sw1-h1 >"$TGR_TMP/x5.log" 2
 check "a base dir anyone may write to (not sticky) is refused" [ "$rc" != 0 ]
 export TAGGER_PFC_DIR=$PFC_DIR
 
+pg=$(ps -o pgid= -p "$(agent_pid sw1)" | tr -d ' ')
 for n in h1 sw1 sw2 h2; do ns_exec "$n" "$TAGGER" pfc stop "$n" || fail "stop $n"; done
 check "stop removed every qdisc" no_htb sw2 sw2-h2
+ps -o pid,ppid,stat,comm -g "$pg" | tail -n +2
+check "stop ended the agent and its standby" [ -z "$(ps -o stat= -g "$pg" | grep -v Z)" ]
