@@ -274,6 +274,7 @@ static void show_json(const struct pfc_state *st, enum agent_status as,
 	json_object_set_new(o, "standby_pid", json_integer(as == AGENT_RUNNING ?
 							    st->standby_pid : 0));
 	json_object_set_new(o, "takeovers", json_integer(st->takeovers));
+	json_object_set_new(o, "adoptions", json_integer(st->adoptions));
 	json_object_set_new(o, "takeover_noticed_ns", json_integer(st->died_at));
 	json_object_set_new(o, "takeover_done_ns", json_integer(st->takeover_at));
 	json_object_set_new(o, "backend", json_string(st->backend));

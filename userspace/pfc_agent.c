@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "pfc_adopt.h"
 #include "pfc_agent.h"
 #include "pfc_dcb.h"
 #include "pfc_ident.h"
@@ -112,6 +113,11 @@ static int load_bpf(struct agent *a)
 	s->rodata->pause_quanta = c->quanta;
 	pfc_drop_kinds(s->rodata->drop_kind);
 	a->skel = s;
+	if (a->old) {
+		r = pfc_adopt_maps(s, a->adopt_fd);
+		if (r)
+			return r;
+	}
 	r = pfc_bpf__load(s);
 	if (r)
 		return r;
@@ -207,6 +213,8 @@ static void state_init(struct agent *a)
 	st->frame = c->frame;
 	st->rt_prio = a->rt.rt_prio;
 	st->cpu_latency_us = a->rt.cpu_latency_us;
+	if (a->skel)
+		pfc_map_ids(a->skel, st->map_ids);
 	for (i = 0; i < c->nports; i++) {
 		snprintf(st->ports[i].name, sizeof(st->ports[i].name), "%s",
 			 c->ports[i].name);
@@ -270,7 +278,12 @@ static int setup(struct agent *a)
 		snprintf(a->backend, sizeof(a->backend), "dcb");
 		return 0;
 	}
-	if (!c->keep_offloads)
+	if (a->old)	/* off already: restore what was there before */
+		for (i = 0; i < c->nports; i++)
+			a->offloads[i] = (struct pfc_offloads){
+				a->old->ports[i].gro, a->old->ports[i].tso,
+				a->old->ports[i].gso, a->old->ports[i].offloads_saved };
+	else if (!c->keep_offloads)
 		for (i = 0; i < c->nports; i++)
 			pfc_port_offloads(c->ports[i].ifname, 1, &a->offloads[i]);
 	keep_priority();
@@ -279,7 +292,8 @@ static int setup(struct agent *a)
 		p_err("loading the pause programs: %s", strerror(-r));
 		return r;
 	}
-	r = pfc_queues_setup(&a->q, c, c->backend);
+	r = a->old ? pfc_queues_adopt(&a->q, c, a->old->backend) :
+		     pfc_queues_setup(&a->q, c, c->backend);
 	if (r)
 		return r;
 	a->queues_up = true;
@@ -371,6 +385,7 @@ static int previous(struct agent *a)
 	const struct pfc_config *c = a->cfg;
 	struct pfc_state *old = xmalloc(sizeof(*old));
 	struct pfc_netns ns;
+	const char *why;
 	char buf[48];
 	int r = 0;
 
@@ -388,8 +403,16 @@ static int previous(struct agent *a)
 		}
 		goto out;
 	}
+	if (!pfc_adopt_prepare(old, c, a->adopt_fd, &why)) {
+		pr_warn("node %s: the previous agent (pid %u) died without "
+			"stopping; adopting its queues and counters\n", c->node,
+			old->pid);
+		a->old = old;
+		return 0;
+	}
 	pr_warn("node %s: the previous agent (pid %u) died without stopping; "
-		"removing what it left on its ports\n", c->node, old->pid);
+		"not adopting (%s): removing what it left on its ports\n",
+		c->node, old->pid, why);
 	pfc_leftovers_remove(old);
 out:
 	free(old);
@@ -419,6 +442,7 @@ static int finish(struct agent *a, int rc)
 	if (a->trace)
 		fclose(a->trace);
 	close(a->lock_fd);
+	free(a->old);
 	free(a);
 	return rc;
 }
@@ -454,6 +478,37 @@ static int claim(struct agent *a)
 	return 0;
 }
 
+/*
+ * The agent died without stopping: its standby (pfc_standby.h) or a new
+ * agent that adopts its queues (pfc_adopt.h) goes on from what the state
+ * and the maps say. Gates closed by a PAUSE stay closed until it
+ * expires; PAUSEs we sent go on being refreshed until XON.
+ */
+static void rebuild(struct agent *a)
+{
+	const struct pfc_config *c = a->cfg;
+	int port, p;
+
+	memset(&a->rc, 0, sizeof(a->rc));	/* relearns the log alignment */
+	for (port = 0; port < c->nports; port++) {
+		a->refresh_at[port] = 0;
+		for (p = 0; p < PFC_PRIOS; p++) {
+			struct pfc_state_prio *sp = &a->st->ports[port].prio[p];
+			struct gate *g = &a->gate[port][p];
+
+			g->closed = sp->gate_closed;
+			g->until = sp->gate_until;
+			g->since = sp->paused_since;
+			g->wd.until = sp->wd_until;
+			g->wd.fired = sp->wd_until != 0;
+			g->ignoring = sp->wd_until != 0;
+			a->sent[port][p] = sp->pause_sent;
+			if (sp->pause_sent)
+				a->refresh_at[port] = pfc_now();
+		}
+	}
+}
+
 int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 {
 	struct agent *a = calloc(1, sizeof(*a));
@@ -465,6 +520,8 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 	a->cfg = cfg;
 	a->lock_fd = -1;
 	a->standby_fd = -1;
+	for (i = 0; i < PFC_ADOPT_MAPS; i++)
+		a->adopt_fd[i] = -1;
 	for (i = 0; i < PFC_MAX_PORTS; i++)
 		a->tx_fd[i] = -1;
 	a->rt.qos_fd = -1;
@@ -499,6 +556,12 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 		 */
 		pfc_rt_enter(&a->rt, cfg->rt_prio, cfg->cpu_latency_us);
 		state_init(a);
+		if (a->old) {
+			pfc_state_begin(a->st);
+			pfc_adopt_counters(a->st, a->old);
+			pfc_state_end(a->st);
+			rebuild(a);
+		}
 		write_pid(cfg->dir, getpid());
 		pr_info("pfc agent %s: %d port(s), backend %s%s\n", cfg->node,
 			cfg->nports, a->backend, a->forwarding ? "" :
@@ -511,36 +574,6 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 		rc = r ? EXIT_PROBLEM : EXIT_OK;
 	}
 	return finish(a, rc);
-}
-
-/*
- * The agent died without stopping (pfc_standby.h): go on from what the
- * state and the maps say. Gates closed by a PAUSE stay closed until it
- * expires; PAUSEs we sent go on being refreshed until XON.
- */
-static void rebuild(struct agent *a)
-{
-	const struct pfc_config *c = a->cfg;
-	int port, p;
-
-	memset(&a->rc, 0, sizeof(a->rc));	/* relearns the log alignment */
-	for (port = 0; port < c->nports; port++) {
-		a->refresh_at[port] = 0;
-		for (p = 0; p < PFC_PRIOS; p++) {
-			struct pfc_state_prio *sp = &a->st->ports[port].prio[p];
-			struct gate *g = &a->gate[port][p];
-
-			g->closed = sp->gate_closed;
-			g->until = sp->gate_until;
-			g->since = sp->paused_since;
-			g->wd.until = sp->wd_until;
-			g->wd.fired = sp->wd_until != 0;
-			g->ignoring = sp->wd_until != 0;
-			a->sent[port][p] = sp->pause_sent;
-			if (sp->pause_sent)
-				a->refresh_at[port] = pfc_now();
-		}
-	}
 }
 
 int pfc_agent_takeover(struct agent *a)

@@ -214,6 +214,29 @@ int pfc_queues_setup(struct pfc_queues *q, const struct pfc_config *cfg,
 	return setup_all(q);
 }
 
+/* The queues are there already (pfc_adopt.h): only what is per process. */
+int pfc_queues_adopt(struct pfc_queues *q, const struct pfc_config *cfg,
+		     const char *backend)
+{
+	int i, r;
+
+	q->cfg = cfg;
+	q->why[0] = '\0';
+	q->be = strcmp(backend, mqprio_backend.name) ? &htb_backend : &mqprio_backend;
+	for (i = 0; i < PFC_MAX_PORTS; i++)
+		q->kick_fd[i] = -1;
+	for (i = 0; i < cfg->nports; i++)
+		pfc_if_mac(cfg->ports[i].ifindex, q->mac[i]);
+	r = tc_open(&q->tc);
+	for (i = 0; !r && q->be == &htb_backend && i < cfg->nports; i++) {
+		q->kick_fd[i] = pfc_sock_open(cfg->ports[i].ifindex, 0,
+					      PFC_ROOT_HANDLE);
+		if (q->kick_fd[i] < 0)
+			r = q->kick_fd[i];
+	}
+	return r;
+}
+
 int pfc_gate(struct pfc_queues *q, int port, int prio, bool closed)
 {
 	return q->be->gate(q, port, prio, closed);

@@ -18,6 +18,7 @@
  *
  * API:
  *   struct pfc_queues, pfc_queues_setup(q, cfg, want, classify_fd)
+ *   pfc_queues_adopt(q, cfg, backend)  take over queues a dead agent left
  *   pfc_gate(q, port, prio, closed)    change a gate (only on a change)
  *   pfc_queues_teardown(q)
  *   PFC_GATE_HANDLE(prio)              the qdisc whose stats are the queue
@@ -56,6 +57,8 @@ struct pfc_queues {
 
 int pfc_queues_setup(struct pfc_queues *q, const struct pfc_config *cfg,
 		     enum pfc_backend_req want);
+int pfc_queues_adopt(struct pfc_queues *q, const struct pfc_config *cfg,
+		     const char *backend);
 int pfc_gate(struct pfc_queues *q, int port, int prio, bool closed);
 void pfc_queues_teardown(struct pfc_queues *q);
 

@@ -59,6 +59,8 @@ struct agent {
 	int lock_fd;
 	struct pfc_netns netns;		/* the namespace it runs in */
 	int standby_pid, standby_fd;	/* pfc_standby.h (fd: a pidfd) */
+	struct pfc_state *old;		/* a dead agent's state, if adopting */
+	int adopt_fd[4];		/* its maps (pfc_adopt.h) */
 	struct pfc_rt rt;
 };
 

@@ -86,6 +86,9 @@ struct pfc_state {
 	uint32_t takeovers;		/* times a standby took over */
 	uint64_t takeover_at;		/* CLOCK_MONOTONIC ns of the last */
 	uint64_t died_at;		/* ... when its standby saw the agent gone */
+	uint32_t adoptions;		/* times an agent adopted a dead one's
+					 * queues and maps (pfc_adopt.h) */
+	uint32_t map_ids[4];		/* ports, pp, ring, events */
 	uint64_t started, updated;	/* CLOCK_MONOTONIC ns */
 	uint64_t tick_began;		/* when the tick that set updated began */
 	char node[64];

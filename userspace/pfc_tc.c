@@ -264,8 +264,9 @@ int tc_bpf_classifier(struct tc *tc, int ifindex, uint32_t qdisc, int fd,
 		      const char *name)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
+	/* Replace: a restarted agent puts its program over a dead one's. */
 	struct nlmsghdr *nlh = msg_start(tc, buf, RTM_NEWTFILTER,
-					 NLM_F_CREATE | NLM_F_EXCL, ifindex,
+					 NLM_F_CREATE | NLM_F_REPLACE, ifindex,
 					 qdisc, 1);
 	struct tcmsg *t = mnl_nlmsg_get_payload(nlh);
 	struct nlattr *n;

@@ -105,11 +105,37 @@ check "... and restored GSO" gso_on
 check "show then says stopped" [ "$(pfc_show h2 | J "d['status']")" = stopped ]
 kill "$innocent"
 
-# A crash of both the agent and its standby, and a restart with the same
-# command, as a supervisor would.
+# Both the agent and its standby killed while sw2's queue toward h2 holds
+# packets behind a gate h2 closed; the same command started again, as a
+# supervisor would, adopts the queues with their packets and the counters.
+ns_exec h2 python3 "$TRAFFIC" recv 5001 4 >"$TGR_TMP/recv0.json" 2>"$TGR_TMP/recv0.err" &
+rpid=$!
+bg_track $rpid
+for i in $(seq 50); do grep -q ready "$TGR_TMP/recv0.err" && break; sleep 0.1; done
+ns_exec h2 "$TAGGER" pfc send h2-sw2 3 65535 >/dev/null || fail "pfc send"
+for i in $(seq 100); do
+	[ "$(pfc_json sw2 "d['ports'][1]['prios'][3]['paused']")" = True ] && break
+	sleep 0.01
+done
+sent0=$(ns_exec h1 python3 "$TRAFFIC" send 10.61.3.2 5001 24 1 0.1 1000 | J "d['sent']")
+sleep 0.1
+held=$(pfc_json sw2 "d['ports'][1]['prios'][3]['queue_packets']")
+before=$(pfc_json sw2 "d['ports'][0]['prios'][3]['packets']")
 crash_all sw2
 pfc_agent sw2 p1=sw2-sw1 p2=sw2-h2@20mbit --cpu-latency none
-check "the restarted agent of sw2 runs" [ "$(pfc_show sw2 | J "d['status']")" = running ]
+wait $rpid
+got0=$(J "d['5001']['received']" <"$TGR_TMP/recv0.json")
+echo "sw2 killed whole with $held of $sent0 packets held; restarted: $got0 arrived"
+check "the pause held packets in sw2 when it was killed" [ "$held" -gt 0 ]
+check "the restarted agent adopted sw2's queues" grep -q "adopting its queues" "$TGR_TMP/agent-sw2.log"
+check "every packet held across the kill and restart arrived" [ "$got0" = "$sent0" ]
+pfc_show sw2 >"$TGR_TMP/sw2-adopted.json"
+check "the restarted agent of sw2 runs, one adoption" \
+	[ "$(J "d['status'], d['adoptions']" <"$TGR_TMP/sw2-adopted.json")" = "running 1" ]
+check "... with the counters carried on ($before packets before)" \
+	[ "$(J "d['ports'][0]['prios'][3]['packets']" <"$TGR_TMP/sw2-adopted.json")" -ge "$before" ]
+check "... and the PAUSEs it had sent" \
+	[ "$(J "d['ports'][0]['prios'][3]['pfc_tx'] + 1" <"$TGR_TMP/sw2-adopted.json")" -ge 1 ]
 pfc_agent h2 p=h2-sw2 --cpu-latency none
 ns_exec h2 python3 "$TRAFFIC" recv 5001 2 >"$TGR_TMP/recv.json" 2>"$TGR_TMP/recv.err" &
 rpid=$!
