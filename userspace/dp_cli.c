@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Argument parsing shared by tagger switch and tagger host; see dp_cli.h. */
+#include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +27,21 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 		return 0;
 	pr_log(level == LIBBPF_WARN ? LOG_WARN : LOG_INFO, "libbpf: %s", buf);
 	return 0;
+}
+
+/*
+ * The kernel's dev_valid_name(): 1-15 characters, not "." or "..", no '/',
+ * ':' or white space. An IFNAME becomes a bpffs path component (a host's
+ * pin directory, a switch's link pins): "." or ".." would name another
+ * node's pins.
+ */
+bool dp_valid_ifname(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= IF_NAMESIZE || !strcmp(s, ".") || !strcmp(s, ".."))
+		return false;
+	return !strpbrk(s, "/: \t\n\v\f\r");
 }
 
 static bool allowed_opt(const char *allowed, const char *a)
@@ -125,9 +141,20 @@ int dp_cli_run(int argc, char **argv, const char *words, const char *allowed,
 		usage_err(help, "\"%s\" is not a valid node name", pos[0]);
 		goto out;
 	}
+	for (i = 0; i < o.nmaps; i++)
+		if (!dp_valid_ifname(strchr(maps[i], '=') + 1)) {
+			usage_err(help, "\"%s\": not a valid interface name after '='",
+				  maps[i]);
+			goto out;
+		}
 	o.name = pos[0];
 	o.maps = maps;
 	if (strstr(words, "IFNAME")) {
+		if (!dp_valid_ifname(pos[1])) {
+			usage_err(help, "\"%s\" is not a valid interface name (1-15 "
+				  "characters, no '/', not \".\" or \"..\")", pos[1]);
+			goto out;
+		}
 		o.ifname = pos[1];
 		o.rules_file = pos[2];
 	} else {
