@@ -67,10 +67,84 @@ static int mkdir_p(const char *dir)
 	return err;
 }
 
+/*
+ * Every directory above the root must be one only root can change, or a
+ * sticky one (a fresh bpffs is 1777): else its owner could swap the root.
+ */
+static int parents_trusted(const char *root)
+{
+	char *d = xstrdup(root), *p;
+	struct stat st;
+	int ok = 1;
+
+	while (ok && (p = strrchr(d, '/'))) {
+		p[p == d] = '\0';	/* "/a/b" -> "/a", "/a" -> "/" */
+		if (stat(d, &st)) {
+			p_err("%s: %s", d, strerror(errno));
+			ok = 0;
+		} else if ((st.st_uid && st.st_uid != geteuid()) ||
+			   ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))) {
+			p_err("%s is owned by uid %u with mode %04o: another user "
+			      "could replace %s; tagger refuses it", d,
+			      (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777), root);
+			ok = 0;
+		}
+		if (p == d)
+			break;
+	}
+	free(d);
+	return ok;
+}
+
+/* The root itself: a directory (no symlink) of ours, closed to others. */
+int dp_root_open(void)
+{
+	const char *root = dp_root();
+	struct statfs sfs;
+	struct stat st;
+	int fd;
+
+	if (!parents_trusted(root))
+		return -1;
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		p_err("cannot open %s: %s%s", root, strerror(errno),
+		      errno == ELOOP || errno == ENOTDIR ? " (a symlink or file: "
+		      "tagger takes only a directory of its own)" : "");
+		return -1;
+	}
+	if (fstatfs(fd, &sfs) || sfs.f_type != BPF_FS_MAGIC_) {
+		p_err("%s is not on a bpffs: mount one (mount -t bpf bpf "
+		      "/sys/fs/bpf) or set TAGGER_BPF_ROOT to a directory on one "
+		      "(under 'ip netns exec', /sys is remounted: use nsenter "
+		      "--net=/run/netns/NAME)", root);
+		goto err;
+	}
+	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077)) {
+		p_err("%s is owned by uid %u with mode %04o: the tagger root must "
+		      "be owned by root and 0700 (another user may have made it "
+		      "first); remove it and let tagger create it", root,
+		      (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		goto err;
+	}
+	return fd;
+err:
+	close(fd);
+	return -1;
+}
+
+static double lock_timeout(void)
+{
+	const char *env = getenv("TAGGER_LOCK_TIMEOUT");
+	double t = env && *env ? atof(env) : DP_LOCK_TIMEOUT;
+
+	return t > 0 ? t : DP_LOCK_TIMEOUT;
+}
+
 int dp_lock(void)
 {
 	const char *root = dp_root();
-	struct statfs st;
+	double deadline = now_seconds() + lock_timeout();
 	int fd, err;
 
 	err = mkdir_p(root);
@@ -78,21 +152,27 @@ int dp_lock(void)
 		p_err("cannot create %s: %s", root, strerror(-err));
 		return -1;
 	}
-	if (statfs(root, &st) || st.f_type != BPF_FS_MAGIC_) {
-		p_err("%s is not on a bpffs: mount one (mount -t bpf bpf "
-		      "/sys/fs/bpf) or set TAGGER_BPF_ROOT to a directory on one "
-		      "(under 'ip netns exec', /sys is remounted: use nsenter "
-		      "--net=/run/netns/NAME)", root);
+	fd = dp_root_open();
+	if (fd < 0)
 		return -1;
-	}
-	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || flock(fd, LOCK_EX)) {
-		p_err("cannot lock %s: %s", root, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
+	/* Not forever: a stuck holder gets named instead. */
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			p_err("cannot lock %s: %s", root, strerror(errno));
+			goto err;
+		}
+		if (now_seconds() > deadline) {
+			p_err("another tagger holds the lock on %s (waited %.0f s): "
+			      "try again, or find it with: fuser -v %s", root,
+			      lock_timeout(), root);
+			goto err;
+		}
+		usleep(10000);
 	}
 	return fd;
+err:
+	close(fd);
+	return -1;
 }
 
 void dp_unlock(int fd)
@@ -161,6 +241,10 @@ json_t *dp_state_load(const char *dir)
 	int fd, tries;
 
 	snprintf(path, sizeof(path), "%s/state", dir);
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
+		errno = ELOOP;	/* pins are regular inodes, never symlinks */
+		return NULL;
+	}
 	/* An update replaces the pin: wait out that gap, if the dir is there. */
 	for (tries = 0; (fd = bpf_obj_get(path)) < 0 && tries < 50; tries++) {
 		if (errno != ENOENT || stat(dir, &st))

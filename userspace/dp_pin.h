@@ -11,9 +11,16 @@
  * API:
  *   dp_root_set(dir) / dp_root()
  *   dp_path(buf, name, sub)        "<root>/<name>[/<sub>]"
- *   dp_lock()                      creates the root, locks it (flock, so a
- *                                  killed loader never leaves it held);
- *                                  fd or -1 after p_err
+ *   dp_root_open()                 the root, if it can be trusted: on a
+ *                                  bpffs, a directory (not a symlink)
+ *                                  owned by root, mode 0700, below
+ *                                  directories only root can change (or
+ *                                  sticky ones); fd or -1 after p_err
+ *   dp_lock()                      creates the root (0700), checks it as
+ *                                  dp_root_open, locks it (flock, so a
+ *                                  killed loader never leaves it held),
+ *                                  waiting at most TAGGER_LOCK_TIMEOUT
+ *                                  seconds (10); fd or -1 after p_err
  *   dp_unlock(fd)
  *   dp_state_save(dir, json)       0 or -errno (replaces the pin atomically)
  *   dp_state_load(dir)             the document, or NULL (errno ENOENT if
@@ -27,7 +34,9 @@
 #include <jansson.h>
 
 #define DP_DEFAULT_ROOT "/sys/fs/bpf/tagger"
+#define DP_LOCK_TIMEOUT 10.0
 
+int dp_root_open(void);
 void dp_root_set(const char *dir);
 const char *dp_root(void);
 int dp_path(char *buf, const char *name, const char *sub);

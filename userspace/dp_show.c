@@ -175,6 +175,13 @@ int dp_switch_show(const struct dp_opts *o)
 	if (dp_path(dir, o->name, NULL))
 		return EXIT_USAGE;
 	/* Reads only: no lock, so show never waits for an update. */
+	if (!access(dp_root(), F_OK)) {
+		int rfd = dp_root_open();	/* trusted, or nothing is read */
+
+		if (rfd < 0)
+			return EXIT_USAGE;
+		close(rfd);
+	}
 	state = dp_state_load(dir);
 	if (!state) {
 		p_err("switch %s is not attached (%s: %s)", o->name, dir, strerror(errno));
