@@ -22,8 +22,12 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	if (level == LIBBPF_INFO && log_level < LOG_INFO)
 		return 0;
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	/* bpf_tc_hook_create on a clsact that is there already: not an error. */
-	if (strstr(buf, "Exclusivity flag on") && log_level < LOG_DEBUG)
+	/*
+	 * bpf_tc_hook_create on a clsact that is there already, a teardown's
+	 * bpf_tc_detach where no clsact (so no filter) is: not errors.
+	 */
+	if ((strstr(buf, "Exclusivity flag on") ||
+	     strstr(buf, "Parent Qdisc doesn't exist")) && log_level < LOG_DEBUG)
 		return 0;
 	pr_log(level == LIBBPF_WARN ? LOG_WARN : LOG_INFO, "libbpf: %s", buf);
 	return 0;

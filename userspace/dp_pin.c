@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 
 #include "dp_pin.h"
+#include "dp_state.h"
 #include "log.h"
 #include "util.h"
 
@@ -186,15 +187,19 @@ struct state_head {
 	uint32_t len;
 };
 
-int dp_state_save(const char *dir, json_t *state)
+int dp_state_save(const char *dir, const char *name, json_t *state)
 {
-	char *text = json_dumps(state, JSON_COMPACT), path[PATH_MAX + 8];
+	char *text = json_dumps(state, JSON_COMPACT), path[PATH_MAX + 64], tmp[PATH_MAX + 64];
 	size_t len = strlen(text), nchunks = (len + STATE_CHUNK - 1) / STATE_CHUNK;
 	struct state_head head = { STATE_MAGIC, (uint32_t)len };
 	char *chunk = xcalloc(1, STATE_CHUNK);
 	uint32_t k;
 	int fd, err = 0;
 
+	if (len > DP_STATE_MAX) {
+		err = -EFBIG;
+		goto out;
+	}
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_state", sizeof(uint32_t),
 			    STATE_CHUNK, nchunks + 1, NULL);
 	if (fd < 0) {
@@ -215,13 +220,17 @@ int dp_state_save(const char *dir, json_t *state)
 			err = -errno;
 	}
 	/*
-	 * bpffs refuses rename, so the new state replaces the old by unlink
-	 * and pin, under the lock; dp_state_load retries the short gap.
+	 * Pinned whole under a temporary name, then renamed over the old one:
+	 * a reader (or a loader killed here) sees the old or the new record,
+	 * never none. A temporary pin left by a killed loader goes first.
 	 */
-	snprintf(path, sizeof(path), "%s/state", dir);
-	if (!err && unlink(path) && errno != ENOENT)
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/%s_tmp", dir, name);
+	if (!err && unlink(tmp) && errno != ENOENT)
 		err = -errno;
-	if (!err && bpf_obj_pin(fd, path))
+	if (!err && bpf_obj_pin(fd, tmp))
+		err = -errno;
+	if (!err && rename(tmp, path))
 		err = -errno;
 	close(fd);
 out:
@@ -232,25 +241,27 @@ out:
 
 json_t *dp_state_load(const char *dir)
 {
-	char path[PATH_MAX + 8], *chunk, *text = NULL;
+	return dp_state_load_name(dir, DP_STATE_CUR);
+}
+
+json_t *dp_state_load_name(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 64], *chunk, *text = NULL;
 	struct state_head head;
 	json_error_t jerr;
 	json_t *doc = NULL;
 	struct stat st;
 	uint32_t k;
-	int fd, tries;
+	int fd;
 
-	snprintf(path, sizeof(path), "%s/state", dir);
-	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (lstat(path, &st))
+		return NULL;
+	if (!S_ISREG(st.st_mode)) {
 		errno = ELOOP;	/* pins are regular inodes, never symlinks */
 		return NULL;
 	}
-	/* An update replaces the pin: wait out that gap, if the dir is there. */
-	for (tries = 0; (fd = bpf_obj_get(path)) < 0 && tries < 50; tries++) {
-		if (errno != ENOENT || stat(dir, &st))
-			return NULL;
-		usleep(2000);
-	}
+	fd = bpf_obj_get(path);
 	if (fd < 0)
 		return NULL;
 	chunk = xmalloc(STATE_CHUNK);
@@ -258,7 +269,7 @@ json_t *dp_state_load(const char *dir)
 	if (bpf_map_lookup_elem(fd, &k, chunk))
 		goto out;
 	memcpy(&head, chunk, sizeof(head));
-	if (head.magic != STATE_MAGIC) {
+	if (head.magic != STATE_MAGIC || head.len > DP_STATE_MAX) {
 		errno = EINVAL;
 		goto out;
 	}
@@ -282,9 +293,10 @@ out:
 	return doc;
 }
 
+/* The state record goes last: a removal killed half way stays visible. */
 int dp_remove(const char *dir)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX + 64];
 	struct dirent *de;
 	DIR *d = opendir(dir);
 	struct stat st;
@@ -293,7 +305,8 @@ int dp_remove(const char *dir)
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
 	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    !strcmp(de->d_name, DP_STATE_CUR))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (!lstat(path, &st) && S_ISDIR(st.st_mode))
@@ -302,6 +315,9 @@ int dp_remove(const char *dir)
 			err = -errno;
 	}
 	closedir(d);
+	snprintf(path, sizeof(path), "%s/%s", dir, DP_STATE_CUR);
+	if (unlink(path) && errno != ENOENT)
+		err = -errno;
 	if (rmdir(dir) && !err)
 		err = -errno;
 	return err;

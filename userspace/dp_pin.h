@@ -22,10 +22,14 @@
  *                                  waiting at most TAGGER_LOCK_TIMEOUT
  *                                  seconds (10); fd or -1 after p_err
  *   dp_unlock(fd)
- *   dp_state_save(dir, json)       0 or -errno (replaces the pin atomically)
- *   dp_state_load(dir)             the document, or NULL (errno ENOENT if
- *                                  nothing is attached there)
- *   dp_remove(dir)                 unpin everything under dir, remove it
+ *   dp_state_save(dir, name, json) pin json as dir/name: pinned as
+ *                                  name_tmp, renamed over name (atomic);
+ *                                  0 or -errno (-EFBIG over DP_STATE_MAX)
+ *   dp_state_load(dir)             the document in dir/state, or NULL
+ *                                  (errno ENOENT if nothing is there)
+ *   dp_state_load_name(dir, name)  the same for dir/name
+ *   dp_remove(dir)                 unpin everything under dir (the state
+ *                                  last), remove it
  */
 #ifndef __TAGGER_DP_PIN_H
 #define __TAGGER_DP_PIN_H
@@ -42,8 +46,12 @@ const char *dp_root(void);
 int dp_path(char *buf, const char *name, const char *sub);
 int dp_lock(void);
 void dp_unlock(int fd);
-int dp_state_save(const char *dir, json_t *state);
+#define DP_STATE_CUR "state"
+#define DP_STATE_NEXT "state_new"	/* bpffs refuses '.' in pin names */
+
+int dp_state_save(const char *dir, const char *name, json_t *state);
 json_t *dp_state_load(const char *dir);
+json_t *dp_state_load_name(const char *dir, const char *name);
 int dp_remove(const char *dir);
 
 #endif /* __TAGGER_DP_PIN_H */
