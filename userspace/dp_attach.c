@@ -43,7 +43,8 @@ static int tc_attach(int prog_fd, int ifindex, bool egress, struct dp_attachment
 {
 	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
 		    .attach_point = egress ? BPF_TC_EGRESS : BPF_TC_INGRESS);
-	LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = prog_fd, .priority = 1);
+	LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = prog_fd, .priority = DP_TC_PRIO,
+		    .handle = DP_TC_HANDLE);
 	int err;
 
 	/* The clsact qdisc may be there already (the pause machinery). */

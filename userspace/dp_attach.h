@@ -3,7 +3,10 @@
  * Attach a tc program first on a port's ingress or egress hook, and detach
  * it again. tcx (BPF_LINK_CREATE with BPF_F_BEFORE, through the raw bpf()
  * syscall: libbpf 1.1 has no tcx API) where the kernel has it, else cls_bpf
- * in direct-action mode at the lowest preference (bpf_tc_attach). A tcx
+ * in direct-action mode at the lowest preference (bpf_tc_attach) with
+ * handle DP_TC_HANDLE: a known handle, so a loader killed before it
+ * recorded the filter can still detach it, and a second tagger on the
+ * same hook is refused (EEXIST) instead of stacked. A tcx
  * link survives the loader once pinned; a cls_bpf filter lives in the
  * qdisc until detached.
  *
@@ -19,6 +22,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#define DP_TC_PRIO	1
+#define DP_TC_HANDLE	0x7467	/* "tg" */
 
 enum dp_mode {
 	DP_MODE_AUTO,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Argument parsing shared by tagger switch and tagger host; see dp_cli.h. */
+#include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,11 +22,30 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	if (level == LIBBPF_INFO && log_level < LOG_INFO)
 		return 0;
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	/* bpf_tc_hook_create on a clsact that is there already: not an error. */
-	if (strstr(buf, "Exclusivity flag on") && log_level < LOG_DEBUG)
+	/*
+	 * bpf_tc_hook_create on a clsact that is there already, a teardown's
+	 * bpf_tc_detach where no clsact (so no filter) is: not errors.
+	 */
+	if ((strstr(buf, "Exclusivity flag on") ||
+	     strstr(buf, "Parent Qdisc doesn't exist")) && log_level < LOG_DEBUG)
 		return 0;
 	pr_log(level == LIBBPF_WARN ? LOG_WARN : LOG_INFO, "libbpf: %s", buf);
 	return 0;
+}
+
+/*
+ * The kernel's dev_valid_name(): 1-15 characters, not "." or "..", no '/',
+ * ':' or white space. An IFNAME becomes a bpffs path component (a host's
+ * pin directory, a switch's link pins): "." or ".." would name another
+ * node's pins.
+ */
+bool dp_valid_ifname(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= IF_NAMESIZE || !strcmp(s, ".") || !strcmp(s, ".."))
+		return false;
+	return !strpbrk(s, "/: \t\n\v\f\r");
 }
 
 static bool allowed_opt(const char *allowed, const char *a)
@@ -125,9 +145,20 @@ int dp_cli_run(int argc, char **argv, const char *words, const char *allowed,
 		usage_err(help, "\"%s\" is not a valid node name", pos[0]);
 		goto out;
 	}
+	for (i = 0; i < o.nmaps; i++)
+		if (!dp_valid_ifname(strchr(maps[i], '=') + 1)) {
+			usage_err(help, "\"%s\": not a valid interface name after '='",
+				  maps[i]);
+			goto out;
+		}
 	o.name = pos[0];
 	o.maps = maps;
 	if (strstr(words, "IFNAME")) {
+		if (!dp_valid_ifname(pos[1])) {
+			usage_err(help, "\"%s\" is not a valid interface name (1-15 "
+				  "characters, no '/', not \".\" or \"..\")", pos[1]);
+			goto out;
+		}
 		o.ifname = pos[1];
 		o.rules_file = pos[2];
 	} else {

@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "dp_host.h"
 #include "dp_pin.h"
+#include "dp_state.h"
 #include "log.h"
 #include "tagger_host.skel.h"
 #include "tagger_maps.h"
@@ -88,6 +89,70 @@ static int fill_maps(struct tagger_host_bpf *skel, const struct dp_opts *o,
 	return 0;
 }
 
+/*
+ * Detach what a host record names (a tcx link pin, or the tc filter at
+ * the recorded or the known handle) and remove dir, the record last.
+ */
+static int host_teardown(const char *dir, json_t *state, const char *ifname)
+{
+	char path[PATH_MAX + 64];
+	struct dp_attachment a = { .egress = true, .link_fd = -1 };
+	json_t *h = json_object_get(state, "egress");
+	int err = 0;
+
+	a.mode = dp_mode_parse(json_string_value(json_object_get(state, "mode")) ?: "");
+	a.ifindex = if_nametoindex(ifname);
+	a.handle = h ? json_integer_value(json_array_get(h, 0)) : DP_TC_HANDLE;
+	a.prio = h ? json_integer_value(json_array_get(h, 1)) : DP_TC_PRIO;
+	snprintf(path, sizeof(path), "%s/link_egress", dir);
+	a.link_fd = bpf_obj_get(path);
+	if (a.link_fd >= 0) {
+		a.mode = DP_MODE_TCX;
+		err = dp_detach(&a);
+		close(a.link_fd);
+	} else if (a.mode != DP_MODE_TCX && a.ifindex) {
+		a.mode = DP_MODE_TC;
+		err = dp_detach(&a);
+	}
+	if (err && err != -ENOENT && err != -ENODEV && err != -EINVAL)
+		p_err("detach %s: %s", ifname, strerror(-err));
+	else
+		err = 0;
+	return dp_remove(dir) ?: err;
+}
+
+/*
+ * Under the lock: the host's record at dir if it is attached here; a
+ * record of a killed attach ("attaching", or none) is rolled back first.
+ * NULL with errno ENOENT, or EXDEV (another namespace, p_err'd).
+ */
+static json_t *host_settled(const char *dir, const struct dp_opts *o)
+{
+	char what[300];
+	json_t *st;
+	struct stat sb;
+
+	if (stat(dir, &sb)) {
+		errno = ENOENT;
+		return NULL;
+	}
+	st = dp_state_load(dir);
+	snprintf(what, sizeof(what), "host %s on %s", o->name, o->ifname);
+	if (!dp_state_netns_ok(st, what)) {
+		json_decref(st);
+		errno = EXDEV;
+		return NULL;
+	}
+	if (st && !strcmp(dp_state_phase(st), "attached"))
+		return st;
+	pr_warn("host %s on %s: an attach or detach was interrupted: cleaning up\n",
+		o->name, o->ifname);
+	host_teardown(dir, st, o->ifname);
+	json_decref(st);
+	errno = ENOENT;
+	return NULL;
+}
+
 int dp_host_attach(const struct dp_opts *o)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 64], what[256] = "";
@@ -96,7 +161,6 @@ int dp_host_attach(const struct dp_opts *o)
 	int h, tag, prio, ifindex, lock = -1, err, ret = EXIT_USAGE;
 	struct rules *r;
 	json_t *doc = NULL, *state;
-	struct stat st;
 
 	r = dp_load_rules(o->rules_file, &doc);
 	if (!r)
@@ -122,13 +186,28 @@ int dp_host_attach(const struct dp_opts *o)
 		goto out;
 	}
 	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%s", o->ifname);
-	if (!stat(dir, &st)) {
-		p_err("host %s is attached to %s already: detach first", o->name, o->ifname);
+	state = host_settled(dir, o);
+	if (state || errno == EXDEV) {
+		if (state)
+			p_err("host %s is attached to %s already: detach first",
+			      o->name, o->ifname);
+		json_decref(state);
 		goto out;
 	}
 	if (mkdir(dir, 0700)) {
 		p_err("mkdir %s: %s", dir, strerror(errno));
 		goto out;
+	}
+	/* Before anything is attached: a killed attach is rolled back by it. */
+	state = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:s}", "format", DP_STATE_FORMAT,
+			  "kind", "host", "name", o->name, "ifname", o->ifname,
+			  "phase", "attaching", "netns", dp_netns_json(),
+			  "mode", dp_mode_name(o->mode));
+	err = dp_state_save(dir, DP_STATE_CUR, state);
+	json_decref(state);
+	if (err) {
+		p_err("saving state in %s: %s", dir, strerror(-err));
+		goto fail;
 	}
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = dir);
 	skel = tagger_host_bpf__open_opts(&oo);
@@ -150,12 +229,13 @@ int dp_host_attach(const struct dp_opts *o)
 		p_err("attach to %s egress: %s", o->ifname, strerror(-err));
 		goto fail;
 	}
-	state = json_pack("{s:s,s:s,s:s,s:s,s:i,s:s,s:i,s:i,s:[i,i]}", "format",
-			  "tagger-dataplane/1", "kind", "host", "name", o->name,
-			  "ifname", o->ifname, "ifindex", ifindex, "mode",
+	state = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:i,s:s,s:i,s:i,s:[i,i]}",
+			  "format", DP_STATE_FORMAT, "kind", "host", "name", o->name,
+			  "ifname", o->ifname, "phase", "attached", "netns",
+			  dp_netns_json(), "ifindex", ifindex, "mode",
 			  dp_mode_name(a.mode), "tag", tag, "priority", prio,
 			  "egress", a.handle, a.prio);
-	err = dp_state_save(dir, state);
+	err = dp_state_save(dir, DP_STATE_CUR, state);
 	json_decref(state);
 	if (err) {
 		p_err("saving state in %s: %s", dir, strerror(-err));
@@ -185,34 +265,20 @@ out:
 
 int dp_host_detach(const struct dp_opts *o)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 64];
-	struct dp_attachment a = { .egress = true, .link_fd = -1 };
-	int lock, err = 0;
-	json_t *state, *h;
+	char dir[PATH_MAX];
+	int lock, err;
+	json_t *state;
 
 	if (dp_path(dir, o->name, o->ifname) || (lock = dp_lock()) < 0)
 		return EXIT_USAGE;
-	state = dp_state_load(dir);
+	state = host_settled(dir, o);
 	if (!state) {
-		p_err("host %s is not attached to %s (%s)", o->name, o->ifname, dir);
+		if (errno != EXDEV)
+			p_err("host %s is not attached to %s (%s)", o->name, o->ifname, dir);
 		dp_unlock(lock);
 		return EXIT_USAGE;
 	}
-	a.mode = dp_mode_parse(json_string_value(json_object_get(state, "mode")) ?: "");
-	a.ifindex = if_nametoindex(o->ifname);
-	h = json_object_get(state, "egress");
-	a.handle = json_integer_value(json_array_get(h, 0));
-	a.prio = json_integer_value(json_array_get(h, 1));
-	snprintf(path, sizeof(path), "%s/link_egress", dir);
-	if (a.mode == DP_MODE_TCX)
-		a.link_fd = bpf_obj_get(path);
-	if ((a.mode == DP_MODE_TCX && a.link_fd >= 0) || (a.mode == DP_MODE_TC && a.ifindex))
-		err = dp_detach(&a);
-	if (a.link_fd >= 0)
-		close(a.link_fd);
-	if (err && err != -ENOENT && err != -ENODEV)
-		p_err("detach %s: %s", o->ifname, strerror(-err));
-	err = dp_remove(dir) ?: err;
+	err = host_teardown(dir, state, o->ifname);
 	dp_path(dir, o->name, NULL);
 	rmdir(dir);	/* if no other interface of the host is attached */
 	if (!err) {

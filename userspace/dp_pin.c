@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 
 #include "dp_pin.h"
+#include "dp_state.h"
 #include "log.h"
 #include "util.h"
 
@@ -67,10 +68,84 @@ static int mkdir_p(const char *dir)
 	return err;
 }
 
+/*
+ * Every directory above the root must be one only root can change, or a
+ * sticky one (a fresh bpffs is 1777): else its owner could swap the root.
+ */
+static int parents_trusted(const char *root)
+{
+	char *d = xstrdup(root), *p;
+	struct stat st;
+	int ok = 1;
+
+	while (ok && (p = strrchr(d, '/'))) {
+		p[p == d] = '\0';	/* "/a/b" -> "/a", "/a" -> "/" */
+		if (stat(d, &st)) {
+			p_err("%s: %s", d, strerror(errno));
+			ok = 0;
+		} else if ((st.st_uid && st.st_uid != geteuid()) ||
+			   ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))) {
+			p_err("%s is owned by uid %u with mode %04o: another user "
+			      "could replace %s; tagger refuses it", d,
+			      (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777), root);
+			ok = 0;
+		}
+		if (p == d)
+			break;
+	}
+	free(d);
+	return ok;
+}
+
+/* The root itself: a directory (no symlink) of ours, closed to others. */
+int dp_root_open(void)
+{
+	const char *root = dp_root();
+	struct statfs sfs;
+	struct stat st;
+	int fd;
+
+	if (!parents_trusted(root))
+		return -1;
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		p_err("cannot open %s: %s%s", root, strerror(errno),
+		      errno == ELOOP || errno == ENOTDIR ? " (a symlink or file: "
+		      "tagger takes only a directory of its own)" : "");
+		return -1;
+	}
+	if (fstatfs(fd, &sfs) || sfs.f_type != BPF_FS_MAGIC_) {
+		p_err("%s is not on a bpffs: mount one (mount -t bpf bpf "
+		      "/sys/fs/bpf) or set TAGGER_BPF_ROOT to a directory on one "
+		      "(under 'ip netns exec', /sys is remounted: use nsenter "
+		      "--net=/run/netns/NAME)", root);
+		goto err;
+	}
+	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077)) {
+		p_err("%s is owned by uid %u with mode %04o: the tagger root must "
+		      "be owned by root and 0700 (another user may have made it "
+		      "first); remove it and let tagger create it", root,
+		      (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		goto err;
+	}
+	return fd;
+err:
+	close(fd);
+	return -1;
+}
+
+static double lock_timeout(void)
+{
+	const char *env = getenv("TAGGER_LOCK_TIMEOUT");
+	double t = env && *env ? atof(env) : DP_LOCK_TIMEOUT;
+
+	return t > 0 ? t : DP_LOCK_TIMEOUT;
+}
+
 int dp_lock(void)
 {
 	const char *root = dp_root();
-	struct statfs st;
+	double deadline = now_seconds() + lock_timeout();
 	int fd, err;
 
 	err = mkdir_p(root);
@@ -78,21 +153,27 @@ int dp_lock(void)
 		p_err("cannot create %s: %s", root, strerror(-err));
 		return -1;
 	}
-	if (statfs(root, &st) || st.f_type != BPF_FS_MAGIC_) {
-		p_err("%s is not on a bpffs: mount one (mount -t bpf bpf "
-		      "/sys/fs/bpf) or set TAGGER_BPF_ROOT to a directory on one "
-		      "(under 'ip netns exec', /sys is remounted: use nsenter "
-		      "--net=/run/netns/NAME)", root);
+	fd = dp_root_open();
+	if (fd < 0)
 		return -1;
-	}
-	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || flock(fd, LOCK_EX)) {
-		p_err("cannot lock %s: %s", root, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
+	/* Not forever: a stuck holder gets named instead. */
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			p_err("cannot lock %s: %s", root, strerror(errno));
+			goto err;
+		}
+		if (now_seconds() > deadline) {
+			p_err("another tagger holds the lock on %s (waited %.0f s): "
+			      "try again, or find it with: fuser -v %s", root,
+			      lock_timeout(), root);
+			goto err;
+		}
+		usleep(10000);
 	}
 	return fd;
+err:
+	close(fd);
+	return -1;
 }
 
 void dp_unlock(int fd)
@@ -106,15 +187,19 @@ struct state_head {
 	uint32_t len;
 };
 
-int dp_state_save(const char *dir, json_t *state)
+int dp_state_save(const char *dir, const char *name, json_t *state)
 {
-	char *text = json_dumps(state, JSON_COMPACT), path[PATH_MAX + 8];
+	char *text = json_dumps(state, JSON_COMPACT), path[PATH_MAX + 64], tmp[PATH_MAX + 64];
 	size_t len = strlen(text), nchunks = (len + STATE_CHUNK - 1) / STATE_CHUNK;
 	struct state_head head = { STATE_MAGIC, (uint32_t)len };
 	char *chunk = xcalloc(1, STATE_CHUNK);
 	uint32_t k;
 	int fd, err = 0;
 
+	if (len > DP_STATE_MAX) {
+		err = -EFBIG;
+		goto out;
+	}
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_state", sizeof(uint32_t),
 			    STATE_CHUNK, nchunks + 1, NULL);
 	if (fd < 0) {
@@ -135,13 +220,17 @@ int dp_state_save(const char *dir, json_t *state)
 			err = -errno;
 	}
 	/*
-	 * bpffs refuses rename, so the new state replaces the old by unlink
-	 * and pin, under the lock; dp_state_load retries the short gap.
+	 * Pinned whole under a temporary name, then renamed over the old one:
+	 * a reader (or a loader killed here) sees the old or the new record,
+	 * never none. A temporary pin left by a killed loader goes first.
 	 */
-	snprintf(path, sizeof(path), "%s/state", dir);
-	if (!err && unlink(path) && errno != ENOENT)
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/%s_tmp", dir, name);
+	if (!err && unlink(tmp) && errno != ENOENT)
 		err = -errno;
-	if (!err && bpf_obj_pin(fd, path))
+	if (!err && bpf_obj_pin(fd, tmp))
+		err = -errno;
+	if (!err && rename(tmp, path))
 		err = -errno;
 	close(fd);
 out:
@@ -152,21 +241,27 @@ out:
 
 json_t *dp_state_load(const char *dir)
 {
-	char path[PATH_MAX + 8], *chunk, *text = NULL;
+	return dp_state_load_name(dir, DP_STATE_CUR);
+}
+
+json_t *dp_state_load_name(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 64], *chunk, *text = NULL;
 	struct state_head head;
 	json_error_t jerr;
 	json_t *doc = NULL;
 	struct stat st;
 	uint32_t k;
-	int fd, tries;
+	int fd;
 
-	snprintf(path, sizeof(path), "%s/state", dir);
-	/* An update replaces the pin: wait out that gap, if the dir is there. */
-	for (tries = 0; (fd = bpf_obj_get(path)) < 0 && tries < 50; tries++) {
-		if (errno != ENOENT || stat(dir, &st))
-			return NULL;
-		usleep(2000);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (lstat(path, &st))
+		return NULL;
+	if (!S_ISREG(st.st_mode)) {
+		errno = ELOOP;	/* pins are regular inodes, never symlinks */
+		return NULL;
 	}
+	fd = bpf_obj_get(path);
 	if (fd < 0)
 		return NULL;
 	chunk = xmalloc(STATE_CHUNK);
@@ -174,7 +269,7 @@ json_t *dp_state_load(const char *dir)
 	if (bpf_map_lookup_elem(fd, &k, chunk))
 		goto out;
 	memcpy(&head, chunk, sizeof(head));
-	if (head.magic != STATE_MAGIC) {
+	if (head.magic != STATE_MAGIC || head.len > DP_STATE_MAX) {
 		errno = EINVAL;
 		goto out;
 	}
@@ -198,9 +293,10 @@ out:
 	return doc;
 }
 
+/* The state record goes last: a removal killed half way stays visible. */
 int dp_remove(const char *dir)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX + 64];
 	struct dirent *de;
 	DIR *d = opendir(dir);
 	struct stat st;
@@ -209,7 +305,8 @@ int dp_remove(const char *dir)
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
 	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    !strcmp(de->d_name, DP_STATE_CUR))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (!lstat(path, &st) && S_ISDIR(st.st_mode))
@@ -218,6 +315,9 @@ int dp_remove(const char *dir)
 			err = -errno;
 	}
 	closedir(d);
+	snprintf(path, sizeof(path), "%s/%s", dir, DP_STATE_CUR);
+	if (unlink(path) && errno != ENOENT)
+		err = -errno;
 	if (rmdir(dir) && !err)
 		err = -errno;
 	return err;

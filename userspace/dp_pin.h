@@ -11,14 +11,25 @@
  * API:
  *   dp_root_set(dir) / dp_root()
  *   dp_path(buf, name, sub)        "<root>/<name>[/<sub>]"
- *   dp_lock()                      creates the root, locks it (flock, so a
- *                                  killed loader never leaves it held);
- *                                  fd or -1 after p_err
+ *   dp_root_open()                 the root, if it can be trusted: on a
+ *                                  bpffs, a directory (not a symlink)
+ *                                  owned by root, mode 0700, below
+ *                                  directories only root can change (or
+ *                                  sticky ones); fd or -1 after p_err
+ *   dp_lock()                      creates the root (0700), checks it as
+ *                                  dp_root_open, locks it (flock, so a
+ *                                  killed loader never leaves it held),
+ *                                  waiting at most TAGGER_LOCK_TIMEOUT
+ *                                  seconds (10); fd or -1 after p_err
  *   dp_unlock(fd)
- *   dp_state_save(dir, json)       0 or -errno (replaces the pin atomically)
- *   dp_state_load(dir)             the document, or NULL (errno ENOENT if
- *                                  nothing is attached there)
- *   dp_remove(dir)                 unpin everything under dir, remove it
+ *   dp_state_save(dir, name, json) pin json as dir/name: pinned as
+ *                                  name_tmp, renamed over name (atomic);
+ *                                  0 or -errno (-EFBIG over DP_STATE_MAX)
+ *   dp_state_load(dir)             the document in dir/state, or NULL
+ *                                  (errno ENOENT if nothing is there)
+ *   dp_state_load_name(dir, name)  the same for dir/name
+ *   dp_remove(dir)                 unpin everything under dir (the state
+ *                                  last), remove it
  */
 #ifndef __TAGGER_DP_PIN_H
 #define __TAGGER_DP_PIN_H
@@ -27,14 +38,20 @@
 #include <jansson.h>
 
 #define DP_DEFAULT_ROOT "/sys/fs/bpf/tagger"
+#define DP_LOCK_TIMEOUT 10.0
 
+int dp_root_open(void);
 void dp_root_set(const char *dir);
 const char *dp_root(void);
 int dp_path(char *buf, const char *name, const char *sub);
 int dp_lock(void);
 void dp_unlock(int fd);
-int dp_state_save(const char *dir, json_t *state);
+#define DP_STATE_CUR "state"
+#define DP_STATE_NEXT "state_new"	/* bpffs refuses '.' in pin names */
+
+int dp_state_save(const char *dir, const char *name, json_t *state);
 json_t *dp_state_load(const char *dir);
+json_t *dp_state_load_name(const char *dir, const char *name);
 int dp_remove(const char *dir);
 
 #endif /* __TAGGER_DP_PIN_H */

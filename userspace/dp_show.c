@@ -15,6 +15,7 @@
 
 #include "cmd.h"
 #include "dp_pin.h"
+#include "dp_state.h"
 #include "dp_switch.h"
 #include "log.h"
 #include "tagger_maps.h"
@@ -167,7 +168,7 @@ int dp_switch_show(const struct dp_opts *o)
 {
 	struct pins p = { .counters = -1, .stats = -1, .outer = -1, .gen = -1 };
 	json_t *state, *j, *ports, *port, *rules;
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], what[300];
 	uint32_t zero = 0, gen = 0;
 	size_t i;
 	int ret = EXIT_USAGE;
@@ -175,9 +176,30 @@ int dp_switch_show(const struct dp_opts *o)
 	if (dp_path(dir, o->name, NULL))
 		return EXIT_USAGE;
 	/* Reads only: no lock, so show never waits for an update. */
-	state = dp_state_load(dir);
+	if (!access(dp_root(), F_OK)) {
+		int rfd = dp_root_open();	/* trusted, or nothing is read */
+
+		if (rfd < 0)
+			return EXIT_USAGE;
+		close(rfd);
+	}
+	/* What runs: a swapped-in update not yet committed counts. */
+	state = dp_state_view(dir);
 	if (!state) {
 		p_err("switch %s is not attached (%s: %s)", o->name, dir, strerror(errno));
+		return EXIT_USAGE;
+	}
+	snprintf(what, sizeof(what), "switch %s", o->name);
+	if (!dp_state_netns_ok(state, what)) {
+		json_decref(state);
+		return EXIT_USAGE;
+	}
+	if (strcmp(dp_state_phase(state), "attached")) {
+		p_err("switch %s is %s (or a tagger was killed doing so: the next "
+		      "attach, update or detach cleans up)", o->name,
+		      !strcmp(dp_state_phase(state), "attaching") ? "being attached" :
+		      "being detached");
+		json_decref(state);
 		return EXIT_USAGE;
 	}
 	p.ncpu = libbpf_num_possible_cpus();

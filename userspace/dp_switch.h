@@ -12,6 +12,11 @@
  *   dp_sysctl_prio(&old)                 net.ipv4.ip_forward_update_priority
  *                                        to 0; 1 if changed (old set)
  *   dp_sysctl_restore(old)
+ *   dp_switch_settled(dir, name, &done)  under the lock: the committed
+ *                                        record, after repairing what a
+ *                                        killed loader left (dp_state.h)
+ *   dp_switch_teardown(dir, state, &n)   detach what a record names,
+ *                                        restore the sysctl, remove dir
  * update lives in dp_update.c, show in dp_show.c.
  */
 #ifndef __TAGGER_DP_SWITCH_H
@@ -54,7 +59,10 @@ void dp_set_counts(json_t *state, const struct dp_table *tab);
 int dp_install_table(const struct rules *r, int sw, const struct dp_port *ports,
 		     int outer_fd, int gen_fd, bool first, struct dp_table *tab,
 		     int64_t *gen);
+int dp_sysctl_read(void);
 int dp_sysctl_prio(int *old);
 void dp_sysctl_restore(int old);
+int dp_switch_teardown(const char *dir, json_t *state, int *nports);
+json_t *dp_switch_settled(const char *dir, const char *name, int *done);
 
 #endif /* __TAGGER_DP_SWITCH_H */

@@ -173,7 +173,7 @@ int dp_table_create(const struct dp_table *tab)
 	return fd;
 }
 
-int64_t dp_table_install(int outer_fd, int gen_fd, int inner_fd, int first)
+int64_t dp_table_stage(int outer_fd, int gen_fd, int inner_fd, int first)
 {
 	__u32 zero = 0, gen = 0, slot, next;
 	__u32 ifd = inner_fd;
@@ -182,12 +182,29 @@ int64_t dp_table_install(int outer_fd, int gen_fd, int inner_fd, int first)
 		return -errno;
 	next = first ? 0 : gen + 1;
 	slot = next & (TAGGER_RULE_SLOTS - 1);
-	/* Fill the idle slot, then point new packets at it: one write. */
+	/* The idle slot: no packet looks at it until the generation moves. */
 	if (bpf_map_update_elem(outer_fd, &slot, &ifd, BPF_ANY))
 		return -errno;
-	if (bpf_map_update_elem(gen_fd, &zero, &next, BPF_ANY))
-		return -errno;
 	return next;
+}
+
+int dp_table_go(int gen_fd, int64_t next)
+{
+	__u32 zero = 0, g = next;
+
+	return bpf_map_update_elem(gen_fd, &zero, &g, BPF_ANY) ? -errno : 0;
+}
+
+int64_t dp_table_install(int outer_fd, int gen_fd, int inner_fd, int first)
+{
+	int64_t next = dp_table_stage(outer_fd, gen_fd, inner_fd, first);
+	int err;
+
+	/* Fill the idle slot, then point new packets at it: one write. */
+	if (next < 0)
+		return next;
+	err = dp_table_go(gen_fd, next);
+	return err ? err : next;
 }
 
 void dp_table_free(struct dp_table *tab)

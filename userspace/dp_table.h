@@ -18,6 +18,9 @@
  *   dp_table_install(outer, gen, fd, first)   put fd in the idle slot and
  *                                bump the generation (first: slot 0, gen 0);
  *                                returns the new generation or -errno
+ *   dp_table_stage(outer, gen, fd, first)   only the first half: fd in the
+ *                                idle slot; the generation to go to
+ *   dp_table_go(gen, next)       the second: new packets use it; -errno
  *   dp_table_free(&tab)
  */
 #ifndef __TAGGER_DP_TABLE_H
@@ -53,6 +56,8 @@ void dp_table_build(const struct rules *r, int sw, const struct dp_port *ports,
 		    struct dp_table *tab);
 int dp_table_create(const struct dp_table *tab);
 int64_t dp_table_install(int outer_fd, int gen_fd, int inner_fd, int first);
+int64_t dp_table_stage(int outer_fd, int gen_fd, int inner_fd, int first);
+int dp_table_go(int gen_fd, int64_t next);
 void dp_table_free(struct dp_table *tab);
 
 #endif /* __TAGGER_DP_TABLE_H */

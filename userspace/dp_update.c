@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "dp_pin.h"
+#include "dp_state.h"
 #include "dp_switch.h"
 #include "dp_table.h"
 #include "dp_union.h"
@@ -66,6 +67,32 @@ static int open_pinned(const char *dir, const char *name)
 	return bpf_obj_get(path);
 }
 
+/*
+ * Rules of one topology only: an update whose "links" are another set
+ * than the attached rules' would mix two topologies' links in the union
+ * check (matching port names are no proof). Without links on one side
+ * it cannot tell: a warning, and --topo (if given) decides the links.
+ */
+static bool same_topology(const struct dp_opts *o, json_t *doc, json_t *old_doc)
+{
+	int same = dp_links_same(doc, old_doc);
+
+	if (same < 0 && !o->topo_file)
+		pr_warn("%s or the attached rules have no \"links\": cannot check that "
+			"both are rules of one topology\n", o->rules_file);
+	if (same != 0)
+		return true;
+	if (o->force) {
+		pr_warn("%s: rules of another topology (other \"links\" than the "
+			"attached rules): updating anyway (--force)\n", o->rules_file);
+		return true;
+	}
+	p_err("%s: rules of another topology: their \"links\" differ from the "
+	      "attached rules' (detach and attach to change topology, or "
+	      "--force)", o->rules_file);
+	return false;
+}
+
 /* 1 if the update may go ahead; 0 refused (printed); -1 bad input. */
 static int union_gate(const struct dp_opts *o, const struct rules *new,
 		      json_t *doc, json_t *old_doc, json_t *report)
@@ -107,16 +134,48 @@ static int union_gate(const struct dp_opts *o, const struct rules *new,
 	return ok || o->force;
 }
 
+/*
+ * The new record goes in first (state_new, generation next), then the
+ * generation moves, then the record is renamed over the old: a kill at
+ * any point leaves what dp_state_settle commits or drops by the kernel's
+ * generation.
+ */
+static int swap_in(const char *dir, json_t *next_state, int outer, int genfd,
+		   int tfd, int64_t *gen)
+{
+	char cur[PATH_MAX + 16], nxt[PATH_MAX + 16];
+	int64_t next = dp_table_stage(outer, genfd, tfd, false);
+	int err;
+
+	if (next < 0)
+		return (int)next;
+	json_object_set_new(next_state, "generation", json_integer(next));
+	err = dp_state_save(dir, DP_STATE_NEXT, next_state);
+	if (err)
+		return err;
+	err = dp_table_go(genfd, next);
+	if (err)
+		return err;
+	*gen = next;
+	snprintf(cur, sizeof(cur), "%s/%s", dir, DP_STATE_CUR);
+	snprintf(nxt, sizeof(nxt), "%s/%s", dir, DP_STATE_NEXT);
+	if (rename(nxt, cur))	/* live anyway: the next command commits it */
+		pr_warn("generation %lld is live; committing its state: %s\n",
+			(long long)next, strerror(errno));
+	return 0;
+}
+
 int dp_switch_update(const struct dp_opts *o)
 {
-	int sw, n = 0, lock, outer = -1, genfd = -1, ret = EXIT_USAGE, err, gate;
+	int sw, n = 0, lock, outer = -1, genfd = -1, tfd = -1, ret = EXIT_USAGE, err, gate;
 	struct rules *r = NULL;
-	json_t *doc = NULL, *state = NULL, *report;
+	json_t *doc = NULL, *state = NULL, *report, *kept;
 	struct dp_port *ports = NULL;
 	struct dp_table tab = { 0 };
 	char dir[PATH_MAX], abs[PATH_MAX];
 	double t0 = now_seconds(), t1;
-	int64_t gen;
+	int64_t gen = -1;
+	size_t size;
 
 	report = json_pack("{s:s}", "switch", o->name);
 	r = dp_load_rules(o->rules_file, &doc);
@@ -127,12 +186,21 @@ int dp_switch_update(const struct dp_opts *o)
 		p_err("%s: no switch \"%s\" in the rules", o->rules_file, o->name);
 		goto out_nolock;
 	}
+	kept = dp_rules_for_state(doc, &size);
+	if (!kept) {
+		p_err("%s: the rules take %zu bytes as state, over the cap of %u",
+		      o->rules_file, size, DP_STATE_MAX);
+		goto out_nolock;
+	}
+	json_decref(doc);
+	doc = kept;
 	lock = dp_lock();
 	if (lock < 0)
 		goto out_nolock;
-	state = dp_state_load(dir);
+	state = dp_switch_settled(dir, o->name, &err);
 	if (!state) {
-		p_err("switch %s is not attached (%s: %s)", o->name, dir, strerror(errno));
+		if (errno != EXDEV)
+			p_err("switch %s is not attached (%s)", o->name, dir);
 		goto out;
 	}
 	ports = dp_state_ports(state, &n);
@@ -141,6 +209,8 @@ int dp_switch_update(const struct dp_opts *o)
 		      "detach and attach again", o->rules_file, o->name);
 		goto out;
 	}
+	if (!same_topology(o, doc, json_object_get(state, "rules")))
+		goto out;
 	gate = union_gate(o, r, doc, json_object_get(state, "rules"), report);
 	if (gate <= 0) {
 		ret = gate < 0 ? EXIT_USAGE : EXIT_PROBLEM;
@@ -155,19 +225,18 @@ int dp_switch_update(const struct dp_opts *o)
 		      dir, strerror(errno));
 		goto out;
 	}
-	err = dp_install_table(r, sw, ports, outer, genfd, false, &tab, &gen);
-	if (err) {
-		p_err("loading %zu rule table entries: %s", tab.n, strerror(-err));
-		goto out;
-	}
+	dp_table_build(r, sw, ports, &tab);
+	tfd = dp_table_create(&tab);
 	json_object_set(state, "rules", doc);
 	dp_set_counts(state, &tab);
 	json_object_set_new(state, "rules_file",
 			    json_string(realpath(o->rules_file, abs) ? abs : o->rules_file));
-	err = dp_state_save(dir, state);
-	if (err)
-		pr_warn("generation %lld is live, but saving the state failed: %s\n",
-			(long long)gen, strerror(-err));
+	err = tfd < 0 ? tfd : swap_in(dir, state, outer, genfd, tfd, &gen);
+	if (err) {
+		p_err("%s %zu rule table entries: %s", gen < 0 ? "loading" : "swapping in",
+		      tab.n, strerror(-err));
+		goto out;
+	}
 	json_object_set_new(report, "updated", json_true());
 	json_object_set_new(report, "generation", json_integer(gen));
 	json_object_set_new(report, "entries", json_integer(tab.n - 1));
@@ -203,6 +272,8 @@ out_nolock:
 		close(outer);
 	if (genfd >= 0)
 		close(genfd);
+	if (tfd >= 0)
+		close(tfd);
 	dp_table_free(&tab);
 	dp_free_ports(ports, n);
 	rules_free(r);

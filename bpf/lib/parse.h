@@ -1,13 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Packet parsing for the tagger tc programs: Ethernet, at most one 802.1Q
- * tag, IPv4 (with options) and IPv6, and the traffic class byte that holds
- * the tag (DSCP, upper six bits) and ECN (lower two bits).
+ * Packet parsing for the tagger tc programs: Ethernet, at most two VLAN
+ * tags (802.1Q, or QinQ: an 802.1ad or 802.1Q outer tag and an 802.1Q
+ * inner one), IPv4 (with options) and IPv6, and the traffic class byte
+ * that holds the tag (DSCP, upper six bits) and ECN (lower two bits). A
+ * third tag is beyond it: such a frame is not IP to the programs.
  *
  * API:
  *   tagger_parse(skb, &pkt)   one of enum tagger_pkt_kind; fills pkt
- *   tagger_udp_dport(skb, &pkt, &port)   0 if pkt is UDP with a readable
- *                             destination port (network order in port)
+ *   tagger_udp_dport(skb, &pkt, &port)   0 if pkt is a whole (unfragmented)
+ *                             UDP datagram with a readable destination
+ *                             port (host order in port). A fragment never
+ *                             matches: only the first one holds the port,
+ *                             so matching it would split one datagram
+ *                             into a lossless and a lossy part. IPv6
+ *                             extension headers are walked (at most
+ *                             TAGGER_IP6_EXT_MAX of them).
  *
  * Headers outside the linear area are pulled in (bpf_skb_pull_data) only
  * when skb->len says they exist, so a short frame is reported, never read
@@ -40,9 +48,16 @@ struct tagger_pkt {
 	__u32 l3;		/* offset of the IP header */
 	__u32 l4;		/* offset of the transport header */
 	__u8 tos;		/* IPv4 TOS / IPv6 traffic class */
-	__u8 l4proto;
+	__u8 l4proto;		/* IPv6: the fixed header's next header */
 	__u16 opcode;		/* MAC control opcode, host order */
+	__u8 frag;		/* IPv4: MF set or a fragment offset */
+	__u8 ip6;		/* IPv6: extension headers may follow */
+	__u8 pad[2];
 };
+
+#define TAGGER_IP6_EXT_MAX	6
+#define TAGGER_VLAN_MAX		2
+#define TAGGER_IP_FRAG		0x3fff	/* IPv4 MF flag and fragment offset */
 
 struct tagger_vlan_hdr {
 	__be16 tci;
@@ -84,6 +99,7 @@ static __always_inline int tagger_parse_ip4(struct __sk_buff *skb,
 	p->tos = ip->tos;
 	p->l4proto = ip->protocol;
 	p->l4 = p->l3 + ihl;
+	p->frag = !!(ip->frag_off & bpf_htons(TAGGER_IP_FRAG));
 	return TAGGER_PKT_IP4;
 }
 
@@ -108,6 +124,7 @@ static __always_inline int tagger_parse_ip6(struct __sk_buff *skb,
 	p->tos = (b[0] << 4) | (b[1] >> 4);
 	p->l4proto = ip6->nexthdr;
 	p->l4 = p->l3 + sizeof(*ip6);
+	p->ip6 = 1;
 	return TAGGER_PKT_IP6;
 }
 
@@ -118,6 +135,7 @@ static __always_inline int tagger_parse_slow(struct __sk_buff *skb,
 	struct tagger_vlan_hdr *vh;
 	struct ethhdr *eth;
 	__be16 proto;
+	int k;
 
 	p->l3 = sizeof(*eth);
 	if (tagger_linear(skb, sizeof(*eth)))
@@ -128,12 +146,17 @@ static __always_inline int tagger_parse_slow(struct __sk_buff *skb,
 	if ((void *)(eth + 1) > data_end)
 		return TAGGER_PKT_OTHER;
 	proto = eth->h_proto;
-	if (proto == bpf_htons(ETH_P_8021Q)) {
-		if (tagger_linear(skb, sizeof(*eth) + sizeof(*vh)))
+#pragma unroll
+	for (k = 0; k < TAGGER_VLAN_MAX; k++) {
+		/* 802.1ad only outside: the inner tag of QinQ is 802.1Q. */
+		if (proto != bpf_htons(ETH_P_8021Q) &&
+		    (k || proto != bpf_htons(ETH_P_8021AD)))
+			break;
+		if (tagger_linear(skb, p->l3 + sizeof(*vh)))
 			return TAGGER_PKT_OTHER;
 		data = (void *)(long)skb->data;
 		data_end = (void *)(long)skb->data_end;
-		vh = data + sizeof(*eth);
+		vh = data + p->l3;
 		if ((void *)(vh + 1) > data_end)
 			return TAGGER_PKT_OTHER;
 		proto = vh->proto;
@@ -175,6 +198,7 @@ static __always_inline int tagger_parse_fast(struct __sk_buff *skb,
 	p->l4 = sizeof(*eth) + ihl;
 	p->tos = ip->tos;
 	p->l4proto = ip->protocol;
+	p->frag = !!(ip->frag_off & bpf_htons(TAGGER_IP_FRAG));
 	return TAGGER_PKT_IP4;
 }
 
@@ -186,15 +210,60 @@ static __always_inline int tagger_parse(struct __sk_buff *skb,
 	return kind >= 0 ? kind : tagger_parse_slow(skb, p);
 }
 
+/*
+ * Past IPv6 extension headers to the transport header: its offset in
+ * *l4, or -1 for a fragment (but an atomic one), an unknown chain or one
+ * longer than TAGGER_IP6_EXT_MAX.
+ */
+static __always_inline int tagger_ip6_l4(struct __sk_buff *skb,
+					 const struct tagger_pkt *p,
+					 __u32 *l4, __u8 *proto)
+{
+	__u32 off = p->l4;
+	__u8 nh = p->l4proto, h[2];
+	__be16 frag;
+	int k;
+
+#pragma unroll
+	for (k = 0; k < TAGGER_IP6_EXT_MAX; k++) {
+		if (nh != IPPROTO_HOPOPTS && nh != IPPROTO_ROUTING &&
+		    nh != IPPROTO_DSTOPTS && nh != IPPROTO_FRAGMENT &&
+		    nh != IPPROTO_AH)
+			break;
+		if (bpf_skb_load_bytes(skb, off, h, sizeof(h)))
+			return -1;
+		if (nh == IPPROTO_FRAGMENT) {
+			if (bpf_skb_load_bytes(skb, off + 2, &frag, sizeof(frag)) ||
+			    (frag & bpf_htons(0xfff9)))	/* offset or M */
+				return -1;
+			off += 8;
+		} else if (nh == IPPROTO_AH) {
+			off += ((__u32)h[1] + 2) * 4;
+		} else {
+			off += ((__u32)h[1] + 1) * 8;
+		}
+		nh = h[0];
+	}
+	*l4 = off;
+	*proto = nh;
+	return 0;
+}
+
 static __always_inline int tagger_udp_dport(struct __sk_buff *skb,
 					    const struct tagger_pkt *p,
 					    __u16 *port)
 {
 	struct udphdr udp;
+	__u32 l4 = p->l4;
+	__u8 proto = p->l4proto;
 
-	if (p->l4proto != IPPROTO_UDP)
+	if (p->frag)
 		return -1;
-	if (bpf_skb_load_bytes(skb, p->l4, &udp, sizeof(udp)))
+	if (p->ip6 && tagger_ip6_l4(skb, p, &l4, &proto))
+		return -1;
+	if (proto != IPPROTO_UDP)
+		return -1;
+	if (bpf_skb_load_bytes(skb, l4, &udp, sizeof(udp)))
 		return -1;
 	*port = bpf_ntohs(udp.dest);
 	return 0;

@@ -101,6 +101,60 @@ static inline void pkt_build(struct pkt *p, int kind, int vlan, uint8_t tos,
 	p->len = o + plen;
 }
 
+/* Insert len bytes at off (headers go in front of what is there). */
+static inline uint8_t *pkt_insert(struct pkt *p, int off, int len)
+{
+	memmove(p->b + off + len, p->b + off, p->len - off);
+	memset(p->b + off, 0, len);
+	p->len += len;
+	if (p->l3 >= off)
+		p->l3 += len;
+	return p->b + off;
+}
+
+/* Push a VLAN tag with TPID tpid in front of the ones there (QinQ). */
+static inline void pkt_push_vlan(struct pkt *p, uint16_t tpid)
+{
+	uint8_t *t = pkt_insert(p, 12, 4);
+
+	t[0] = tpid >> 8; t[1] = tpid & 255; t[2] = 0x30; t[3] = 0x07;
+}
+
+/* IPv4: set MF and the fragment offset (8-byte units); DF is kept. */
+static inline void pkt_frag4(struct pkt *p, int mf, uint16_t off)
+{
+	uint8_t *ip = p->b + p->l3;
+	int ihl = (ip[0] & 15) * 4;
+	uint16_t v = (ip[6] & 0x40) << 8 | (mf ? 0x2000 : 0) | (off & 0x1fff);
+
+	ip[6] = v >> 8; ip[7] = v & 255;
+	ip[10] = ip[11] = 0;
+	ip[10] = ip_csum(ip, ihl) >> 8;
+	ip[11] = ip_csum(ip, ihl) & 255;
+}
+
+/*
+ * IPv6: an 8-byte extension header of type nh (0 hop-by-hop, 43 routing,
+ * 60 destination options, 44 fragment with offset off and M flag mf)
+ * right after the fixed header, in front of the ones there.
+ */
+static inline void pkt_ext6(struct pkt *p, uint8_t nh, int mf, uint16_t off)
+{
+	uint8_t *ip = p->b + p->l3, *e;
+	uint16_t plen = (ip[4] << 8 | ip[5]) + 8, v = (off << 3) | (mf ? 1 : 0);
+
+	e = pkt_insert(p, p->l3 + 40, 8);
+	e[0] = ip[6];
+	ip[6] = nh;
+	ip[4] = plen >> 8; ip[5] = plen & 255;
+	if (nh == 44) {
+		e[2] = v >> 8; e[3] = v & 255;
+		e[7] = 0x2a;	/* identification */
+	} else if (nh == 0 || nh == 60) {
+		e[2] = 1; e[3] = 4;	/* PadN over the 6 option bytes */
+	}
+}
+
 static inline uint8_t pkt_tos(const struct pkt *p)
 {
 	const uint8_t *ip = p->b + p->l3;

@@ -430,6 +430,108 @@ START_TEST(non_ip_passes_untouched_and_pfc_is_counted)
 }
 END_TEST
 
+/* 802.1ad outer + 802.1Q inner, and two 802.1Q tags: the IP inside counts. */
+START_TEST(qinq_is_classified_and_rewritten)
+{
+	static const uint16_t outer[] = { 0x88a8, 0x8100 };
+	struct pkt p;
+	struct run r;
+	unsigned k;
+
+	NEED_ROOT();
+	for (k = 0; k < 2; k++) {
+		pkt_build(&p, PKT_V4, 1, TOS(10, 1), 0, 9);
+		pkt_push_vlan(&p, outer[k]);
+		ck_assert_int_eq(p.l3, 22);
+		r = ingress(&p);
+		ck_assert_uint_eq(r.ret, NEXT);
+		ck_assert_uint_eq(r.ctx.priority, 3);
+		ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(1, 3));
+		r = egress(&p, TAGGER_MARK(1, 3));
+		ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, 1));
+		ck_assert(ip_csum_ok(&r.out));
+		ck_assert_uint_eq(r.ctx.priority, 4);
+		pkt_build(&p, PKT_V6, 1, TOS(10, 2), 0, 9);
+		pkt_push_vlan(&p, outer[k]);
+		r = ingress(&p);
+		ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(1, 3));
+		r = egress(&p, r.ctx.mark);
+		ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, 2));
+	}
+	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_IN, 10, 1), 4);
+	ck_assert_uint_eq(port_stat(SLOT_A, offsetof(struct tagger_port_stats, non_ip)), 0);
+	/* A third tag is beyond the parser: passed untouched as non-IP. */
+	pkt_build(&p, PKT_V4, 1, TOS(10, 1), 0, 9);
+	pkt_push_vlan(&p, 0x8100);
+	pkt_push_vlan(&p, 0x88a8);
+	r = ingress(&p);
+	ck_assert_uint_eq(r.ctx.mark, 0);
+	ck_assert_uint_eq(port_stat(SLOT_A, offsetof(struct tagger_port_stats, non_ip)), 1);
+}
+END_TEST
+
+/*
+ * A switch classifies and rewrites by the IP header alone: every fragment
+ * of a datagram (first, middle, last) gets the same priority and tag.
+ */
+START_TEST(ipv4_fragments_are_classified_alike)
+{
+	static const struct { int mf; uint16_t off; } f[] = {
+		{ 1, 0 }, { 1, 185 }, { 0, 370 },
+	};
+	struct pkt p;
+	struct run r;
+	unsigned k;
+
+	NEED_ROOT();
+	for (k = 0; k < 3; k++) {
+		pkt_build(&p, PKT_V4, 0, TOS(10, 0), 0, 9);
+		pkt_frag4(&p, f[k].mf, f[k].off);
+		r = ingress(&p);
+		ck_assert_uint_eq(r.ctx.priority, 3);
+		ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(1, 3));
+		r = egress(&p, r.ctx.mark);
+		ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, 0));
+		ck_assert(ip_csum_ok(&r.out));
+		ck_assert_uint_eq(r.out.b[p.l3 + 6], p.b[p.l3 + 6]);	/* flags kept */
+		ck_assert_uint_eq(r.out.b[p.l3 + 7], p.b[p.l3 + 7]);
+	}
+	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_IN, 10, 1), 3);
+}
+END_TEST
+
+/* IPv6 extension headers do not move the traffic class: same verdicts. */
+START_TEST(ipv6_extension_headers_are_classified_alike)
+{
+	static const struct { uint8_t nh; int mf; uint16_t off; } e[] = {
+		{ 0, 0, 0 }, { 43, 0, 0 }, { 60, 0, 0 }, { 44, 1, 0 }, { 44, 0, 100 },
+	};
+	struct pkt p;
+	struct run r;
+	unsigned k;
+
+	NEED_ROOT();
+	for (k = 0; k < 5; k++) {
+		pkt_build(&p, PKT_V6, k & 1, TOS(10, 3), 0, 9);
+		pkt_ext6(&p, e[k].nh, e[k].mf, e[k].off);
+		r = ingress(&p);
+		ck_assert_uint_eq(r.ctx.priority, 3);
+		ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(1, 3));
+		r = egress(&p, r.ctx.mark);
+		ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, 3));
+		ck_assert_uint_eq(r.ctx.priority, 4);
+		ck_assert_mem_eq(r.out.b + p.l3 + 2, p.b + p.l3 + 2, p.len - p.l3 - 2);
+	}
+	/* Hop-by-hop, then routing, then a fragment header. */
+	pkt_build(&p, PKT_V6, 0, TOS(20, 0), 0, 9);
+	pkt_ext6(&p, 44, 0, 7);
+	pkt_ext6(&p, 43, 0, 0);
+	pkt_ext6(&p, 0, 0, 0);
+	r = ingress(&p);
+	ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(1, 4));
+}
+END_TEST
+
 START_TEST(a_packet_is_rewritten_by_the_rules_that_classified_it)
 {
 	struct pkt p;
@@ -509,6 +611,86 @@ START_TEST(wildcards_expand_most_specific_first)
 }
 END_TEST
 
+static struct tagger_host_bpf *host_load(void)
+{
+	struct tagger_host_tag t = { .set = 1, .dscp = 10, .prio = 3 };
+	struct tagger_host_cfg cfg = { .udp_lo = 4791, .udp_hi = 4791 };
+	struct tagger_host_bpf *h;
+	struct bpf_map *m;
+	uint32_t idx;
+
+	h = tagger_host_bpf__open();
+	ck_assert_ptr_nonnull(h);
+	bpf_object__for_each_map(m, h->obj)
+		bpf_map__set_pin_path(m, NULL);
+	ck_assert_int_eq(tagger_host_bpf__load(h), 0);
+	idx = TAGGER_HOST_UDP_ENTRY;
+	ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_tags),
+					     &idx, &t, 0), 0);
+	idx = 0;
+	ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg),
+					     &idx, &cfg, 0), 0);
+	return h;
+}
+
+static uint8_t host_tos(struct tagger_host_bpf *h, const struct pkt *p)
+{
+	struct run r = run_prog(h->progs.tagger_host_egress, p, IF_A, 0, 0);
+
+	return pkt_tos(&r.out);
+}
+
+/*
+ * --udp-dport: only a later fragment's first bytes would be read as the
+ * port, so no fragment of a datagram can be matched by port, and a
+ * fragmented datagram is never lossless: the first fragment stays as sent
+ * too (MF set or offset != 0: not matched). IPv6 extension headers are
+ * walked to the UDP header; a fragment header is a fragment unless atomic.
+ */
+START_TEST(host_udp_selector_never_matches_a_fragment)
+{
+	struct tagger_host_bpf *h;
+	struct pkt p;
+
+	NEED_ROOT();
+	h = host_load();
+	pkt_build(&p, PKT_V4, 0, TOS(0, 1), 0, 4791);
+	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 1));	/* whole: matched */
+	pkt_frag4(&p, 1, 0);
+	ck_assert_uint_eq(host_tos(h, &p), TOS(0, 1));	/* first fragment */
+	pkt_frag4(&p, 0, 3);	/* last fragment whose data looks like 4791 */
+	ck_assert_uint_eq(host_tos(h, &p), TOS(0, 1));
+	pkt_frag4(&p, 1, 3);
+	ck_assert_uint_eq(host_tos(h, &p), TOS(0, 1));
+	pkt_build(&p, PKT_V4, 1, TOS(0, 1), 0, 4791);
+	p.b[p.l3 + 6] = 0x40;	/* DF only: not a fragment */
+	pkt_frag4(&p, 0, 0);
+	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 1));
+
+	pkt_build(&p, PKT_V6, 0, TOS(0, 2), 0, 4791);
+	pkt_ext6(&p, 43, 0, 0);
+	pkt_ext6(&p, 0, 0, 0);
+	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 2));	/* HBH, routing, UDP */
+	pkt_build(&p, PKT_V6, 0, TOS(0, 2), 0, 4791);
+	pkt_ext6(&p, 60, 0, 0);
+	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 2));
+	pkt_build(&p, PKT_V6, 0, TOS(0, 2), 0, 4791);
+	pkt_ext6(&p, 44, 0, 0);	/* atomic fragment: the whole datagram */
+	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 2));
+	pkt_build(&p, PKT_V6, 0, TOS(0, 2), 0, 4791);
+	pkt_ext6(&p, 44, 1, 0);	/* first fragment */
+	ck_assert_uint_eq(host_tos(h, &p), TOS(0, 2));
+	pkt_build(&p, PKT_V6, 0, TOS(0, 2), 0, 4791);
+	pkt_ext6(&p, 44, 0, 9);	/* last fragment */
+	pkt_ext6(&p, 0, 0, 0);
+	ck_assert_uint_eq(host_tos(h, &p), TOS(0, 2));
+	pkt_build(&p, PKT_V6, 0, TOS(0, 2), 0, 4790);	/* other port */
+	pkt_ext6(&p, 0, 0, 0);
+	ck_assert_uint_eq(host_tos(h, &p), TOS(0, 2));
+	tagger_host_bpf__destroy(h);
+}
+END_TEST
+
 /* Host egress: the lossless class leaves with the host's initial tag. */
 START_TEST(host_sets_the_initial_tag_by_dscp_or_udp_port)
 {
@@ -568,9 +750,13 @@ Suite *dataplane_suite(void)
 	tcase_add_test(tc, egress_miss_and_lossy_rule_demote_to_the_lossy_tag);
 	tcase_add_test(tc, truncated_headers_never_read_past_the_end);
 	tcase_add_test(tc, non_ip_passes_untouched_and_pfc_is_counted);
+	tcase_add_test(tc, qinq_is_classified_and_rewritten);
+	tcase_add_test(tc, ipv4_fragments_are_classified_alike);
+	tcase_add_test(tc, ipv6_extension_headers_are_classified_alike);
 	tcase_add_test(tc, a_packet_is_rewritten_by_the_rules_that_classified_it);
 	tcase_add_test(tc, other_mark_bits_survive_classification);
 	tcase_add_test(tc, host_sets_the_initial_tag_by_dscp_or_udp_port);
+	tcase_add_test(tc, host_udp_selector_never_matches_a_fragment);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("table");
 	tcase_add_test(tc, wildcards_expand_most_specific_first);

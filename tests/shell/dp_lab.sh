@@ -40,10 +40,26 @@ dp_addr() { ip -n "$(ns_name "$1")" addr add "$3" dev "$2"; }
 dp_route() { ip -n "$(ns_name "$1")" route add "$2" via "$3"; }
 dp_addr6() { ip -n "$(ns_name "$1")" addr add "$3" dev "$2" nodad; }
 
-dp_lab_up() {
-	local n
+dp_bpffs_up() {
 	mkdir -p "$DP_BPFFS"
 	mount -t bpf bpf "$DP_BPFFS" || skip "cannot mount a bpffs"
+}
+
+# dp_dummies NODE IFNAME...: a namespace with interfaces to attach to, up
+# (veth pairs: the kernel may have no dummy driver; the peers are IFNAME-p).
+dp_dummies() {
+	local n=$1 i
+	shift
+	ns_new "$n"
+	for i in "$@"; do
+		ip -n "$(ns_name "$n")" link add name "$i" type veth peer name "$i-p" || fail "dummy $n:$i"
+		ip -n "$(ns_name "$n")" link set dev "$i" up
+	done
+}
+
+dp_lab_up() {
+	local n
+	dp_bpffs_up
 	for n in h1 h2 h3 S1 S2 S3; do ns_new "$n"; done
 	for n in S1 S2 S3; do
 		nsx "$n" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1

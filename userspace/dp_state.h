@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a node's state record says beyond its contents, and keeping it true
+ * across a loader killed at any point. The record ("state" pin, dp_pin.h)
+ * of format tagger-dataplane/2 carries:
+ *   "netns"       {"dev", "ino"} of the network namespace it was attached
+ *                 in: interfaces, tc filters and the sysctl are that
+ *                 namespace's, so every command refuses to run elsewhere
+ *   "phase"       "attaching": written before anything is attached (with
+ *                 the ports and the sysctl value to restore), so a killed
+ *                 attach is rolled back; "attached"; "detaching": written
+ *                 before anything is detached, so a killed detach is
+ *                 completed
+ *   "generation"  the generation (TAGGER_GEN) whose rules "rules" are
+ * An update writes the new record as "state_new" first, then bumps the
+ * generation, then renames it over "state". The generation in the kernel
+ * is the truth: a "state_new" of the running generation is committed,
+ * any other dropped (dp_state_settle). Records of format /1 (older
+ * taggers) have none of these fields: attached, anywhere, any generation.
+ *
+ * API:
+ *   dp_netns_json()                this process's namespace as recorded
+ *   dp_state_netns_ok(state, what) true if state is of this namespace, else
+ *                                  false after p_err (what: "switch sw1")
+ *   dp_state_phase(state)          "attaching", "attached" or "detaching"
+ *   dp_state_gen(state)            its "generation", -1 if none
+ *   dp_state_settle(dir)           under the lock: commit or drop a pending
+ *                                  "state_new" by the kernel's generation
+ *   dp_state_view(dir)             without the lock: the record that
+ *                                  describes what runs (state_new if it
+ *                                  is of the running generation); NULL
+ *                                  with errno as dp_state_load
+ *   dp_rules_for_state(doc, &err)  the part of a rules document a state
+ *                                  keeps (what rules_from_json and the
+ *                                  union check read); NULL if over
+ *                                  DP_STATE_MAX bytes
+ *   dp_links_same(a, b)            1 if both docs' "links" are the same
+ *                                  set, 0 if not, -1 if one has none
+ */
+#ifndef __TAGGER_DP_STATE_H
+#define __TAGGER_DP_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#define DP_STATE_FORMAT "tagger-dataplane/2"
+#define DP_STATE_MAX (16u << 20)
+
+json_t *dp_netns_json(void);
+bool dp_state_netns_ok(json_t *state, const char *what);
+const char *dp_state_phase(json_t *state);
+int64_t dp_state_gen(json_t *state);
+int dp_state_settle(const char *dir);
+json_t *dp_state_view(const char *dir);
+json_t *dp_rules_for_state(json_t *doc, size_t *size);
+int dp_links_same(json_t *a, json_t *b);
+
+#endif /* __TAGGER_DP_STATE_H */
