@@ -14,6 +14,7 @@
 #include "pfc_agent.h"
 #include "pfc_cmd.h"
 #include "pfc_ident.h"
+#include "pfc_tc.h"
 #include "pfc_loop.h"
 #include "pfc_reasons.h"
 #include "pfc_state.h"
@@ -384,6 +385,25 @@ static void show_plain(const struct pfc_state *st, enum agent_status as,
 		printf("note: %s\n", st->note);
 }
 
+static void put_qstats(const struct tc_qstats *s, void *arg)
+{
+	pfc_state_put_qstats(arg, s);
+}
+
+/*
+ * Nobody updates a dead agent's state: read its queues from the kernel,
+ * so that what they dropped (or still hold) since is counted and shown.
+ */
+static void live_queues(struct pfc_state *st)
+{
+	struct tc tc;
+
+	if (tc_open(&tc))
+		return;
+	tc_qdisc_stats(&tc, put_qstats, st);
+	tc_close(&tc);
+}
+
 int do_pfc_show(int argc, char **argv)
 {
 	char dir[PATH_MAX];
@@ -412,6 +432,8 @@ int do_pfc_show(int argc, char **argv)
 		free(copy);
 		return EXIT_PROBLEM;
 	}
+	if (as == AGENT_DIED)
+		live_queues(copy);
 	if (as == AGENT_DIED)
 		pr_warn("%s: the pause agent died without stopping; what it set up "
 			"is still on its ports: start it again or run `%s pfc "

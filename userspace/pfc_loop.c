@@ -273,23 +273,8 @@ static void reconcile(struct agent *a, int port, int prio)
 static void qstat(const struct tc_qstats *s, void *arg)
 {
 	struct agent *a = arg;
-	int port, p;
 
-	for (port = 0; port < a->cfg->nports; port++) {
-		if (a->cfg->ports[port].ifindex != s->ifindex)
-			continue;
-		for (p = 0; p < PFC_PRIOS; p++) {
-			struct pfc_state_prio *sp = sp_of(a, port, p);
-
-			if (s->handle != PFC_GATE_HANDLE(p))
-				continue;
-			sp->q_backlog = s->backlog;
-			sp->q_qlen = s->qlen;
-			sp->q_drops = s->drops;
-			sp->q_packets = s->packets;
-			sp->q_bytes = s->bytes;
-		}
-	}
+	pfc_state_put_qstats(a->st, s);
 }
 
 /*

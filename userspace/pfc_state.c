@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pfc_backend.h"
 #include "pfc_state.h"
 
 int pfc_dir(const char *node, char *buf, size_t len)
@@ -241,4 +242,25 @@ void pfc_state_unmap(struct pfc_state *st)
 {
 	if (st)
 		munmap(st, sizeof(*st));
+}
+
+void pfc_state_put_qstats(struct pfc_state *st, const struct tc_qstats *s)
+{
+	uint32_t port, p;
+
+	for (port = 0; port < st->nports && port < PFC_MAX_PORTS; port++) {
+		if (st->ports[port].ifindex != s->ifindex)
+			continue;
+		for (p = 0; p < PFC_PRIOS; p++) {
+			struct pfc_state_prio *sp = &st->ports[port].prio[p];
+
+			if (s->handle != PFC_GATE_HANDLE(p))
+				continue;
+			sp->q_backlog = s->backlog;
+			sp->q_qlen = s->qlen;
+			sp->q_drops = s->drops;
+			sp->q_packets = s->packets;
+			sp->q_bytes = s->bytes;
+		}
+	}
 }

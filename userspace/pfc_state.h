@@ -22,6 +22,7 @@
  *   pfc_state_open(dir, write, &st) reader (or `stop`, write): map it
  *   pfc_state_snapshot(st, copy)   consistent copy (retries while updated)
  *   pfc_state_begin/end(st)        agent: bracket an update
+ *   pfc_state_put_qstats(st, s)    a queue's kernel statistics into st
  *   pfc_state_unmap(st)
  *   pfc_dir(node, buf)             $TAGGER_PFC_DIR/<node> or /run/tagger/pfc/<node>
  */
@@ -116,6 +117,8 @@ int pfc_state_open(const char *dir, bool write, struct pfc_state **st);
 int pfc_state_snapshot(const struct pfc_state *st, struct pfc_state *copy);
 void pfc_state_begin(struct pfc_state *st);
 void pfc_state_end(struct pfc_state *st);
+struct tc_qstats;
+void pfc_state_put_qstats(struct pfc_state *st, const struct tc_qstats *s);
 void pfc_state_unmap(struct pfc_state *st);
 int pfc_dir(const char *node, char *buf, size_t len);
 
