@@ -10,6 +10,7 @@
  *   struct pfc_event, PFC_EV_*             ring buffer records to the agent
  *   pfc_xoff_next(state, bytes, xoff, xon) the threshold state machine
  *   PFC_RING, pfc_ring_entry(), PFC_RE_*()  the egress queue logs ("ring")
+ *   PFC_TC_HANDLE(), PFC_TC_MAJOR, PFC_CLASS_MINOR(prio)  the queues' handles
  *
  * Types are __u32/__u64 with explicit padding so that the layouts are the
  * same for clang -target bpf and gcc; sizes are checked by _Static_assert.
@@ -22,6 +23,16 @@
 #define PFC_MAX_PORTS	64
 #define PFC_PRIOS	8
 #define PFC_SLOT(slot, prio) ((slot) * PFC_PRIOS + (prio))
+
+/*
+ * The egress queues the agent builds (userspace/pfc_backend.c) and the
+ * programs steer into: HTB root 1:, class 1:10+p for priority p, and 1:0,
+ * HTB's direct queue, which goes before every class (PAUSE frames, the
+ * agent's kick frames).
+ */
+#define PFC_TC_HANDLE(maj, min)	(((maj) << 16) | (min))
+#define PFC_TC_MAJOR		1u
+#define PFC_CLASS_MINOR(prio)	(0x10u + (prio))
 
 /*
  * One entry per (port, priority). The "in" fields describe the port as an

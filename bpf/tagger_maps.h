@@ -115,7 +115,7 @@ static inline __u32 tagger_counter_index(__u32 slot, __u32 dir, __u32 dscp,
 	       !!lossless;
 }
 
-/* Why a packet became lossy at a port; see bpf/lib/lossy.h. */
+/* Why a packet became lossy at a port; see tagger_lossy() in bpf/lib/counters.h. */
 enum tagger_lossy_reason {
 	TAGGER_LOSSY_NO_CLASSIFY = 0,	/* ingress: (port, tag) has no rule */
 	TAGGER_LOSSY_NO_REWRITE,	/* egress: (tag, in, out) off the ELP */

@@ -58,6 +58,5 @@
 
 #define ETH_P_PFC 0x8808
 #define PFC_OPCODE 0x0101
-#define NUM_PRIOS 8
 
 #endif /* __TAGGER_SKB_H */

@@ -30,11 +30,12 @@
 #include <stdint.h>
 
 #include "pfc_config.h"
+#include "pfc_maps.h"
 #include "pfc_tc.h"
 
-#define PFC_ROOT_HANDLE 0x10000u
+#define PFC_ROOT_HANDLE PFC_TC_HANDLE(PFC_TC_MAJOR, 0)
 #define PFC_GATE_HANDLE(prio) ((0x20u + (prio)) << 16)
-#define PFC_HTB_CLASS(prio) (PFC_ROOT_HANDLE | (0x10u + (prio)))
+#define PFC_HTB_CLASS(prio) PFC_TC_HANDLE(PFC_TC_MAJOR, PFC_CLASS_MINOR(prio))
 
 struct pfc_queues;
 

@@ -64,18 +64,34 @@ struct tagger_vlan_hdr {
 	__be16 proto;
 };
 
+/*
+ * skb->data and skb->data_end, read afresh every time: a 32-bit context
+ * field, so with ALU32 code (-mcpu=v3, as bpf/pfc.bpf.c needs for its
+ * atomics) the compiler may reuse an earlier load through a 32-bit move,
+ * and the verifier then sees a number, not a packet pointer.
+ */
+static __always_inline void *tagger_data(struct __sk_buff *skb)
+{
+	return (void *)(long)*(volatile __u32 *)&skb->data;
+}
+
+static __always_inline void *tagger_data_end(struct __sk_buff *skb)
+{
+	return (void *)(long)*(volatile __u32 *)&skb->data_end;
+}
+
 /* Make the first len bytes linear; -1 if the packet is shorter. */
 static __always_inline int tagger_linear(struct __sk_buff *skb, __u32 len)
 {
-	void *data = (void *)(long)skb->data;
-	void *data_end = (void *)(long)skb->data_end;
+	void *data = tagger_data(skb);
+	void *data_end = tagger_data_end(skb);
 
 	if (data + len <= data_end)
 		return 0;
 	if (skb->len < len || bpf_skb_pull_data(skb, len))
 		return -1;
-	data = (void *)(long)skb->data;
-	data_end = (void *)(long)skb->data_end;
+	data = tagger_data(skb);
+	data_end = tagger_data_end(skb);
 	return data + len <= data_end ? 0 : -1;
 }
 
@@ -88,8 +104,8 @@ static __always_inline int tagger_parse_ip4(struct __sk_buff *skb,
 
 	if (tagger_linear(skb, p->l3 + sizeof(*ip)))
 		return TAGGER_PKT_BAD_IP;
-	data = (void *)(long)skb->data;
-	data_end = (void *)(long)skb->data_end;
+	data = tagger_data(skb);
+	data_end = tagger_data_end(skb);
 	ip = data + p->l3;
 	if ((void *)(ip + 1) > data_end)
 		return TAGGER_PKT_BAD_IP;
@@ -112,8 +128,8 @@ static __always_inline int tagger_parse_ip6(struct __sk_buff *skb,
 
 	if (tagger_linear(skb, p->l3 + sizeof(*ip6)))
 		return TAGGER_PKT_BAD_IP;
-	data = (void *)(long)skb->data;
-	data_end = (void *)(long)skb->data_end;
+	data = tagger_data(skb);
+	data_end = tagger_data_end(skb);
 	ip6 = data + p->l3;
 	if ((void *)(ip6 + 1) > data_end)
 		return TAGGER_PKT_BAD_IP;
@@ -140,8 +156,8 @@ static __always_inline int tagger_parse_slow(struct __sk_buff *skb,
 	p->l3 = sizeof(*eth);
 	if (tagger_linear(skb, sizeof(*eth)))
 		return TAGGER_PKT_OTHER;
-	data = (void *)(long)skb->data;
-	data_end = (void *)(long)skb->data_end;
+	data = tagger_data(skb);
+	data_end = tagger_data_end(skb);
 	eth = data;
 	if ((void *)(eth + 1) > data_end)
 		return TAGGER_PKT_OTHER;
@@ -154,8 +170,8 @@ static __always_inline int tagger_parse_slow(struct __sk_buff *skb,
 			break;
 		if (tagger_linear(skb, p->l3 + sizeof(*vh)))
 			return TAGGER_PKT_OTHER;
-		data = (void *)(long)skb->data;
-		data_end = (void *)(long)skb->data_end;
+		data = tagger_data(skb);
+		data_end = tagger_data_end(skb);
 		vh = data + p->l3;
 		if ((void *)(vh + 1) > data_end)
 			return TAGGER_PKT_OTHER;
@@ -183,8 +199,8 @@ static __always_inline int tagger_parse_slow(struct __sk_buff *skb,
 static __always_inline int tagger_parse_fast(struct __sk_buff *skb,
 					     struct tagger_pkt *p)
 {
-	void *data = (void *)(long)skb->data;
-	void *data_end = (void *)(long)skb->data_end;
+	void *data = tagger_data(skb);
+	void *data_end = tagger_data_end(skb);
 	struct ethhdr *eth = data;
 	struct iphdr *ip = (void *)(eth + 1);
 	__u32 ihl;

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per (in-port, priority) buffer accounting: a forwarded packet's bytes are
+ * added at ingress and given back when it leaves the node or is dropped
+ * (the tracepoints); XOFF and XON crossings are decided here (the rule is
+ * pfc_xoff_next() in bpf/pfc_maps.h) and reported to the agent. Every
+ * packet entering an egress queue is logged for the agent's exact recount.
+ *
+ * API:
+ *   pfc_account_in(skb, slot, mark, pkt, kind)   ingress: count, XOFF
+ *   pfc_log_queued(skb, slot, q, mark)           egress: the queue's log
+ *   pfc_give_back(skb, dropped, reason)          tracepoints: return, XON
+ *   pfc_first_out(skb)                           tracepoint: a reopened
+ *                                                queue's first packet
+ */
+#ifndef __TAGGER_LIB_PFC_ACCOUNT_H
+#define __TAGGER_LIB_PFC_ACCOUNT_H
+
+#include "tagger_skb.h"
+#include "lib/parse.h"
+#include "lib/pfc_frame.h"
+#include "lib/pfc_globals.h"
+#include "lib/pfc_kernel.h"
+#include "lib/pfc_queue.h"
+
+/* Address families of struct bpf_fib_lookup (linux/socket.h). */
+#define PFC_AF_INET	2
+#define PFC_AF_INET6	10
+
+/*
+ * Will the stack forward this packet? Only forwarded packets occupy the
+ * switch buffer until they leave it (locally delivered ones are consumed
+ * by sockets, where no tracepoint would return them).
+ */
+static __always_inline int pfc_forwarded(struct __sk_buff *skb, int kind,
+					 const struct tagger_pkt *pkt)
+{
+	struct bpf_fib_lookup fib = {};
+	int rc;
+
+	fib.ifindex = skb->ingress_ifindex;
+	if (kind == TAGGER_PKT_IP4) {
+		struct iphdr ip;
+
+		if (bpf_skb_load_bytes(skb, pkt->l3, &ip, sizeof(ip)) < 0)
+			return 0;
+		fib.family = PFC_AF_INET;
+		fib.tos = ip.tos;
+		fib.l4_protocol = ip.protocol;
+		fib.ipv4_src = ip.saddr;
+		fib.ipv4_dst = ip.daddr;
+	} else if (kind == TAGGER_PKT_IP6) {
+		struct ipv6hdr ip6;
+
+		if (bpf_skb_load_bytes(skb, pkt->l3, &ip6, sizeof(ip6)) < 0)
+			return 0;
+		fib.family = PFC_AF_INET6;
+		fib.l4_protocol = ip6.nexthdr;
+		__builtin_memcpy(fib.ipv6_src, &ip6.saddr, 16);
+		__builtin_memcpy(fib.ipv6_dst, &ip6.daddr, 16);
+	} else {
+		return 0;
+	}
+	rc = bpf_fib_lookup(skb, &fib, sizeof(fib), BPF_FIB_LOOKUP_SKIP_NEIGH);
+	return rc == BPF_FIB_LKUP_RET_SUCCESS ||
+	       rc == BPF_FIB_LKUP_RET_NO_NEIGH ||
+	       rc == BPF_FIB_LKUP_RET_FRAG_NEEDED;
+}
+
+static __always_inline void pfc_track_peak(struct pfc_pp *c, __u64 v)
+{
+	if (v > c->peak)
+		c->peak = v;	/* approximate under races: statistics only */
+}
+
+/*
+ * The first packet from the upstream after an XON crossing: the resume
+ * went out, the upstream's gate opened and its queue runs again. The time
+ * since the crossing is how long the resume took, end to end (what the
+ * benchmark calls XON -> flow resumed).
+ */
+static __always_inline void pfc_resumed(struct pfc_pp *c, __u32 slot, __u32 prio)
+{
+	__u64 since = __sync_lock_test_and_set(&c->xon_at, 0);
+
+	if (since)	/* else another CPU's packet was first */
+		pfc_emit(PFC_EV_RESUMED, slot, prio, 0, since);
+}
+
+static __always_inline void pfc_account_in(struct __sk_buff *skb, __u32 slot,
+					   __u32 mark, int kind,
+					   const struct tagger_pkt *pkt)
+{
+	__u32 prio = mark & TAGGER_MARK_PRIO_MASK, len = skb->len;
+	struct pfc_pp *c;
+	__u64 now_b;
+
+	if (!forwarding || !pfc_forwarded(skb, kind, pkt))
+		return;	/* delivered here: not buffered */
+	c = pfc_pp_get(slot, prio);
+	if (!c)
+		return;
+	mark |= TAGGER_MARK_ACCT;
+	skb->mark = mark;
+	__sync_fetch_and_add(&c->pkts, 1);
+	__sync_fetch_and_add(&c->in_bytes, len);
+	now_b = __sync_fetch_and_add(&c->bytes, len) + len;
+	pfc_track_peak(c, now_b);
+	if (!(mark & TAGGER_MARK_LOSSLESS))
+		return;	/* lossy priorities never pause */
+	if (c->xon_at)
+		pfc_resumed(c, slot, prio);
+	if (!c->xoff && pfc_xoff_next(0, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
+	    __sync_val_compare_and_swap(&c->xoff, 0, 1) == 0) {
+		__sync_fetch_and_add(&c->xoff_crossings, 1);
+		pfc_emit(PFC_EV_XOFF, slot, prio, pfc_pause_now(skb, mark, prio), 0);
+	}
+}
+
+/*
+ * Log a packet entering egress queue (slot, q) with the (in-port, prio)
+ * it was counted at, if any; see "ring" in pfc_maps.h. Logged packets
+ * that were counted are marked so that a later drop is known to have
+ * happened in (or after) the queue.
+ */
+static __always_inline void pfc_log_queued(struct __sk_buff *skb, __u32 slot,
+					   __u32 q, __u32 mark)
+{
+	__u32 in_slot = PFC_RE_NONE, in_prio = 0, len = skb->len, k;
+	struct pfc_pp *qc = pfc_pp_get(slot, q), *c = 0;
+	__u64 idx, *e;
+
+	if (!qc)
+		return;
+	if ((mark & TAGGER_MARK_ACCT) &&
+	    pfc_port_slot(skb->ingress_ifindex, &in_slot) == 0) {
+		in_prio = mark & TAGGER_MARK_PRIO_MASK;
+		c = pfc_pp_get(in_slot, in_prio);
+	}
+	if (!c)
+		in_slot = PFC_RE_NONE;
+	idx = __sync_fetch_and_add(&qc->ring_head, 1);
+	k = PFC_RING_SLOT(slot, q, idx);
+	e = bpf_map_lookup_elem(&ring, &k);
+	if (e)
+		*e = pfc_ring_entry(idx, in_slot, in_prio, len);
+	if (c) {
+		__sync_fetch_and_add(&c->queued_bytes, len);
+		skb->mark = mark | TAGGER_MARK_QUEUED;
+	}
+}
+
+/* Where a drop is filed: failure_drops, drops, or the qdisc's own count. */
+static __always_inline void pfc_file_drop(struct pfc_pp *c,
+					  struct net_device___pfc *dev,
+					  __u32 reason)
+{
+	__u8 kind = drop_kind[reason & 0xff];
+
+	if (kind == PFC_DROP_FAILURE || pfc_link_down(dev)) {
+		__sync_fetch_and_add(&c->failure_drops, 1);
+	} else if (kind != PFC_DROP_QDISC) {
+		__sync_fetch_and_add(&c->drops, 1);
+		c->last_drop_reason = reason;
+	}
+}
+
+/* Return an accounted packet's bytes to its (in-port, priority). */
+static __always_inline void pfc_give_back(struct sk_buff___pfc *skb, int dropped,
+					  __u32 reason)
+{
+	struct net_device___pfc *dev = skb->dev;
+	__u32 mark = skb->mark, slot, prio, len = skb->len;
+	struct pfc_pp *c;
+	__u64 old, now_b;
+
+	if (!(mark & TAGGER_MARK_ACCT) || !dev)
+		return;
+	if (pfc_dev_netns(dev) != netns_ino)
+		return;
+	if (pfc_port_slot(skb->skb_iif, &slot) < 0)
+		return;
+	prio = mark & TAGGER_MARK_PRIO_MASK;
+	c = pfc_pp_get(slot, prio);
+	if (!c)
+		return;
+	__sync_fetch_and_add(&c->returned, 1);
+	if (dropped)
+		pfc_file_drop(c, dev, reason);
+	if (dropped && !(mark & TAGGER_MARK_QUEUED))
+		__sync_fetch_and_add(&c->early_drop_bytes, len);
+	old = __sync_fetch_and_add(&c->bytes, -(__u64)len);
+	if (old < len) {
+		/*
+		 * Already taken off by the agent's resync (see pfc_loop.c):
+		 * stop at zero, and say so.
+		 */
+		__sync_fetch_and_add(&c->bytes, len - old);
+		__sync_fetch_and_add(&c->underflow, 1);
+		old = len;
+	}
+	now_b = old - len;
+	if (c->xoff && !pfc_xoff_next(1, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
+	    __sync_val_compare_and_swap(&c->xoff, 1, 0) == 1) {
+		c->xon_at = bpf_ktime_get_ns();
+		pfc_emit(PFC_EV_XON, slot, prio, 0, 0);
+	}
+}
+
+/*
+ * A packet leaves one of this node's ports: if its egress queue was just
+ * reopened, it is the first one out, the upstream side of "the flow
+ * resumed" (the agent traces it against the gate's opening).
+ */
+static __always_inline void pfc_first_out(struct sk_buff___pfc *skb)
+{
+	struct net_device___pfc *dev = skb->dev;
+	__u32 slot, prio = skb->priority;
+	struct pfc_pp *c;
+	int q;
+
+	if (!dev || pfc_dev_netns(dev) != netns_ino)
+		return;
+	if (skb->protocol == bpf_htons(ETH_P_PFC))
+		return;	/* frames of the pause machinery itself */
+	if (pfc_port_slot(dev->ifindex, &slot) < 0)
+		return;
+	q = prio < PFC_PRIOS ? (int)prio : pfc_queue_of(prio);
+	if (q < 0)
+		return;
+	c = pfc_pp_get(slot, q);
+	if (!c || !c->tx_watch || !__sync_lock_test_and_set(&c->tx_watch, 0))
+		return;
+	__sync_fetch_and_sub(&tx_watches, 1);
+	pfc_emit(PFC_EV_SENT, slot, q, 0, 0);
+}
+
+#endif /* __TAGGER_LIB_PFC_ACCOUNT_H */

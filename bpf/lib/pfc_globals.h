@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The pause programs' knobs, globals and maps (the layouts are the ABI in
+ * bpf/pfc_maps.h), and the lookups every part of them uses. Included once,
+ * by bpf/pfc.bpf.c.
+ *
+ * API:
+ *   knobs (rodata, set by the agent before load): netns_ino, lossless_mask,
+ *     xoff_bytes[], xon_bytes[], dscp_prio[], drop_kind[], forwarding,
+ *     pause_quanta
+ *   globals (bss): fast_pause, tx_watches, emap[]
+ *   maps: ports (ifindex -> slot), pp, ring, events
+ *   pfc_pp_get(slot, prio), pfc_port_slot(ifindex, &slot)
+ *   pfc_emit(type, slot, prio, sent, since)   a record to the agent
+ */
+#ifndef __TAGGER_LIB_PFC_GLOBALS_H
+#define __TAGGER_LIB_PFC_GLOBALS_H
+
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "pfc_maps.h"
+
+/* Configuration, fixed when the agent loads the programs. */
+const volatile __u32 netns_ino;
+const volatile __u32 lossless_mask;
+const volatile __u64 xoff_bytes[PFC_PRIOS];
+const volatile __u64 xon_bytes[PFC_PRIOS];
+const volatile __u8 dscp_prio[64];
+const volatile __u8 drop_kind[256];	/* enum pfc_drop_kind by drop reason */
+const volatile __u32 forwarding = 1;	/* 0: a host, nothing to account */
+const volatile __u16 pause_quanta = 0xffff;
+
+/*
+ * Set by the agent where a PAUSE frame can overtake the port's queues from
+ * tc egress (HTB's direct queue): XOFF then sends the frame right away
+ * instead of waiting for the agent to wake up.
+ */
+__u32 fast_pause;
+
+/*
+ * Egress queues the agent has reopened and whose next packet out it wants
+ * to hear of (tx_watch in pfc_pp): so that a transmit looks further only
+ * while one is pending.
+ */
+__u32 tx_watches;
+
+/*
+ * Which egress priorities each ingress priority was queued at (the data
+ * plane may change it): the agent's resync needs to know which queues
+ * hold an ingress priority's bytes.
+ */
+__u32 emap[PFC_PRIOS];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, PFC_MAX_PORTS);
+	__type(key, __u32);	/* ifindex */
+	__type(value, __u32);	/* slot */
+} ports SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, PFC_MAX_PORTS * PFC_PRIOS);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct pfc_pp);
+} pp SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, PFC_MAX_PORTS * PFC_PRIOS * PFC_RING);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, __u64);
+} ring SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 18);
+} events SEC(".maps");
+
+static __always_inline struct pfc_pp *pfc_pp_get(__u32 slot, __u32 prio)
+{
+	__u32 k = PFC_SLOT(slot, prio & 7);
+
+	return bpf_map_lookup_elem(&pp, &k);
+}
+
+static __always_inline int pfc_port_slot(__u32 ifindex, __u32 *slot)
+{
+	__u32 *s = bpf_map_lookup_elem(&ports, &ifindex);
+
+	if (!s)
+		return -1;
+	*slot = *s;
+	return 0;
+}
+
+/* sent: XOFF's "the BPF side sent the PAUSE"; since: RESUMED's crossing. */
+static __always_inline void pfc_emit(__u32 type, __u32 slot, __u32 prio,
+				     __u32 sent, __u64 since)
+{
+	struct pfc_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e)
+		return;	/* the agent's periodic reconcile catches up */
+	__builtin_memset(e, 0, sizeof(*e));
+	e->type = type;
+	e->slot = slot;
+	e->prio = prio;
+	e->vector = sent;
+	e->ts = bpf_ktime_get_ns();
+	e->since = since;
+	bpf_ringbuf_submit(e, 0);
+}
+
+#endif /* __TAGGER_LIB_PFC_GLOBALS_H */
