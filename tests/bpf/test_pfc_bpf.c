@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pause programs (bpf/pfc.bpf.c) under BPF_PROG_TEST_RUN: PFC frames
+ * in, the XOFF crossing, classification by DSCP (VLAN-tagged too), the
+ * PAUSE frame made from a clone, the egress log. (pfc_classify's class is
+ * not among what a test run returns: tests/shell/test_pfc_prio.sh sees
+ * each priority in its own HTB class instead.)
+ *
+ * Each test runs in a network namespace of its own with a veth pair
+ * (pfct0, pfct1) and forwarding on, so that the programs' route lookup
+ * ("will this packet be forwarded?") has something to find: packets
+ * arrive on pfct1 and are routed out of pfct0 (10.0.0.0/24).
+ */
+#include <check.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "dp_pkt.h"
+#include "pfc_maps.h"
+#include "pfc.skel.h"
+#include "tagger_skb.h"
+
+#define XOFF 100	/* bytes: two of dp_pkt.h's 58-byte packets cross it */
+#define XON 50
+#define QUANTA 0x1234
+#define NEXT 0xffffffffu	/* TAGGER_TC_NEXT as the test run returns it */
+#define SHOT 2		/* TC_ACT_SHOT */
+
+static struct pfc_bpf *skel;
+static int old_ns = -1;
+static int if_in, if_out;	/* pfct1 (slot 0), pfct0 (slot 1) */
+
+static void sh(const char *cmd)
+{
+	ck_assert_msg(system(cmd) == 0, "%s", cmd);
+}
+
+static void netns_enter(void)
+{
+	old_ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(old_ns, 0);
+	ck_assert_int_eq(unshare(CLONE_NEWNET), 0);
+	sh("ip link set lo up && ip link add pfct0 type veth peer name pfct1 &&"
+	   " ip link set pfct0 up && ip link set pfct1 up &&"
+	   " ip addr add 10.0.0.254/24 dev pfct0 &&"
+	   " sysctl -qw net.ipv4.ip_forward=1");
+	if_out = if_nametoindex("pfct0");
+	if_in = if_nametoindex("pfct1");
+	ck_assert(if_in > 0 && if_out > 0);
+}
+
+static void setup(void)
+{
+	struct stat sb;
+	uint32_t slot;
+	int p;
+
+	if (geteuid())
+		return;
+	netns_enter();
+	skel = pfc_bpf__open();
+	ck_assert_ptr_nonnull(skel);
+	ck_assert_int_eq(stat("/proc/self/ns/net", &sb), 0);
+	skel->rodata->netns_ino = sb.st_ino;
+	skel->rodata->lossless_mask = 1u << 3 | 1u << 4;
+	for (p = 0; p < PFC_PRIOS; p++) {
+		skel->rodata->xoff_bytes[p] = XOFF;
+		skel->rodata->xon_bytes[p] = XON;
+	}
+	skel->rodata->dscp_prio[24] = 3;
+	skel->rodata->dscp_prio[32] = 4;
+	skel->rodata->dscp_prio[8] = 1;
+	skel->rodata->pause_quanta = QUANTA;
+	ck_assert_int_eq(pfc_bpf__load(skel), 0);
+	slot = 0;
+	ck_assert_int_eq(bpf_map__update_elem(skel->maps.ports, &if_in, 4, &slot,
+					      4, BPF_ANY), 0);
+	slot = 1;
+	ck_assert_int_eq(bpf_map__update_elem(skel->maps.ports, &if_out, 4, &slot,
+					      4, BPF_ANY), 0);
+}
+
+static void teardown(void)
+{
+	pfc_bpf__destroy(skel);
+	skel = NULL;
+	if (old_ns >= 0) {
+		setns(old_ns, CLONE_NEWNET);	/* the veths go with the netns */
+		close(old_ns);
+		old_ns = -1;
+	}
+}
+
+#define NEED_ROOT()                                                   \
+	do {                                                          \
+		if (geteuid()) {                                      \
+			fprintf(stderr, "skipped %s: needs root\n", __func__); \
+			return;                                       \
+		}                                                     \
+	} while (0)
+
+struct run {
+	uint32_t ret;
+	struct __sk_buff ctx;
+	struct pkt out;
+};
+
+static struct run run_prog(struct bpf_program *prog, const struct pkt *in,
+			   int ifindex, int iif, uint32_t mark, uint32_t priority)
+{
+	struct run r = { 0 };
+	struct __sk_buff ctx = { .ifindex = ifindex, .ingress_ifindex = iif,
+				 .mark = mark, .priority = priority };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in->b,
+		    .data_size_in = in->len, .data_out = r.out.b,
+		    .data_size_out = sizeof(r.out.b), .ctx_in = &ctx,
+		    .ctx_size_in = sizeof(ctx), .ctx_out = &r.ctx,
+		    .ctx_size_out = sizeof(r.ctx), .repeat = 1);
+
+	ck_assert_int_eq(bpf_prog_test_run_opts(bpf_program__fd(prog), &o), 0);
+	r.ret = o.retval;
+	r.out.len = o.data_size_out;
+	return r;
+}
+
+static struct run ingress(const struct pkt *p, uint32_t mark)
+{
+	return run_prog(skel->progs.pfc_ingress, p, if_in, if_in, mark, 0);
+}
+
+static struct pfc_pp pp(uint32_t slot, uint32_t prio)
+{
+	struct pfc_pp v;
+	uint32_t k = PFC_SLOT(slot, prio);
+
+	ck_assert_int_eq(bpf_map__lookup_elem(skel->maps.pp, &k, 4, &v,
+					      sizeof(v), 0), 0);
+	return v;
+}
+
+/* The ring buffer's records, in order. */
+static struct pfc_event evs[16];
+static int nevs;
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	if (nevs < 16 && size >= sizeof(evs[0]))
+		memcpy(&evs[nevs++], data, sizeof(evs[0]));
+	return 0;
+}
+
+static int drain(void)
+{
+	struct ring_buffer *rb = ring_buffer__new(bpf_map__fd(skel->maps.events),
+						  on_event, NULL, NULL);
+
+	ck_assert_ptr_nonnull(rb);
+	nevs = 0;
+	ring_buffer__consume(rb);
+	ring_buffer__free(rb);
+	return nevs;
+}
+
+START_TEST(pfc_frame_is_consumed_and_counted_per_priority)
+{
+	struct pkt f;
+	struct run r;
+
+	NEED_ROOT();
+	pkt_build(&f, PKT_PFC, 0, 0, 0, 0);
+	memset(f.b + 16, 0, 18);
+	f.b[17] = 1u << 3 | 1u << 4;		/* class-enable vector: 3 and 4 */
+	f.b[18 + 2 * 3] = f.b[19 + 2 * 3] = 0xff;	/* 3: 65535, 4: 0 quanta */
+	r = ingress(&f, 0);
+	ck_assert_uint_eq(r.ret, SHOT);
+	ck_assert_uint_eq(pp(0, 3).pfc_rx, 1);
+	ck_assert_uint_eq(pp(0, 3).pfc_rx_resume, 0);
+	ck_assert_uint_eq(pp(0, 4).pfc_rx, 1);
+	ck_assert_uint_eq(pp(0, 4).pfc_rx_resume, 1);
+	ck_assert_uint_eq(pp(0, 5).pfc_rx, 0);
+	ck_assert_uint_eq(pp(1, 3).pfc_rx, 0);
+	ck_assert_int_eq(drain(), 1);
+	ck_assert_uint_eq(evs[0].type, PFC_EV_RX);
+	ck_assert_uint_eq(evs[0].slot, 0);
+	ck_assert_uint_eq(evs[0].vector, 0x18);
+	ck_assert_uint_eq(evs[0].quanta[3], 0xffff);
+	ck_assert_uint_eq(evs[0].quanta[4], 0);
+}
+END_TEST
+
+START_TEST(pause_and_kick_frames_without_a_class_are_consumed_silently)
+{
+	struct pkt f;
+
+	NEED_ROOT();
+	pkt_build(&f, PKT_PFC, 0, 0, 0, 0);
+	f.b[17] = 0;		/* no class enabled: the agent's gate kick */
+	ck_assert_uint_eq(ingress(&f, 0).ret, SHOT);
+	f.b[17] = 0x08;
+	f.b[14] = 0x00;		/* opcode 0x0001: 802.3x PAUSE, not ours */
+	ck_assert_uint_eq(ingress(&f, 0).ret, SHOT);
+	ck_assert_uint_eq(pp(0, 3).pfc_rx, 0);
+	ck_assert_int_eq(drain(), 0);
+}
+END_TEST
+
+START_TEST(crossing_xoff_raises_xoff_and_tells_the_agent_once)
+{
+	uint32_t mark = TAGGER_MARK(1, 3);
+	struct pkt p;
+
+	NEED_ROOT();
+	pkt_build(&p, PKT_V4, 0, 24 << 2, 0, 4791);
+	ingress(&p, mark);
+	ck_assert_uint_eq(pp(0, 3).xoff, 0);
+	ck_assert_uint_eq(pp(0, 3).bytes, (uint64_t)p.len);
+	ingress(&p, mark);
+	ingress(&p, mark);
+	ck_assert_uint_eq(pp(0, 3).xoff, 1);
+	ck_assert_uint_eq(pp(0, 3).xoff_crossings, 1);
+	ck_assert_uint_eq(pp(0, 3).pkts, 3);
+	ck_assert_uint_eq(pp(0, 3).bytes, 3ull * p.len);
+	ck_assert_int_eq(drain(), 1);
+	ck_assert_uint_eq(evs[0].type, PFC_EV_XOFF);
+	ck_assert_uint_eq(evs[0].slot, 0);
+	ck_assert_uint_eq(evs[0].prio, 3);
+	ck_assert_uint_eq(evs[0].vector, 0);	/* fast_pause off: agent sends */
+}
+END_TEST
+
+START_TEST(a_lossy_priority_is_counted_but_never_pauses)
+{
+	uint32_t mark = TAGGER_MARK(0, 1);
+	struct pkt p;
+	int i;
+
+	NEED_ROOT();
+	pkt_build(&p, PKT_V4, 0, 8 << 2, 0, 4791);
+	for (i = 0; i < 4; i++)
+		ingress(&p, mark);
+	ck_assert_uint_eq(pp(0, 1).bytes, 4ull * p.len);
+	ck_assert_uint_eq(pp(0, 1).xoff, 0);
+	ck_assert_int_eq(drain(), 0);
+}
+END_TEST
+
+START_TEST(an_unclassified_packet_gets_its_dscp_priority)
+{
+	struct pkt p;
+	struct run r;
+
+	NEED_ROOT();
+	pkt_build(&p, PKT_V4, 0, 24 << 2, 0, 4791);
+	r = ingress(&p, 0);
+	ck_assert_uint_eq(r.ret, NEXT);
+	ck_assert_uint_eq(r.ctx.priority, 3);
+	ck_assert_uint_eq(r.ctx.mark & ~TAGGER_MARK_ACCT, TAGGER_MARK(1, 3));
+	ck_assert(r.ctx.mark & TAGGER_MARK_ACCT);	/* forwarded: counted */
+	pkt_build(&p, PKT_V6, 0, 8 << 2, 0, 4791);
+	r = ingress(&p, 0);
+	ck_assert_uint_eq(r.ctx.priority, 1);
+	ck_assert_uint_eq(r.ctx.mark & ~TAGGER_MARK_ACCT, TAGGER_MARK(0, 1));
+}
+END_TEST
+
+/* The data plane reads DSCP behind a VLAN tag: so must the pause. */
+START_TEST(a_vlan_tagged_packet_gets_its_dscp_priority_too)
+{
+	struct pkt p;
+	struct run r;
+
+	NEED_ROOT();
+	pkt_build(&p, PKT_V4, 1, 32 << 2, 0, 4791);
+	r = ingress(&p, 0);
+	ck_assert_uint_eq(r.ctx.priority, 4);
+	ck_assert_uint_eq(r.ctx.mark & TAGGER_MARK_PRIO_MASK, 4);
+	ck_assert(r.ctx.mark & TAGGER_MARK_LOSSLESS);
+	pkt_build(&p, PKT_V6, 1, 24 << 2, 0, 4791);
+	ck_assert_uint_eq(ingress(&p, 0).ctx.priority, 3);
+}
+END_TEST
+
+/* 802.1Qbb: 01:80:c2:00:00:01, 0x8808, opcode 0x0101, vector, 8 quanta. */
+START_TEST(a_marked_clone_becomes_a_pfc_frame_byte_by_byte)
+{
+	static const uint8_t want_head[] = {
+		0x01, 0x80, 0xc2, 0x00, 0x00, 0x01,	/* to the PFC group */
+		0x02, 0x00, 0x00, 0x00, 0x00, 0x02,	/* from our port */
+		0x88, 0x08, 0x01, 0x01, 0x00, 0x20,	/* MAC control, PFC, prio 5 */
+	};
+	struct pkt p;
+	struct run r;
+	int i;
+
+	NEED_ROOT();
+	pkt_build(&p, PKT_V4, 0, 24 << 2, 0, 4791);
+	r = run_prog(skel->progs.pfc_egress, &p, if_in, if_in,
+		     TAGGER_MARK_PFC_FRAME | 5, 0);
+	ck_assert_uint_eq(r.ret, NEXT);
+	ck_assert_int_eq(r.out.len, 60);
+	ck_assert_mem_eq(r.out.b, want_head, sizeof(want_head));
+	for (i = 0; i < PFC_PRIOS; i++) {
+		uint16_t q = r.out.b[18 + 2 * i] << 8 | r.out.b[19 + 2 * i];
+
+		ck_assert_uint_eq(q, i == 5 ? QUANTA : 0);
+	}
+	for (i = 34; i < 60; i++)
+		ck_assert_uint_eq(r.out.b[i], 0);
+	ck_assert_uint_eq(r.ctx.priority, 0x10000);	/* HTB's direct queue */
+	ck_assert_uint_eq(r.ctx.mark, 0);
+}
+END_TEST
+
+START_TEST(egress_queues_a_local_packet_by_dscp_and_logs_it)
+{
+	struct pkt p;
+	struct run r;
+
+	NEED_ROOT();
+	pkt_build(&p, PKT_V4, 1, 24 << 2, 0, 4791);
+	r = run_prog(skel->progs.pfc_egress, &p, if_out, 0, 0, 0);
+	ck_assert_uint_eq(r.ret, NEXT);
+	ck_assert_uint_eq(r.ctx.priority, 3);
+	ck_assert_uint_eq(pp(1, 3).ring_head, 1);
+	/* An HTB class priority is logged in that class's queue. */
+	r = run_prog(skel->progs.pfc_egress, &p, if_out, 0, 0, 0x10014);
+	ck_assert_uint_eq(r.ctx.priority, 0x10014);
+	ck_assert_uint_eq(pp(1, 4).ring_head, 1);
+}
+END_TEST
+
+Suite *pfc_bpf_suite(void)
+{
+	Suite *s = suite_create("pfc_bpf");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, pfc_frame_is_consumed_and_counted_per_priority);
+	tcase_add_test(tc, pause_and_kick_frames_without_a_class_are_consumed_silently);
+	tcase_add_test(tc, crossing_xoff_raises_xoff_and_tells_the_agent_once);
+	tcase_add_test(tc, a_lossy_priority_is_counted_but_never_pauses);
+	tcase_add_test(tc, an_unclassified_packet_gets_its_dscp_priority);
+	tcase_add_test(tc, a_vlan_tagged_packet_gets_its_dscp_priority_too);
+	tcase_add_test(tc, a_marked_clone_becomes_a_pfc_frame_byte_by_byte);
+	tcase_add_test(tc, egress_queues_a_local_packet_by_dscp_and_logs_it);
+	suite_add_tcase(s, tc);
+	return s;
+}
