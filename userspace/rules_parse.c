@@ -213,6 +213,9 @@ static bool parse_host(struct ctx *c, const char *name, json_t *v)
 
 	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") || !jp_known_keys(&c->jp, v, keys))
 		return false;
+	if (strlen(name) > NAME_MAX_LEN)
+		return jp_err(&c->jp, "name \"%.32s...\" is longer than %d bytes", name,
+			      NAME_MAX_LEN);
 	if (!valid_name(name))
 		return jp_err(&c->jp, "\"%s\" is not a valid node name", name);
 	h->name = xstrdup(name);
@@ -318,6 +321,9 @@ static bool parse_ports(struct ctx *c, json_t *v, int sw)
 		o = jp_enter_index(&c->jp, i);
 		if (!jp_want_type(&c->jp, x, JSON_STRING, "a string"))
 			ok = false;
+		else if (strlen(name) > NAME_MAX_LEN)
+			ok = jp_err(&c->jp, "name \"%.32s...\" is longer than %d bytes", name,
+				    NAME_MAX_LEN);
 		else if (!valid_name(name))
 			ok = jp_err(&c->jp, "\"%s\" is not a valid port name", name);
 		else if (snprintf(key, sizeof(key), "%s:%s", s->name, name) >= (int)sizeof(key))
@@ -432,6 +438,9 @@ static bool parse_switch(struct ctx *c, const char *name, json_t *v)
 
 	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") || !jp_known_keys(&c->jp, v, keys))
 		return false;
+	if (strlen(name) > NAME_MAX_LEN)
+		return jp_err(&c->jp, "name \"%.32s...\" is longer than %d bytes", name,
+			      NAME_MAX_LEN);
 	if (!valid_name(name))
 		return jp_err(&c->jp, "\"%s\" is not a valid node name", name);
 	r->sw[sw].name = xstrdup(name);
