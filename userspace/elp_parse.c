@@ -114,9 +114,9 @@ struct elp *elp_parse_lines(const struct topo *t, struct lines *lr)
 {
 	struct elp *e = elp_new(lr->name);
 	int32_t *hops = NULL;
-	int cap = 0;
+	int cap = 0, n;
 
-	while (lines_next(lr) > 0) {
+	while ((n = lines_next(lr)) > 0) {
 		if (parse_path(t, lr, e, &hops, &cap)) {
 			free(hops);
 			elp_free(e);
@@ -124,6 +124,10 @@ struct elp *elp_parse_lines(const struct topo *t, struct lines *lr)
 		}
 	}
 	free(hops);
+	if (n == LINES_ERR) {
+		elp_free(e);
+		return NULL;
+	}
 	if (!e->npaths) {
 		input_err(lr->name, 0, "no paths");
 		elp_free(e);

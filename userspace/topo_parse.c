@@ -187,11 +187,13 @@ struct topo *topo_parse_lines(struct lines *lr)
 {
 	struct topo *t = topo_new(lr->name);
 	struct pending_link *links = NULL;
-	int nlinks = 0, cap = 0, i;
+	int nlinks = 0, cap = 0, i, n;
 
-	while (lines_next(lr) > 0)
+	while ((n = lines_next(lr)) > 0)
 		if (parse_statement(t, lr, &links, &nlinks, &cap))
 			goto fail;
+	if (n == LINES_ERR)
+		goto fail;
 	if (!t->nnodes) {
 		input_err(lr->name, 0, "no switches or hosts declared");
 		goto fail;
