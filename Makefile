@@ -18,6 +18,8 @@ CC       ?= gcc
 CLANG    ?= clang
 BPFTOOL  ?= bpftool
 FUZZ_SECONDS ?= 10
+# make fuzz runs FUZZ_LONG_SECONDS per target, or FUZZ_SECONDS when given
+FUZZ_LONG_SECONDS ?= 120
 
 PKGS     := jansson libbpf libmnl glpk
 CFLAGS   ?= -O2 -g
@@ -135,7 +137,7 @@ unit: all $(OUTPUT)/test_runner
 	$(Q)$(OUTPUT)/test_runner
 
 fuzz: $(FUZZ_BINS)
-	$(Q)FUZZ_SECONDS=$(if $(filter 10,$(FUZZ_SECONDS)),120,$(FUZZ_SECONDS)) \
+	$(Q)FUZZ_SECONDS=$(if $(filter command line environment,$(origin FUZZ_SECONDS)),$(FUZZ_SECONDS),$(FUZZ_LONG_SECONDS)) \
 		bash tests/fuzz/run.sh $(FUZZ_BINS)
 
 fuzz-smoke: $(FUZZ_BINS)

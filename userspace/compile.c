@@ -5,6 +5,7 @@
 
 #include "compile.h"
 #include "log.h"
+#include "rules.h"
 #include "util.h"
 
 #define LOSSY_LIST_MAX 20
@@ -240,12 +241,50 @@ static int run_portfolio(const struct topo *t, const struct elp *e,
 	return 0;
 }
 
+/* Does some path cross node (enter and leave it)? Only for the rare big node. */
+static bool relays(const struct topo *t, const struct elp *e, int node)
+{
+	int i, k;
+
+	for (i = 0; i < e->npaths; i++)
+		for (k = 1; k < elp_len(e, i); k++)
+			if (port_node(t, elp_hops(e, i)[k]) == node)
+				return true;
+	return false;
+}
+
+/*
+ * The rules name a port by a 16-bit index: a node that gets rules (every
+ * switch, a host that relays) may have RULES_MAX_PORTS ports. Checked
+ * before any work, since the tagging of a huge star took seconds and GBs
+ * only for the rules to be refused as a compiler bug.
+ */
+static int check_port_limit(const struct topo *t, const struct elp *e)
+{
+	int i;
+
+	for (i = 0; i < t->nnodes; i++) {
+		const struct topo_node *n = &t->nodes[i];
+
+		if (n->nports <= RULES_MAX_PORTS ||
+		    (n->kind == NODE_HOST && !relays(t, e, i)))
+			continue;
+		input_err(t->file, n->line, "%s \"%s\" has %d ports; rules allow at most %d",
+			  n->kind == NODE_HOST ? "relay host" : "switch", n->name, n->nports,
+			  RULES_MAX_PORTS);
+		return -1;
+	}
+	return 0;
+}
+
 int compile_run(const struct topo *t, const struct elp *e, const struct compile_opts *o,
 		struct compile_result *r)
 {
 	double t0 = now_seconds();
 	int i;
 
+	if (check_port_limit(t, e))
+		return -1;
 	if (o->algo == &tag_algo_best)
 		return run_portfolio(t, e, o, r);
 	memset(r, 0, sizeof(*r));

@@ -10,7 +10,8 @@
  *
  * API:
  *   compile_opts_init(o)          defaults (documented in cmd_compile.c)
- *   compile_run(t, e, o, r)       0, or -1 after a message (bad input)
+ *   compile_run(t, e, o, r)       0, or -1 after a message (bad input, such as
+ *                                 a switch over RULES_MAX_PORTS ports)
  *   compile_rules_json(t, r, o)   the rules document (new reference)
  *   compile_result_free(r)
  * Per-switch rule lists (struct sw_rules) are what the JSON, the table,

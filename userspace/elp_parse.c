@@ -14,6 +14,16 @@
 #include "log.h"
 #include "util.h"
 
+/* The same limit and message as the topology parser's. */
+static bool name_too_long(struct lines *lr, const char *s)
+{
+	if (!s || strlen(s) <= NAME_MAX_LEN)
+		return false;
+	input_err(lr->name, lr->line, "name \"%.32s...\" is longer than %d bytes", s,
+		  NAME_MAX_LEN);
+	return true;
+}
+
 static int node_of(const struct topo *t, struct lines *lr, const char *name)
 {
 	int n = topo_find_node(t, name);
@@ -81,6 +91,8 @@ static int parse_path(const struct topo *t, struct lines *lr, struct elp *e,
 				return -1;
 			}
 		}
+		if (name_too_long(lr, tok) || name_too_long(lr, colon ? colon + 1 : NULL))
+			return -1;
 		node = node_of(t, lr, tok);
 		if (node < 0)
 			return -1;
@@ -102,9 +114,9 @@ struct elp *elp_parse_lines(const struct topo *t, struct lines *lr)
 {
 	struct elp *e = elp_new(lr->name);
 	int32_t *hops = NULL;
-	int cap = 0;
+	int cap = 0, n;
 
-	while (lines_next(lr) > 0) {
+	while ((n = lines_next(lr)) > 0) {
 		if (parse_path(t, lr, e, &hops, &cap)) {
 			free(hops);
 			elp_free(e);
@@ -112,6 +124,10 @@ struct elp *elp_parse_lines(const struct topo *t, struct lines *lr)
 		}
 	}
 	free(hops);
+	if (n == LINES_ERR) {
+		elp_free(e);
+		return NULL;
+	}
 	if (!e->npaths) {
 		input_err(lr->name, 0, "no paths");
 		elp_free(e);

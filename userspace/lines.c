@@ -4,20 +4,46 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lines.h"
 #include "log.h"
 #include "util.h"
 
-static int slurp(FILE *f, char **out, size_t *len)
+#define TOO_BIG (-2)
+
+/*
+ * Read at most max bytes. A regular file's size is known up front; pipes
+ * and devices are read until max, so /dev/urandom cannot eat the memory.
+ * Reading stops at the first chunk with a NUL byte: no text format has
+ * one, and the parser reports the line it is on (/dev/zero ends at once).
+ */
+static int slurp(FILE *f, size_t max, char **out, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0, r;
-	char *buf = xmalloc(cap + 1);
+	struct stat st;
+	char *buf;
 
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode)) {
+		if ((uint64_t)st.st_size > max)
+			return TOO_BIG;
+		if ((size_t)st.st_size >= cap)
+			cap = (size_t)st.st_size + 1;
+	}
+	buf = xmalloc(cap + 1);
 	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
+		bool nul = memchr(buf + n, '\0', r);
+
 		n += r;
+		if (n > max) {
+			free(buf);
+			return TOO_BIG;
+		}
+		if (nul)
+			break;
 		if (n == cap) {
-			cap *= 2;
+			/* one byte past max is enough to know it is too big */
+			cap = cap < max / 2 ? cap * 2 : max + 1;
 			buf = xrealloc(buf, cap + 1);
 		}
 	}
@@ -31,7 +57,7 @@ static int slurp(FILE *f, char **out, size_t *len)
 	return 0;
 }
 
-int lines_open(struct lines *lr, const char *path)
+int lines_open_max(struct lines *lr, const char *path, size_t max)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	int err;
@@ -42,14 +68,23 @@ int lines_open(struct lines *lr, const char *path)
 		input_err(path, 0, "cannot open: %s", strerror(errno));
 		return -1;
 	}
-	err = slurp(f, &lr->buf, &lr->len);
+	err = slurp(f, max, &lr->buf, &lr->len);
 	if (f != stdin)
 		fclose(f);
+	if (err == TOO_BIG) {
+		input_err(path, 0, "larger than the input limit of %zu MiB", max >> 20);
+		return -1;
+	}
 	if (err) {
 		input_err(path, 0, "cannot read: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
+}
+
+int lines_open(struct lines *lr, const char *path)
+{
+	return lines_open_max(lr, path, LINES_MAX_BYTES);
 }
 
 void lines_open_mem(struct lines *lr, const char *name, const char *buf, size_t len)
@@ -79,10 +114,15 @@ int lines_next(struct lines *lr)
 
 		if (!end)
 			end = lr->buf + lr->len;
-		*end = '\0';
 		lr->pos = end - lr->buf + 1;
 		lr->line++;
-		/* An embedded NUL ends the line early; that is still safe. */
+		/* A NUL would silently end the line early: refuse it. */
+		if (memchr(p, '\0', end - p)) {
+			input_err(lr->name, lr->line, "NUL byte");
+			lr->pos = lr->len;
+			return LINES_ERR;
+		}
+		*end = '\0';
 		hash = strchr(p, '#');
 		if (hash)
 			*hash = '\0';
@@ -102,6 +142,18 @@ int lines_next(struct lines *lr)
 			return lr->ntok;
 	}
 	return -1;
+}
+
+int lines_nul_line(const struct lines *lr)
+{
+	const char *nul = memchr(lr->buf, '\0', lr->len), *p;
+	int line = 1;
+
+	if (!nul)
+		return 0;
+	for (p = lr->buf; (p = memchr(p, '\n', nul - p)); p++)
+		line++;
+	return line;
 }
 
 void lines_close(struct lines *lr)

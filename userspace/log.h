@@ -6,7 +6,8 @@
  *   pr_warn/pr_info/pr_debug  messages on stderr, filtered by log_level
  *   p_err                     "Error: ..." on stderr, or {"error": ...} into
  *                             the JSON stream under -j
- *   input_err                 "file:line: message" for bad input (exit 2)
+ *   input_err                 "file:line: message" for bad input (exit 2),
+ *                             and {"error": that} on stdout under -j
  *   log_quiet                 silences everything (fuzzing, probing)
  */
 #ifndef __TAGGER_LOG_H

@@ -74,7 +74,7 @@ static void build(struct search *s)
 	const struct topo *t = s->tg->t;
 	const struct elp *e = s->tg->e;
 	int64_t *fill;
-	int i, k, n = t->nports;
+	int i, k, n = t->nports, *last;
 
 	s->n = n;
 	s->pstart = xcalloc(n + 1, sizeof(int64_t));
@@ -86,17 +86,23 @@ static void build(struct search *s)
 	s->plist = xmalloc((s->pstart[n] + 1) * sizeof(int));
 	fill = xmalloc((n + 1) * sizeof(int64_t));
 	memcpy(fill, s->pstart, (n + 1) * sizeof(int64_t));
+	last = xmalloc((n + 1) * sizeof(int));
+	memset(last, -1, (n + 1) * sizeof(int));
 	for (i = 0; i < e->npaths; i++)
 		for (k = 0; k < elp_len(e, i); k++) {
 			int v = t->ports[elp_hops(e, i)[k]].peer;
 
-			/* a path through v twice is listed once */
-			if (fill[v] == s->pstart[v] || s->plist[fill[v] - 1] != i)
-				s->plist[fill[v]++] = i;
-			else
-				s->plist[fill[v]++] = -1;
+			/*
+			 * A path through v many times is listed once: collect()
+			 * walks the whole path per entry, so one entry per visit
+			 * would make events (and memory) quadratic in its length
+			 * and count its edges more than once.
+			 */
+			s->plist[fill[v]++] = last[v] != i ? i : -1;
+			last[v] = i;
 		}
 	free(fill);
+	free(last);
 	s->count = xmalloc((e->npaths + 1) * sizeof(int));
 	memset(s->hist, 0, sizeof(s->hist));
 	for (i = 0; i < e->npaths; i++) {
@@ -281,13 +287,20 @@ static bool improve(struct search *s, int v, struct event **ev, int *cap, int *c
 	if (best_gap < 0)
 		return false;
 	move_to(s, v, best_gap);
+	/*
+	 * Recount rather than take `best`: the sweep clamps at every step, so
+	 * on a path with more than TAG_MAX backward edges its prediction can
+	 * be off, and a drifting histogram would never let the search stop.
+	 */
 	for (k = s->pstart[v]; k < s->pstart[v + 1]; k++) {
 		int p = s->plist[k];
 
-		if (p >= 0)
-			s->count[p] = clamp(order_backward(s->tg, s->pos, p));
+		if (p < 0)
+			continue;
+		s->hist[s->count[p]]--;
+		s->count[p] = clamp(order_backward(s->tg, s->pos, p));
+		s->hist[s->count[p]]++;
 	}
-	memcpy(s->hist, best, sizeof(best));
 	return true;
 }
 

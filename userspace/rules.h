@@ -44,6 +44,8 @@
 #define RULES_ANY 0xffff		/* "*" as a port index */
 #define RULES_MAX_PORTS 0xfff0		/* ports per switch */
 #define RULES_MAX_SWITCHES 0xfffff0
+#define RULES_MAX_BYTES (256UL << 20)	/* the file (jansson: ~10-20x in memory) */
+#define RULES_MAX_IGNORED (16UL << 20)	/* a top-level value the parser skips */
 #define RULES_LOSSY (-1)
 #define RULES_NTAGS 64			/* DSCP codepoints */
 #define RULES_NPRIOS 8			/* 802.1p priorities */

@@ -5,7 +5,8 @@
  * JSON syntax errors are "file:line:col: message" (jansson's position);
  * after parsing, values have no line, so a semantic error names its JSON
  * path instead: "file: switches.T1.rewrite[3].in: message". Unknown
- * top-level keys are ignored (newer writers may add some); unknown keys
+ * top-level keys are ignored (newer writers may add some) up to
+ * RULES_MAX_IGNORED bytes each, checked before jansson parses; unknown keys
  * anywhere else are errors, because a misspelt rule field would silently
  * change what a packet gets.
  *
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "json_path.h"
+#include "json_skim.h"
 #include "lines.h"
 #include "log.h"
 #include "rules.h"
@@ -213,6 +215,9 @@ static bool parse_host(struct ctx *c, const char *name, json_t *v)
 
 	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") || !jp_known_keys(&c->jp, v, keys))
 		return false;
+	if (strlen(name) > NAME_MAX_LEN)
+		return jp_err(&c->jp, "name \"%.32s...\" is longer than %d bytes", name,
+			      NAME_MAX_LEN);
 	if (!valid_name(name))
 		return jp_err(&c->jp, "\"%s\" is not a valid node name", name);
 	h->name = xstrdup(name);
@@ -318,6 +323,9 @@ static bool parse_ports(struct ctx *c, json_t *v, int sw)
 		o = jp_enter_index(&c->jp, i);
 		if (!jp_want_type(&c->jp, x, JSON_STRING, "a string"))
 			ok = false;
+		else if (strlen(name) > NAME_MAX_LEN)
+			ok = jp_err(&c->jp, "name \"%.32s...\" is longer than %d bytes", name,
+				    NAME_MAX_LEN);
 		else if (!valid_name(name))
 			ok = jp_err(&c->jp, "\"%s\" is not a valid port name", name);
 		else if (snprintf(key, sizeof(key), "%s:%s", s->name, name) >= (int)sizeof(key))
@@ -432,6 +440,9 @@ static bool parse_switch(struct ctx *c, const char *name, json_t *v)
 
 	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") || !jp_known_keys(&c->jp, v, keys))
 		return false;
+	if (strlen(name) > NAME_MAX_LEN)
+		return jp_err(&c->jp, "name \"%.32s...\" is longer than %d bytes", name,
+			      NAME_MAX_LEN);
 	if (!valid_name(name))
 		return jp_err(&c->jp, "\"%s\" is not a valid node name", name);
 	r->sw[sw].name = xstrdup(name);
@@ -514,6 +525,24 @@ struct rules *rules_from_json(json_t *root, const char *name)
 	return c.r;
 }
 
+/* Unknown and metadata keys are not read: do not let jansson build them big. */
+static int check_ignored(const char *key, size_t keylen, size_t span, void *arg)
+{
+	static const char *const read[] = { "format", "lossy", "tags", "classes", "hosts",
+					    "switches" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(read); i++)
+		if (strlen(read[i]) == keylen && !memcmp(read[i], key, keylen))
+			return 0;
+	if (span <= RULES_MAX_IGNORED)
+		return 0;
+	input_err(arg, 0, "top-level key \"%.*s\" holds %zu bytes; keys this reader "
+		  "ignores may hold at most %lu MiB", (int)(keylen < 64 ? keylen : 64), key,
+		  span, RULES_MAX_IGNORED >> 20);
+	return 1;
+}
+
 struct rules *rules_parse(const char *path)
 {
 	json_error_t jerr;
@@ -522,8 +551,15 @@ struct rules *rules_parse(const char *path)
 	json_t *root;
 
 	/* One read and an in-memory parse: jansson's file reader goes by getc. */
-	if (lines_open(&lr, path))
+	if (lines_open_max(&lr, path, RULES_MAX_BYTES))
 		return NULL;
+	/* jansson would take a NUL for the end of the text */
+	if (lines_nul_line(&lr))
+		input_err(path, lines_nul_line(&lr), "NUL byte");
+	if (lines_nul_line(&lr) || json_skim_top(lr.buf, lr.len, check_ignored, (void *)path)) {
+		lines_close(&lr);
+		return NULL;
+	}
 	root = json_loadb(lr.buf, lr.len, JSON_REJECT_DUPLICATES, &jerr);
 	lines_close(&lr);
 	if (!root) {

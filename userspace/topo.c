@@ -50,6 +50,9 @@ int topo_add_node(struct topo *t, const char *name, enum node_kind kind, int lay
 	return t->nnodes - 1;
 }
 
+/* "node:port" of two names of at most NAME_MAX_LEN bytes each */
+#define PORT_KEY_LEN (2 * NAME_MAX_LEN + 2)
+
 static int port_key(char *buf, size_t len, const struct topo *t, int node,
 		    const char *port)
 {
@@ -60,7 +63,7 @@ static int add_port(struct topo *t, int node, const char *name)
 {
 	struct topo_port p = { .node = node, .peer = -1 };
 	struct topo_node *n = &t->nodes[node];
-	char key[512];
+	char key[PORT_KEY_LEN];
 
 	if (port_key(key, sizeof(key), t, node, name) ||
 	    !strmap_add(&t->port_names, key, t->nports))
@@ -80,16 +83,23 @@ static void note_adjacency(struct topo *t, int a, int b, int pa)
 	*v = fresh ? (uint64_t)pa : (uint64_t)(int64_t)PORT_AMBIGUOUS;
 }
 
+static bool port_fits(const struct topo *t, int node, const char *port)
+{
+	char key[PORT_KEY_LEN];
+
+	return !port_key(key, sizeof(key), t, node, port);
+}
+
+/* All or nothing: a failure leaves no half-added port behind. */
 int topo_add_link(struct topo *t, int a, const char *pa, int b, const char *pb)
 {
 	int x, y;
 
-	if (topo_find_port(t, a, pa) >= 0 || topo_find_port(t, b, pb) >= 0)
+	if (!port_fits(t, a, pa) || !port_fits(t, b, pb) || (a == b && !strcmp(pa, pb)) ||
+	    topo_find_port(t, a, pa) >= 0 || topo_find_port(t, b, pb) >= 0)
 		return -1;
 	x = add_port(t, a, pa);
 	y = add_port(t, b, pb);
-	if (x < 0 || y < 0)
-		return -1;
 	t->ports[x].peer = y;
 	t->ports[y].peer = x;
 	note_adjacency(t, a, b, x);
@@ -128,7 +138,7 @@ int topo_find_node(const struct topo *t, const char *name)
 
 int topo_find_port(const struct topo *t, int node, const char *port)
 {
-	char key[512];
+	char key[PORT_KEY_LEN];
 
 	if (port_key(key, sizeof(key), t, node, port))
 		return -1;

@@ -10,8 +10,9 @@
  * API:
  *   topo_new/topo_free
  *   topo_add_node(t, name, kind, layer)       node id, or -1 if the name exists
- *   topo_add_link(t, a, pa, b, pb)            port id of a's end, -1 if a port
- *                                             name is taken on its node
+ *   topo_add_link(t, a, pa, b, pb)            port id of a's end, -1 (and
+ *                                             nothing added) if a port name
+ *                                             is taken or too long
  *   topo_link_auto(t, a, b)                   link with generated port names
  *   topo_find_node/topo_find_port/topo_port_toward
  *   topo_parse(path) / topo_parse_lines(lr)   NULL after "file:line: ..."

@@ -79,17 +79,28 @@ static int parse_host(struct topo *t, struct lines *lr)
 	return 0;
 }
 
+/* A name over NAME_MAX_LEN gets its own message: the characters may be fine. */
+static bool name_too_long(const char *file, int line, const char *s)
+{
+	if (strlen(s) <= NAME_MAX_LEN)
+		return false;
+	input_err(file, line, "name \"%.32s...\" is longer than %d bytes", s, NAME_MAX_LEN);
+	return true;
+}
+
 /* Split "node:port" in place and check both names. */
 static int split_end(const char *file, int line, char *s, char **port)
 {
 	char *colon = strchr(s, ':');
 
 	if (!colon) {
-		input_err(file, line, "link end \"%s\" must be <node>:<port>", s);
+		input_err(file, line, "link end \"%.300s\" must be <node>:<port>", s);
 		return -1;
 	}
 	*colon = '\0';
 	*port = colon + 1;
+	if (name_too_long(file, line, s) || name_too_long(file, line, *port))
+		return -1;
 	if (!valid_name(s) || !valid_name(*port)) {
 		*colon = ':';
 		input_err(file, line, "bad link end \"%s\": names are [A-Za-z0-9_.-]+", s);
@@ -124,6 +135,12 @@ static int resolve_link(struct topo *t, struct pending_link *pl)
 		return -1;
 	}
 	p = topo_add_link(t, node[0], port[0], node[1], port[1]);
+	if (p < 0) {
+		/* the checks above should make this unreachable; never index -1 */
+		input_err(t->file, pl->line, "cannot link %s:%s to %s:%s", pl->end[0],
+			  port[0], pl->end[1], port[1]);
+		return -1;
+	}
 	t->ports[p].line = pl->line;
 	t->ports[t->ports[p].peer].line = pl->line;
 	return 0;
@@ -156,6 +173,8 @@ static int parse_statement(struct topo *t, struct lines *lr, struct pending_link
 		input_err(lr->name, lr->line, "%s needs a name", kw);
 		return -1;
 	}
+	if (name_too_long(lr->name, lr->line, lr->tok[1]))
+		return -1;
 	if (!valid_name(lr->tok[1])) {
 		input_err(lr->name, lr->line,
 			  "bad name \"%s\": names are [A-Za-z0-9_.-]+", lr->tok[1]);
@@ -168,11 +187,13 @@ struct topo *topo_parse_lines(struct lines *lr)
 {
 	struct topo *t = topo_new(lr->name);
 	struct pending_link *links = NULL;
-	int nlinks = 0, cap = 0, i;
+	int nlinks = 0, cap = 0, i, n;
 
-	while (lines_next(lr) > 0)
+	while ((n = lines_next(lr)) > 0)
 		if (parse_statement(t, lr, &links, &nlinks, &cap))
 			goto fail;
+	if (n == LINES_ERR)
+		goto fail;
 	if (!t->nnodes) {
 		input_err(lr->name, 0, "no switches or hosts declared");
 		goto fail;

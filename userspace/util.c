@@ -113,7 +113,7 @@ bad:
  */
 bool valid_name(const char *s)
 {
-	if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
+	if (!*s || !strcmp(s, ".") || !strcmp(s, "..") || strlen(s) > NAME_MAX_LEN)
 		return false;
 	for (; *s; s++) {
 		char c = *s;

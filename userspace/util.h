@@ -9,6 +9,7 @@
  *   now_seconds                       monotonic clock for -j "seconds"
  *   parse_uint                        strict decimal parse
  *   split_list                        "1,2,5-7" -> array of ints
+ *   valid_name                        [A-Za-z0-9_.-]+, at most NAME_MAX_LEN
  */
 #ifndef __TAGGER_UTIL_H
 #define __TAGGER_UTIL_H
@@ -38,5 +39,8 @@ double now_seconds(void);
 bool parse_uint(const char *s, unsigned long max, unsigned long *out);
 int split_list(const char *s, int lo, int hi, int **out);
 bool valid_name(const char *s);
+
+/* Bytes in a node or port name (README "Input limits"); "node:port" fits 512. */
+#define NAME_MAX_LEN 255
 
 #endif /* __TAGGER_UTIL_H */

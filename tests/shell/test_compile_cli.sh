@@ -56,4 +56,11 @@ check "DSCP and priority options reach the rules" \
 $T topo ring 4 -o ring.topo && $T paths ecmp ring.topo -o ring.elp
 check "clos algorithm without layers: exit 2" \
 	sh -c "$T compile ring.topo ring.elp --algorithm clos 2>/dev/null; test \$? = 2"
+# 65521 ports on one switch: over the rules' 16-bit port index, refused on input
+awk 'BEGIN { print "switch sw"; for (i = 0; i < 65521; i++)
+	printf "host h%d\nlink sw:p%d h%d:eth0\n", i, i, i }' >star.topo
+echo 'h0 sw h1' >star.elp
+$T compile star.topo star.elp -o /dev/null 2>err; rc=$?
+check "switch over 65520 ports: exit 2 naming it" \
+	sh -c "test $rc = 2 && grep -q 'star.topo:1: switch \"sw\" has 65521 ports' err"
 exit 0

@@ -176,6 +176,52 @@ START_TEST(clos_algorithm_needs_layers)
 }
 END_TEST
 
+/* One switch, n hosts on ports p0..p(n-1), one path h0 sw h1. */
+static struct topo *star(int n, struct elp **e)
+{
+	struct topo *t = topo_new("star");
+	int sw = topo_add_node(t, "sw", NODE_SWITCH, LAYER_NONE), i;
+	char name[32];
+
+	for (i = 0; i < n; i++) {
+		int h;
+
+		snprintf(name, sizeof(name), "h%d", i);
+		h = topo_add_node(t, name, NODE_HOST, LAYER_NONE);
+		snprintf(name, sizeof(name), "p%d", i);
+		ck_assert_int_ge(topo_add_link(t, sw, name, h, "eth0"), 0);
+	}
+	*e = elp_from_str(t, "h0 sw h1\n");
+	return t;
+}
+
+/* The rules' 16-bit port index: refused on input, naming the switch. */
+START_TEST(switch_port_limit_is_checked_on_input)
+{
+	struct compile_result r = { 0 };
+	struct compile_opts o;
+	const char *out;
+	struct elp *e;
+	struct topo *t;
+
+	compile_opts_init(&o);
+	o.algo = compile_find_algo("greedy");
+	t = star(RULES_MAX_PORTS + 1, &e);
+	capture_begin();
+	ck_assert_int_eq(compile_run(t, e, &o, &r), -1);
+	out = capture_end();
+	ck_assert_msg(strstr(out, "star: switch \"sw\" has 65521 ports; rules allow at most 65520"),
+		      "%s", out);
+	elp_free(e);
+	topo_free(t);
+	t = star(RULES_MAX_PORTS, &e);
+	ck_assert_int_eq(compile_run(t, e, &o, &r), 0);
+	compile_result_free(&r);
+	elp_free(e);
+	topo_free(t);
+}
+END_TEST
+
 START_TEST(compression_changes_no_answer)
 {
 	struct extra compress = { .compress = true };
@@ -213,6 +259,7 @@ Suite *compile_suite(void)
 	tcase_add_test(tc, too_few_priorities_name_the_lossy_paths);
 	tcase_add_test(tc, clos_algorithm_needs_layers);
 	tcase_add_test(tc, compression_changes_no_answer);
+	tcase_add_test(tc, switch_port_limit_is_checked_on_input);
 	suite_add_tcase(s, tc);
 	return s;
 }
