@@ -3,6 +3,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -68,17 +69,42 @@ static void count_gate(const struct tc_qstats *s, void *arg)
 			x->gates++;
 }
 
-/* Every port still has the dead agent's queues. */
-static bool queues_there(const struct pfc_state *old)
+static int gates_on(const struct pfc_state *st)
 {
-	struct seen x = { old, 0 };
+	struct seen x = { st, 0 };
 	struct tc tc;
 
 	if (tc_open(&tc))
-		return false;
+		return 0;
 	tc_qdisc_stats(&tc, count_gate, &x);
 	tc_close(&tc);
-	return x.gates == (int)old->nports;
+	return x.gates;
+}
+
+/* Every port still has the dead agent's queues. */
+static bool queues_there(const struct pfc_state *old)
+{
+	return gates_on(old) == (int)old->nports;
+}
+
+int pfc_ports_taken(const struct pfc_config *c)
+{
+	struct pfc_state *st = calloc(1, sizeof(*st));
+	int i, n;
+
+	if (!st)
+		return -1;
+	for (i = 0; i < c->nports; i++) {
+		st->nports = 1;
+		st->ports[0].ifindex = c->ports[i].ifindex;
+		n = gates_on(st);
+		if (n) {
+			free(st);
+			return i;
+		}
+	}
+	free(st);
+	return -1;
 }
 
 int pfc_adopt_prepare(const struct pfc_state *old, const struct pfc_config *c,

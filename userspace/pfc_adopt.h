@@ -15,6 +15,8 @@
  *                                      else -errno, *why says why not
  *   pfc_adopt_maps(skel, fds)          reuse them before loading
  *   pfc_adopt_counters(st, old)        carry the state over
+ *   pfc_ports_taken(cfg)               a port that has pause queues already
+ *                                      (another node's agent): its index, or -1
  */
 #ifndef __TAGGER_PFC_ADOPT_H
 #define __TAGGER_PFC_ADOPT_H
@@ -33,5 +35,6 @@ int pfc_adopt_prepare(const struct pfc_state *old, const struct pfc_config *c,
 		      int fds[PFC_ADOPT_MAPS], const char **why);
 int pfc_adopt_maps(struct pfc_bpf *s, int fds[PFC_ADOPT_MAPS]);
 void pfc_adopt_counters(struct pfc_state *st, const struct pfc_state *old);
+int pfc_ports_taken(const struct pfc_config *c);
 
 #endif /* __TAGGER_PFC_ADOPT_H */

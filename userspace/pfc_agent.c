@@ -274,6 +274,12 @@ static int setup(struct agent *a)
 	r = probe_dcb(a);
 	if (r < 0)
 		return r;
+	if (!r && !a->old && (i = pfc_ports_taken(c)) >= 0) {
+		p_err("%s: has the pause queues of another agent already (another "
+		      "node name on the same ports?); see `tagger pfc show`",
+		      c->ports[i].ifname);
+		return -EBUSY;
+	}
 	if (r == 1) {
 		snprintf(a->backend, sizeof(a->backend), "dcb");
 		return 0;

@@ -43,6 +43,13 @@ check "... saying one runs" grep -q "already running" "$TGR_TMP/dup.log"
 check "... and the first agent's state is intact" \
 	[ "$(pfc_show sw1 | J "d['status'], len(d['ports'])")" = "running 2" ]
 
+# Another node name on the same ports: refused, saying why, sw1 untouched.
+rc=0
+ns_exec sw1 "$TAGGER" pfc agent other p1=sw1-h1 >"$TGR_TMP/other.log" 2>&1 || rc=$?
+check "an agent of another name on sw1's ports is refused" [ "$rc" != 0 ]
+check "... saying the port has another agent's queues" grep -q "pause queues of another agent" "$TGR_TMP/other.log"
+check "... and sw1's queues are still there" htb_on sw1 sw1-h1
+
 # Names that are path components are not node names.
 for bad in .. .; do
 	rc=0; ns_exec sw1 "$TAGGER" pfc agent "$bad" p=sw1-h1 2>/dev/null || rc=$?
