@@ -42,10 +42,13 @@ static int initial_tag(const struct rules *r, int h, const struct dp_opts *o)
 
 /* Fill the maps from the selector; 0 or an exit code after the error. */
 static int fill_maps(struct tagger_host_bpf *skel, const struct dp_opts *o,
-		     int tag, int prio, char *what, size_t len)
+		     const struct rules *r, int tag, int prio, char *what,
+		     size_t len)
 {
 	struct tagger_host_tag t = { .set = 1, .dscp = tag, .prio = prio };
-	struct tagger_host_cfg cfg = { 0 };
+	/* Group-addressed packets of the class leave lossy: see mcast.h. */
+	struct tagger_host_cfg cfg = { .lossy_set = 1, .lossy_dscp = r->lossy_tag,
+				       .lossy_prio = r->lossy_prio };
 	int tags_fd = bpf_map__fd(skel->maps.tagger_host_tags);
 	int *dscp = NULL, n = 0, k, *ports = NULL;
 	uint32_t idx, zero = 0;
@@ -73,8 +76,6 @@ static int fill_maps(struct tagger_host_bpf *skel, const struct dp_opts *o,
 		free(ports);
 		idx = TAGGER_HOST_UDP_ENTRY;
 		bpf_map_update_elem(tags_fd, &idx, &t, BPF_ANY);
-		bpf_map_update_elem(bpf_map__fd(skel->maps.tagger_host_cfg), &zero,
-				    &cfg, BPF_ANY);
 		snprintf(what + strlen(what), len - strlen(what), "%sto UDP port %s",
 			 o->class_dscp ? " or " : "", o->udp_dport);
 	}
@@ -86,6 +87,8 @@ static int fill_maps(struct tagger_host_bpf *skel, const struct dp_opts *o,
 	for (k = 0; k < n; k++)
 		bpf_map_update_elem(tags_fd, &dscp[k], &t, BPF_ANY);
 	free(dscp);
+	bpf_map_update_elem(bpf_map__fd(skel->maps.tagger_host_cfg), &zero, &cfg,
+			    BPF_ANY);
 	return 0;
 }
 
@@ -216,7 +219,7 @@ int dp_host_attach(const struct dp_opts *o)
 		p_err("loading the host program: %s", strerror(-err));
 		goto fail;
 	}
-	ret = fill_maps(skel, o, tag, prio < 0 ? 0 : prio, what, sizeof(what));
+	ret = fill_maps(skel, o, r, tag, prio < 0 ? 0 : prio, what, sizeof(what));
 	if (ret)
 		goto fail;
 	ret = EXIT_USAGE;
