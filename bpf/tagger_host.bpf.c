@@ -4,9 +4,13 @@
  * initial tag of the host and the priority the first switch classifies
  * that tag into. The class is chosen by the DSCP the application sent (a
  * table of 64 entries, ECN kept) or by a UDP destination port range (for
- * RoCEv2, 4791). Entries left unset keep the packet as it was.
+ * RoCEv2, 4791). Entries left unset keep the packet as it was. A
+ * group-addressed packet of the class (lib/mcast.h) is never lossless: it
+ * leaves with the lossy tag and priority, so neither this host's NIC nor
+ * the first switch holds it under PFC.
  */
 #include "lib/dscp.h"
+#include "lib/mcast.h"
 #include "lib/parse.h"
 #include "tagger_maps.h"
 
@@ -37,10 +41,9 @@ struct {
 } TAGGER_HOST_COUNTERS SEC(".maps");
 
 static __always_inline __u32 tagger_host_entry(struct __sk_buff *skb,
-					       const struct tagger_pkt *p)
+					       const struct tagger_pkt *p,
+					       const struct tagger_host_cfg *cfg)
 {
-	__u32 zero = 0;
-	struct tagger_host_cfg *cfg = bpf_map_lookup_elem(&TAGGER_HOST_CFG, &zero);
 	__u16 port;
 
 	if (cfg && cfg->udp_hi && !tagger_udp_dport(skb, p, &port) &&
@@ -52,20 +55,27 @@ static __always_inline __u32 tagger_host_entry(struct __sk_buff *skb,
 SEC("tc")
 int tagger_host_egress(struct __sk_buff *skb)
 {
+	struct tagger_host_cfg *cfg;
 	struct tagger_host_tag *t;
 	struct tagger_counter *c;
 	struct tagger_pkt p = {};
-	__u32 idx;
+	__u32 idx = 0;
 	int kind;
 
 	kind = tagger_parse(skb, &p);
 	if (kind != TAGGER_PKT_IP4 && kind != TAGGER_PKT_IP6)
 		return TAGGER_TC_NEXT;
-	idx = tagger_host_entry(skb, &p);
+	cfg = bpf_map_lookup_elem(&TAGGER_HOST_CFG, &idx);
+	idx = tagger_host_entry(skb, &p, cfg);
 	t = bpf_map_lookup_elem(&TAGGER_HOST_TAGS, &idx);
 	if (t && t->set) {
-		tagger_set_dscp(skb, &p, kind, t->dscp);
-		skb->priority = t->prio;
+		if (cfg && cfg->lossy_set && tagger_group_addressed(skb, &p, kind)) {
+			tagger_set_dscp(skb, &p, kind, cfg->lossy_dscp);
+			skb->priority = cfg->lossy_prio;
+		} else {
+			tagger_set_dscp(skb, &p, kind, t->dscp);
+			skb->priority = t->prio;
+		}
 	}
 	idx = p.tos >> 2;
 	c = bpf_map_lookup_elem(&TAGGER_HOST_COUNTERS, &idx);

@@ -123,6 +123,7 @@ enum tagger_lossy_reason {
 	TAGGER_LOSSY_BAD_HEADER,	/* IP header truncated or malformed */
 	TAGGER_LOSSY_NO_TABLE,		/* no rule table loaded */
 	TAGGER_LOSSY_UNCLASSIFIED,	/* egress: no tagger ingress saw it */
+	TAGGER_LOSSY_MULTICAST,		/* ingress: broadcast or multicast */
 	TAGGER_LOSSY_REASONS,
 };
 
@@ -148,12 +149,15 @@ struct tagger_host_tag {
 struct tagger_host_cfg {
 	__u16 udp_lo;		/* UDP destination ports picked by the selector */
 	__u16 udp_hi;		/* (inclusive); udp_hi == 0: no UDP selector */
-	__u8 pad[4];
+	__u8 lossy_set;		/* 1: group-addressed packets of the class */
+	__u8 lossy_dscp;	/* leave with the lossy tag and priority */
+	__u8 lossy_prio;	/* instead (see bpf/lib/mcast.h) */
+	__u8 pad;
 };
 
 _Static_assert(sizeof(struct tagger_rule_val) == 4, "tagger_rule_val ABI");
 _Static_assert(sizeof(struct tagger_counter) == 16, "tagger_counter ABI");
-_Static_assert(sizeof(struct tagger_port_stats) == 80, "tagger_port_stats ABI");
+_Static_assert(sizeof(struct tagger_port_stats) == 88, "tagger_port_stats ABI");
 _Static_assert(sizeof(struct tagger_host_tag) == 4, "tagger_host_tag ABI");
 _Static_assert(sizeof(struct tagger_host_cfg) == 8, "tagger_host_cfg ABI");
 

@@ -3,10 +3,12 @@
  * Tagger on a switch port: tc ingress classifies (port, tag) into a
  * priority, tc egress rewrites the tag by (tag, in port, out port) and
  * queues the packet at the priority the next hop will classify it into.
- * Anything no rule matches is lossy. Both return TAGGER_TC_NEXT so the
+ * Anything no rule matches is lossy, and so is anything group addressed
+ * (see lib/mcast.h), whatever its tag. Both return TAGGER_TC_NEXT so the
  * pause machinery (attached after us) sees every packet; see tagger_skb.h.
  */
 #include "lib/counters.h"
+#include "lib/mcast.h"
 #include "lib/parse.h"
 #include "lib/rules.h"
 
@@ -60,15 +62,21 @@ int tagger_ingress(struct __sk_buff *skb)
 		reason = TAGGER_LOSSY_BAD_HEADER;
 	} else {
 		v = tagger_entry(tbl, tagger_classify_index(slot, dscp));
-		if (v && (v->flags & TAGGER_F_LOSSLESS)) {
+		/* Only what would be lossless is tested: one reason per demotion. */
+		if (v && (v->flags & TAGGER_F_LOSSLESS) &&
+		    !tagger_group_addressed(skb, &p, kind)) {
 			skb->priority = v->prio;
 			tagger_set_mark(skb, 1, v->prio, gen);
 			tagger_count(slot, TAGGER_DIR_IN, dscp, 1, skb->len);
 			return TAGGER_TC_NEXT;
 		}
 		cfg = tagger_entry(tbl, 0);
-		reason = cfg && dscp == cfg->dscp ? TAGGER_NOT_DEMOTED :	/* arrived lossy */
-						    TAGGER_LOSSY_NO_CLASSIFY;
+		if (v && (v->flags & TAGGER_F_LOSSLESS))
+			reason = TAGGER_LOSSY_MULTICAST;
+		else if (cfg && dscp == cfg->dscp)
+			reason = TAGGER_NOT_DEMOTED;	/* arrived lossy */
+		else
+			reason = TAGGER_LOSSY_NO_CLASSIFY;
 	}
 	prio = tagger_lossy(skb, &p, kind, tbl, slot, reason, 0);
 	tagger_set_mark(skb, 0, prio, gen);

@@ -28,6 +28,10 @@ static int help(int argc, char **argv)
 		"The class is what the application sent with one of the DSCP\n"
 		"codepoints, or to the UDP ports (RoCEv2: 4791); every IP packet when\n"
 		"no selector is given. Other packets leave as they were sent.\n"
+		"Where an RDMA device sits on IFNAME (RoCE bypasses tc), attach also\n"
+		"sets the RDMA CM's default RoCE ToS (configfs, tag << 2) and, where\n"
+		"the NIC has DCB, trust DSCP and PFC on the lossless priorities;\n"
+		"detach puts the ToS back and leaves DCB as set.\n"
 		"Pins live in DIR/NAME/IFNAME (DIR: --bpf-root, $TAGGER_BPF_ROOT, or\n"
 		"%2$s).\n",
 		bin_name, DP_DEFAULT_ROOT);

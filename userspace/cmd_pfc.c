@@ -6,7 +6,9 @@
  *   tagger [-j] pfc show NAME                          counters
  *   tagger pfc stop NAME                               stop, clean up
  *   tagger pfc send IFNAME PRIOS QUANTA [count N]      one PFC frame
- *   tagger [-j] pfc headroom [rate R] [mtu N]          the buffer model
+ *   tagger [-j] pfc headroom [--rate R] [--mtu N] ...  the buffer model
+ *
+ * Options are "--opt V" or "--opt=V".
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -38,10 +40,11 @@ static int do_help(int argc, char **argv)
 		"       %1$s [-j] pfc show NAME [dir DIR]\n"
 		"       %1$s pfc stop NAME [dir DIR]\n"
 		"       %1$s pfc send IFNAME PRIOS QUANTA [count N]\n"
-		"       %1$s [-j] pfc headroom [rate RATE] [mtu BYTES]\n"
+		"       %1$s [-j] pfc headroom [--rate RATE] [{ --mtu BYTES | --frame BYTES }]\n"
+		"                    [LINK...] [--lossless PRIOS] [--ports N [--buffer B]]\n"
 		"       %1$s pfc help\n"
 		"where  OPTIONS := { --rate RATE | --lossless PRIOS | --xoff B |\n"
-		"                    --xon B | --headroom B | --quanta Q |\n"
+		"                    --xon B | --headroom B | --quanta Q | LINK |\n"
 		"                    --sched { wrr | strict } | --weights W0,...,W7 |\n"
 		"                    --watchdog-ms MS | --watchdog-restore-ms MS |\n"
 		"                    --watchdog-action { report | ignore | drop } |\n"
@@ -50,8 +53,11 @@ static int do_help(int argc, char **argv)
 		"                    --lossy-limit B | --keep-offloads | --slow-pause |\n"
 		"                    --rt-prio N | --cpu-latency { US | none } |\n"
 		"                    --trace FILE | --dir DIR }\n"
+		"       LINK := { --cable METERS | --t-pro { TIME | Nq } | --t-resp TIME }\n"
 		"       RATE := tc rate (100mbit, 1gbit); B := bytes (64k) or\n"
 		"               PRIO:BYTES,... per priority; PRIOS := 3,4 | 0-7 | none\n"
+		"       TIME := microseconds (1.5) or with a unit (768ns, 1ms)\n"
+		"       Every option is --opt V or --opt=V.\n"
 		"\n"
 		"The agent manages the ports of node NAME in the current network\n"
 		"namespace until SIGINT/SIGTERM or `pfc stop`; its state is in\n"
@@ -61,7 +67,19 @@ static int do_help(int argc, char **argv)
 		"XOFF, XON and headroom from the buffer model (see `%1$s pfc\n"
 		"headroom`). --cpu-latency 0 keeps idle CPUs polling while the agent\n"
 		"runs (a PM QoS request): pause reaction in tens of microseconds, at\n"
-		"the cost of idle CPUs never sleeping; --cpu-latency none opts out.\n",
+		"the cost of idle CPUs never sleeping; --cpu-latency none opts out.\n"
+		"\n"
+		"The buffer model is the Tagger draft's equation (1), plus a response\n"
+		"time: headroom = 2 (s_MTU + s_PFC + r t_wire) + r t_pro + r t_resp,\n"
+		"s_MTU the largest frame (--mtu + 18, or --frame), s_PFC 64 B, r the\n"
+		"rate, t_wire = --cable x 5 ns/m (the draft's copper figure), t_pro the\n"
+		"sender's PAUSE processing (--t-pro; Nq: N quanta, hardware is capped\n"
+		"at 60q), t_resp the receiver's XOFF-to-PAUSE time (--t-resp).\n"
+		"Defaults: --cable 0 (veth), --t-pro 1ms (the software agent),\n"
+		"--t-resp 0. The draft's 40G example, about 22 KB:\n"
+		"  %1$s pfc headroom --rate 40gbit --frame 1500 --cable 300 --t-pro 60q\n"
+		"--ports N prints N x lossless priorities x headroom, the switch's\n"
+		"total, and with --buffer B whether that fits in B.\n",
 		bin_name);
 	return 0;
 }
@@ -159,6 +177,58 @@ static int parse_port(struct pfc_config *c, const char *arg)
 	return 0;
 }
 
+/*
+ * "--opt=V": the name into name, V returned; "--opt": the name, NULL (the
+ * value, if any, is the next argument).
+ */
+static const char *opt_split(const char *arg, char *name, size_t len)
+{
+	const char *eq = arg[0] == '-' ? strchr(arg, '=') : NULL;
+	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(name, arg, n);
+	name[n] = '\0';
+	return eq ? eq + 1 : NULL;
+}
+
+/* --t-pro: a time, or Nq, N quanta (512 bit times each, 1..65535). */
+static int t_pro_value(struct pfc_config *c, const char *v)
+{
+	size_t n = strlen(v);
+	unsigned long q;
+	char buf[16];
+
+	if (n > 1 && n < sizeof(buf) && v[n - 1] == 'q') {
+		memcpy(buf, v, n - 1);
+		buf[n - 1] = '\0';
+		if (!parse_uint(buf, PFC_QUANTA_MAX, &q) || !q)
+			return -1;
+		c->t_pro_quanta = q;
+		return 0;
+	}
+	if (!pfc_parse_time(v, "us", &c->t_pro_ns) || !c->t_pro_ns)
+		return -1;
+	c->t_pro_quanta = 0;
+	return 0;
+}
+
+/*
+ * The link terms of the headroom formula, for the agent and `headroom`
+ * alike: 0 taken, -1 a bad value, 1 not one of them.
+ */
+static int link_option(struct pfc_config *c, const char *a, const char *v)
+{
+	if (!strcmp(a, "--cable"))
+		return pfc_parse_meters(v, &c->cable_m) ? 0 : -1;
+	if (!strcmp(a, "--t-pro"))
+		return t_pro_value(c, v);
+	if (!strcmp(a, "--t-resp"))
+		return pfc_parse_time(v, "us", &c->t_resp_ns) ? 0 : -1;
+	return 1;
+}
+
 #define NEED_ARG()                                                          \
 	do {                                                                \
 		if (i + 1 >= argc)                                          \
@@ -169,22 +239,29 @@ static int parse_port(struct pfc_config *c, const char *arg)
 static int agent_option(struct pfc_config *c, int argc, char **argv, int *ip,
 			const char **trace, const char **dir)
 {
-	int i = *ip;
-	const char *a = argv[i], *v = NULL;
+	int i = *ip, r;
+	char name[32];
+	const char *a = name, *v = opt_split(argv[i], name, sizeof(name));
 	unsigned long u;
 	uint64_t x;
 
-	if (!strcmp(a, "--keep-offloads")) {
-		c->keep_offloads = true;
+	bool *flag = !strcmp(a, "--keep-offloads") ? &c->keep_offloads :
+		     !strcmp(a, "--slow-pause") ? &c->slow_pause : NULL;
+
+	if (flag) {
+		if (v)
+			return usage_err(do_help, "%s takes no value", a);
+		*flag = true;
 		return 0;
 	}
-	if (!strcmp(a, "--slow-pause")) {
-		c->slow_pause = true;
-		return 0;
-	}
-	NEED_ARG();
+	if (!v)
+		NEED_ARG();
 	*ip = i;
-	if (!strcmp(a, "--rate")) {
+	r = link_option(c, a, v);
+	if (r <= 0) {
+		if (r)
+			goto bad;
+	} else if (!strcmp(a, "--rate")) {
 		if (!pfc_parse_rate(v, &c->rate_bps))
 			goto bad;
 	} else if (!strcmp(a, "--lossless")) {
@@ -377,55 +454,158 @@ static int do_send(int argc, char **argv)
 	return 0;
 }
 
+/* What `headroom` takes besides the link terms. */
+struct headroom_args {
+	unsigned long mtu, frame, ports;
+	uint64_t buffer;
+};
+
+/* 0 taken, -1 a bad value, 1 not one of them; "rate", "mtu": older forms. */
+static int headroom_option(struct pfc_config *c, struct headroom_args *h,
+			   const char *a, const char *v)
+{
+	if (!strcmp(a, "--rate") || !strcmp(a, "rate"))
+		return pfc_parse_rate(v, &c->rate_bps) ? 0 : -1;
+	if (!strcmp(a, "--mtu") || !strcmp(a, "mtu"))
+		return parse_uint(v, 65535, &h->mtu) && h->mtu >= 68 ? 0 : -1;
+	if (!strcmp(a, "--frame"))
+		return parse_uint(v, 65535, &h->frame) && h->frame >= 64 ? 0 : -1;
+	if (!strcmp(a, "--lossless"))
+		return prio_mask(v, &c->lossless_mask);
+	if (!strcmp(a, "--ports"))
+		return parse_uint(v, 4096, &h->ports) && h->ports ? 0 : -1;
+	if (!strcmp(a, "--buffer"))
+		return pfc_parse_size(v, &h->buffer) ? 0 : -1;
+	return 1;
+}
+
+static json_t *terms_json(const struct pfc_config *c,
+			  const struct pfc_headroom_terms *t)
+{
+	return json_pack("{s:I,s:i,s:i,s:i,s:I,s:I,s:i,s:I,s:I,s:I,s:I,s:I}",
+			 "rate_bps", (json_int_t)t->rate_bps, "frame", (int)t->frame,
+			 "pfc_frame", (int)t->pfc, "cable_m", (int)c->cable_m,
+			 "t_wire_ns", (json_int_t)t->t_wire_ns,
+			 "t_pro_ns", (json_int_t)t->t_pro_ns,
+			 "t_pro_quanta", (int)c->t_pro_quanta,
+			 "t_resp_ns", (json_int_t)t->t_resp_ns,
+			 "wire_bytes", (json_int_t)t->wire, "pro_bytes", (json_int_t)t->pro,
+			 "resp_bytes", (json_int_t)t->resp, "headroom", (json_int_t)t->total);
+}
+
+static void print_terms(const struct pfc_config *c,
+			const struct pfc_headroom_terms *t)
+{
+	char wire[48], pro[32] = "";
+
+	snprintf(wire, sizeof(wire), "(%u m x %d ns/m)", c->cable_m, PFC_NS_PER_M);
+	if (c->t_pro_quanta)
+		snprintf(pro, sizeof(pro), "(%u quanta)", c->t_pro_quanta);
+	printf("rate %.0f Mbit/s, s_MTU %u B (frame), s_PFC %u B\n",
+	       t->rate_bps / 1e6, t->frame, t->pfc);
+	printf("t_wire   %10" PRIu64 " ns %-20s r t_wire %" PRIu64 " B\n",
+	       t->t_wire_ns, wire, t->wire);
+	printf("t_pro    %10" PRIu64 " ns %-20s r t_pro  %" PRIu64 " B\n",
+	       t->t_pro_ns, pro, t->pro);
+	printf("t_resp   %10" PRIu64 " ns %-20s r t_resp %" PRIu64 " B\n",
+	       t->t_resp_ns, "", t->resp);
+	printf("headroom %" PRIu64 " B = 2 (%u + %u + %" PRIu64 ") + %" PRIu64
+	       " + %" PRIu64 "\n", t->total, t->frame, t->pfc, t->wire, t->pro,
+	       t->resp);
+}
+
+/* --ports: n ports x k lossless priorities x headroom, against --buffer. */
+static json_t *switch_total(const struct pfc_config *c, const struct headroom_args *h)
+{
+	int k = __builtin_popcount(c->lossless_mask);
+	uint64_t total = h->ports * k * c->headroom[0];
+	json_t *j;
+
+	j = json_pack("{s:i,s:i,s:I}", "ports", (int)h->ports, "lossless_priorities",
+		      k, "switch_headroom", (json_int_t)total);
+	if (h->buffer) {
+		json_object_set_new(j, "buffer", json_integer(h->buffer));
+		json_object_set_new(j, "fits", json_boolean(total <= h->buffer));
+	}
+	return j;
+}
+
+static void print_switch(const json_t *sw, uint64_t headroom)
+{
+	uint64_t total = json_integer_value(json_object_get(sw, "switch_headroom"));
+	uint64_t buffer = json_integer_value(json_object_get(sw, "buffer"));
+
+	printf("switch   %" PRIu64 " B = %lld ports x %lld lossless priorities x %"
+	       PRIu64 " B\n", total, json_integer_value(json_object_get(sw, "ports")),
+	       json_integer_value(json_object_get(sw, "lossless_priorities")), headroom);
+	if (buffer && total <= buffer)
+		printf("buffer   %" PRIu64 " B: fits, headroom is %.1f %% of it\n",
+		       buffer, 100.0 * total / buffer);
+	else if (buffer)
+		printf("buffer   %" PRIu64 " B: does not fit, %" PRIu64 " B short\n",
+		       buffer, total - buffer);
+}
+
 static int do_headroom(int argc, char **argv)
 {
+	struct headroom_args h = { .mtu = 1500 };
+	struct pfc_headroom_terms t;
 	struct pfc_config c;
-	uint64_t t;
-	unsigned long mtu = 1500;
-	int i;
+	const char *a, *v;
+	char name[32];
+	json_t *j, *sw;
+	uint64_t q;
+	int i, r;
 
 	pfc_config_init(&c);
 	for (i = 0; i < argc; i++) {
 		if (is_help(argv[i]))
 			return do_help(0, NULL);
-		if (i + 1 >= argc)
-			return usage_err(do_help, "%s needs a value", argv[i]);
-		if (!strcmp(argv[i], "rate")) {
-			if (!pfc_parse_rate(argv[++i], &c.rate_bps))
-				return usage_err(do_help, "bad rate \"%s\"", argv[i]);
-		} else if (!strcmp(argv[i], "mtu")) {
-			if (!parse_uint(argv[++i], 65535, &mtu) || mtu < 68)
-				return usage_err(do_help, "bad mtu \"%s\"", argv[i]);
-		} else {
-			return usage_err(do_help, "What is \"%s\"?", argv[i]);
-		}
+		a = name;
+		v = opt_split(argv[i], name, sizeof(name));
+		if (!v && i + 1 >= argc)
+			return usage_err(do_help, "%s needs a value", a);
+		if (!v)
+			v = argv[++i];
+		r = link_option(&c, a, v);
+		if (r > 0)
+			r = headroom_option(&c, &h, a, v);
+		if (r > 0)
+			return usage_err(do_help, "What is \"%s\"?", a);
+		if (r < 0)
+			return usage_err(do_help, "%s: bad value \"%s\"", a, v);
 	}
-	c.frame = mtu + 18;
-	c.nports = 1;
+	if (h.buffer && !h.ports)
+		return usage_err(do_help, "--buffer: needs --ports N");
+	c.frame = h.frame ? h.frame : h.mtu + 18;
+	c.nports = h.ports ? h.ports : 1;
 	pfc_config_finish(&c);
-	t = pfc_quanta_ns(c.quanta, c.rate_bps);
+	pfc_headroom_terms(&c, &t);
+	q = pfc_quanta_ns(c.quanta, c.rate_bps);
+	sw = h.ports ? switch_total(&c, &h) : NULL;
 	if (json_output) {
-		json_emit(json_pack("{s:I,s:i,s:I,s:I,s:I,s:I,s:i,s:f,s:f}",
-				    "rate_bps", (json_int_t)c.rate_bps,
-				    "frame", (int)c.frame,
-				    "headroom", (json_int_t)c.headroom[0],
-				    "xoff", (json_int_t)c.xoff[0],
-				    "xon", (json_int_t)c.xon[0],
-				    "lossy_limit", (json_int_t)c.lossy_limit,
-				    "quanta", (int)c.quanta,
-				    "pause_ms", t / 1e6, "refresh_ms", t / 2e6));
+		j = terms_json(&c, &t);
+		json_object_update_new(j, json_pack("{s:I,s:I,s:I,s:i,s:f,s:f}",
+						"xoff", (json_int_t)c.xoff[0],
+						"xon", (json_int_t)c.xon[0],
+						"lossy_limit", (json_int_t)c.lossy_limit,
+						"quanta", (int)c.quanta,
+						"pause_ms", q / 1e6, "refresh_ms", q / 2e6));
+		if (sw)
+			json_object_update_new(j, sw);
+		json_emit(j);
 		return 0;
 	}
-	printf("rate %.0f Mbit/s, frame %u B (MTU + 18), t_pro %.1f ms\n",
-	       c.rate_bps / 1e6, c.frame, PFC_T_PRO_NS / 1e6);
-	printf("headroom %" PRIu64 " B = 2 (%u + %d) + r t_pro\n", c.headroom[0],
-	       c.frame, PFC_WIRE_BYTES);
+	print_terms(&c, &t);
 	printf("xon      %" PRIu64 " B = r t_pro\n", c.xon[0]);
 	printf("xoff     %" PRIu64 " B = xon + headroom\n", c.xoff[0]);
 	printf("per in-port and priority at most xoff + headroom = %" PRIu64 " B\n",
 	       c.xoff[0] + c.headroom[0]);
 	printf("quanta   %u = %.3f ms pause, refreshed every %.3f ms\n", c.quanta,
-	       t / 1e6, t / 2e6);
+	       q / 1e6, q / 2e6);
+	if (sw)
+		print_switch(sw, c.headroom[0]);
+	json_decref(sw);
 	return 0;
 }
 

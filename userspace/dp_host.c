@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "dp_host.h"
 #include "dp_pin.h"
+#include "dp_rdma.h"
 #include "dp_state.h"
 #include "log.h"
 #include "tagger_host.skel.h"
@@ -42,10 +43,13 @@ static int initial_tag(const struct rules *r, int h, const struct dp_opts *o)
 
 /* Fill the maps from the selector; 0 or an exit code after the error. */
 static int fill_maps(struct tagger_host_bpf *skel, const struct dp_opts *o,
-		     int tag, int prio, char *what, size_t len)
+		     const struct rules *r, int tag, int prio, char *what,
+		     size_t len)
 {
 	struct tagger_host_tag t = { .set = 1, .dscp = tag, .prio = prio };
-	struct tagger_host_cfg cfg = { 0 };
+	/* Group-addressed packets of the class leave lossy: see mcast.h. */
+	struct tagger_host_cfg cfg = { .lossy_set = 1, .lossy_dscp = r->lossy_tag,
+				       .lossy_prio = r->lossy_prio };
 	int tags_fd = bpf_map__fd(skel->maps.tagger_host_tags);
 	int *dscp = NULL, n = 0, k, *ports = NULL;
 	uint32_t idx, zero = 0;
@@ -73,8 +77,6 @@ static int fill_maps(struct tagger_host_bpf *skel, const struct dp_opts *o,
 		free(ports);
 		idx = TAGGER_HOST_UDP_ENTRY;
 		bpf_map_update_elem(tags_fd, &idx, &t, BPF_ANY);
-		bpf_map_update_elem(bpf_map__fd(skel->maps.tagger_host_cfg), &zero,
-				    &cfg, BPF_ANY);
 		snprintf(what + strlen(what), len - strlen(what), "%sto UDP port %s",
 			 o->class_dscp ? " or " : "", o->udp_dport);
 	}
@@ -86,6 +88,8 @@ static int fill_maps(struct tagger_host_bpf *skel, const struct dp_opts *o,
 	for (k = 0; k < n; k++)
 		bpf_map_update_elem(tags_fd, &dscp[k], &t, BPF_ANY);
 	free(dscp);
+	bpf_map_update_elem(bpf_map__fd(skel->maps.tagger_host_cfg), &zero, &cfg,
+			    BPF_ANY);
 	return 0;
 }
 
@@ -106,6 +110,8 @@ static int host_teardown(const char *dir, json_t *state, const char *ifname)
 	a.prio = h ? json_integer_value(json_array_get(h, 1)) : DP_TC_PRIO;
 	snprintf(path, sizeof(path), "%s/link_egress", dir);
 	a.link_fd = bpf_obj_get(path);
+	if (dp_rdma_detach(json_object_get(state, "rdma")))
+		pr_warn("%s: the RDMA CM's default RoCE ToS was not put back\n", ifname);
 	if (a.link_fd >= 0) {
 		a.mode = DP_MODE_TCX;
 		err = dp_detach(&a);
@@ -153,6 +159,22 @@ static json_t *host_settled(const char *dir, const struct dp_opts *o)
 	return NULL;
 }
 
+static void print_rdma(const char *name, const json_t *rec)
+{
+	const char *err = json_string_value(json_object_get(rec, "error"));
+
+	printf("host %s: RDMA %s port %lld: ", name,
+	       json_string_value(json_object_get(rec, "ibdev")),
+	       json_integer_value(json_object_get(rec, "port")));
+	if (err)
+		printf("%s", err);
+	else
+		printf("default RoCE ToS %lld (was %lld)",
+		       json_integer_value(json_object_get(rec, "tos")),
+		       json_integer_value(json_object_get(rec, "prev_tos")));
+	printf("; %s\n", json_string_value(json_object_get(rec, "dcb")));
+}
+
 int dp_host_attach(const struct dp_opts *o)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 64], what[256] = "";
@@ -160,7 +182,7 @@ int dp_host_attach(const struct dp_opts *o)
 	struct dp_attachment a = { .link_fd = -1 };
 	int h, tag, prio, ifindex, lock = -1, err, ret = EXIT_USAGE;
 	struct rules *r;
-	json_t *doc = NULL, *state;
+	json_t *doc = NULL, *state, *rdma = NULL;
 
 	r = dp_load_rules(o->rules_file, &doc);
 	if (!r)
@@ -216,7 +238,7 @@ int dp_host_attach(const struct dp_opts *o)
 		p_err("loading the host program: %s", strerror(-err));
 		goto fail;
 	}
-	ret = fill_maps(skel, o, tag, prio < 0 ? 0 : prio, what, sizeof(what));
+	ret = fill_maps(skel, o, r, tag, prio < 0 ? 0 : prio, what, sizeof(what));
 	if (ret)
 		goto fail;
 	ret = EXIT_USAGE;
@@ -229,26 +251,34 @@ int dp_host_attach(const struct dp_opts *o)
 		p_err("attach to %s egress: %s", o->ifname, strerror(-err));
 		goto fail;
 	}
+	/* An RDMA engine's packets bypass tc: it is told the tag itself. */
+	rdma = dp_rdma_attach(o->ifname, r, tag);
 	state = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:i,s:s,s:i,s:i,s:[i,i]}",
 			  "format", DP_STATE_FORMAT, "kind", "host", "name", o->name,
 			  "ifname", o->ifname, "phase", "attached", "netns",
 			  dp_netns_json(), "ifindex", ifindex, "mode",
 			  dp_mode_name(a.mode), "tag", tag, "priority", prio,
 			  "egress", a.handle, a.prio);
+	if (rdma)
+		json_object_set(state, "rdma", rdma);
 	err = dp_state_save(dir, DP_STATE_CUR, state);
 	json_decref(state);
 	if (err) {
 		p_err("saving state in %s: %s", dir, strerror(-err));
+		dp_rdma_detach(rdma);
 		dp_detach(&a);
 		goto fail;
 	}
 	if (json_output)
-		json_emit(json_pack("{s:s,s:s,s:s,s:i,s:i,s:s}", "host", o->name,
+		json_emit(json_pack("{s:s,s:s,s:s,s:i,s:i,s:s,s:O?}", "host", o->name,
 				    "ifname", o->ifname, "mode", dp_mode_name(a.mode),
-				    "tag", tag, "priority", prio, "selects", what));
+				    "tag", tag, "priority", prio, "selects", what,
+				    "rdma", rdma));
 	else
 		printf("host %s: %s egress (%s): %s leave with tag %d, priority %d\n",
 		       o->name, o->ifname, dp_mode_name(a.mode), what, tag, prio);
+	if (rdma && !json_output)
+		print_rdma(o->name, rdma);
 	ret = EXIT_OK;
 	goto out;
 fail:
@@ -260,6 +290,7 @@ out:
 	dp_unlock(lock);
 	rules_free(r);
 	json_decref(doc);
+	json_decref(rdma);
 	return ret;
 }
 

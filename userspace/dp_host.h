@@ -5,7 +5,8 @@
  * priority the first switch classifies that tag into; which packets are
  * the class: those the application sent with one of the --class-dscp
  * codepoints, or to a --udp-dport range (RoCEv2: 4791), or every IP packet
- * when neither is given. Other packets leave as they were sent.
+ * when neither is given. Other packets leave as they were sent. An RDMA
+ * device on the interface is told the tag too (dp_rdma.h).
  *
  * API:
  *   dp_host_attach(&opts), dp_host_detach(&opts)   exit codes

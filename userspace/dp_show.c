@@ -28,6 +28,7 @@ static const char *const reason_names[TAGGER_LOSSY_REASONS] = {
 	[TAGGER_LOSSY_BAD_HEADER] = "bad_header",
 	[TAGGER_LOSSY_NO_TABLE] = "no_table",
 	[TAGGER_LOSSY_UNCLASSIFIED] = "unclassified",
+	[TAGGER_LOSSY_MULTICAST] = "multicast",
 };
 
 struct pins {

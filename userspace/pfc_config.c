@@ -17,6 +17,7 @@ void pfc_config_init(struct pfc_config *c)
 	c->rate_bps = PFC_DEFAULT_RATE;
 	c->lossless_mask = PFC_DEFAULT_LOSSLESS;
 	c->frame = 1500 + 18;
+	c->t_pro_ns = PFC_T_PRO_NS;
 	c->quanta = PFC_QUANTA_MAX;
 	c->sched = PFC_SCHED_WRR;
 	c->wd_detect_ms = 200;
@@ -37,25 +38,52 @@ uint64_t pfc_port_rate(const struct pfc_config *c, int port)
 	return c->ports[port].rate_bps ? c->ports[port].rate_bps : c->rate_bps;
 }
 
+/* r t in bytes, as (r / 8) t: the order today's numbers were made in. */
+static uint64_t rate_bytes(uint64_t rate_bps, uint64_t ns)
+{
+	return (unsigned __int128)(rate_bps / 8) * ns / 1000000000ull;
+}
+
+void pfc_headroom_terms(const struct pfc_config *c, struct pfc_headroom_terms *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->rate_bps = c->rate_bps;
+	t->frame = c->frame;
+	t->pfc = PFC_WIRE_BYTES;
+	t->t_wire_ns = (uint64_t)c->cable_m * PFC_NS_PER_M;
+	t->t_pro_ns = c->t_pro_quanta ? pfc_quanta_ns(c->t_pro_quanta, c->rate_bps) :
+					c->t_pro_ns;
+	t->t_resp_ns = c->t_resp_ns;
+	t->wire = rate_bytes(c->rate_bps, t->t_wire_ns);
+	/* A quantum is 512 bit times whatever the rate: exact in bytes. */
+	t->pro = c->t_pro_quanta ? (uint64_t)c->t_pro_quanta * 64 :
+				   rate_bytes(c->rate_bps, t->t_pro_ns);
+	t->resp = rate_bytes(c->rate_bps, t->t_resp_ns);
+	t->total = 2 * ((uint64_t)t->frame + t->pfc + t->wire) + t->pro + t->resp;
+}
+
 uint64_t pfc_headroom(uint64_t rate_bps, uint32_t frame, uint64_t t_pro_ns)
 {
-	uint64_t t_wire_bytes = 0;	/* veth: no cable */
+	struct pfc_headroom_terms t;
+	struct pfc_config c = { .rate_bps = rate_bps, .frame = frame,
+				.t_pro_ns = t_pro_ns };
 
-	return 2 * ((uint64_t)frame + PFC_WIRE_BYTES + t_wire_bytes) +
-	       (rate_bps / 8) * t_pro_ns / 1000000000ull;
+	pfc_headroom_terms(&c, &t);
+	return t.total;
 }
 
 int pfc_config_finish(struct pfc_config *c)
 {
+	struct pfc_headroom_terms t;
 	uint64_t worst = 0;
 	int p;
 
+	pfc_headroom_terms(c, &t);
 	for (p = 0; p < PFC_PRIOS; p++) {
-		uint64_t drain = (c->rate_bps / 8) * PFC_T_PRO_NS / 1000000000ull;
+		uint64_t drain = t.pro;
 
 		if (!c->headroom[p])
-			c->headroom[p] = pfc_headroom(c->rate_bps, c->frame,
-						      PFC_T_PRO_NS);
+			c->headroom[p] = t.total;
 		if (!c->xon[p])
 			c->xon[p] = c->xoff[p] && c->xoff[p] < drain + c->frame ?
 				    c->xoff[p] / 2 : drain;
@@ -126,6 +154,53 @@ bool pfc_parse_size(const char *s, uint64_t *bytes)
 				      1 << 30, 1 << 30 };
 
 	return parse_scaled(s, u, m, bytes);
+}
+
+/*
+ * A time: a decimal number with an optional unit ns, us, ms or s; a bare
+ * number is in unit. 0 to PFC_MAX_TIME_NS.
+ */
+bool pfc_parse_time(const char *s, const char *unit, uint64_t *ns)
+{
+	static const char *const u[] = { "ns", "us", "ms", "s", NULL };
+	static const double m[] = { 1, 1e3, 1e6, 1e9 };
+	char *end;
+	double v;
+	int i;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return false;
+	v = strtod(s, &end);
+	if (!*end)
+		end = (char *)unit;
+	for (i = 0; u[i]; i++) {
+		if (!strcmp(end, u[i])) {
+			v *= m[i];
+			if (v > PFC_MAX_TIME_NS)
+				return false;
+			*ns = (uint64_t)(v + 0.5);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A cable length in whole meters (with an optional "m"), 0..100 km. */
+bool pfc_parse_meters(const char *s, uint32_t *m)
+{
+	char buf[16];
+	size_t n = s ? strlen(s) : 0;
+	unsigned long v;
+
+	if (!n || n >= sizeof(buf))
+		return false;
+	memcpy(buf, s, n + 1);
+	if (buf[n - 1] == 'm')
+		buf[n - 1] = '\0';
+	if (!parse_uint(buf, PFC_MAX_CABLE_M, &v))
+		return false;
+	*m = v;
+	return true;
 }
 
 /* "26:3,48:6": DSCP:PRIO pairs over the default map. -1 on bad input. */

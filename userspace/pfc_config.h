@@ -3,21 +3,39 @@
  * Configuration of one node's pause agent and the buffer model its
  * defaults come from (Tagger draft, section 3.3, equation 1):
  *
- *   headroom = 2 (s_MTU + s_PFC + r t_wire) + r t_pro
+ *   b_hr = r (t_snd + t_wire + t_rev + t_pro + t_stop + t_wire)
+ *        = 2 (s_MTU + s_PFC + r t_wire) + r t_pro            (1)
  *
- * with s_MTU the largest frame on the port, s_PFC = 64 bytes, t_wire = 0
- * (veth) and t_pro = 1 ms, the p99 budget of the software pause loop (PFC
- * frame in -> gate closed), which is what a PFC engine's processing time
- * is here. XON = r t_pro keeps the egress busy while a resume travels;
- * XOFF = XON + headroom gives one headroom of hysteresis, so that a pause
- * cycle moves many frames rather than one.
+ * t_snd = (s_MTU + s_PFC) / r: the PAUSE waits behind a frame in flight;
+ * t_rev = s_PFC / r: receiving it; t_stop = s_MTU / r: the sender stops at
+ * a frame boundary; t_wire twice: the PAUSE travels up the cable and the
+ * bytes already on it drain. Terms:
+ *   s_MTU   the largest frame on the port (the agent: MTU + 18)
+ *   s_PFC   64 bytes (PFC_WIRE_BYTES)
+ *   r       the line rate
+ *   t_wire  cable propagation: length x PFC_NS_PER_M, the draft's "every
+ *           100 meters ... about 500 ns" (copper; fibre is ~4.9 ns/m)
+ *   t_pro   the sender's processing of a PAUSE; hardware is capped at 60
+ *           quanta (r t_pro = 30720 bits), the software loop here takes
+ *           up to 1 ms (p99, PFC frame in -> gate closed)
+ *   t_resp  ours, added to (1): the receiver's response, XOFF crossed ->
+ *           PAUSE handed to the port; the draft takes it as 0
+ * so headroom = 2 (s_MTU + s_PFC + r t_wire) + r t_pro + r t_resp. The
+ * draft's example (40 Gbit/s, 1500, 300 m, 60 quanta, t_resp 0) is 21968
+ * bytes; the defaults (t_wire 0 for veth, t_pro 1 ms, t_resp 0) are
+ * today's model. XON = r t_pro keeps the egress busy while a resume
+ * travels; XOFF = XON + headroom gives one headroom of hysteresis, so
+ * that a pause cycle moves many frames rather than one.
  *
  * API:
  *   struct pfc_config, pfc_config_init(c)    empty config, fixed defaults
  *   pfc_config_finish(c)                     fill rate-dependent defaults
- *   pfc_headroom(rate, frame, t_pro_ns)      equation (1)
+ *   pfc_headroom_terms(c, &t)                equation (1), term by term
+ *   pfc_headroom(rate, frame, t_pro_ns)      (1) without cable or t_resp
  *   pfc_parse_rate("100mbit", &bps)          tc-style rates
  *   pfc_parse_size("64k", &bytes)            tc-style sizes
+ *   pfc_parse_time("1.5us", "us", &ns)       a time, bare numbers in unit
+ *   pfc_parse_meters("300", &m)              a cable length
  */
 #ifndef __TAGGER_PFC_CONFIG_H
 #define __TAGGER_PFC_CONFIG_H
@@ -30,6 +48,9 @@
 #include "pfc_maps.h"
 
 #define PFC_T_PRO_NS 1000000ull		/* software PFC processing budget */
+#define PFC_NS_PER_M 5			/* cable propagation, the draft's */
+#define PFC_MAX_TIME_NS 1000000000ull	/* t_pro, t_resp: at most 1 s */
+#define PFC_MAX_CABLE_M 100000		/* 100 km: t_wire 500 us */
 #define PFC_DEFAULT_RATE 100000000ull	/* 100 Mbit/s */
 #define PFC_DEFAULT_LOSSLESS 0x18	/* priorities 3 and 4 */
 #define PFC_MIN_LOSSLESS_LIMIT (4u << 20)
@@ -64,6 +85,10 @@ struct pfc_config {
 	uint64_t rate_bps;
 	uint32_t lossless_mask;
 	uint32_t frame;			/* largest frame: MTU + 18 */
+	uint32_t cable_m;		/* t_wire = cable_m x PFC_NS_PER_M */
+	uint64_t t_pro_ns;		/* unless t_pro_quanta */
+	uint32_t t_pro_quanta;		/* t_pro in quanta: rate-independent bytes */
+	uint64_t t_resp_ns;
 	uint64_t headroom[PFC_PRIOS];	/* 0 = from the formula */
 	uint64_t xoff[PFC_PRIOS];
 	uint64_t xon[PFC_PRIOS];
@@ -81,12 +106,27 @@ struct pfc_config {
 	int cpu_latency_us;		/* PM QoS request, or PFC_CPU_LATENCY_NONE */
 };
 
+/* Equation (1) term by term, in bytes at rate_bps. */
+struct pfc_headroom_terms {
+	uint64_t rate_bps;
+	uint32_t frame;			/* s_MTU */
+	uint32_t pfc;			/* s_PFC */
+	uint64_t t_wire_ns, t_pro_ns, t_resp_ns;
+	uint64_t wire;			/* r t_wire */
+	uint64_t pro;			/* r t_pro */
+	uint64_t resp;			/* r t_resp */
+	uint64_t total;			/* 2 (frame + pfc + wire) + pro + resp */
+};
+
 void pfc_config_init(struct pfc_config *c);
+void pfc_headroom_terms(const struct pfc_config *c, struct pfc_headroom_terms *t);
 uint64_t pfc_port_rate(const struct pfc_config *c, int port);
 int pfc_config_finish(struct pfc_config *c);
 uint64_t pfc_headroom(uint64_t rate_bps, uint32_t frame, uint64_t t_pro_ns);
 bool pfc_parse_rate(const char *s, uint64_t *bps);
 bool pfc_parse_size(const char *s, uint64_t *bytes);
+bool pfc_parse_time(const char *s, const char *unit, uint64_t *ns);
+bool pfc_parse_meters(const char *s, uint32_t *m);
 int pfc_parse_dscp_map(const char *s, uint8_t map[64]);
 const char *pfc_wd_action_name(enum pfc_wd_action a);
 const char *pfc_sched_name(enum pfc_sched s);

@@ -155,6 +155,31 @@ static inline void pkt_ext6(struct pkt *p, uint8_t nh, int mf, uint16_t off)
 	}
 }
 
+/*
+ * Group-addressed destinations: the Ethernet destination mac (6 bytes),
+ * then an IPv4 one (4 bytes, checksum redone) or IPv6 one (16 bytes).
+ */
+static inline void pkt_dmac(struct pkt *p, const char *mac)
+{
+	memcpy(p->b, mac, 6);
+}
+
+static inline void pkt_dst4(struct pkt *p, const char *addr)
+{
+	uint8_t *ip = p->b + p->l3;
+	int ihl = (ip[0] & 15) * 4;
+
+	memcpy(ip + 16, addr, 4);
+	ip[10] = ip[11] = 0;
+	ip[10] = ip_csum(ip, ihl) >> 8;
+	ip[11] = ip_csum(ip, ihl) & 255;
+}
+
+static inline void pkt_dst6(struct pkt *p, const char *addr)
+{
+	memcpy(p->b + p->l3 + 24, addr, 16);
+}
+
 static inline uint8_t pkt_tos(const struct pkt *p)
 {
 	const uint8_t *ip = p->b + p->l3;

@@ -256,6 +256,66 @@ START_TEST(unknown_tag_is_lossy_and_counted_as_demotion)
 }
 END_TEST
 
+/*
+ * Safety rule 2 of the Flattened Clos paper: broadcast and multicast are
+ * never lossless, whatever their tag; a unicast with the same tag is.
+ */
+START_TEST(group_addressed_packets_are_demoted_at_ingress)
+{
+	static const char v6_mcast[16] = "\xff\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\x01";
+	struct pkt p;
+	struct run r;
+	int k;
+
+	NEED_ROOT();
+	for (k = 0; k < 5; k++) {
+		pkt_build(&p, k < 3 ? PKT_V4 : PKT_V6, k == 4, TOS(10, 1), 0, 9);
+		if (k == 0)
+			pkt_dst4(&p, "\xe0\x00\x00\xfb");	/* 224.0.0.251 */
+		else if (k == 1)
+			pkt_dst4(&p, "\xef\xff\xff\xfa");	/* 239.255.255.250 */
+		else if (k == 2)
+			pkt_dst4(&p, "\xff\xff\xff\xff");
+		else
+			pkt_dst6(&p, v6_mcast);
+		r = ingress(&p);
+		ck_assert_uint_eq(r.ret, NEXT);
+		ck_assert_uint_eq(r.ctx.priority, 0);
+		ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(0, 0));
+		ck_assert_uint_eq(lossy(SLOT_A, TAGGER_LOSSY_MULTICAST), k + 1);
+	}
+	/* Broadcast and multicast MACs, unicast IP: the frame is still copied. */
+	pkt_build(&p, PKT_V4, 0, TOS(10, 0), 0, 9);
+	pkt_dmac(&p, "\xff\xff\xff\xff\xff\xff");
+	ck_assert_uint_eq(ingress(&p).ctx.priority, 0);
+	pkt_build(&p, PKT_V6, 0, TOS(10, 0), 0, 9);
+	pkt_dmac(&p, "\x33\x33\x00\x00\x00\x01");
+	ck_assert_uint_eq(ingress(&p).ctx.priority, 0);
+	ck_assert_uint_eq(lossy(SLOT_A, TAGGER_LOSSY_MULTICAST), 7);
+	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_IN, 10, 0), 7);
+	ck_assert_uint_eq(lossy(SLOT_A, TAGGER_LOSSY_NO_CLASSIFY), 0);
+	/* Egress then rewrites it to the lossy tag, as any lossy packet. */
+	r = egress(&p, TAGGER_MARK(0, 0));
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 0));
+	/* The same tag to a unicast address stays lossless. */
+	pkt_build(&p, PKT_V4, 0, TOS(10, 1), 0, 9);
+	pkt_dst4(&p, "\xdf\xff\xff\xfe");	/* 223.255.255.254 */
+	r = ingress(&p);
+	ck_assert_uint_eq(r.ctx.priority, 3);
+	ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(1, 3));
+	pkt_build(&p, PKT_V6, 0, TOS(10, 1), 0, 9);
+	r = ingress(&p);
+	ck_assert_uint_eq(r.ctx.priority, 3);
+	ck_assert_uint_eq(lossy(SLOT_A, TAGGER_LOSSY_MULTICAST), 7);
+	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_IN, 10, 1), 2);
+	/* A multicast that arrived lossy is no demotion. */
+	pkt_build(&p, PKT_V4, 0, TOS(0, 0), 0, 9);
+	pkt_dst4(&p, "\xe0\x00\x00\x01");
+	ck_assert_uint_eq(ingress(&p).ctx.priority, 0);
+	ck_assert_uint_eq(lossy(SLOT_A, TAGGER_LOSSY_MULTICAST), 7);
+}
+END_TEST
+
 START_TEST(egress_rewrites_dscp_keeps_ecn_and_checksum)
 {
 	uint8_t ecn;
@@ -735,6 +795,52 @@ START_TEST(host_sets_the_initial_tag_by_dscp_or_udp_port)
 }
 END_TEST
 
+/* Host egress: a group-addressed packet of the class leaves lossy. */
+START_TEST(host_keeps_group_addressed_packets_lossy)
+{
+	static const char v6_mcast[16] = "\xff\x05\0\0\0\0\0\0\0\0\0\0\0\x01\0\x03";
+	struct tagger_host_cfg cfg = { .udp_lo = 4791, .udp_hi = 4791, .lossy_set = 1,
+				       .lossy_dscp = 0, .lossy_prio = 1 };
+	struct tagger_host_bpf *h;
+	struct pkt p;
+	struct run r;
+	uint32_t zero = 0;
+
+	NEED_ROOT();
+	h = host_load();
+	ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg),
+					     &zero, &cfg, 0), 0);
+	pkt_build(&p, PKT_V4, 0, TOS(10, 1), 0, 4791);
+	pkt_dst4(&p, "\xe0\x00\x00\x05");
+	r = run_prog(h->progs.tagger_host_egress, &p, IF_A, 0, 0);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 1));
+	ck_assert(ip_csum_ok(&r.out));
+	ck_assert_uint_eq(r.ctx.priority, 1);
+	pkt_build(&p, PKT_V4, 1, TOS(26, 0), 0, 4791);
+	pkt_dmac(&p, "\xff\xff\xff\xff\xff\xff");
+	r = run_prog(h->progs.tagger_host_egress, &p, IF_A, 0, 0);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 0));
+	ck_assert_uint_eq(r.ctx.priority, 1);
+	pkt_build(&p, PKT_V6, 0, TOS(10, 2), 0, 4791);
+	pkt_dst6(&p, v6_mcast);
+	r = run_prog(h->progs.tagger_host_egress, &p, IF_A, 0, 0);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 2));
+	ck_assert_uint_eq(r.ctx.priority, 1);
+	/* Unicast of the class: the initial tag. */
+	pkt_build(&p, PKT_V4, 0, TOS(26, 1), 0, 4791);
+	r = run_prog(h->progs.tagger_host_egress, &p, IF_A, 0, 0);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(10, 1));
+	ck_assert_uint_eq(r.ctx.priority, 3);
+	/* Not the class: as sent, group addressed or not. */
+	pkt_build(&p, PKT_V4, 0, TOS(26, 1), 0, 53);
+	pkt_dst4(&p, "\xe0\x00\x00\x05");
+	r = run_prog(h->progs.tagger_host_egress, &p, IF_A, 0, 0);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(26, 1));
+	ck_assert_uint_eq(r.ctx.priority, 7);
+	tagger_host_bpf__destroy(h);
+}
+END_TEST
+
 Suite *dataplane_suite(void)
 {
 	Suite *s = suite_create("dataplane");
@@ -744,6 +850,7 @@ Suite *dataplane_suite(void)
 	tcase_add_test(tc, ipv4_tag_is_classified_into_its_priority);
 	tcase_add_test(tc, vlan_and_ipv6_are_classified_too);
 	tcase_add_test(tc, unknown_tag_is_lossy_and_counted_as_demotion);
+	tcase_add_test(tc, group_addressed_packets_are_demoted_at_ingress);
 	tcase_add_test(tc, egress_rewrites_dscp_keeps_ecn_and_checksum);
 	tcase_add_test(tc, ip_options_and_vlan_keep_a_valid_checksum);
 	tcase_add_test(tc, ipv6_rewrite_keeps_ecn_and_flow_label);
@@ -757,6 +864,7 @@ Suite *dataplane_suite(void)
 	tcase_add_test(tc, other_mark_bits_survive_classification);
 	tcase_add_test(tc, host_sets_the_initial_tag_by_dscp_or_udp_port);
 	tcase_add_test(tc, host_udp_selector_never_matches_a_fragment);
+	tcase_add_test(tc, host_keeps_group_addressed_packets_lossy);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("table");
 	tcase_add_test(tc, wildcards_expand_most_specific_first);
