@@ -382,7 +382,7 @@ sc_main() {
 	[ "$(id -u)" -eq 0 ] || { echo "vmlab: scenarios need root" >&2; return 2; }
 	SC_OUT=${SC_OUT:-$TOP/vmlab/out/$SC_NAME}
 	lab_init "${LAB_NAME:-$SC_NAME}" || return 2
-	trap 'lab_down' EXIT
+	trap 'lab_down_mine' EXIT
 	trap 'exit 130' INT TERM
 	mkdir -p "$SC_OUT"
 	[ "$modes" = both ] && modes="plain tagger"

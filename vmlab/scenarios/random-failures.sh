@@ -40,7 +40,7 @@ done
 [ "$modes" = both ] && modes="plain tagger"
 SC_OUT=${SC_OUT:-$TOP/vmlab/out/$SC_NAME}
 lab_init "${LAB_NAME:-rf}" || exit 2
-trap 'lab_down' EXIT
+trap 'lab_down_mine' EXIT
 trap 'exit 130' INT TERM
 mkdir -p "$SC_OUT"
 "$TAGGER" paths updown "$SC_TOPO" -o "$SC_OUT/routes.elp" || exit 1
@@ -67,8 +67,9 @@ for t in $(seq "$trials"); do
 	SC_FLOWS=$flows SC_EVENTS=$events
 	for m in $modes; do
 		SC_OUT_BASE=$SC_OUT/trial-$t
-		lab_down
-		( SC_OUT=$SC_OUT_BASE; LAB_QUIET=1; sc_run_mode "$m" ) >/dev/null 2>&1 ||
+		# The trial's lab is the subshell's: it takes it down, even on
+		# failure, and never one it did not bring up.
+		( trap 'lab_down_mine' EXIT; SC_OUT=$SC_OUT_BASE; LAB_QUIET=1; sc_run_mode "$m" ) >/dev/null 2>&1 ||
 			echo "trial $t $m: run failed" >&2
 		[ "$m" = tagger ] && [ -z "${SC_RULES:-}" ] && [ -f "$SC_OUT_BASE/tagger/rules.json" ] &&
 			{ cp "$SC_OUT_BASE/tagger/rules.json" "$SC_OUT/rules.json"; SC_RULES=$SC_OUT/rules.json; }
