@@ -15,6 +15,8 @@ SC_FLOWS="1 ha hc ${SC_MBIT:-60}
 2 hb ha ${SC_MBIT:-60}
 3 hc hb ${SC_MBIT:-60}"
 SC_EVENTS=""
-SC_STOP=${SC_STOP:-6}
+# The flows share congested links from the start: none reaches its rate,
+# so the clock starts when all of them arrive.
+SC_READY=${SC_READY:-flowing}
 source "$D/../scenario.sh"
 sc_main "$@"
