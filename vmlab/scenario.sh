@@ -17,8 +17,11 @@
 #   SC_RULES      fixed rules for tagger mode instead of compiling SC_ELP
 #   SC_ELP_KIND   or generate the ELP: tagger paths KIND TOPO
 #   SC_READY      when the clock starts: "rate" (default: every flow is
-#                 received at 90% of its rate) or "flowing" (every flow
-#                 arrives; for flows that share a bottleneck from the start)
+#                 received at 90% of its rate), "flowing" (every flow
+#                 arrives; for flows that share a bottleneck from the
+#                 start) or "started" (every sender runs; where starting
+#                 the traffic is the event, and a deadlock may form before
+#                 the last flow's first packet arrives)
 #   SC_WINDOW     observation window (s, default 4): the senders keep
 #                 running this long after the last event took effect
 #   SC_AFTER      after the senders stop, the quiet window (s) in which
@@ -97,9 +100,11 @@ sc_start_flows() {
 
 # Waits until the flows are received as SC_READY asks, at most
 # SC_READY_MAX s: "rate", the last three samples (300 ms) of every flow
-# average 90% of its rate; "flowing", every flow has arrived.
+# average 90% of its rate; "flowing", every flow has arrived; "started",
+# at once (sc_start_flows has started every sender).
 sc_wait_ready() {
 	local deadline ok
+	[ "$SC_READY" = started ] && return 0
 	deadline=$(echo "$(sc_now) + $SC_READY_MAX" | bc)
 	while :; do
 		ok=$(tail -q -n 60 "$SC_DIR"/rx-*.json 2>/dev/null |
@@ -249,7 +254,8 @@ sc_pause_cycle() {
 # 2 s before the first event began, "after" the second half of the window
 # (the first half is the deadlock's time to form), "stalled_at" the first
 # sample of the run of empty samples a flow ended with, when that began
-# while the senders still ran (a flow that stopped for good); "gap" the
+# while the senders still ran (a flow that stopped for good; one that never
+# arrived stopped at the first event, or when the clock started); "gap" the
 # longest time between two samples of the run (a receiver that stopped
 # sampling cannot tell a stall from a stutter).
 sc_flow_stats() {
@@ -259,7 +265,7 @@ sc_flow_stats() {
 	. as $all | [$f[0][] as $fl |
 	  ([$all[] | select(.flow == $fl.id and (.final | not))] | sort_by(.t)) as $s |
 	  ([$s | to_entries[] | select(.value.pkts > 0) | .key] | last) as $lastrx |
-	  (if $lastrx == null then $s[0].t else $s[$lastrx + 1].t end) as $zero |
+	  (if $lastrx == null then ($s[0].t // $first) else $s[$lastrx + 1].t end) as $zero |
 	  { id: $fl.id, rate_mbps: $fl.rate_mbps,
 	    before_mbps: ([$s[] | select(.t >= $first - 2 and .t < $first) | .mbps] | mean),
 	    after_mbps: ([$s[] | select(.t >= $last + $w / 2 and .t < $stop) | .mbps] | mean),
