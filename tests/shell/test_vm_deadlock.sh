@@ -11,7 +11,7 @@ require_cmd qemu-system-x86_64
 "$TOP/vmlab/vm.sh" setup || skip "no stock kernel (vmlab/vm.sh setup failed)"
 cd "$TOP"
 "$TOP/vmlab/vm.sh" run --timeout 480 --out "$TGR_TMP/vm" -- \
-	env SC_RATE=5mbit SC_MBIT=4 SC_SIZE=1000 SC_STOP=8 SC_AFTER=3 SC_SETTLE=2 \
+	env SC_RATE=5mbit SC_MBIT=4 SC_SIZE=1000 SC_WINDOW=7 SC_AFTER=3 SC_SETTLE=2 \
 	SC_PFC_OPTS="--backend mqprio" \
 	sh -c 'bash vmlab/scenarios/three-flows.sh both --out "$VM_OUT/three" --lab vm' \
 	2>&1 | tee "$TGR_TMP/vm.log"
