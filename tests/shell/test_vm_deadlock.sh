@@ -37,5 +37,7 @@ pauses=$(jq '.modes.plain.pfc.pauses_sent' "$S")
 check "without Tagger: deadlock on the stock kernel" [ "$(jq .modes.plain.verdict.deadlock "$S")" = true ]
 check "with Tagger: no deadlock" [ "$(jq .modes.tagger.verdict.deadlock "$S")" = false ]
 check "with Tagger: zero lossless drops" [ "$(jq .modes.tagger.pfc.lossless_drops "$S")" = 0 ]
+# Emulated senders reach 1-2 Mbit/s (1.0-1.8 measured in the window's
+# second half): flowing means never stopped and clearly above zero.
 check "with Tagger: all three flows flow" \
-	[ "$(jq '[.modes.tagger.flows[] | select(.after_mbps > 1)] | length' "$S")" = 3 ]
+	[ "$(jq '[.modes.tagger.flows[] | select(.stalled_at == null and .after_mbps > 0.3)] | length' "$S")" = 3 ]
