@@ -2,22 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 # make test: Check suites (unit + BPF test-run), then the shell tests
 # (namespace integration, lab scenarios), then a short fuzz of each parser.
-# Prints one closing line: "N passed, N failed, N skipped".
+# Prints each part's time and closes with "N passed, N failed, N skipped"
+# and the suite's total time.
 #
 #   TESTS="name ..."   only these shell tests (tests/shell/test_<name>.sh)
 #   V=1                show the output of passing shell tests too
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 passed=0 failed=0 skipped=0 failures=()
 SKIP=249
+suite_start=$(date +%s)
 
 echo "== Check suites"
+start=$(date +%s)
 if CK_VERBOSITY=${CK_VERBOSITY:-normal} build/test_runner; then
 	passed=$((passed + 1))
 else
 	failed=$((failed + 1)); failures+=("check-suites")
 fi
+echo "  check suites took $(( $(date +%s) - start ))s"
 
 echo "== shell tests"
 shopt -s nullglob
@@ -36,7 +40,7 @@ for t in tests/shell/test_*.sh; do
 		passed=$((passed + 1))
 		[ "${V:-0}" = 1 ] && sed 's/^/    /' "$log"
 	elif [ $rc -eq $SKIP ]; then
-		printf '  SKIP  %-28s %s\n' "$name" "$(tail -1 "$log")"
+		printf '  SKIP  %-28s %4ss %s\n' "$name" "$secs" "$(tail -1 "$log")"
 		skipped=$((skipped + 1))
 	else
 		printf '  FAIL  %-28s %4ss (exit %d)\n' "$name" "$secs" $rc
@@ -49,13 +53,16 @@ done
 echo "== fuzz smoke"
 fuzzers=(build/fuzz/fuzz_*)
 if [ ${#fuzzers[@]} -gt 0 ]; then
+	start=$(date +%s)
 	if FUZZ_SECONDS=${FUZZ_SECONDS:-10} bash tests/fuzz/run.sh "${fuzzers[@]}"; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1)); failures+=("fuzz")
 	fi
+	echo "  fuzz smoke took $(( $(date +%s) - start ))s"
 fi
 
 [ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
-echo "$passed passed, $failed failed, $skipped skipped"
+total=$(( $(date +%s) - suite_start ))
+echo "$passed passed, $failed failed, $skipped skipped; total ${total}s ($((total / 60))m$((total % 60))s)"
 [ "$failed" -eq 0 ]

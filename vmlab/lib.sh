@@ -37,8 +37,12 @@ lab_die() { echo "vmlab: $*" >&2; return 1; }
 
 lab_init() {
 	LAB=${1:-lab}
-	[[ $LAB =~ ^[A-Za-z0-9_.]{1,24}$ ]] ||
-		{ lab_die "bad lab name \"$LAB\" ([A-Za-z0-9_.], at most 24)"; return 1; }
+	# "." and ".." pass the character class but are path components:
+	# LAB_STATE would be $LAB_RUN itself or its parent (/run).
+	if ! [[ $LAB =~ ^[A-Za-z0-9_.]{1,24}$ ]] || [ "$LAB" = . ] || [ "$LAB" = .. ]; then
+		lab_die "bad lab name \"$LAB\" ([A-Za-z0-9_.], at most 24, not . or ..)"
+		return 1
+	fi
 	LAB_STATE=$LAB_RUN/$LAB
 	# The data plane's pins (in a bpffs of the lab's own, mounted by
 	# lab_up) and the pause agents' state.
@@ -153,11 +157,49 @@ _neigh_batch() {
 	}' "$LAB_STATE/plan"
 }
 
+# up and down of one lab name exclude each other: without a lock two ups
+# started at once both pass the "is it up" check, then each one's failure
+# path tears down the other's namespaces. The lock file lives beside the
+# lab's directory (down removes the directory). An up that finds the lock
+# taken is refused at once; a down waits for the up or down holding it.
+# Processes spawned meanwhile (FRR's daemons) do not inherit the lock.
+# _lab_lock FLOCK_OPTS...: returns 0 with the lock taken by this call, 3
+# when this process holds it already (then only the taker unlocks).
+_lab_lock() {
+	[ -n "${_LAB_LOCK_FD:-}" ] && return 3
+	mkdir -p "$LAB_RUN" || return 1
+	exec {_LAB_LOCK_FD}>>"$LAB_RUN/$LAB.lock" || { _LAB_LOCK_FD=; return 1; }
+	if ! flock "$@" "$_LAB_LOCK_FD"; then
+		exec {_LAB_LOCK_FD}>&-
+		_LAB_LOCK_FD=
+		return 1
+	fi
+}
+
+_lab_unlock() {
+	[ -n "${_LAB_LOCK_FD:-}" ] || return 0
+	exec {_LAB_LOCK_FD}>&-
+	_LAB_LOCK_FD=
+}
+
 lab_up() {
-	local topo=$1; shift
-	local n kind a b pa pb addra addrb line
+	local rc
 	[ -n "${LAB:-}" ] || lab_init lab
+	_lab_lock -n
+	case $? in
+	0) _lab_up "$@"; rc=$?; _lab_unlock; return $rc ;;
+	3) _lab_up "$@" ;;
+	*) lab_die "lab \"$LAB\" is being brought up or down by another vmlab"; return 1 ;;
+	esac
+}
+
+_lab_up() {
+	local topo=$1; shift
+	local n kind
 	[ -s "$LAB_STATE/netns" ] && { lab_die "lab \"$LAB\" is up (vmlab -n $LAB down)"; return 1; }
+	# From here on the lab is this process's: its failure paths and a
+	# scenario's exit trap may take it down (lab_down_mine).
+	LAB_MINE=1
 	mkdir -p "$LAB_STATE/bpffs" || return 1
 	: > "$LAB_STATE/netns"; : > "$LAB_STATE/pids"; : > "$LAB_STATE/down"
 	mount -t bpf bpf "$LAB_STATE/bpffs" || { lab_die "cannot mount bpffs"; lab_down; return 1; }
@@ -221,9 +263,10 @@ _set_link() {
 }
 
 _drain_link() {
-	local i q
+	local q
+	# shellcheck disable=SC2046 # four words: NODE PORT PEER PEER_PORT
 	set -- $(_port_ends "$1")
-	for i in $(seq 25); do
+	for _ in $(seq 25); do
 		q=$( { tc -n "$(lab_ns "$1")" -s -j qdisc show dev "$2" root
 		       tc -n "$(lab_ns "$3")" -s -j qdisc show dev "$4" root; } 2>/dev/null |
 		     jq -s '[.[][] | .qlen // 0] | add // 0')
@@ -283,29 +326,50 @@ lab_route() {
 
 lab_spawn() {
 	local name=$1 node=$2 log=$3; shift 3
-	setsid nsenter --net="/run/netns/$(lab_ns "$node")" "$@" > "$log" 2>&1 < /dev/null &
+	if [ -n "${_LAB_LOCK_FD:-}" ]; then
+		setsid nsenter --net="/run/netns/$(lab_ns "$node")" "$@" > "$log" 2>&1 < /dev/null {_LAB_LOCK_FD}>&- &
+	else
+		setsid nsenter --net="/run/netns/$(lab_ns "$node")" "$@" > "$log" 2>&1 < /dev/null &
+	fi
 	echo "$! $name" >> "$LAB_STATE/pids"
 }
 
 lab_pid() { awk -v n="$1" '$2 == n { print $1 }' "$LAB_STATE/pids" | tail -1; }
 
 lab_stop() {
-	local pid i
+	local pid
 	pid=$(lab_pid "$1")
 	[ -n "$pid" ] || return 0
 	kill -TERM -- "-$pid" 2>/dev/null
-	for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 	kill -KILL -- "-$pid" 2>/dev/null
 	awk -v n="$1" '$2 != n' "$LAB_STATE/pids" > "$LAB_STATE/pids.new"
 	mv "$LAB_STATE/pids.new" "$LAB_STATE/pids"
 }
 
 lab_down() {
-	local pid i alive
-	[ -n "${LAB_STATE:-}" ] && [ -d "$LAB_STATE" ] || return 0
+	local rc
+	[ -n "${LAB_STATE:-}" ] || return 0
+	_lab_lock -w 120
+	case $? in
+	0) _lab_down; rc=$?; _lab_unlock ;;
+	3) _lab_down; rc=$? ;;
+	*) lab_die "lab \"$LAB\" stays locked by another vmlab"; return 1 ;;
+	esac
+	LAB_MINE=0
+	return $rc
+}
+
+# Exit traps: down only a lab this process brought up, never the one a
+# refused up found running.
+lab_down_mine() { [ "${LAB_MINE:-0}" = 1 ] && lab_down; return 0; }
+
+_lab_down() {
+	local pid alive
+	[ -d "$LAB_STATE" ] || return 0
 	if [ -f "$LAB_STATE/pids" ]; then
 		while read -r pid _; do kill -TERM -- "-$pid" 2>/dev/null; done < "$LAB_STATE/pids"
-		for i in $(seq 30); do
+		for _ in $(seq 30); do
 			alive=0
 			while read -r pid _; do kill -0 "$pid" 2>/dev/null && alive=1; done < "$LAB_STATE/pids"
 			[ $alive = 1 ] || break

@@ -22,28 +22,28 @@ mode_json() {
 		--slurpfile pfc <(cat "$d"/pfc.json 2>/dev/null || echo '{}') \
 		--slurpfile flows <(cat "$d/flows.json") \
 		--rawfile events "$d/events.tsv" '
-	def mean: if length == 0 then null else (add / length) end;
 	($events | split("\n") | map(select(length > 0) | split("\t") |
-		{t: ((.[0] | tonumber) - $t0), event: .[1]})) as $ev |
-	([$ev[] | select(.event | test("^(fail|pause|restore)")) | .t] | min) as $tev |
-	([$ev[] | select(.event == "stop") | .t] | first) as $tstop |
+		{t: ((.[0] | tonumber) - $t0), event: .[1],
+		 began: ((.[2] // .[0] | tonumber) - $t0)})) as $ev |
+	$verdict[0] as $v |
 	{
 	  mode: $mode, t0: $t0, events: $ev,
-	  verdict: $verdict[0], pfc: $pfc[0],
+	  window: (if $v.schedule then {from: ($v.schedule.last_event - $t0),
+		to: ($v.schedule.stop - $t0), seconds: $v.schedule.window} else null end),
+	  verdict: $v, pfc: $pfc[0],
 	  flows: [ $flows[0][] as $f |
 	    ([$rx[] | select(.flow == $f.id and (.final | not)) |
 	      {t: (.t - $t0), mbps, rx, lost}]) as $s |
 	    ([$rx[] | select(.flow == $f.id and .final)] | last) as $fin |
 	    ([$tx[] | select(.flow == $f.id)] | last) as $snd |
-	    ($tev // ($tstop / 2)) as $tb |
+	    ([$v.flows[]? | select(.id == $f.id)] | first) as $w |
 	    $f + {
-	      before_mbps: ([$s[] | select(.t >= ([$tb - 2, 1] | max) and .t < $tb) | .mbps] | mean),
-	      after_mbps: ([$s[] | select(.t >= ([$tstop - 2, $tb + 1] | max) and .t < $tstop) | .mbps] | mean),
+	      before_mbps: $w.before_mbps,
+	      after_mbps: $w.after_mbps,
+	      stalled_at: (if $w.stalled_at then $w.stalled_at - $t0 else null end),
 	      sent: ($snd.sent_pkts // null),
 	      received: ($fin.rx // ($s | last | .rx) // 0),
 	      lost: ($fin.lost // ($s | last | .lost) // 0),
-	      stalled_at: ([$s | to_entries[] | select(.value.t > ($tev // 0) and .value.t < $tstop and
-			   ([$s[.key:][] | select(.t < $tstop) | .mbps] | max) == 0) | .value.t] | first),
 	      samples: [$s[] | [(.t * 1000 | round / 1000), .mbps]]
 	    } | .in_flight_or_stuck = (if .sent then .sent - .received - .lost else null end)
 	  ]
@@ -64,13 +64,20 @@ jq -r '
 	. as $r | ($r.modes | keys_unsorted) as $ms |
 	def row(lbl; g): [lbl] + [$ms[] as $m | ($r.modes[$m] | g)] | @tsv;
 	(["", ($ms[] | if . == "plain" then "without Tagger" else "with Tagger" end)] | @tsv),
+	row("events took effect at (s)"; [.events[] | select(.event | test("^(fail|restore|pause|route)")) | .t | f1] |
+		if length == 0 then "-" else join(", ") end),
+	row("window, senders on (s)"; if .window then "\(.window.from | f1)-\(.window.to | f1)" else "-" end),
 	($r.modes[$ms[0]].flows | to_entries[] | .key as $i | .value as $f |
 	  row("flow \($f.id) \($f.src)->\($f.dst) before (Mbit/s)"; .flows[$i].before_mbps | f1),
-	  row("flow \($f.id) \($f.src)->\($f.dst) after (Mbit/s)"; .flows[$i].after_mbps | f1),
-	  row("flow \($f.id) stalled at (s)"; .flows[$i].stalled_at | f1),
+	  row("flow \($f.id) after, 2nd half of window"; .flows[$i].after_mbps | f1),
+	  row("flow \($f.id) stopped for good at (s)"; .flows[$i].stalled_at | f1),
 	  row("flow \($f.id) lost / stuck (pkts)"; "\(.flows[$i].lost) / \(.flows[$i].in_flight_or_stuck // "-")")),
 	row("deadlock"; if .verdict.deadlock == null then
-		"UNKNOWN: pause accounting leaked at \([.verdict.accounting_leaks[] | "\(.node) (\(.bytes) B)"] | join(", "))"
+		"NO VERDICT: \(.verdict.no_verdict_because // "pause accounting leaked")" +
+		(if (.verdict.schedule.problems // []) | length > 0 then " (\(.verdict.schedule.problems | join("; ")))"
+		 elif (.verdict.accounting_leaks | length) > 0 then
+			" at \([.verdict.accounting_leaks[] | "\(.node) (\(.bytes) B)"] | join(", "))"
+		 else "" end)
 	    elif .verdict.deadlock then
 		"YES: \(.verdict.cycle + [.verdict.cycle[0]] | join("->")), \(.verdict.queued) pkts stuck"
 	    elif (.verdict.paused_queues | length) > 0 then "no (\(.verdict.queued) pkts held, no cycle)"
@@ -81,7 +88,8 @@ jq -r '
 	row("watchdog events"; .pfc.watchdog_events // "-" | tostring)
 ' "$OUT/summary.json" | column -t -s $'\t'
 
-# The plot: one panel per mode, one line per flow, events as arrows.
+# The plot: one panel per mode, one line per flow, events as dashed lines
+# where they took effect, the observation window shaded.
 command -v gnuplot >/dev/null || { echo "(gnuplot missing: no PNG)"; exit 0; }
 plotdir=$(mktemp -d)
 for m in "${modes[@]}"; do
@@ -92,6 +100,8 @@ for m in "${modes[@]}"; do
 	done < "$plotdir/$m.flows"
 	jq -r --arg m "$m" '.modes[$m].events[] | select(.event != "start") | "\(.t)\t\(.event)"' \
 		"$OUT/summary.json" > "$plotdir/$m.events"
+	jq -r --arg m "$m" '.modes[$m].window // empty | "\(.from)\t\(.from + .seconds / 2)\t\(.to)"' \
+		"$OUT/summary.json" > "$plotdir/$m.window"
 done
 {
 	echo "set terminal pngcairo size $((640 * ${#modes[@]})),420 font ',10'"
@@ -100,7 +110,12 @@ done
 	echo "set xlabel 'time (s)'; set ylabel 'Mbit/s'; set grid; set key below horizontal"
 	echo "set yrange [0:*]"
 	for m in "${modes[@]}"; do
-		echo "unset arrow; unset label"
+		echo "unset arrow; unset label; unset object"
+		# The observation window; its second half (darker) gives "after".
+		while IFS=$'\t' read -r from half to; do
+			echo "set object rect from $from, graph 0 to $half, graph 1 fc rgb '#eeeeee' fs solid noborder behind"
+			echo "set object rect from $half, graph 0 to $to, graph 1 fc rgb '#dcdcdc' fs solid noborder behind"
+		done < "$plotdir/$m.window"
 		while IFS=$'\t' read -r t ev; do
 			echo "set arrow from $t, graph 0 to $t, graph 1 nohead dt 2 lc rgb 'gray40'"
 			echo "set label \"$ev\" at $t, graph 0.97 rotate by 90 right font ',8' tc rgb 'gray30'"

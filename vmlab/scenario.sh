@@ -11,19 +11,41 @@
 #   SC_ELP        ELP Tagger's rules are compiled from (tagger mode)
 #   SC_ALGO       compile --algorithm (default clos when layered, else greedy)
 #   SC_FLOWS      lines "ID SRC DST MBIT" (payload rate)
-#   SC_EVENTS     lines "SECONDS ACTION ARG...": fail/restore NODE:PORT,
+#   SC_EVENTS     lines "OFFSET ACTION ARG...": fail/restore NODE:PORT,
 #                 pause HOST PRIO SECONDS (a host pauses a priority),
 #                 route NODE HOST PORT (a static route, e.g. a misconfiguration)
 #   SC_RULES      fixed rules for tagger mode instead of compiling SC_ELP
 #   SC_ELP_KIND   or generate the ELP: tagger paths KIND TOPO
-#   SC_STOP       when the senders stop (s); SC_AFTER: observed after (s)
+#   SC_READY      when the clock starts: "rate" (default: every flow is
+#                 received at 90% of its rate), "flowing" (every flow
+#                 arrives; for flows that share a bottleneck from the
+#                 start) or "started" (every sender runs; where starting
+#                 the traffic is the event, and a deadlock may form before
+#                 the last flow's first packet arrives)
+#   SC_WINDOW     observation window (s, default 4): the senders keep
+#                 running this long after the last event took effect
+#   SC_AFTER      after the senders stop, the quiet window (s) in which
+#                 nothing may move for a deadlock verdict
 #   SC_RATE       link rate (default 100mbit); SC_SIZE datagram payload
 #   SC_DSCP       the lossless class's DSCP without Tagger (default 26)
 #   SC_PRIO       its priority without Tagger (default 3)
 #
+# The clock is driven by events, not by the wall: a busy machine makes
+# every step slower (a fail takes 1-3 s), and a wall-clock schedule then
+# squeezes the part that matters to nothing. So: the flows start; the
+# clock starts ("ready") when they are actually received (SC_READY); each
+# event runs at ready + OFFSET or, if the previous one is still running,
+# as soon as it completes; after the last one took effect the senders keep
+# running for SC_WINDOW seconds; then they stop and the network gets
+# SC_SETTLE + SC_AFTER seconds to drain. A run that could not keep this
+# schedule (not ready in SC_READY_MAX s, an event that failed or took over
+# SC_EVENT_MAX s, a receiver that stopped sampling) gives no verdict.
+#
 # Output, per mode, in $SC_OUT/<mode>/: rx-<host>.json (samples), tx-<id>.json
-# (sender summaries), events.tsv, meta.tsv, pfc-<node>.json, backlog.tsv,
-# verdict.json. report.sh turns both modes into a table, JSON and a PNG.
+# (sender summaries), events.tsv ("EFFECT<tab>EVENT<tab>BEGIN" epoch
+# seconds), meta.tsv, pfc-<node>.json, backlog.tsv, verdict.json (the
+# verdict and every number the table shows). report.sh turns both modes
+# into a table, JSON and a PNG.
 set -u
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -33,10 +55,25 @@ SC_DSCP=${SC_DSCP:-26}
 SC_PRIO=${SC_PRIO:-3}
 SC_AFTER=${SC_AFTER:-3}
 SC_SETTLE=${SC_SETTLE:-1.5}
+SC_WINDOW=${SC_WINDOW:-4}
+SC_READY=${SC_READY:-rate}
+SC_READY_MAX=${SC_READY_MAX:-10}
+SC_EVENT_MAX=${SC_EVENT_MAX:-15}
 SC_BG=()
 
 sc_now() { date +%s.%N | cut -c1-14; }
-sc_event() { printf '%s\t%s\n' "$(sc_now)" "$*" >> "$SC_DIR/events.tsv"; }
+# sc_event TEXT [BEGIN]: TEXT took effect now; it began at BEGIN.
+sc_event() {
+	local now
+	now=$(sc_now)
+	printf '%s\t%s\t%s\n' "$now" "$1" "${2:-$now}" >> "$SC_DIR/events.tsv"
+}
+# Why the run did not keep its schedule (no verdict then).
+sc_broken() {
+	lab_log "schedule not kept: $*"
+	echo "$*" >> "$SC_DIR/schedule.problems"
+}
+sc_lt() { [ "$(echo "$1 < $2" | bc)" = 1 ]; }
 
 sc_flows() { grep -v '^[[:space:]]*\(#\|$\)' <<< "$SC_FLOWS"; }
 sc_dst_hosts() { sc_flows | awk '{ print $3 }' | sort -u; }
@@ -61,6 +98,27 @@ sc_start_flows() {
 	sc_event start
 }
 
+# Waits until the flows are received as SC_READY asks, at most
+# SC_READY_MAX s: "rate", the last three samples (300 ms) of every flow
+# average 90% of its rate; "flowing", every flow has arrived; "started",
+# at once (sc_start_flows has started every sender).
+sc_wait_ready() {
+	local deadline ok
+	[ "$SC_READY" = started ] && return 0
+	deadline=$(echo "$(sc_now) + $SC_READY_MAX" | bc)
+	while :; do
+		ok=$(tail -q -n 60 "$SC_DIR"/rx-*.json 2>/dev/null |
+			jq -s --slurpfile f "$SC_DIR/flows.json" --arg how "$SC_READY" '
+			. as $s | [$f[0][] as $fl | [$s[] | select(.flow == $fl.id and (.final | not))] |
+			 if $how == "rate" then
+				(.[-3:] | length == 3 and (map(.mbps) | add / 3) >= 0.9 * $fl.rate_mbps)
+			 else (length > 0 and last.rx > 0) end] | all' 2>/dev/null)
+		[ "$ok" = true ] && return 0
+		sc_lt "$deadline" "$(sc_now)" && return 1
+		sleep 0.1
+	done
+}
+
 sc_stop_senders() {
 	local id
 	sc_event stop
@@ -81,18 +139,23 @@ sc_do_event() {
 	route) lab_route "$@" ;;
 	*) lab_die "unknown event \"$action\"" ;;
 	esac
-	sc_event "$action $*"
 }
 
-# Runs the event list against the clock started at $1.
+# Runs the event list against the clock started at $1 (ready): each event
+# at its offset, or when the previous one completed if that is later.
+# Records when each began and took effect.
 sc_timeline() {
-	local t0=$1 at action now wait
+	local t0=$1 at action rest wait begin took
 	while read -r at action rest; do
-		now=$(sc_now)
-		wait=$(echo "$t0 + $at - $now" | bc)
+		wait=$(echo "$t0 + $at - $(sc_now)" | bc)
 		[ "${wait:0:1}" = - ] || sleep "$wait"
+		begin=$(sc_now)
 		# shellcheck disable=SC2086
-		sc_do_event "$action" $rest
+		sc_do_event "$action" $rest || sc_broken "$action $rest failed"
+		sc_event "$action $rest" "$begin"
+		took=$(echo "$(sc_now) - $begin" | bc)
+		sc_lt "$SC_EVENT_MAX" "$took" &&
+			sc_broken "$action $rest took $took s (more than $SC_EVENT_MAX)"
 	done < <(grep -v '^[[:space:]]*\(#\|$\)' <<< "${SC_EVENTS:-}")
 }
 
@@ -106,29 +169,41 @@ sc_timeline() {
 # frames): the pause machinery lost track of them (its accounting leaked),
 # and the pauses they cause say nothing about the network.
 sc_paused_queues() {
-	local n
-	for n in $(lab_nodes); do
-		lab_exec "$n" "$TAGGER" -j pfc show "$n" 2>/dev/null |
-			jq -r '.node as $n |
+	sc_pfc_shows | jq -r '.node as $n |
 				(([.ports[]?.prios[] | .buffered_bytes] | add // 0) -
 				 ([.ports[]?.prios[] | .queue_bytes] | add // 0)) as $lost |
 				(select($lost > 3000) | "l \($n) - - \($lost)"),
 				(.ports[]? | .name as $p | .prios[] | select(.lossless) |
 				 (select(.paused and .queue_packets > 0) | "q \($n) \($p) \(.prio) \(.queue_packets)"),
-				 (select(.xoff) | "x \($n) \($p) \(.prio) xoff"))'
-	done | awk -v plan="$LAB_STATE/plan" '
+				 (select(.xoff) | "x \($n) \($p) \(.prio) xoff"))' | awk -v plan="$LAB_STATE/plan" '
 		BEGIN { while ((getline l < plan) > 0) { split(l, f, " "); if (f[1] == "addr") peer[f[2] ":" f[3]] = f[6] } }
 		$1 == "q" { print $2 ":" $3 "/" $4, $2, peer[$2 ":" $3], $5 }
 		$1 == "x" { print $2 ":" $3 "/" $4, peer[$2 ":" $3], $2, $5 }
 		$1 == "l" { print $2, "-", "-", "leak=" $5 }'
 }
 
+# Every agent's `tagger -j pfc show`, one JSON per line, read in parallel:
+# one after the other they take seconds on a busy machine, and the pauses
+# must be seen at one moment.
+sc_pfc_shows() {
+	local n d pids=()
+	d=$(mktemp -d)
+	for n in $(lab_nodes); do
+		lab_exec "$n" "$TAGGER" -j pfc show "$n" > "$d/$n.json" 2>/dev/null &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	cat "$d"/*.json 2>/dev/null | jq -c . 2>/dev/null
+	rm -rf "$d"
+}
+
 # sc_pauses_hold "N1 N2 ... Nk": along the cycle N1->N2->...->N1, every
 # Ni+1 pauses Ni with ingress bytes that stay at or above XON after taking
 # off everything Ni+1's accounting leaked (buffered minus queued bytes).
 sc_pauses_hold() {
-	local -a c=($1)
-	local i b a pb pa
+	local -a c
+	local i b a pa
+	read -r -a c <<< "$1"
 	for i in "${!c[@]}"; do
 		b=${c[i]} a=${c[(i + 1) % ${#c[@]}]}
 		pa=$(awk -v n="$a" -v p="$b" '$1 == "addr" && $2 == n && $6 == p { print $3; exit }' "$LAB_STATE/plan")
@@ -174,27 +249,58 @@ sc_pause_cycle() {
 	}'
 }
 
-# Deadlock, as switch PFC watchdogs and operators see it: after the senders
-# stopped, over a whole window (SC_AFTER s) no flow received anything, the
-# pause watchdog reported, and the waits close a cycle: queues that hold
-# packets behind closed gates, each waiting on the next (at the start or
-# the end of the window: a pause refreshed late can open a gate for a
-# moment), or else, at both ends of the window, waits that include ingress
-# buffers above XOFF. If a node of the cycle counts more buffered bytes
-# than its queues hold (the pause agent's accounting leaked), its pauses
-# prove nothing and the verdict is null (unknown). A congested network
-# drains in the window; a pause stuck on one port without a cycle is
-# reported as held packets, not called a deadlock.
+# Per flow, from the receivers' samples, the numbers the table shows and
+# the verdict uses, all from the one observation window: "before" the
+# 2 s before the first event began, "after" the second half of the window
+# (the first half is the deadlock's time to form), "stalled_at" the first
+# sample of the run of empty samples a flow ended with, when that began
+# while the senders still ran (a flow that stopped for good; one that never
+# arrived stopped at the first event, or when the clock started); "gap" the
+# longest time between two samples of the run (a receiver that stopped
+# sampling cannot tell a stall from a stutter).
+sc_flow_stats() {
+	cat "$SC_DIR"/rx-*.json 2>/dev/null | jq -s --slurpfile f "$SC_DIR/flows.json" \
+		--argjson first "$1" --argjson last "$2" --argjson stop "$3" --argjson w "$SC_WINDOW" '
+	def mean: if length == 0 then null else add / length end;
+	. as $all | [$f[0][] as $fl |
+	  ([$all[] | select(.flow == $fl.id and (.final | not))] | sort_by(.t)) as $s |
+	  ([$s | to_entries[] | select(.value.pkts > 0) | .key] | last) as $lastrx |
+	  (if $lastrx == null then ($s[0].t // $first) else $s[$lastrx + 1].t end) as $zero |
+	  { id: $fl.id, rate_mbps: $fl.rate_mbps,
+	    before_mbps: ([$s[] | select(.t >= $first - 2 and .t < $first) | .mbps] | mean),
+	    after_mbps: ([$s[] | select(.t >= $last + $w / 2 and .t < $stop) | .mbps] | mean),
+	    stalled_at: (if $zero != null and $zero < $stop then $zero else null end),
+	    gap: ([$s | range(1; length) as $i | $s[$i].t - $s[$i - 1].t] | max // 0) }]'
+}
+
+# The verdict: a deadlock formed under load and stayed. All of:
+#  - the run kept its schedule;
+#  - under load, at the end of the window, the waits close a cycle (as
+#    below), and a flow stopped for good in the first half of the window,
+#    so the second half shows it at 0 while its sender still sends;
+#  - after the senders stopped, over a whole window (SC_AFTER s) no flow
+#    received anything, the pause watchdog reported, and the waits close
+#    a cycle: queues that hold packets behind closed gates, each waiting
+#    on the next (at the start or the end of the window: a pause
+#    refreshed late can open a gate for a moment), or else, at both ends
+#    of the window, waits that include ingress buffers above XOFF.
+# If a node of the cycle counts more buffered bytes than its queues hold
+# (the pause agent's accounting leaked), its pauses prove nothing and the
+# verdict is null (unknown). A cycle seen only after the senders stopped
+# did not form under load: no verdict either (the pause machinery, not the
+# network, would be holding it). A congested network drains; a pause
+# stuck on one port without a cycle is reported as held packets.
 sc_verdict() {
-	local rx0 rx1 q0 q1 cyc0 cyc1 strict stalled=false dead=false wd n
+	local qload=$1 rx0 rx1 q0 q1 cyc0 cyc1 cycl strict stalled=false dead=false wd
+	local first last stop why=
+	cycl=$(sc_pause_cycle <<< "$qload")
 	sleep "$SC_SETTLE"
 	rx0=$(sc_rx_total); q0=$(sc_paused_queues); cyc0=$(sc_pause_cycle <<< "$q0")
 	printf '%s\t%s\n' "$(sc_now)" "$(echo $q0)" >> "$SC_DIR/backlog.tsv"
 	sleep "$SC_AFTER"
 	rx1=$(sc_rx_total); q1=$(sc_paused_queues); cyc1=$(sc_pause_cycle <<< "$q1")
 	printf '%s\t%s\n' "$(sc_now)" "$(echo $q1)" >> "$SC_DIR/backlog.tsv"
-	wd=$(for n in $(lab_nodes); do lab_exec "$n" "$TAGGER" -j pfc show "$n" 2>/dev/null; done |
-	     jq -s '[.[].watchdog.events // 0] | add // 0')
+	wd=$(sc_pfc_shows | jq -s '[.[].watchdog.events // 0] | add // 0')
 	[ "$rx0" = "$rx1" ] && stalled=true
 	# Strict: a cycle of queues that hold packets behind closed gates.
 	strict=$( { grep -E ' [0-9]+$' <<< "$q0" | sc_pause_cycle; echo;
@@ -209,28 +315,57 @@ sc_verdict() {
 		# nothing about the network: where a node of the cycle leaked,
 		# its pause must hold with all the leaked bytes taken off its
 		# ingress buffer (still at or above XON), or there is no verdict.
-		[ "$dead" = true ] && grep -q ' leak=' <<< "$q1" &&
-			! sc_pauses_hold "$cyc1" && dead=null
+		if [ "$dead" = true ] && grep -q ' leak=' <<< "$q1" && ! sc_pauses_hold "$cyc1"; then
+			dead=null why="pause accounting leaked"
+		fi
 	fi
-	jq -n --argjson stalled "$stalled" --argjson deadlock "$dead" \
-		--arg q "$q1" --arg cycle "$cyc1" --argjson rx "$rx1" --argjson wd "$wd" \
-		'{deadlock: $deadlock, no_progress: $stalled, rx_total: $rx,
+	first=$(awk '$1 == "first" { print $2 }' "$SC_DIR/meta.tsv")
+	last=$(awk '$1 == "last" { print $2 }' "$SC_DIR/meta.tsv")
+	stop=$(awk '$1 == "stop" { print $2 }' "$SC_DIR/meta.tsv")
+	sc_flow_stats "$first" "$last" "$stop" > "$SC_DIR/window.json"
+	# A receiver that did not sample for over a second (or no samples).
+	jq -e 'all(.[]; .gap < 1)' "$SC_DIR/window.json" >/dev/null ||
+		sc_broken "a receiver stopped sampling for $(jq '[.[].gap] | max' "$SC_DIR/window.json") s"
+	if [ "$dead" = true ]; then
+		if [ -z "$cycl" ]; then
+			dead=null why="the cycle formed only after the senders stopped, not under load"
+		elif ! jq -e --argjson l "$last" --argjson w "$SC_WINDOW" \
+			'any(.[]; .stalled_at != null and .stalled_at <= $l + $w / 2)' \
+			"$SC_DIR/window.json" >/dev/null; then
+			dead=null why="no flow stopped in the first half of the window (too short?)"
+		fi
+	fi
+	if [ -s "$SC_DIR/schedule.problems" ]; then
+		dead=null why="schedule not kept"
+	fi
+	jq -n --argjson stalled "$stalled" --argjson deadlock "$dead" --arg why "$why" \
+		--arg q "$q1" --arg cycle "$cyc1" --arg cycl "$cycl" --argjson rx "$rx1" \
+		--argjson wd "$wd" --slurpfile flows "$SC_DIR/window.json" \
+		--rawfile problems <(cat "$SC_DIR/schedule.problems" 2>/dev/null) \
+		--argjson first "$first" --argjson last "$last" --argjson stop "$stop" \
+		--argjson w "$SC_WINDOW" '
+		def lines: split("\n") | map(select(length > 0));
+		{deadlock: $deadlock, no_verdict_because: (if $why == "" then null else $why end),
+		  schedule: {kept: ($problems | lines | length == 0), problems: ($problems | lines),
+			     first_event: $first, last_event: $last, stop: $stop, window: $w},
+		  flows: $flows[0],
+		  no_progress: $stalled, rx_total: $rx,
 		  watchdog_events: $wd,
 		  cycle: ($cycle | split(" ") | map(select(length > 0))),
-		  paused_queues: ($q | split("\n") | map(select(length > 0) | split(" ") |
+		  cycle_under_load: ($cycl | split(" ") | map(select(length > 0))),
+		  paused_queues: ($q | lines | map(split(" ") |
 			select(.[1] != "-" and .[3] != "xoff") | {queue: .[0], toward: .[2], packets: (.[3] | tonumber)})),
-		  xoff: ($q | split("\n") | map(select(length > 0) | split(" ") |
+		  xoff: ($q | lines | map(split(" ") |
 			select(.[3] == "xoff") | {ingress: .[0], pausing: .[1]})),
-		  accounting_leaks: ($q | split("\n") | map(select(length > 0) | split(" ") |
+		  accounting_leaks: ($q | lines | map(split(" ") |
 			select(.[3] | startswith("leak=")) | {node: .[0], bytes: (.[3][5:] | tonumber)})),
-		  queued: ($q | split("\n") | map(select(length > 0) | split(" ") |
+		  queued: ($q | lines | map(split(" ") |
 			select(.[1] != "-" and .[3] != "xoff") | .[3] | tonumber) | add // 0)}' \
 		> "$SC_DIR/verdict.json"
 }
 
 sc_run_mode() {
-	local mode=$1 t0
-	SC_MODE=$mode
+	local mode=$1 t0 ready last qload
 	SC_DIR=$SC_OUT/$mode
 	rm -rf "$SC_DIR"; mkdir -p "$SC_DIR"
 	: > "$SC_DIR/events.tsv"
@@ -244,12 +379,25 @@ sc_run_mode() {
 		{id: (.[0] | tonumber), src: .[1], dst: .[2], rate_mbps: (.[3] | tonumber)}]' \
 		> "$SC_DIR/flows.json"
 	sc_start_flows
-	sc_timeline "$t0"
-	sleep "$(echo "$t0 + $SC_STOP - $(sc_now)" | bc | sed 's/^-.*/0/')"
+	sc_wait_ready ||
+		sc_broken "the flows were not $( [ "$SC_READY" = rate ] && echo "at 90% of their rate" || echo received) within $SC_READY_MAX s"
+	ready=$(sc_now)
+	sc_event ready
+	sc_timeline "$ready"
+	# The window runs from the last event's effect (or ready).
+	last=$(awk -F'\t' '$2 != "start" { t = $1 } END { print t }' "$SC_DIR/events.tsv")
+	printf 'ready\t%s\nfirst\t%s\nlast\t%s\n' "$ready" \
+		"$(awk -F'\t' '$2 != "start" && $2 != "ready" { print $3; exit }' "$SC_DIR/events.tsv" | grep . || echo "$ready")" \
+		"$last" >> "$SC_DIR/meta.tsv"
+	sleep "$(echo "$last + $SC_WINDOW - $(sc_now)" | bc | sed 's/^-.*/0/')"
+	# The pauses under load, the moment the window ends.
+	qload=$(sc_paused_queues)
+	printf '%s\t%s\n' "$(sc_now)" "$(echo $qload)" >> "$SC_DIR/backlog.tsv"
+	printf 'stop\t%s\n' "$(sc_now)" >> "$SC_DIR/meta.tsv"
 	sc_stop_senders
 	[ ${#SC_BG[@]} -gt 0 ] && wait "${SC_BG[@]}"
 	SC_BG=()
-	sc_verdict
+	sc_verdict "$qload"
 	sc_stop_receivers
 	sc_pause_collect
 	printf 'end\t%s\n' "$(sc_now)" >> "$SC_DIR/meta.tsv"
@@ -382,7 +530,7 @@ sc_main() {
 	[ "$(id -u)" -eq 0 ] || { echo "vmlab: scenarios need root" >&2; return 2; }
 	SC_OUT=${SC_OUT:-$TOP/vmlab/out/$SC_NAME}
 	lab_init "${LAB_NAME:-$SC_NAME}" || return 2
-	trap 'lab_down' EXIT
+	trap 'lab_down_mine' EXIT
 	trap 'exit 130' INT TERM
 	mkdir -p "$SC_OUT"
 	[ "$modes" = both ] && modes="plain tagger"

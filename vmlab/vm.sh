@@ -95,6 +95,11 @@ do_setup() {
 	flock 9
 	[ -f "$CACHE/ready" ] && return 0
 	pkg=$(kernel_pkg)
+	# A fresh machine (a CI container) may have no package lists yet.
+	if [ -z "$pkg" ] && [ "$(id -u)" -eq 0 ]; then
+		apt-get update -q >/dev/null 2>&1
+		pkg=$(kernel_pkg)
+	fi
 	[ -n "$pkg" ] || die "apt-cache knows no linux-image-amd64 (apt-get update?)"
 	ver=${pkg#linux-image-}
 	echo "vm.sh: preparing $pkg in $CACHE (once)" >&2
@@ -131,7 +136,7 @@ quote_cmd() {
 }
 
 do_run() {
-	local timeout=300 mem=1024 outdir= keep=(TGR_PREFIX TAGGER V) io rc k
+	local timeout=300 mem=1024 outdir='' keep=(TGR_PREFIX TAGGER V) io rc k
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--timeout) timeout=$2; shift 2 ;;

@@ -25,7 +25,11 @@ agent=$!
 for i in $(seq 100); do [ -s /run/pfc/A/pid ] && break; sleep 0.1; done
 echo "backend $(A $T -j pfc show A | $PY -c 'import json,sys; print(json.load(sys.stdin)["backend"])')"
 echo "qdiscs $(A tc qdisc show dev va | grep -c plug) plug"
-B $PY $TR recv 5003,5004 8 > /tmp/recv.json 2>/dev/null &
+# The receiver ends after 20 s without a packet: the resume comes only
+# after the loop below saw the plug hold, which on a starved VM (a build
+# beside it) took over 8 s after priority 4's last packet, and an 8 s
+# receiver had gone (0 of 94 priority-3 packets "arrived").
+B $PY $TR recv 5003,5004 20 > /tmp/recv.json 2>/dev/null &
 rcv=$!
 sleep 0.5
 # 65535 quanta are 3.4 s at 10 Mbit/s; refreshed below until the resume.

@@ -11,7 +11,7 @@ require_cmd qemu-system-x86_64
 "$TOP/vmlab/vm.sh" setup || skip "no stock kernel (vmlab/vm.sh setup failed)"
 cd "$TOP"
 "$TOP/vmlab/vm.sh" run --timeout 480 --out "$TGR_TMP/vm" -- \
-	env SC_RATE=5mbit SC_MBIT=4 SC_SIZE=1000 SC_STOP=8 SC_AFTER=3 SC_SETTLE=2 \
+	env SC_RATE=5mbit SC_MBIT=4 SC_SIZE=1000 SC_WINDOW=7 SC_AFTER=3 SC_SETTLE=2 \
 	SC_PFC_OPTS="--backend mqprio" \
 	sh -c 'bash vmlab/scenarios/three-flows.sh both --out "$VM_OUT/three" --lab vm' \
 	2>&1 | tee "$TGR_TMP/vm.log"
@@ -37,5 +37,7 @@ pauses=$(jq '.modes.plain.pfc.pauses_sent' "$S")
 check "without Tagger: deadlock on the stock kernel" [ "$(jq .modes.plain.verdict.deadlock "$S")" = true ]
 check "with Tagger: no deadlock" [ "$(jq .modes.tagger.verdict.deadlock "$S")" = false ]
 check "with Tagger: zero lossless drops" [ "$(jq .modes.tagger.pfc.lossless_drops "$S")" = 0 ]
+# Emulated senders reach 1-2 Mbit/s (1.0-1.8 measured in the window's
+# second half): flowing means never stopped and clearly above zero.
 check "with Tagger: all three flows flow" \
-	[ "$(jq '[.modes.tagger.flows[] | select(.after_mbps > 1)] | length' "$S")" = 3 ]
+	[ "$(jq '[.modes.tagger.flows[] | select(.stalled_at == null and .after_mbps > 0.3)] | length' "$S")" = 3 ]

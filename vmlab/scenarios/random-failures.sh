@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Scenario 5: randomized failures. Routes follow every up-down path of the
 # Clos (ECMP); each trial starts FLOWS random host-to-host flows at 60% of
-# the link rate, fails K random switch-to-switch links at second 1.5 (the
-# switches in front of them reroute locally, which makes bounces), stops
-# the senders at second 4 and asks whether the network deadlocked. The
+# the link rate, fails K random switch-to-switch links 1.5 s after every
+# flow arrives, one after the other (the switches in front of them reroute
+# locally, which makes bounces), lets the senders run for the observation
+# window (SC_WINDOW) and asks whether the network deadlocked. The
 # same trials (same seed) run without and with Tagger (rules from the
 # up-down + 1-bounce ELP); the table counts deadlocks and lossless drops.
 #
@@ -15,8 +16,8 @@ SC_NAME=${SC_NAME:-random-failures}
 SC_TOPO=${SC_TOPO:-$D/clos.topo}
 SC_ELP_KIND=bounce=1
 SC_ALGO=clos
-SC_STOP=${SC_STOP:-4}
 SC_AFTER=${SC_AFTER:-2}
+SC_READY=${SC_READY:-flowing}
 source "$D/../scenario.sh"
 
 trials=10 links=3 nflows=8 seed=1 modes=both
@@ -40,7 +41,7 @@ done
 [ "$modes" = both ] && modes="plain tagger"
 SC_OUT=${SC_OUT:-$TOP/vmlab/out/$SC_NAME}
 lab_init "${LAB_NAME:-rf}" || exit 2
-trap 'lab_down' EXIT
+trap 'lab_down_mine' EXIT
 trap 'exit 130' INT TERM
 mkdir -p "$SC_OUT"
 "$TAGGER" paths updown "$SC_TOPO" -o "$SC_OUT/routes.elp" || exit 1
@@ -67,8 +68,9 @@ for t in $(seq "$trials"); do
 	SC_FLOWS=$flows SC_EVENTS=$events
 	for m in $modes; do
 		SC_OUT_BASE=$SC_OUT/trial-$t
-		lab_down
-		( SC_OUT=$SC_OUT_BASE; LAB_QUIET=1; sc_run_mode "$m" ) >/dev/null 2>&1 ||
+		# The trial's lab is the subshell's: it takes it down, even on
+		# failure, and never one it did not bring up.
+		( trap 'lab_down_mine' EXIT; SC_OUT=$SC_OUT_BASE; LAB_QUIET=1; sc_run_mode "$m" ) >/dev/null 2>&1 ||
 			echo "trial $t $m: run failed" >&2
 		[ "$m" = tagger ] && [ -z "${SC_RULES:-}" ] && [ -f "$SC_OUT_BASE/tagger/rules.json" ] &&
 			{ cp "$SC_OUT_BASE/tagger/rules.json" "$SC_OUT/rules.json"; SC_RULES=$SC_OUT/rules.json; }
@@ -77,7 +79,7 @@ for t in $(seq "$trials"); do
 	printf 'trial %2d: fail %-22s flows %-40s' "$t" "${picked[*]}" "$(echo "$flows" | awk 'NF { printf "%s->%s ", $2, $3 }')"
 	for m in $modes; do
 		v=$SC_OUT/trial-$t/$m/verdict.json
-		[ -f "$v" ] && printf ' %s:%s' "$m" "$(jq -r 'if .deadlock then "DEADLOCK" else "ok" end' "$v")"
+		[ -f "$v" ] && printf ' %s:%s' "$m" "$(jq -r 'if .deadlock == null then "NO-VERDICT" elif .deadlock then "DEADLOCK" else "ok" end' "$v")"
 	done
 	echo
 	# Both modes of a trial as summary.json, table and plot of their own.
@@ -90,15 +92,17 @@ for m in $modes; do
 		d=$SC_OUT/trial-$t/$m
 		[ -f "$d/verdict.json" ] || continue
 		jq -c --arg m "$m" --argjson t "$t" --slurpfile p "$d/pfc.json" \
-			'{mode: $m, trial: $t, deadlock, cycle, lossless_drops: ($p[0].lossless_drops // null),
+			'{mode: $m, trial: $t, deadlock, no_verdict_because, cycle,
+			  lossless_drops: ($p[0].lossless_drops // null),
 			  failed_link_losses: ($p[0].failed_link_losses // null)}' "$d/verdict.json"
 	done
 done | jq -s '{trials: (map(.trial) | max), seed: '"$seed"', links: '"$links"', flows: '"$nflows"',
 	by_mode: (group_by(.mode) | map({key: .[0].mode, value: {
-		runs: length, deadlocks: (map(select(.deadlock)) | length),
+		runs: length, deadlocks: (map(select(.deadlock == true)) | length),
+		no_verdict: (map(select(.deadlock == null)) | length),
 		lossless_drops: (map(.lossless_drops // 0) | add),
 		failed_link_losses: (map(.failed_link_losses // 0) | add)}}) | from_entries),
 	runs: .}' > "$SC_OUT/summary.json"
 echo
-jq -r '.by_mode | to_entries[] | "\(if .key == "plain" then "without Tagger" else "with Tagger   " end): \(.value.deadlocks) of \(.value.runs) trials deadlocked, \(.value.lossless_drops) lossless drops, \(.value.failed_link_losses) packets lost with failed links"' "$SC_OUT/summary.json"
+jq -r '.by_mode | to_entries[] | "\(if .key == "plain" then "without Tagger" else "with Tagger   " end): \(.value.deadlocks) of \(.value.runs) trials deadlocked (\(.value.no_verdict) without a verdict), \(.value.lossless_drops) lossless drops, \(.value.failed_link_losses) packets lost with failed links"' "$SC_OUT/summary.json"
 echo "per trial: $SC_OUT/trial-N/ (table.txt, summary.json, throughput.png); totals: $SC_OUT/summary.json"

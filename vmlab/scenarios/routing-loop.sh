@@ -17,6 +17,5 @@ SC_ALGO=clos
 SC_FLOWS="1 h1 h3 ${SC_MBIT1:-20}
 2 h2 h4 ${SC_MBIT2:-40}"
 SC_EVENTS="${SC_LOOP_AT:-3} route S1 h3 L1"
-SC_STOP=${SC_STOP:-8}
 source "$D/../scenario.sh"
 sc_main "$@"

@@ -15,6 +15,9 @@ SC_FLOWS="1 ha hc ${SC_MBIT:-60}
 2 hb ha ${SC_MBIT:-60}
 3 hc hb ${SC_MBIT:-60}"
 SC_EVENTS=""
-SC_STOP=${SC_STOP:-6}
+# Starting the flows is the event: they share congested links from the
+# start (none reaches its rate), and a deadlock may form before the last
+# one's first packet arrives. The window starts when every sender runs.
+SC_READY=${SC_READY:-started}
 source "$D/../scenario.sh"
 sc_main "$@"

@@ -16,6 +16,6 @@ SC_RULES=$D/transition.rules.json
 SC_FLOWS="1 h1 h3 ${SC_MBIT:-30}
 2 h2 h3 ${SC_MBIT:-30}"
 SC_EVENTS="2 pause h3 2 3"
-SC_STOP=${SC_STOP:-7}
+SC_WINDOW=${SC_WINDOW:-5}
 source "$D/../scenario.sh"
 sc_main tagger "$@"
