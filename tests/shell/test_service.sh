@@ -83,8 +83,9 @@ unit_run() {
 	) >>"$TGR_TMP/journal-$2" 2>&1
 }
 # The agent (Type=simple): in a process group of its own, as in a cgroup of
-# its own; started when the pid file (PIDFile=) names a live process (the
-# one before, if any, was killed). Its exit status lands in exit-NODE, and
+# its own; started when the pid file names a live process (the one before,
+# if any, was killed). The pid file is the PIDFile= of the unit, under
+# this run's TAGGER_PFC_DIR instead of /run/tagger/pfc. Its exit status lands in exit-NODE, and
 # "Killed" in the journal stand-in, as systemd logs a main process killed.
 unit_start_agent() {
 	local pid _
@@ -316,4 +317,21 @@ for n in h1 sw1 sw2; do
 	[ "$(pshow "$n" | J "d['adoptions']")" = 0 ] || fail "$n adopted something after the reboot"
 done
 echo "ok: after the reboot, the same tagging and pausing (nothing adopted)"
+
+# Shutdown: every agent stopped by SIGTERM, every oneshot's ExecStop.
+for n in h1 sw1 sw2; do kill -TERM "$(agent_pid "$n")"; done
+for n in h1 sw1 sw2; do
+	for _ in $(seq 50); do [ -s "$TGR_TMP/exit-$n" ] && break; sleep 0.1; done
+	[ "$(cat "$TGR_TMP/exit-$n" 2>/dev/null)" = 0 ] || fail "$n's agent did not stop cleanly"
+done
+unit_run host h1 ExecStop || fail "tagger-host@h1 stop"
+unit_run switch sw1 ExecStop || fail "tagger-switch@sw1 stop"
+unit_run switch sw2 ExecStop || fail "tagger-switch@sw2 stop"
+[ -z "$(ls -A "$TAGGER_BPF_ROOT")" ] || fail "pins left after every unit stopped: $(ls "$TAGGER_BPF_ROOT")"
+for n in h1 sw1 sw2; do
+	for i in $(ifaces "$n"); do
+		nsx "$n" tc qdisc show dev "$i" | grep -q '^qdisc htb' && fail "$n:$i: queues left"
+	done
+done
+echo "ok: every unit stopped: no pin, no queue left"
 echo "PASS"
