@@ -9,7 +9,7 @@
 #   make bench      benchmarks (ratios measured in one run)
 #   make fuzz       longer fuzzing of every parser
 #   make demo       the main demonstration (lab scenario 1, with/without Tagger)
-#   make install    install tagger into $(PREFIX)/sbin
+#   make install    install tagger into $(PREFIX)/sbin, its systemd units and examples
 #
 # V=1 shows full commands.
 
@@ -21,6 +21,8 @@ BPFTOOL  ?= bpftool
 FUZZ_SECONDS ?= 10
 # make fuzz runs FUZZ_LONG_SECONDS per target, or FUZZ_SECONDS when given
 FUZZ_LONG_SECONDS ?= 120
+UNITDIR  ?= $(PREFIX)/lib/systemd/system
+SYSCONFDIR ?= /etc
 
 PKGS     := jansson libbpf libmnl glpk
 CFLAGS   ?= -O2 -g
@@ -167,8 +169,23 @@ demo: pkgs
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bash vmlab/demo.sh
 
+# The units name the installed binary and configuration; the examples go to
+# the doc directory and, as NAME.conf.example, to SYSCONFDIR/tagger, never
+# over a file already there (the operator's edits survive a reinstall).
 install: $(TAGGER)
 	install -D -m 0755 $(TAGGER) $(DESTDIR)$(PREFIX)/sbin/tagger
+	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(PREFIX)/share/doc/tagger/examples
+	for u in systemd/*.service.in; do \
+		sed -e 's|@SBINDIR@|$(PREFIX)/sbin|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+			-e 's|@DOCDIR@|$(PREFIX)/share/doc/tagger|g' $$u \
+			> $(DESTDIR)$(UNITDIR)/$$(basename $$u .in) || exit 1; \
+	done
+	install -m 0644 README.md systemd/netns.conf $(DESTDIR)$(PREFIX)/share/doc/tagger/
+	cp -R etc/tagger/. $(DESTDIR)$(PREFIX)/share/doc/tagger/examples/
+	for f in $$(cd etc && find tagger -type f); do \
+		d=$(DESTDIR)$(SYSCONFDIR)/$$f; install -d -m 0755 $$(dirname $$d) && \
+		{ [ -e $$d ] || install -m 0644 etc/$$f $$d; } || exit 1; \
+	done
 
 clean:
 	$(Q)rm -rf $(OUTPUT)

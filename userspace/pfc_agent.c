@@ -160,9 +160,14 @@ static int load_bpf(struct agent *a)
 }
 
 /* The pid file is for people and scripts; commands check the lock. */
+/*
+ * Written to a temporary file and renamed over the pid file: a reader
+ * (systemd's PIDFile=, at the moment it reaps a dead agent) sees the old
+ * pid or the new one, never an empty file.
+ */
 static void write_pid(const char *dir, int pid)
 {
-	char path[PATH_MAX], buf[32];
+	char path[PATH_MAX], tmp[PATH_MAX], buf[32];
 	int fd, n;
 
 	snprintf(path, sizeof(path), "%s/pid", dir);
@@ -170,12 +175,16 @@ static void write_pid(const char *dir, int pid)
 		unlink(path);
 		return;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	snprintf(tmp, sizeof(tmp), "%s/pid.new", dir);
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;
 	n = snprintf(buf, sizeof(buf), "%d\n", pid);
-	if (write(fd, buf, n) != n)
+	if (write(fd, buf, n) != n || rename(tmp, path)) {
 		pr_warn("%s: %s\n", path, strerror(errno));
+		unlink(tmp);
+	}
 	close(fd);
 }
 
@@ -595,6 +604,13 @@ int pfc_agent_takeover(struct agent *a)
 		pfc_state_end(st);
 	if (st->stopping)
 		return finish(a, EXIT_OK);	/* it was removing its queues */
+	/*
+	 * The pid file first: systemd (PIDFile= of tagger-pfc@.service)
+	 * reads it when it reaps the dead agent and keeps the unit running
+	 * with this process as its main PID if the file names it by then;
+	 * if not, it stops the unit and a restarted agent adopts the queues.
+	 */
+	write_pid(a->cfg->dir, getpid());
 	pr_warn("%s: the pause agent (pid %d) died; its standby (pid %d) takes "
 		"over\n", a->cfg->node, dead, getpid());
 	tc_drain(&a->q.tc);
@@ -607,7 +623,6 @@ int pfc_agent_takeover(struct agent *a)
 	st->died_at = now;
 	st->takeover_at = pfc_now();
 	pfc_state_end(st);
-	write_pid(a->cfg->dir, getpid());
 	if (pfc_standby_spawn(a))
 		pr_warn("%s: no new standby: %s\n", a->cfg->node, strerror(errno));
 	r = pfc_loop(a);
