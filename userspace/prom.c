@@ -113,6 +113,16 @@ static json_t *family(struct prom *p, const char *name, enum prom_type type,
 	return fam;
 }
 
+/* Counts as JSON integers: they print exactly, whatever the precision. */
+static json_t *number(double v)
+{
+	if (!isfinite(v))
+		return json_null();
+	if (fabs(v) < 9007199254740992.0 && v == (double)(json_int_t)v)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
 int prom_add(struct prom *p, const char *name, enum prom_type type,
 	     const char *help, const struct prom_label *labels, int n,
 	     double value)
@@ -134,20 +144,23 @@ int prom_add(struct prom *p, const char *name, enum prom_type type,
 	for (i = 0; i < n; i++)
 		json_object_set_new(lab, labels[i].name, json_string(labels[i].value));
 	json_array_append_new(json_object_get(fam, "samples"), json_pack(
-		"{s:o,s:o}", "labels", lab,
-		"value", isfinite(value) ? json_real(value) : json_null()));
+		"{s:o,s:o}", "labels", lab, "value", number(value)));
 	return 0;
 }
 
 /* The shortest form that reads back as the same double. */
 static void put_value(FILE *f, json_t *v)
 {
-	double d = json_real_value(v);
+	double d = json_number_value(v);
 	char buf[32];
 	int prec;
 
 	if (json_is_null(v)) {
 		fputs("NaN", f);
+		return;
+	}
+	if (json_is_integer(v)) {
+		fprintf(f, "%lld", json_integer_value(v));
 		return;
 	}
 	for (prec = 1; prec < 17; prec++) {

@@ -113,7 +113,8 @@ START_TEST(json_holds_the_families)
 	j = json_array_get(json_object_get(j, "samples"), 0);
 	ck_assert_str_eq(json_string_value(json_object_get(
 		json_object_get(j, "labels"), "port")), "p1");
-	ck_assert(json_real_value(json_object_get(j, "value")) == 42);
+	ck_assert(json_is_integer(json_object_get(j, "value")));
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "value")), 42);
 	prom_free(p);
 }
 END_TEST
