@@ -235,6 +235,32 @@ static void handle(int fd, int (*body)(void *arg, FILE *f), void *arg)
 	free(req);
 }
 
+/*
+ * Closing with unread input makes the kernel send a reset, which may
+ * destroy our answer (a 431, say) before the client reads it: say we are
+ * done, then read what it still sends, briefly and boundedly.
+ */
+static void drain(int fd)
+{
+	int64_t deadline = now_ms() + METRICS_HTTP_LINGER_MS;
+	char buf[4096];
+	size_t total = 0;
+
+	shutdown(fd, SHUT_WR);
+	while (total < 16 * sizeof(buf)) {
+		ssize_t r = recv(fd, buf, sizeof(buf), 0);
+
+		if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
+			if (!wait_fd(fd, POLLIN, deadline))
+				return;
+			continue;
+		}
+		if (r <= 0)
+			return;
+		total += r;
+	}
+}
+
 static volatile sig_atomic_t stop_sig;
 
 static void on_signal(int sig)
@@ -278,6 +304,7 @@ int metrics_http_serve(int fd, int (*body)(void *arg, FILE *f), void *arg)
 		if (c < 0)
 			continue;
 		handle(c, body, arg);
+		drain(c);
 		close(c);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);

@@ -4,6 +4,7 @@
  * one connection at a time, each answered and closed. A request has
  * METRICS_HTTP_TIMEOUT_MS and METRICS_HTTP_MAX_REQUEST bytes to arrive
  * whole (a slow or endless client cannot hold the scrapes up for longer).
+ * What a client sends after the answer is read for METRICS_HTTP_LINGER_MS.
  * GET or HEAD /metrics: 200 with the body; another path: 404; another
  * method: 405; anything unreadable: 400, or 431 when too long.
  *
@@ -27,6 +28,7 @@
 #define METRICS_HTTP_PORT 9427
 #define METRICS_HTTP_MAX_REQUEST 8192
 #define METRICS_HTTP_TIMEOUT_MS 5000
+#define METRICS_HTTP_LINGER_MS 500	/* reading what follows an answer */
 
 int metrics_http_addr(const char *s, struct sockaddr_storage *ss, socklen_t *len);
 int metrics_http_listen(const struct sockaddr_storage *ss, socklen_t len,

@@ -100,6 +100,34 @@ check "GET /metrics: 200, text format 0.0.4" \
 	[ "$(code "http://$addr/metrics")" = "200 text/plain; version=0.0.4; charset=utf-8" ]
 check "another path: 404" [ "$(code "http://$addr/")" = "404 text/plain; charset=utf-8" ]
 check "POST: 405" [ "$(code -X POST "http://$addr/metrics")" = "405 text/plain; charset=utf-8" ]
+# http_raw WHAT: send WHAT (python bytes) to the endpoint, print the status
+# line of the answer (the connection closed on both sides).
+http_raw() {
+	nsx sw1 python3 -c "
+import socket, sys
+s = socket.create_connection(('${addr%:*}', ${addr##*:}), timeout=10)
+try:
+    s.sendall($1)
+except OSError:
+    pass
+print(s.makefile('rb').readline().decode().strip())"
+}
+check "a request head over 8 KiB: 431" \
+	[ "$(http_raw "b'GET /metrics HTTP/1.1\\r\\nX: ' + b'a' * 9000")" = \
+	  "HTTP/1.1 431 Request Header Fields Too Large" ]
+check "not HTTP: 400" [ "$(http_raw "b'hello\\r\\n\\r\\n'")" = "HTTP/1.1 400 Bad Request" ]
+check "HTTP/1.0 GET: 200" [ "$(http_raw "b'GET /metrics?x=1 HTTP/1.0\\r\\n\\r\\n'")" = "HTTP/1.1 200 OK" ]
+# A client that connects and says nothing holds the server up 5 s at most.
+nsx sw1 python3 -c "
+import socket, time
+s = socket.create_connection(('${addr%:*}', ${addr##*:})); time.sleep(8)" &
+idle=$!
+sleep 0.3
+t0=$(date +%s%N)
+check "a scrape behind a silent client is answered" \
+	nsx sw1 curl -sf --max-time 7 -o /dev/null "http://$addr/metrics"
+echo "... after $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+kill $idle 2>/dev/null; wait $idle 2>/dev/null
 nsx sw1 curl -s "http://$addr/metrics" >"$TGR_TMP/scraped.prom"
 check "what it serves passes promtool" promtool check metrics <"$TGR_TMP/scraped.prom"
 
