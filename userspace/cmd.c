@@ -49,7 +49,7 @@ void json_emit(json_t *obj)
 {
 	size_t flags = pretty_output ? JSON_INDENT(2) : JSON_COMPACT;
 
-	json_dumpf(obj, stdout, flags | JSON_REAL_PRECISION(6));
+	json_dumpf(obj, stdout, flags | JSON_ENCODE_ANY | JSON_REAL_PRECISION(6));
 	fputc('\n', stdout);
 	fflush(stdout);
 	json_decref(obj);

@@ -42,5 +42,6 @@ int do_lab(int argc, char **argv);
 int do_flow(int argc, char **argv);
 int do_pfc(int argc, char **argv);
 int do_throughput(int argc, char **argv);
+int do_metrics(int argc, char **argv);
 
 #endif /* __TAGGER_CMD_H */

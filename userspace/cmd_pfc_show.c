@@ -237,8 +237,8 @@ static const char *mask_str(uint32_t m, char *buf)
 	return buf;
 }
 
-static void show_json(const struct pfc_state *st, enum agent_status as,
-		      uint64_t now)
+static json_t *show_json(const struct pfc_state *st, enum agent_status as,
+			 uint64_t now)
 {
 	json_t *o = json_object(), *ports = json_array(), *ll = json_array();
 	json_t *xoff = json_array(), *xon = json_array(), *hr = json_array();
@@ -310,7 +310,7 @@ static void show_json(const struct pfc_state *st, enum agent_status as,
 		"watchdog_events", (json_int_t)st->wd_events,
 		"underflow", (json_int_t)t.underflow,
 		"resyncs", (json_int_t)st->resyncs));
-	json_emit(o);
+	return o;
 }
 
 static bool active(const struct pfc_state *st, int p,
@@ -404,10 +404,56 @@ static void live_queues(struct pfc_state *st)
 	tc_close(&tc);
 }
 
+/* A consistent copy of node's state (to free), and its agent's status. */
+static int state_copy(const char *node, const char *dir, struct pfc_state **out,
+		      enum agent_status *as)
+{
+	struct pfc_state *st, *copy;
+	int r;
+
+	r = state_get(node, dir, false, &st);
+	if (r)
+		return r;
+	*as = agent_status(dir, st);
+	if (*as == AGENT_RUNNING)
+		refresh(st);
+	copy = xmalloc(sizeof(*copy));
+	/* A dead agent may have died inside an update: no writer is left. */
+	r = *as == AGENT_RUNNING ? pfc_state_snapshot(st, copy) :
+				   (memcpy(copy, st, sizeof(*copy)), 0);
+	pfc_state_unmap(st);
+	if (r) {
+		p_err("%s: the agent is busy; try again", dir);
+		free(copy);
+		return EXIT_PROBLEM;
+	}
+	if (*as == AGENT_DIED)
+		live_queues(copy);
+	if (*as == AGENT_DIED)
+		pr_warn("%s: the pause agent died without stopping; what it set up "
+			"is still on its ports: start it again or run `%s pfc "
+			"stop %s`\n", node, bin_name, node);
+	*out = copy;
+	return 0;
+}
+
+int pfc_show_json(const char *node, const char *dir, json_t **out)
+{
+	struct pfc_state *st;
+	enum agent_status as;
+	int r = state_copy(node, dir, &st, &as);
+
+	if (r)
+		return r;
+	*out = show_json(st, as, pfc_now());
+	free(st);
+	return 0;
+}
+
 int do_pfc_show(int argc, char **argv)
 {
 	char dir[PATH_MAX];
-	struct pfc_state *st, *copy;
+	struct pfc_state *copy;
 	enum agent_status as;
 	int r;
 
@@ -416,30 +462,11 @@ int do_pfc_show(int argc, char **argv)
 	r = pfc_node_dir(argc, argv, dir, sizeof(dir), show_help);
 	if (r)
 		return r;
-	r = state_get(argv[0], dir, false, &st);
+	r = state_copy(argv[0], dir, &copy, &as);
 	if (r)
 		return r;
-	as = agent_status(dir, st);
-	if (as == AGENT_RUNNING)
-		refresh(st);
-	copy = xmalloc(sizeof(*copy));
-	/* A dead agent may have died inside an update: no writer is left. */
-	r = as == AGENT_RUNNING ? pfc_state_snapshot(st, copy) :
-				  (memcpy(copy, st, sizeof(*copy)), 0);
-	pfc_state_unmap(st);
-	if (r) {
-		p_err("%s: the agent is busy; try again", dir);
-		free(copy);
-		return EXIT_PROBLEM;
-	}
-	if (as == AGENT_DIED)
-		live_queues(copy);
-	if (as == AGENT_DIED)
-		pr_warn("%s: the pause agent died without stopping; what it set up "
-			"is still on its ports: start it again or run `%s pfc "
-			"stop %s`\n", argv[0], bin_name, argv[0]);
 	if (json_output)
-		show_json(copy, as, pfc_now());
+		json_emit(show_json(copy, as, pfc_now()));
 	else
 		show_plain(copy, as, pfc_now());
 	free(copy);

@@ -165,7 +165,7 @@ static void print_plain(json_t *j, json_t *rules)
 		       json_integer_value(json_object_get(v, "new_tag")));
 }
 
-int dp_switch_show(const struct dp_opts *o)
+int dp_switch_json(const struct dp_opts *o, json_t **out)
 {
 	struct pins p = { .counters = -1, .stats = -1, .outer = -1, .gen = -1 };
 	json_t *state, *j, *ports, *port, *rules;
@@ -223,12 +223,7 @@ int dp_switch_show(const struct dp_opts *o)
 		      "table", json_object_get(state, "table") ?: json_null(),
 		      "rules_file", json_object_get(state, "rules_file"), "pins", dir,
 		      "ports", ports, "rules", rules ?: json_null());
-	if (json_output)
-		json_emit(j);
-	else {
-		print_plain(j, rules);
-		json_decref(j);
-	}
+	*out = j;
 	ret = EXIT_OK;
 out:
 	close(p.counters);
@@ -237,4 +232,20 @@ out:
 	close(p.gen);
 	json_decref(state);
 	return ret;
+}
+
+int dp_switch_show(const struct dp_opts *o)
+{
+	json_t *j;
+	int ret = dp_switch_json(o, &j);
+
+	if (ret)
+		return ret;
+	if (json_output) {
+		json_emit(j);
+		return EXIT_OK;
+	}
+	print_plain(j, json_object_get(j, "rules"));
+	json_decref(j);
+	return EXIT_OK;
 }

@@ -8,6 +8,8 @@
  * API:
  *   struct dp_opts                       what the command line gave
  *   dp_switch_attach/update/detach/show(&opts)
+ *   dp_switch_json(&opts, &j)            what show -j prints, for callers
+ *                                        of their own (tagger metrics)
  *   dp_load_rules(file, &doc)            rules + the JSON document
  *   dp_sysctl_prio(&old)                 net.ipv4.ip_forward_update_priority
  *                                        to 0; 1 if changed (old set)
@@ -47,6 +49,7 @@ int dp_switch_attach(const struct dp_opts *o);
 int dp_switch_update(const struct dp_opts *o);
 int dp_switch_detach(const struct dp_opts *o);
 int dp_switch_show(const struct dp_opts *o);
+int dp_switch_json(const struct dp_opts *o, json_t **out);
 
 struct rules *dp_load_rules(const char *file, json_t **doc);
 

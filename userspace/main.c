@@ -22,7 +22,8 @@ static int do_help(int argc, char **argv)
 		"Usage: %s [OPTIONS] OBJECT { COMMAND | help }\n"
 		"       %s version\n"
 		"where  OBJECT := { topo | paths | cbd | compile | verify | stats |\n"
-		"                   throughput | switch | host | pfc | lab | flow }\n"
+		"                   throughput | switch | host | pfc | lab | flow |\n"
+		"                   metrics }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -v[erbose] | -q[uiet] }\n"
 		"\n"
 		"  topo KIND ...              write a topology (clos, leafspine, bcube,\n"
@@ -38,6 +39,7 @@ static int do_help(int argc, char **argv)
 		"  pfc ...                    PFC-like pause agent for ports without DCB\n"
 		"  lab plan TOPO ...          addresses and routes for a namespace lab\n"
 		"  flow { send | recv } ...   constant-rate lossless-class test flows\n"
+		"  metrics { show | serve }   the counters for Prometheus\n"
 		"\n"
 		"Exit status: 0 ok, 1 the check found a problem, 2 bad input or usage.\n"
 		"'%s OBJECT help' describes each object.\n",
@@ -69,6 +71,7 @@ static const struct cmd commands[] = {
 	{ "host", do_host },
 	{ "pfc", do_pfc },
 	{ "throughput", do_throughput },
+	{ "metrics", do_metrics },
 	{ 0 }
 };
 
