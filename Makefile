@@ -1,17 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tagger: PFC deadlock prevention (Tagger) for Linux switches.
-#
-#   make            build build/tagger and the BPF objects
-#   make deps       install the Debian packages everything needs, and
-#                   prepare the VM kernel the VM tests boot (cached)
-#   make test       deps + build + unit, BPF, namespace and VM tests + fuzz smoke
-#   make bench      benchmarks (ratios measured in one run)
-#   make fuzz       longer fuzzing of every parser
-#   make demo       the main demonstration (lab scenario 1, with/without Tagger)
-#   make install    install tagger into $(PREFIX)/sbin, its systemd units and examples
-#
-# V=1 shows full commands.
+# `make help` lists the targets (their "## " comments); V=1 shows commands.
 
 OUTPUT   := build
 PREFIX   ?= /usr/local
@@ -24,14 +14,23 @@ FUZZ_LONG_SECONDS ?= 120
 UNITDIR  ?= $(PREFIX)/lib/systemd/system
 SYSCONFDIR ?= /etc
 
-PKGS     := jansson libbpf libmnl glpk
+# Libraries with a pkg-config file; GLPK (Debian's libglpk-dev) has none.
+PKGS     := jansson libbpf libmnl
+PKG_CONFIG ?= pkg-config
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
-	    -D_GNU_SOURCE -MMD -MP -Iuserspace -Ibpf -I$(OUTPUT)
-LDLIBS   += -ljansson -lbpf -lmnl -lglpk -lelf -lz -lm
+	    -D_GNU_SOURCE -MMD -MP -Iuserspace -Ibpf -I$(OUTPUT) \
+	    $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || \
+		echo -ljansson -lbpf -lmnl) -lglpk -lm
 
-BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall \
-	      -I/usr/include/x86_64-linux-gnu -Ibpf
+# The BPF target's architecture and the multiarch include dir (asm/types.h)
+# come from the toolchain, not from a fixed x86.
+ARCH      ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
+		-e 's/ppc64le/powerpc/' -e 's/riscv64/riscv/' -e 's/s390x/s390/')
+MULTIARCH ?= $(shell $(CC) -print-multiarch 2>/dev/null)
+BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall \
+	      $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH)) -Ibpf
 
 ifeq ($(V),1)
 Q   :=
@@ -56,25 +55,26 @@ BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(OUTPUT)/bench/%)
 
 TAGGER    := $(OUTPUT)/tagger
 
-.PHONY: all deps pkgs vm-kernel test unit shell-tests fuzz fuzz-smoke bench \
+.PHONY: all deps pkgs vm-kernel test check lint unit shell-tests fuzz fuzz-smoke bench \
 	demo install clean help
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: $(TAGGER) $(BPF_OBJS)
+all: $(TAGGER) $(BPF_OBJS) ## build build/tagger and the BPF objects
 
-help:
-	@sed -n '3,15s/^# \{0,1\}//p' Makefile
+help: ## this list
+	@grep -hE '^[a-z-]+:.*## ' $(firstword $(MAKEFILE_LIST)) | \
+		sed -e 's/^\([a-z-]*\):.*## /  make \1\t/' | expand -t 20
 
-deps: pkgs vm-kernel
+deps: pkgs vm-kernel ## install the Debian packages and prepare the VM kernel
 
-pkgs:
+pkgs: ## install the Debian packages only
 	$(Q)bash tools/install-deps.sh
 
 # Debian's stock kernel for the VM tests (vmlab/vm.sh): fetched with apt-get
 # download once (about 10 s), then cached; without it the tests of the
 # mqprio-plug pause backend and of the data plane on 6.1 would only skip.
-vm-kernel: pkgs
+vm-kernel: pkgs ## fetch and prepare the VM tests' kernel (cached)
 	$(Q)bash vmlab/vm.sh setup
 
 $(OUTPUT)/user $(OUTPUT)/tests/unit $(OUTPUT)/tests/bpf $(OUTPUT)/fuzz:
@@ -140,14 +140,21 @@ $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(OUTPUT)/fuzz/libtagger.a | $(OUTPUT)/fuzz
 	$(call msg,FUZZ-LD,$@)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@ $(LDLIBS)
 
-test: deps
-	$(Q)$(MAKE) --no-print-directory all $(OUTPUT)/test_runner $(FUZZ_BINS)
+test: deps ## deps, then everything `make check` runs
+	$(Q)$(MAKE) --no-print-directory check
+
+# No installing: what needs a missing package or root skips and says so.
+check: all $(OUTPUT)/test_runner $(FUZZ_BINS) ## build, unit, BPF, namespace, lab and VM tests, fuzz smoke
 	$(Q)bash tests/run.sh
 
-unit: all $(OUTPUT)/test_runner
+# shellcheck at warning level over every script (tests/lint.sh).
+lint: ## shellcheck over every script; layer check of userspace/
+	$(Q)bash tests/lint.sh
+
+unit: all $(OUTPUT)/test_runner ## the Check suites only
 	$(Q)$(OUTPUT)/test_runner
 
-fuzz: $(FUZZ_BINS)
+fuzz: $(FUZZ_BINS) ## longer fuzzing of every parser (FUZZ_SECONDS per target)
 	$(Q)FUZZ_SECONDS=$(if $(filter command line environment,$(origin FUZZ_SECONDS)),$(FUZZ_SECONDS),$(FUZZ_LONG_SECONDS)) \
 		bash tests/fuzz/run.sh $(FUZZ_BINS)
 
@@ -161,18 +168,18 @@ $(OUTPUT)/bench/%: tests/bench/%.c $(LIB_OBJS) | $(BPF_SKELS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) -o $@ $(LDLIBS)
 
-bench: pkgs
+bench: pkgs ## benchmarks (ratios measured in one run)
 	$(Q)$(MAKE) --no-print-directory all $(BENCH_BINS)
 	$(Q)bash tests/bench/run.sh
 
-demo: pkgs
+demo: pkgs ## the Clos deadlock of the paper, without and with Tagger
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bash vmlab/demo.sh
 
 # The units name the installed binary and configuration; the examples go to
 # the doc directory and, as NAME.conf.example, to SYSCONFDIR/tagger, never
 # over a file already there (the operator's edits survive a reinstall).
-install: $(TAGGER)
+install: $(TAGGER) ## tagger, its systemd units and examples under DESTDIR/PREFIX
 	install -D -m 0755 $(TAGGER) $(DESTDIR)$(PREFIX)/sbin/tagger
 	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(PREFIX)/share/doc/tagger/examples
 	for u in systemd/*.service.in; do \
@@ -187,7 +194,7 @@ install: $(TAGGER)
 		{ [ -e $$d ] || install -m 0644 etc/$$f $$d; } || exit 1; \
 	done
 
-clean:
+clean: ## remove build/
 	$(Q)rm -rf $(OUTPUT)
 
 -include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d)

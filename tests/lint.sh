@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make lint: shellcheck at warning level over every shell script the
+# repository tracks, and the layer order of userspace/ (tools/check-layers.sh,
+# where the tree has layer folders). Exit 1 on any finding.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+
+rc=0
+if command -v shellcheck >/dev/null; then
+	mapfile -t scripts < <(git ls-files '*.sh' vmlab/vmlab .ci/run 2>/dev/null)
+	if shellcheck -x -S warning "${scripts[@]}"; then
+		echo "shellcheck: ${#scripts[@]} scripts, no warnings"
+	else
+		rc=1
+	fi
+else
+	echo "lint: shellcheck is not installed (apt-get install shellcheck)" >&2
+	rc=1
+fi
+if [ -x tools/check-layers.sh ] || [ -f tools/check-layers.sh ]; then
+	bash tools/check-layers.sh || rc=1
+fi
+exit $rc
