@@ -17,7 +17,7 @@ FRR_BIN=${FRR_BIN:-/usr/lib/frr}
 _frr_asn() { awk -v n="$1" '$1 == "switch" { i++; if ($2 == n) print 65000 + i }' "$LAB_STATE/topo"; }
 
 _frr_conf() {
-	local n=$1 node port addr peer pnode pport kind
+	local n=$1 node port peer pnode kind
 	echo "frr defaults datacenter"
 	echo "hostname $n"
 	echo "log file $LAB_STATE/frr/$n/frr.log"
@@ -27,7 +27,7 @@ _frr_conf() {
 	echo " no bgp network import-check"
 	echo " bgp bestpath as-path multipath-relax"
 	echo " timers bgp 1 3"
-	while read -r _ node port addr peer pnode pport; do
+	while read -r _ node port _ peer pnode _; do
 		[ "$node" = "$n" ] || continue
 		kind=$(awk -v p="$pnode" '($1 == "switch" || $1 == "host") && $2 == p { print $1 }' "$LAB_STATE/topo")
 		[ "$kind" = switch ] || continue
@@ -74,7 +74,7 @@ frr_up() {
 			--log "file:$d/bgpd.log"
 	done
 	# Hosts: everything through the ToR.
-	while read -r _ node port addr peer pnode _; do
+	while read -r _ node port _ peer pnode _; do
 		grep -qx "host $node" "$LAB_STATE/topo" &&
 			ip -n "$(lab_ns "$node")" route replace default via "$peer" dev "$port"
 	done < <(awk '$1 == "addr"' "$LAB_STATE/plan")

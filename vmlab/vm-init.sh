@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# shellcheck shell=dash
 # SPDX-License-Identifier: GPL-2.0
 # /init of the vmlab VM (copied into the initramfs by vm.sh): insert the
 # modules, mount the host's / (read-only, virtio-9p) with writable tmpfs

@@ -10,7 +10,7 @@
 # Path lengths are printed as the paper counts them: switches on a
 # ToR-to-ToR path (hops + 1; our statistics count hops).
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 T=build/tagger
 W=$(mktemp -d /tmp/bench_fc.XXXX)
 trap 'rm -rf "$W"' EXIT

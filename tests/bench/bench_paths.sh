@@ -6,7 +6,7 @@
 # of one run on a shared machine: CPU seconds (user + sys) next to wall
 # clock; compare rows with each other.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 T=build/tagger
 D=$(mktemp -d /tmp/tgr-bench-paths.XXXX)
 trap 'rm -rf "$D"' EXIT

@@ -7,7 +7,7 @@
 # of one run on a shared machine: compare rows with each other (the last
 # column is the check's cost per ELP hop, which should stay flat).
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 T=build/tagger
 D=$(mktemp -d /tmp/tgr-bench-verify.XXXX)
 trap 'rm -rf "$D"' EXIT

@@ -3,7 +3,7 @@
 # make bench: run every tests/bench/bench_*.sh (or those named in BENCH="a b").
 # Each prints its own table; numbers are ratios measured within one run.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 rc=0
 for b in tests/bench/bench_*.sh; do
 	name=$(basename "$b" .sh); name=${name#bench_}

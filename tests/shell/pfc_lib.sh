@@ -47,8 +47,7 @@ pfc_agent() {
 	ns_exec "$n" setsid "$TAGGER" -v pfc agent "$n" "$@" \
 		>"$TGR_TMP/agent-$n.log" 2>&1 &
 	bg_track $!
-	local i
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		[ -s "$PFC_DIR/$n/pid" ] && return 0
 		sleep 0.1
 	done

@@ -21,8 +21,8 @@ A() { nsenter --net=/run/netns/a "$@"; }
 B() { nsenter --net=/run/netns/b "$@"; }
 A $PY $TR send 10.63.0.2 9 0 1 0.2 >/dev/null	# resolve the neighbour
 A $T -v pfc agent A p=va --backend auto --rate 10mbit > /tmp/agent.log 2>&1 &
-agent=$!
-for i in $(seq 100); do [ -s /run/pfc/A/pid ] && break; sleep 0.1; done
+: "agent pid $!"	# it stops with `pfc stop` below
+for _ in $(seq 100); do [ -s /run/pfc/A/pid ] && break; sleep 0.1; done
 echo "backend $(A $T -j pfc show A | $PY -c 'import json,sys; print(json.load(sys.stdin)["backend"])')"
 echo "qdiscs $(A tc qdisc show dev va | grep -c plug) plug"
 # The receiver ends after 20 s without a packet: the resume comes only
@@ -41,7 +41,7 @@ A $PY $TR send 10.63.0.2 5004 32 2 1 > /tmp/p4.json &
 # can take longer than one frame's 3.4 s).
 ( while [ ! -e /tmp/resume ]; do B $T pfc send vb 3 65535 >/dev/null; sleep 0.2; done ) &
 refresh=$!
-for i in $(seq 50); do
+for _ in $(seq 50); do
 	sleep 0.2
 	A $T -j pfc show A > /tmp/show.json
 	$PY -c 'import json, sys; sys.exit(json.load(open("/tmp/show.json"))["ports"][0]["prios"][3]["queue_packets"] < 20)' && break

@@ -3,7 +3,7 @@
 # tagger compile end to end: outputs, -j fields, exit codes 0/1/2, the
 # verifier agreeing with the compiler, bad input with file:line.
 source "$(dirname "$0")/../lib.sh"
-cd "$TGR_TMP"
+cd "$TGR_TMP" || exit 1
 T=$TAGGER
 
 $T topo clos -o clos.topo

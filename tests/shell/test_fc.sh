@@ -5,7 +5,7 @@
 # the FC ELP to 1 priority, and a failed link with local reroute compiling to
 # what the bounce analysis predicts. No root, no network.
 source "$(dirname "$0")/../lib.sh"
-cd "$TGR_TMP"
+cd "$TGR_TMP" || exit 1
 T=$TAGGER
 jget() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval('d' + sys.argv[1]))" "$1"; }
 

@@ -6,7 +6,7 @@
 # valid JSON.
 source "$(dirname "$0")/../lib.sh"
 require_cmd jq
-cd "$TGR_TMP"
+cd "$TGR_TMP" || exit 1
 T=$TAGGER
 
 $T topo clos -o clos.topo

@@ -51,7 +51,7 @@ check "B down" $VMLAB -n "$B" down
 # A crash in the middle of up: down still finds everything it made.
 setsid $VMLAB -n "$C" up "$S/clos.topo" --shortest >/dev/null 2>&1 &
 up=$!
-for i in $(seq 100); do [ "$(own_ns "$C")" -ge 5 ] && break; sleep 0.05; done
+for _ in $(seq 100); do [ "$(own_ns "$C")" -ge 5 ] && break; sleep 0.05; done
 kill -KILL -- -"$up" 2>/dev/null
 wait $up 2>/dev/null
 echo "killed up with $(own_ns "$C") namespaces made"
@@ -64,7 +64,7 @@ if [ -x /usr/lib/frr/bgpd ]; then
 	check "BGP lab up" $VMLAB -n "$G" up "$S/clos.topo" --bgp
 	check "L2 routes h1 down to T1" bash -c "$VMLAB -n $G exec L2 ip route show 10.0.0.0/31 | grep -q 'dev T1'"
 	check "fail L2:T1" $VMLAB -n "$G" fail L2:T1
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		$VMLAB -n "$G" exec L2 ip route show 10.0.0.0/31 | grep -q 'dev S1' && break
 		sleep 0.2
 	done

@@ -118,9 +118,9 @@ kill "$innocent"
 ns_exec h2 python3 "$TRAFFIC" recv 5001 6 >"$TGR_TMP/recv0.json" 2>"$TGR_TMP/recv0.err" &
 rpid=$!
 bg_track $rpid
-for i in $(seq 50); do grep -q ready "$TGR_TMP/recv0.err" && break; sleep 0.1; done
+for _ in $(seq 50); do grep -q ready "$TGR_TMP/recv0.err" && break; sleep 0.1; done
 ns_exec h2 "$TAGGER" pfc send h2-sw2 3 65535 >/dev/null || fail "pfc send"
-for i in $(seq 100); do
+for _ in $(seq 100); do
 	[ "$(pfc_json sw2 "d['ports'][1]['prios'][3]['paused']")" = True ] && break
 	sleep 0.01
 done
@@ -156,7 +156,7 @@ pfc_agent h2 p=h2-sw2 --cpu-latency none
 ns_exec h2 python3 "$TRAFFIC" recv 5001 2 >"$TGR_TMP/recv.json" 2>"$TGR_TMP/recv.err" &
 rpid=$!
 bg_track $rpid
-for i in $(seq 50); do grep -q ready "$TGR_TMP/recv.err" && break; sleep 0.1; done
+for _ in $(seq 50); do grep -q ready "$TGR_TMP/recv.err" && break; sleep 0.1; done
 sent=$(ns_exec h1 python3 "$TRAFFIC" send 10.61.3.2 5001 24 60 2 | J "d['sent']")
 wait $rpid
 got=$(J "d['5001']['received']" <"$TGR_TMP/recv.json")
@@ -170,7 +170,7 @@ drops_before=$(( $(pfc_json sw1 "d['totals']['lossless_drops']") + $(pfc_json sw
 ns_exec h2 python3 "$TRAFFIC" recv 5001 3 >"$TGR_TMP/recv2.json" 2>"$TGR_TMP/recv2.err" &
 rpid=$!
 bg_track $rpid
-for i in $(seq 50); do grep -q ready "$TGR_TMP/recv2.err" && break; sleep 0.1; done
+for _ in $(seq 50); do grep -q ready "$TGR_TMP/recv2.err" && break; sleep 0.1; done
 ns_exec h1 python3 "$TRAFFIC" send 10.61.3.2 5001 24 60 4 >"$TGR_TMP/send2.json" &
 spid=$!
 bg_track $spid
@@ -207,14 +207,14 @@ check "the agents that took over have standbys again" \
 # quanta (65535 x 512 bit at 20 Mbit/s = 1.68 s); sw2's agent dies at once.
 # The gate must open when that PAUSE expires (plus at most 1 s), not never.
 ns_exec h2 "$TAGGER" pfc send h2-sw2 3 65535 >/dev/null || fail "pfc send"
-for i in $(seq 100); do
+for _ in $(seq 100); do
 	[ "$(pfc_json sw2 "d['ports'][1]['prios'][3]['paused']")" = True ] && break
 	sleep 0.01
 done
 check "h2's PAUSE closed sw2's gate" [ "$(pfc_json sw2 "d['ports'][1]['prios'][3]['paused']")" = True ]
 kt=$(crash_agent sw2)
 opened=""
-for i in $(seq 300); do
+for _ in $(seq 300); do
 	if ! ns_exec sw2 tc qdisc show dev sw2-h2 | grep -q 'rate 8bit'; then
 		opened=$(python3 -c "import time; print(time.monotonic_ns())")
 		break
@@ -229,7 +229,7 @@ check "... within the PAUSE (1.68 s) plus 1 s" [ "$ms" -le 2680 ]
 # A killed standby is replaced.
 old=$(pfc_json sw1 "d['standby_pid']")
 kill -9 "$old"
-for i in $(seq 100); do
+for _ in $(seq 100); do
 	new=$(pfc_json sw1 "d['standby_pid']")
 	[ "$new" != "$old" ] && [ "$new" != 0 ] && break
 	sleep 0.02

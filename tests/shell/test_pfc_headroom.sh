@@ -4,7 +4,7 @@
 # every term in -j, the per-switch total against a buffer, both option
 # forms, and bad values (exit 2, the option named) for headroom and agent.
 source "$(dirname "$0")/../lib.sh"
-cd "$TGR_TMP"
+cd "$TGR_TMP" || exit 1
 T=$TAGGER
 
 draft="--rate 40gbit --frame 1500 --cable 300 --t-pro 60q"

@@ -24,7 +24,7 @@ ns_exec h2 python3 "$TRAFFIC" recv 5001,5002 3 >"$TGR_TMP/recv.json" \
 	2>"$TGR_TMP/recv.err" &
 rpid=$!
 bg_track $rpid
-for i in $(seq 50); do grep -q ready "$TGR_TMP/recv.err" && break; sleep 0.1; done
+for _ in $(seq 50); do grep -q ready "$TGR_TMP/recv.err" && break; sleep 0.1; done
 ns_exec h1 python3 "$TRAFFIC" send 10.61.3.2 5001 24 60 4 >"$TGR_TMP/ll.json" &
 spid=$!
 ns_exec h1 python3 "$TRAFFIC" send 10.61.3.2 5002 8 30 4 >"$TGR_TMP/lossy.json"
@@ -87,7 +87,7 @@ check "the watchdog stayed quiet" [ "$(J sw1 "d['watchdog']['events']")" = 0 ]
 ns_exec h1 python3 "$TRAFFIC" send 10.61.3.2 5001 24 10 3 >/dev/null &
 spid=$!
 bg_track $spid
-for i in $(seq 50); do
+for _ in $(seq 50); do
 	[ "$(pfc_json sw2 "d['ports'][0]['prios'][3]['packets']")" -gt "$sent_ll" ] && break
 	sleep 0.1
 done

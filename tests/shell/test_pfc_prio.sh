@@ -45,7 +45,7 @@ ns_exec h2 python3 "$TRAFFIC" recv 5003,5004 3 >"$TGR_TMP/recv.json" \
 	2>"$TGR_TMP/recv.err" &
 rpid=$!
 bg_track $rpid
-for i in $(seq 50); do grep -q ready "$TGR_TMP/recv.err" && break; sleep 0.1; done
+for _ in $(seq 50); do grep -q ready "$TGR_TMP/recv.err" && break; sleep 0.1; done
 sleep 0.5	# tcpdump is listening
 ns_exec h1 python3 "$TRAFFIC" send 10.61.3.2 5003 24 20 3 >"$TGR_TMP/p3.json" &
 s3=$!
@@ -53,7 +53,7 @@ ns_exec h1 python3 "$TRAFFIC" send 10.61.3.2 5004 32 20 3 >"$TGR_TMP/p4.json" &
 s4=$!
 sleep 0.5
 # 65535 quanta are 335 ms at 100 Mbit/s: refresh every 150 ms for 1.5 s.
-for i in $(seq 10); do
+for _ in $(seq 10); do
 	ns_exec h2 "$TAGGER" pfc send h2-sw2 3 65535 || fail "pfc send"
 	sleep 0.15
 done

@@ -10,7 +10,7 @@ source "$(dirname "$0")/../lib.sh"
 require_root
 require_cmd qemu-system-x86_64
 bash "$TOP/vmlab/vm.sh" info >/dev/null 2>&1 || skip "no VM kernel (vmlab/vm.sh setup)"
-cd "$TOP"
+cd "$TOP" || exit 1
 out=$(bash "$TOP/vmlab/vm.sh" run --timeout 240 -- sh tests/shell/pfc_vm_guest.sh "$TOP" 2>&1)
 rc=$?
 echo "$out"

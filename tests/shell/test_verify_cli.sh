@@ -6,7 +6,7 @@
 # a cycle, a missing classify rule, a missing rewrite rule) is caught.
 source "$(dirname "$0")/../lib.sh"
 require_cmd jq
-cd "$TGR_TMP"
+cd "$TGR_TMP" || exit 1
 
 # Run tagger, keep stdout/stderr, check the exit code.
 expect() {

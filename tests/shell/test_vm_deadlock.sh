@@ -9,7 +9,7 @@
 source "$(dirname "$0")/../lab_lib.sh"
 require_cmd qemu-system-x86_64
 "$TOP/vmlab/vm.sh" setup || skip "no stock kernel (vmlab/vm.sh setup failed)"
-cd "$TOP"
+cd "$TOP" || exit 1
 "$TOP/vmlab/vm.sh" run --timeout 480 --out "$TGR_TMP/vm" -- \
 	env SC_RATE=5mbit SC_MBIT=4 SC_SIZE=1000 SC_WINDOW=7 SC_AFTER=3 SC_SETTLE=2 \
 	SC_PFC_OPTS="--backend mqprio" \

@@ -7,7 +7,7 @@ source "$(dirname "$0")/../lib.sh"
 require_root
 require_cmd qemu-system-x86_64
 "$TOP/vmlab/vm.sh" setup || skip "no stock kernel (vmlab/vm.sh setup failed)"
-cd "$TOP"
+cd "$TOP" || exit 1
 out=$("$TOP/vmlab/vm.sh" run --timeout 120 -- bash vmlab/guest/qdisc_gate.sh)
 rc=$?
 echo "$out"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034  # the SC_* settings are read by vmlab/scenario.sh
 # Scenario 1, the Tagger paper's Clos example (figures 1-3, slides 5-8):
 # flow 1 h3->h1 and flow 2 h2->h4 take up-down paths; then the links L2-T1
 # and L3-T4 fail and L2 and L3 reroute locally, bouncing the flows up to S1

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034  # the SC_* settings are read by vmlab/scenario.sh
 # Scenario 5: randomized failures. Routes follow every up-down path of the
 # Clos (ECMP); each trial starts FLOWS random host-to-host flows at 60% of
 # the link rate, fails K random switch-to-switch links 1.5 s after every
@@ -46,14 +47,14 @@ trap 'exit 130' INT TERM
 mkdir -p "$SC_OUT"
 "$TAGGER" paths updown "$SC_TOPO" -o "$SC_OUT/routes.elp" || exit 1
 SC_ROUTES=$SC_OUT/routes.elp
-hosts=($(awk '$1 == "host" { print $2 }' "$SC_TOPO"))
+mapfile -t hosts < <(awk '$1 == "host" { print $2 }' "$SC_TOPO")
 # Switch-to-switch links, by one end's NODE:PORT.
-fabric=($(awk '$1 == "switch" { sw[$2] } $1 == "link" {
-	split($2, a, ":"); split($3, b, ":"); if ((a[1] in sw) && (b[1] in sw)) print $2 }' "$SC_TOPO"))
+mapfile -t fabric < <(awk '$1 == "switch" { sw[$2] } $1 == "link" {
+	split($2, a, ":"); split($3, b, ":"); if ((a[1] in sw) && (b[1] in sw)) print $2 }' "$SC_TOPO")
 
 RANDOM=$seed
 for t in $(seq "$trials"); do
-	flows= events=
+	flows='' events=''
 	for i in $(seq "$nflows"); do
 		s=${hosts[RANDOM % ${#hosts[@]}]}
 		while d=${hosts[RANDOM % ${#hosts[@]}]}; [ "$d" = "$s" ]; do :; done

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034  # the SC_* settings are read by vmlab/scenario.sh
 # Scenario 2 (Tagger draft 7.2, scenario 1): a misconfigured route loops
 # flow 1. Flow 1 h1->h3 and flow 2 h2->h4 both cross L1->S1; at second 3,
 # S1's route to h3 is misconfigured to point back to L1, so flow 1's

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034  # the SC_* settings are read by vmlab/scenario.sh
 # Scenario 3 (Tagger draft 7.2, scenario 2): three flows on three paths
 # that close a cyclic buffer dependency around the ring A->B->C->A. Each
 # ring link carries two flows at 60% of the link rate each, so every link

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034  # the SC_* settings are read by vmlab/scenario.sh
 # Scenario 4 (Tagger draft 7.1, figure 4a): lossless transition between
 # priorities. Flow 1 h1->h3 stays in priority 1; flow 2 h2->h3 enters A in
 # priority 1 and leaves it in priority 2 (A rewrites its tag 1 -> 2, the
