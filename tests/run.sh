@@ -64,5 +64,6 @@ fi
 
 [ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
 total=$(( $(date +%s) - suite_start ))
-echo "$passed passed, $failed failed, $skipped skipped; total ${total}s ($((total / 60))m$((total % 60))s)"
+echo "total ${total}s ($((total / 60))m$((total % 60))s)"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
