@@ -213,7 +213,7 @@ deb:
 		tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C $(OUTPUT)/deb/src
 	$(Q)cd $(OUTPUT)/deb/src && dpkg-buildpackage -us -uc -b
 	$(Q)ls $(OUTPUT)/deb/*.deb
-	$(Q)lintian --no-tag-display-limit $(OUTPUT)/deb/*.changes || true
+	$(Q)lintian --tag-display-limit 0 --fail-on error $(OUTPUT)/deb/*.changes
 
 test-docs: $(TAGGER) man
 	$(Q)bash tests/shell/test_docs.sh
