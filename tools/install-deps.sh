@@ -14,6 +14,8 @@ pkgs=(
 	iproute2 ethtool iperf3 tcpdump tshark graphviz gnuplot-nox frr jq bc
 	# VM mode of the lab
 	qemu-system-x86 busybox-static kmod cpio
+	# man pages, completion and the Debian package (make man, make deb)
+	python3-docutils man-db groff-base debhelper dpkg-dev lintian
 )
 
 missing=()

@@ -6,7 +6,7 @@
  * layer maps them to DSCP codepoints and priorities, turns tags beyond the
  * available lossless priorities into the lossy tag (and finds the paths
  * that therefore become lossy), optionally compresses rules with
- * wildcards, and builds the rules JSON of ARCHITECTURE.md.
+ * wildcards, and builds the rules JSON (Documentation/tagger-formats.7.rst).
  *
  * API:
  *   compile_opts_init(o)          defaults (documented in cmd_compile.c)

@@ -10,7 +10,9 @@
 #include "cmd.h"
 #include "log.h"
 
-#define TAGGER_VERSION "0.1.0"
+#ifndef TAGGER_VERSION	/* the Makefile passes it from VERSION */
+#define TAGGER_VERSION "unknown"
+#endif
 
 static int do_help(int argc, char **argv)
 {

@@ -11,7 +11,7 @@
  *   htb-tbf      HTB at the link rate, one class per priority (weighted
  *                or strict), a TBF leaf per class as the gate: 1 B/s with
  *                a one-frame burst is closed, a fast rate is open (see
- *                KERNEL-FACTS.md). Works on this kernel.
+ *                Documentation/kernel-notes.md). Works on this kernel.
  *
  * Handles: root 1:, HTB classes 1:1 (link) and 1:10+prio, gate qdiscs
  * 20+prio: (TBF/plug), mqprio TBFs 30+prio:.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The tagging rules of ARCHITECTURE.md ("tagger-rules/1" JSON) in memory,
+ * Tagging rules (Documentation/tagger-formats.7.rst, "tagger-rules/1") in memory,
  * and the lookups a switch does per packet: classify (switch, in-port, tag)
  * -> priority, rewrite (switch, tag, in-port, out-port) -> new tag.
  *

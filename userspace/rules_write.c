@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The rules document of ARCHITECTURE.md, built from the compiler's
+ * The rules document (Documentation/tagger-formats.7.rst) from the compiler's
  * per-switch rules. Tags on the wire are DSCP codepoints; tag index i is
  * dscp[i] with priority prios[i], anything not matched is the lossy tag.
  * Additions to the contract (all optional for readers): "compiler"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Parser of the topology text format (ARCHITECTURE.md):
+ * Parser of the topology text format (Documentation/tagger-formats.7.rst):
  *
  *	switch <name> [layer=<n>]
  *	host <name>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Independent check of compiled rules against the topology and the ELP
- * (ARCHITECTURE.md, "Meaning"). Shares nothing with the compiler but the
+ * (Documentation/tagger-verify.8.rst). Shares nothing with the compiler but the
  * topology/ELP model and the rules parser.
  *
  * The buffer dependency graph (BDG) has a node per (switch, in-port,

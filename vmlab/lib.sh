@@ -84,7 +84,7 @@ _plan() {
 # Per node, in one process (every exec costs ~70 ms in the VM): sysctls,
 # and for veth bursts GRO on at the receiver and TSO/GSO off at the sender,
 # so they wait in the sender's qdisc, not the receiver's backlog
-# (KERNEL-FACTS.md).
+# (Documentation/kernel-notes.md).
 _node_setup() {
 	local ns=$1 kind=$2; shift 2
 	local s="net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1"

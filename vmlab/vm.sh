@@ -16,7 +16,7 @@
 # $VM_OUT is a directory shared with the host (read-write) whose content
 # is copied to --out DIR on the host after the run.
 #
-# How it is built (see ../shared/design/VM-FACTS.md for the measurements):
+# How it is built (see Documentation/kernel-notes.md for the measurements):
 # the package linux-image-amd64 depends on is fetched with `apt-get download`
 # into $TAGGER_VM_CACHE (default /var/cache/tagger-vm, never committed), unpacked
 # with dpkg -x, depmod-ed, and its vmlinuz unwrapped to vmlinux (booted through

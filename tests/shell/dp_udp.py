@@ -8,7 +8,7 @@ traffic class of every UDP packet it sees arrive (tests/shell/test_dataplane_*).
   dp_udp.py sniff IFNAME PORT READYFILE OUTFILE  until SIGTERM/SIGINT; OUTFILE
         gets one line per packet: "<seq> <tos>" (seq from the payload)
   dp_udp.py predict RULES TAG SW:IN:OUT ...  the tag on the wire after each
-        hop, by the meaning of the rules file (ARCHITECTURE.md), written
+        hop, by the meaning of the rules (Documentation/tagger-formats.7.rst), written
         independently of the C code: most specific rule wins, a miss is lossy
 """
 import os
