@@ -12,7 +12,7 @@ for sub in "pfc help" "switch help" "host help" "compile help" "flow help" "lab 
 done
 LAB_NAME=${TGR_PREFIX}s
 OUT=$TGR_TMP/out
-trap '"$TOP/vmlab/vmlab" -n "$LAB_NAME" down; tgr_cleanup' EXIT
+tgr_on_exit '"$TOP/vmlab/vmlab" -n "$LAB_NAME" down'
 
 # run_scenario NAME [MODE] [VAR=VALUE...]: the scenario script with a lab
 # of this run; its table goes to the log.

@@ -15,6 +15,7 @@ TGR_PREFIX=${TGR_PREFIX:-tgr$(printf '%04x' $(( (RANDOM << 1 ^ $$) & 0xffff )))}
 TGR_TMP=$(mktemp -d /tmp/"$TGR_PREFIX".XXXX)
 _tgr_ns=()
 _tgr_pids=()
+_tgr_on_exit=()
 
 skip() { echo "SKIP: $*"; exit 249; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -35,8 +36,16 @@ check() {
 	if "$@"; then echo "ok: $what"; else fail "$what"; fi
 }
 
+# tgr_on_exit CMD: run CMD (a shell string) when the test ends, however it
+# ends, before the namespaces go; the last registered runs first. One EXIT
+# trap for everything, so no helper can replace another's cleanup.
+tgr_on_exit() { _tgr_on_exit+=("$1"); }
+
 tgr_cleanup() {
-	local p n
+	local p n i
+	for ((i = ${#_tgr_on_exit[@]} - 1; i >= 0; i--)); do
+		eval "${_tgr_on_exit[i]}"
+	done
 	for p in "${_tgr_pids[@]}"; do kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null; done
 	for n in "${_tgr_ns[@]}"; do ip netns pids "$n" 2>/dev/null | xargs -r kill -9 2>/dev/null; done
 	for n in "${_tgr_ns[@]}"; do ip netns del "$n" 2>/dev/null; done

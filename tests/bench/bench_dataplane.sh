@@ -22,9 +22,8 @@ mkdir -p "$BPFFS" && mount -t bpf bpf "$BPFFS" || { echo "no bpffs"; exit 1; }
 bench_cleanup() {
 	rm -rf "$TAGGER_BPF_ROOT"
 	umount "$BPFFS" 2>/dev/null
-	tgr_cleanup
 }
-trap bench_cleanup EXIT
+tgr_on_exit bench_cleanup
 nsx() { local n=$1; shift; nsenter --net="/run/netns/$(ns_name "$n")" "$@"; }
 
 parts=${BENCH_PARTS:-1 2 3}

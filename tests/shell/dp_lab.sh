@@ -21,9 +21,8 @@ dp_cleanup() {
 		rm -rf "$TAGGER_BPF_ROOT"
 		umount "$DP_BPFFS"
 	fi
-	tgr_cleanup
 }
-trap dp_cleanup EXIT
+tgr_on_exit dp_cleanup
 
 nsx() { local n=$1; shift; nsenter --net="/run/netns/$(ns_name "$n")" "$@"; }
 tgr() { local n=$1; shift; nsx "$n" "$TAGGER" "$@"; }

@@ -20,7 +20,7 @@ if dpkg-query -W -f='${Status}' tagger 2>/dev/null | grep -q 'installed'; then
 fi
 
 purge() { dpkg --purge tagger >/dev/null 2>&1 || true; }
-trap 'purge; tgr_cleanup' EXIT
+tgr_on_exit purge
 
 check "dpkg -i installs $(basename "$deb")" dpkg -i "$deb"
 dpkg -L tagger > "$TGR_TMP/files"

@@ -8,7 +8,7 @@ require_cmd jq
 VMLAB=$TOP/vmlab/vmlab
 S=$TOP/vmlab/scenarios
 A=${TGR_PREFIX}a B=${TGR_PREFIX}b C=${TGR_PREFIX}c G=${TGR_PREFIX}g
-trap '$VMLAB -n $A down; $VMLAB -n $B down; $VMLAB -n $C down; $VMLAB -n $G down; tgr_cleanup' EXIT
+tgr_on_exit '$VMLAB -n $A down; $VMLAB -n $B down; $VMLAB -n $C down; $VMLAB -n $G down'
 
 own_ns() { ip netns list | awk '{ print $1 }' | grep -c "^$1-" ; }
 

@@ -9,7 +9,7 @@ require_root
 VMLAB=$TOP/vmlab/vmlab
 S=$TOP/vmlab/scenarios
 L=${TGR_PREFIX}k
-trap '$VMLAB -n $L down; tgr_cleanup' EXIT
+tgr_on_exit '$VMLAB -n $L down'
 
 own_ns() { ip netns list | awk '{ print $1 }' | grep -c "^$1-"; }
 
