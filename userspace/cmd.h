@@ -5,7 +5,8 @@
  *
  * API:
  *   struct cmd, cmd_select(cmds, argc, argv, help)
- *   is_help(arg)           "help", "-h", "--help"
+ *   is_help(arg)           "help", "-h", "--help"; sets help_asked, and
+ *                          main() prints the null of -j after any help
  *   usage_err(help, fmt)   message + that level's help, returns EXIT_USAGE
  *   json_emit(obj)         print and release a JSON document (-j, -p)
  *   do_<subcommand>        one per userspace/cmd_<subcommand>.c
@@ -22,6 +23,7 @@ struct cmd {
 };
 
 extern const char *bin_name;
+extern bool help_asked;
 
 int cmd_select(const struct cmd *cmds, int argc, char **argv,
 	       int (*help)(int argc, char **argv));

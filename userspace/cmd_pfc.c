@@ -31,10 +31,6 @@
 
 static int do_help(int argc, char **argv)
 {
-	if (json_output) {
-		json_emit(json_null());
-		return 0;
-	}
 	fprintf(stderr,
 		"Usage: %1$s pfc agent NAME PORT[=IFNAME][@RATE]... [OPTIONS]\n"
 		"       %1$s [-j] pfc show NAME [dir DIR]\n"
