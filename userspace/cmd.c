@@ -48,6 +48,13 @@ int usage_err(int (*help)(int argc, char **argv), const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int usage_help(int (*help)(int argc, char **argv))
+{
+	if (!json_output)
+		help(0, NULL);
+	return EXIT_USAGE;
+}
+
 void json_emit(json_t *obj)
 {
 	size_t flags = pretty_output ? JSON_INDENT(2) : JSON_COMPACT;

@@ -158,11 +158,8 @@ static int parse_args(int argc, char **argv, struct compile_opts *o, struct comp
 	};
 
 	rc = opts_parse(opts, argc, argv, pos, 2, &got);
-	if (rc) {
-		if (!json_output)
-			help(0, NULL);
-		return rc;
-	}
+	if (rc)
+		return usage_help(help);
 	if (got != 2)
 		return usage_err(help, "compile takes TOPO and ELP");
 	c->topo = pos[0];
