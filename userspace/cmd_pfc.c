@@ -33,8 +33,8 @@ static int do_help(int argc, char **argv)
 {
 	fprintf(stderr,
 		"Usage: %1$s pfc agent NAME PORT[=IFNAME][@RATE]... [OPTIONS]\n"
-		"       %1$s [-j] pfc show NAME [dir DIR]\n"
-		"       %1$s pfc stop NAME [dir DIR]\n"
+		"       %1$s [-j] pfc show NAME [--dir DIR]\n"
+		"       %1$s pfc stop NAME [--dir DIR]\n"
 		"       %1$s pfc send IFNAME PRIOS QUANTA [count N]\n"
 		"       %1$s [-j] pfc headroom [--rate RATE] [{ --mtu BYTES | --frame BYTES }]\n"
 		"                    [LINK...] [--lossless PRIOS] [--ports N [--buffer B]]\n"
