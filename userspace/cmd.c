@@ -8,10 +8,15 @@
 #include "log.h"
 
 const char *bin_name = "tagger";
+bool help_asked;
 
+/* Remembered, so that main() can print the null of -j for every help. */
 bool is_help(const char *arg)
 {
-	return !strcmp(arg, "help") || !strcmp(arg, "-h") || !strcmp(arg, "--help");
+	bool h = !strcmp(arg, "help") || !strcmp(arg, "-h") || !strcmp(arg, "--help");
+
+	help_asked |= h;
+	return h;
 }
 
 int cmd_select(const struct cmd *cmds, int argc, char **argv,
@@ -19,10 +24,8 @@ int cmd_select(const struct cmd *cmds, int argc, char **argv,
 {
 	int i;
 
-	if (argc < 1) {
-		help(argc, argv);
-		return EXIT_USAGE;
-	}
+	if (argc < 1)
+		return usage_err(help, "a command is missing");
 	if (is_help(argv[0]))
 		return help(argc - 1, argv + 1);
 	for (i = 0; cmds[i].cmd; i++)
@@ -45,6 +48,13 @@ int usage_err(int (*help)(int argc, char **argv), const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int usage_help(int (*help)(int argc, char **argv))
+{
+	if (!json_output)
+		help(0, NULL);
+	return EXIT_USAGE;
+}
+
 void json_emit(json_t *obj)
 {
 	size_t flags = pretty_output ? JSON_INDENT(2) : JSON_COMPACT;
@@ -53,4 +63,5 @@ void json_emit(json_t *obj)
 	fputc('\n', stdout);
 	fflush(stdout);
 	json_decref(obj);
+	json_docs++;
 }

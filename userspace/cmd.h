@@ -5,8 +5,11 @@
  *
  * API:
  *   struct cmd, cmd_select(cmds, argc, argv, help)
- *   is_help(arg)           "help", "-h", "--help"
+ *   is_help(arg)           "help", "-h", "--help"; sets help_asked, and
+ *                          main() prints the null of -j after any help
  *   usage_err(help, fmt)   message + that level's help, returns EXIT_USAGE
+ *   usage_help(help)       that level's help after an error already
+ *                          reported (not under -j), returns EXIT_USAGE
  *   json_emit(obj)         print and release a JSON document (-j, -p)
  *   do_<subcommand>        one per userspace/cmd_<subcommand>.c
  */
@@ -22,12 +25,14 @@ struct cmd {
 };
 
 extern const char *bin_name;
+extern bool help_asked;
 
 int cmd_select(const struct cmd *cmds, int argc, char **argv,
 	       int (*help)(int argc, char **argv));
 bool is_help(const char *arg);
 int usage_err(int (*help)(int argc, char **argv), const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+int usage_help(int (*help)(int argc, char **argv));
 void json_emit(json_t *obj);
 
 int do_topo(int argc, char **argv);

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tagger compile TOPO ELP: the tag compiler's command line. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "rules.h"
 #include "verify.h"
 #include "log.h"
+#include "opts.h"
 #include "util.h"
 
 struct compile_cli {
@@ -28,10 +28,11 @@ static int help(int argc, char **argv)
 {
 	fprintf(stderr,
 		"Usage: %s [-j] compile TOPO ELP [ -o RULES.json ] [ OPTIONS ]\n"
-		"OPTIONS := { --algorithm { brute | greedy | clos } | --classes N |\n"
-		"             --priorities LIST | --dscp LIST | --lossy-priority P |\n"
-		"             --lossy-dscp D | --strict | --compress | --table FILE |\n"
-		"             --dot FILE | --no-verify | --no-bound | --exact-seconds S }\n"
+		"OPTIONS := { --algorithm { best | order | greedy | brute | clos } |\n"
+		"             --classes N | --priorities LIST | --dscp LIST |\n"
+		"             --lossy-priority P | --lossy-dscp D | --strict | --compress |\n"
+		"             --table FILE | --dot FILE | --no-verify | --no-bound |\n"
+		"             --exact-seconds S }\n"
 		"\n"
 		"Compiles the expected lossless paths into per-switch rules: classify\n"
 		"(in-port, tag) -> priority and rewrite (tag, in-port, out-port) -> tag.\n"
@@ -50,7 +51,8 @@ static int help(int argc, char **argv)
 		"  --no-verify   skip the independent verifier (run by default)\n"
 		"  --no-bound    skip the lower bound / exact minimum\n"
 		"  --exact-seconds S   GLPK time limit of the exact minimum (default 3)\n"
-		"Without -o the rules go to stdout (unless -j, which prints a summary).\n",
+		"Without -o the rules go to stdout (unless -j, which prints a summary).\n"
+		"Every option is --name V or --name=V, spelled in full.\n",
 		bin_name);
 	return 0;
 }
@@ -92,86 +94,80 @@ static int check_opts(const struct compile_opts *o)
 	return 0;
 }
 
+static int algo_opt(const struct opt *opt, const char *val)
+{
+	const struct tag_algo **algo = opt->out;
+
+	*algo = compile_find_algo(val);
+	if (!*algo) {
+		p_err("What is algorithm \"%s\"? (best | order | greedy | brute | clos)", val);
+		return 1;
+	}
+	return 0;
+}
+
+static int prios_opt(const struct opt *opt, const char *val)
+{
+	struct compile_opts *o = opt->out;
+
+	o->nprios = parse_distinct(val, 7, o->prios);
+	if (o->nprios < 0) {
+		p_err("--priorities takes distinct priorities 0-7, not \"%s\"", val);
+		return 1;
+	}
+	return 0;
+}
+
+static int dscp_opt(const struct opt *opt, const char *val)
+{
+	struct compile_opts *o = opt->out;
+
+	o->ndscp = parse_distinct(val, 63, o->dscp);
+	if (o->ndscp < 0) {
+		p_err("--dscp takes distinct codepoints 0-63, not \"%s\"", val);
+		return 1;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct compile_opts *o, struct compile_cli *c)
 {
-	static const struct option longopts[] = {
-		{ "algorithm", required_argument, NULL, 'a' },
-		{ "classes", required_argument, NULL, 'c' },
-		{ "priorities", required_argument, NULL, 'P' },
-		{ "dscp", required_argument, NULL, 'D' },
-		{ "lossy-priority", required_argument, NULL, 'l' },
-		{ "lossy-dscp", required_argument, NULL, 'L' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "compress", no_argument, NULL, 'z' },
-		{ "table", required_argument, NULL, 't' },
-		{ "dot", required_argument, NULL, 'g' },
-		{ "no-verify", no_argument, NULL, 'n' },
-		{ "no-bound", no_argument, NULL, 'B' },
-		{ "exact-seconds", required_argument, NULL, 'E' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
+	bool no_verify = false, no_bound = false;
+	int seconds = -1, got, rc;
+	char *pos[2];
+	const struct opt opts[] = {
+		{ .name = "--algorithm", .type = OPT_FUNC, .out = &o->algo, .func = algo_opt },
+		{ .name = "--classes", .type = OPT_INT, .min = 1, .max = 8, .out = &o->nclasses },
+		{ .name = "--priorities", .type = OPT_FUNC, .out = o, .func = prios_opt },
+		{ .name = "--dscp", .type = OPT_FUNC, .out = o, .func = dscp_opt },
+		{ .name = "--lossy-priority", .type = OPT_INT, .min = 0, .max = 7,
+		  .out = &o->lossy_prio },
+		{ .name = "--lossy-dscp", .type = OPT_INT, .min = 0, .max = 63,
+		  .out = &o->lossy_dscp },
+		{ .name = "--strict", .type = OPT_FLAG, .out = &o->strict },
+		{ .name = "--compress", .type = OPT_FLAG, .out = &o->compress },
+		{ .name = "--table", .type = OPT_STR, .out = &c->table },
+		{ .name = "--dot", .type = OPT_STR, .out = &c->dot },
+		{ .name = "--no-verify", .type = OPT_FLAG, .out = &no_verify },
+		{ .name = "--no-bound", .type = OPT_FLAG, .out = &no_bound },
+		{ .name = "--exact-seconds", .type = OPT_INT, .min = 0, .max = 3600,
+		  .out = &seconds },
+		{ .name = "-o", .type = OPT_STR, .out = &c->out },
+		{ .name = "--output", .type = OPT_STR, .out = &c->out },
 		{ 0 }
 	};
-	unsigned long v;
-	int opt;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'a':
-			o->algo = compile_find_algo(optarg);
-			if (!o->algo)
-				return usage_err(help, "What is algorithm \"%s\"?", optarg);
-			break;
-		case 'c':
-			if (!parse_uint(optarg, 8, &v) || !v)
-				return usage_err(help, "--classes takes 1 to 8, not \"%s\"", optarg);
-			o->nclasses = (int)v;
-			break;
-		case 'P':
-			o->nprios = parse_distinct(optarg, 7, o->prios);
-			if (o->nprios < 0)
-				return usage_err(help, "--priorities takes distinct priorities 0-7, "
-						 "not \"%s\"", optarg);
-			break;
-		case 'D':
-			o->ndscp = parse_distinct(optarg, 63, o->dscp);
-			if (o->ndscp < 0)
-				return usage_err(help, "--dscp takes distinct codepoints 0-63, "
-						 "not \"%s\"", optarg);
-			break;
-		case 'l':
-			if (!parse_uint(optarg, 7, &v))
-				return usage_err(help, "--lossy-priority takes 0-7");
-			o->lossy_prio = (int)v;
-			break;
-		case 'L':
-			if (!parse_uint(optarg, 63, &v))
-				return usage_err(help, "--lossy-dscp takes 0-63");
-			o->lossy_dscp = (int)v;
-			break;
-		case 's': o->strict = true; break;
-		case 'z': o->compress = true; break;
-		case 't': c->table = optarg; break;
-		case 'g': c->dot = optarg; break;
-		case 'n': c->verify = false; break;
-		case 'B': c->bound = false; break;
-		case 'E':
-			if (!parse_uint(optarg, 3600, &v))
-				return usage_err(help, "--exact-seconds takes 0-3600");
-			c->bopts.seconds = (double)v;
-			break;
-		case 'o': c->out = optarg; break;
-		case 'h': help(0, NULL); return -1;
-		default:
-			return usage_err(help, "What is \"%s\"?", argv[optind - 1]);
-		}
-	}
-	if (argc - optind != 2)
+	rc = opts_parse(opts, argc, argv, pos, 2, &got);
+	if (rc)
+		return usage_help(help);
+	if (got != 2)
 		return usage_err(help, "compile takes TOPO and ELP");
-	c->topo = argv[optind];
-	c->elp = argv[optind + 1];
+	c->topo = pos[0];
+	c->elp = pos[1];
+	c->verify = !no_verify;
+	c->bound = !no_bound;
+	if (seconds >= 0)
+		c->bopts.seconds = seconds;
 	return check_opts(o) ? EXIT_USAGE : 0;
 }
 
@@ -347,9 +343,9 @@ int do_compile(int argc, char **argv)
 	bound_opts_init(&c.bopts);
 	if (argc >= 1 && is_help(argv[0]))
 		return help(argc, argv);
-	ret = parse_args(argc + 1, argv - 1, &o, &c);
+	ret = parse_args(argc, argv, &o, &c);
 	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
+		return ret;
 	ret = EXIT_USAGE;
 	e = elp_parse_files(c.topo, c.elp, &t);
 	t1 = now_seconds();

@@ -7,14 +7,15 @@
 #include "cmd.h"
 #include "flow.h"
 #include "log.h"
+#include "opts.h"
 #include "util.h"
 
 static int help(int argc, char **argv)
 {
 	fprintf(stderr,
-		"Usage: %s flow send DST [port N] [id N] [rate MBIT] [size BYTES]\n"
-		"                       [dscp D] [prio P] [seconds S] [out FILE]\n"
-		"       %s flow recv [port N] [interval MS] [seconds S] [out FILE]\n"
+		"Usage: %s flow send DST [--port N] [--id N] [--rate MBIT] [--size BYTES]\n"
+		"                       [--dscp D] [--prio P] [--seconds S] [-o FILE]\n"
+		"       %s flow recv [--port N] [--interval MS] [--seconds S] [-o FILE]\n"
 		"\n"
 		"send: constant-rate UDP to DST (IPv4), datagrams of SIZE payload bytes\n"
 		"      (default 1000) at RATE Mbit/s of payload (default 100), DSCP D\n"
@@ -23,74 +24,72 @@ static int help(int argc, char **argv)
 		"recv: per flow id, one JSON line each INTERVAL ms (default 100):\n"
 		"      {t, flow, pkts, bytes, mbps, rx, lost}; a summary line per flow\n"
 		"      ({final, flow, rx, rx_bytes, lost, late}) when it ends.\n"
-		"Default port %d (RoCEv2's).\n",
+		"Default port %d (RoCEv2's). The bare words of old (port N, out FILE)\n"
+		"still work for a release, with a warning.\n",
 		bin_name, bin_name, FLOW_PORT);
 	return 0;
 }
 
-static bool num_arg(const char *s, double lo, double hi, double *out)
+/* A number option of a flow, within [lo, hi] (fractions allowed). */
+struct num {
+	double v, lo, hi;
+};
+
+static int num_opt(const struct opt *o, const char *s)
 {
+	struct num *n = o->out;
 	char *end;
 	double v = strtod(s, &end);
 
-	if (end == s || *end || v < lo || v > hi)
-		return false;
-	*out = v;
-	return true;
+	if (end == s || *end || v < n->lo || v > n->hi) {
+		p_err("%s wants a number from %g to %g, not \"%s\"", o->name,
+		      n->lo, n->hi, s);
+		return 1;
+	}
+	n->v = v;
+	return 0;
 }
+
+#define NUM_OPT(opt, word, num) \
+	{ .name = opt, .type = OPT_FUNC, .out = num, .func = num_opt, .deprecated = word }
 
 static FILE *open_out(const char *path)
 {
 	FILE *f = path ? fopen(path, "w") : stdout;
 
 	if (!f)
-		p_err("cannot write %s", path);
+		p_err("cannot write %s: %m", path);
 	return f;
-}
-
-/* Parse "key value" pairs; returns the value slot for key or NULL. */
-static int kv_parse(int argc, char **argv, const char *const *keys, double *lo,
-		    double *hi, double *vals, const char **outp)
-{
-	int i, k;
-
-	for (i = 0; i < argc; i += 2) {
-		if (i + 1 >= argc)
-			return usage_err(help, "\"%s\" needs a value", argv[i]);
-		if (!strcmp(argv[i], "out")) {
-			*outp = argv[i + 1];
-			continue;
-		}
-		for (k = 0; keys[k] && strcmp(keys[k], argv[i]); k++)
-			;
-		if (!keys[k])
-			return usage_err(help, "What is \"%s\"?", argv[i]);
-		if (!num_arg(argv[i + 1], lo[k], hi[k], &vals[k]))
-			return usage_err(help, "bad %s \"%s\" (%g..%g)", keys[k],
-					 argv[i + 1], lo[k], hi[k]);
-	}
-	return EXIT_OK;
 }
 
 static int do_send(int argc, char **argv)
 {
-	static const char *const keys[] = { "port", "id", "rate", "size", "dscp",
-					    "prio", "seconds", NULL };
-	double lo[] = { 1, 0, 0.001, sizeof(struct flow_hdr), 0, 0, 0 };
-	double hi[] = { 65535, 4294967295.0, 100000, 65000, 63, 15, 1e6 };
-	double v[] = { FLOW_PORT, 1, 100, 1000, 0, -1, 0 };
+	struct num port = { FLOW_PORT, 1, 65535 }, id = { 1, 0, 4294967295.0 };
+	struct num rate = { 100, 0.001, 100000 };
+	struct num size = { 1000, sizeof(struct flow_hdr), 65000 };
+	struct num dscp = { 0, 0, 63 }, prio = { -1, 0, 15 }, secs = { 0, 0, 1e6 };
 	const char *out = NULL;
+	const struct opt opts[] = {
+		NUM_OPT("--port", "port", &port), NUM_OPT("--id", "id", &id),
+		NUM_OPT("--rate", "rate", &rate), NUM_OPT("--size", "size", &size),
+		NUM_OPT("--dscp", "dscp", &dscp), NUM_OPT("--prio", "prio", &prio),
+		NUM_OPT("--seconds", "seconds", &secs),
+		{ .name = "-o", .type = OPT_STR, .out = &out, .deprecated = "out" },
+		{ 0 }
+	};
 	struct flow_send_opts o;
-	int rc;
+	char *dst;
+	int rc, got;
 
-	if (argc < 1 || is_help(argv[0]))
-		return argc < 1 ? usage_err(help, "send takes DST") : help(0, NULL);
-	rc = kv_parse(argc - 1, argv + 1, keys, lo, hi, v, &out);
-	if (rc)
-		return rc;
-	o = (struct flow_send_opts){ .dst = argv[0], .port = (int)v[0],
-		.flow = (uint32_t)v[1], .mbit = v[2], .size = (int)v[3],
-		.dscp = (int)v[4], .prio = (int)v[5], .seconds = v[6],
+	if (argc >= 1 && is_help(argv[0]))
+		return help(0, NULL);
+	if (opts_parse(opts, argc, argv, &dst, 1, &got))
+		return usage_help(help);
+	if (!got)
+		return usage_err(help, "send takes DST");
+	o = (struct flow_send_opts){ .dst = dst, .port = (int)port.v,
+		.flow = (uint32_t)id.v, .mbit = rate.v, .size = (int)size.v,
+		.dscp = (int)dscp.v, .prio = (int)prio.v, .seconds = secs.v,
 		.out = open_out(out) };
 	if (!o.out)
 		return EXIT_USAGE;
@@ -102,20 +101,25 @@ static int do_send(int argc, char **argv)
 
 static int do_recv(int argc, char **argv)
 {
-	static const char *const keys[] = { "port", "interval", "seconds", NULL };
-	double lo[] = { 1, 1, 0 }, hi[] = { 65535, 60000, 1e6 };
-	double v[] = { FLOW_PORT, 100, 0 };
+	struct num port = { FLOW_PORT, 1, 65535 }, interval = { 100, 1, 60000 };
+	struct num secs = { 0, 0, 1e6 };
 	const char *out = NULL;
+	const struct opt opts[] = {
+		NUM_OPT("--port", "port", &port),
+		NUM_OPT("--interval", "interval", &interval),
+		NUM_OPT("--seconds", "seconds", &secs),
+		{ .name = "-o", .type = OPT_STR, .out = &out, .deprecated = "out" },
+		{ 0 }
+	};
 	struct flow_recv_opts o;
 	int rc;
 
 	if (argc >= 1 && is_help(argv[0]))
 		return help(0, NULL);
-	rc = kv_parse(argc, argv, keys, lo, hi, v, &out);
-	if (rc)
-		return rc;
-	o = (struct flow_recv_opts){ .port = (int)v[0], .interval_ms = (int)v[1],
-		.seconds = v[2], .out = open_out(out) };
+	if (opts_parse(opts, argc, argv, NULL, 0, NULL))
+		return usage_help(help);
+	o = (struct flow_recv_opts){ .port = (int)port.v, .interval_ms = (int)interval.v,
+		.seconds = secs.v, .out = open_out(out) };
 	if (!o.out)
 		return EXIT_USAGE;
 	rc = flow_recv(&o);

@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "lab_routes.h"
 #include "log.h"
+#include "opts.h"
 #include "util.h"
 
 static int help(int argc, char **argv)
@@ -124,6 +125,11 @@ static bool ports_paired(const struct topo *t)
 	return t->nports < (1 << 23);
 }
 
+struct down_ctx {
+	const struct topo *t;
+	bool *down;
+};
+
 static int mark_down(const struct topo *t, const char *arg, bool *down)
 {
 	char *s = xstrdup(arg), *c = strchr(s, ':');
@@ -144,14 +150,29 @@ static int mark_down(const struct topo *t, const char *arg, bool *down)
 	return 0;
 }
 
+/* --down N:P, as often as links have failed. */
+static int down_opt(const struct opt *o, const char *val)
+{
+	const struct down_ctx *d = o->out;
+
+	return mark_down(d->t, val, d->down) ? 1 : 0;
+}
+
 static int do_plan(int argc, char **argv)
 {
 	const char *paths = NULL;
 	bool shortest = false, *down;
 	struct lab_routes r;
 	struct elp *e = NULL;
+	struct down_ctx d;
 	struct topo *t;
-	int i, rc = EXIT_OK;
+	int rc = EXIT_OK;
+	const struct opt opts[] = {
+		{ .name = "--paths", .type = OPT_STR, .out = &paths },
+		{ .name = "--shortest", .type = OPT_FLAG, .out = &shortest },
+		{ .name = "--down", .type = OPT_FUNC, .out = &d, .func = down_opt },
+		{ 0 }
+	};
 
 	if (argc < 1 || is_help(argv[0]))
 		return argc < 1 ? usage_err(help, "plan takes TOPO") : help(argc, argv);
@@ -164,16 +185,9 @@ static int do_plan(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	down = xcalloc(t->nports, sizeof(*down));
-	for (i = 1; i < argc && rc == EXIT_OK; i++) {
-		if (!strcmp(argv[i], "--shortest"))
-			shortest = true;
-		else if (!strcmp(argv[i], "--paths") && i + 1 < argc)
-			paths = argv[++i];
-		else if (!strcmp(argv[i], "--down") && i + 1 < argc)
-			rc = mark_down(t, argv[++i], down) ? EXIT_USAGE : EXIT_OK;
-		else
-			rc = usage_err(help, "What is \"%s\"?", argv[i]);
-	}
+	d = (struct down_ctx){ t, down };
+	if (opts_parse(opts, argc - 1, argv + 1, NULL, 0, NULL))
+		rc = usage_help(help);
 	if (rc == EXIT_OK && !!paths == shortest)
 		rc = usage_err(help, "give one of --paths ELP and --shortest");
 	if (rc == EXIT_OK && paths && !(e = elp_parse(t, paths)))

@@ -52,7 +52,7 @@ static int run_bounce(const struct paths_job *job, int argc, char **argv)
 	struct gen_ends ends;
 	bool simple = false;
 	const struct opt opts[] = {
-		{ "--simple", OPT_FLAG, 0, 0, &simple },
+		{ .name = "--simple", .type = OPT_FLAG, .out = &simple },
 		{ 0 }
 	};
 	int rc;
@@ -72,8 +72,8 @@ static int run_shortest(const struct paths_job *job, int argc, char **argv)
 	struct gen_ends ends;
 	bool relay = false;
 	const struct opt opts[] = {
-		{ "--seed", OPT_STR, 0, 0, &seed },
-		{ "--relay-hosts", OPT_FLAG, 0, 0, &relay },
+		{ .name = "--seed", .type = OPT_STR, .out = &seed },
+		{ .name = "--relay-hosts", .type = OPT_FLAG, .out = &relay },
 		{ 0 }
 	};
 	int rc;
@@ -95,8 +95,8 @@ static int run_ecmp(const struct paths_job *job, int argc, char **argv)
 	struct gen_ends ends;
 	bool relay = false;
 	const struct opt opts[] = {
-		{ "--max-per-pair", OPT_INT, 1, 1000000000, &max },
-		{ "--relay-hosts", OPT_FLAG, 0, 0, &relay },
+		{ .name = "--max-per-pair", .type = OPT_INT, .min = 1, .max = 1000000000, .out = &max },
+		{ .name = "--relay-hosts", .type = OPT_FLAG, .out = &relay },
 		{ 0 }
 	};
 
@@ -113,7 +113,7 @@ static int run_ksp(const struct paths_job *job, int argc, char **argv)
 	struct gen_ends ends;
 	bool relay = false;
 	const struct opt opts[] = {
-		{ "--relay-hosts", OPT_FLAG, 0, 0, &relay },
+		{ .name = "--relay-hosts", .type = OPT_FLAG, .out = &relay },
 		{ 0 }
 	};
 	int rc;
@@ -132,7 +132,7 @@ static int run_bcube(const struct paths_job *job, int argc, char **argv)
 	const char *ord = NULL;
 	struct gen_ends ends;
 	const struct opt opts[] = {
-		{ "--order", OPT_STR, 0, 0, &ord },
+		{ .name = "--order", .type = OPT_STR, .out = &ord },
 		{ 0 }
 	};
 	int rc;
@@ -329,10 +329,10 @@ int do_paths(int argc, char **argv)
 	struct topo *t;
 	int rc;
 
-	if (argc < 1 || is_help(argv[0])) {
-		help(argc, argv);
-		return argc < 1 ? EXIT_USAGE : EXIT_OK;
-	}
+	if (argc < 1)
+		return usage_err(help, "paths wants a KIND");
+	if (is_help(argv[0]))
+		return help(argc, argv);
 	if (!strcmp(argv[0], "stats"))
 		return do_paths_stats(argc - 1, argv + 1);
 	k = find_kind(&argc, &argv, &job.k);

@@ -5,7 +5,7 @@
  *   tagger pfc agent NAME PORT[=IFNAME]... [OPTIONS]   run, foreground
  *   tagger [-j] pfc show NAME                          counters
  *   tagger pfc stop NAME                               stop, clean up
- *   tagger pfc send IFNAME PRIOS QUANTA [count N]      one PFC frame
+ *   tagger pfc send IFNAME PRIOS QUANTA [--count N]    one PFC frame
  *   tagger [-j] pfc headroom [--rate R] [--mtu N] ...  the buffer model
  *
  * Options are "--opt V" or "--opt=V".
@@ -21,6 +21,7 @@
 
 #include "cmd.h"
 #include "log.h"
+#include "opts.h"
 #include "pfc_agent.h"
 #include "pfc_cmd.h"
 #include "pfc_config.h"
@@ -31,15 +32,11 @@
 
 static int do_help(int argc, char **argv)
 {
-	if (json_output) {
-		json_emit(json_null());
-		return 0;
-	}
 	fprintf(stderr,
 		"Usage: %1$s pfc agent NAME PORT[=IFNAME][@RATE]... [OPTIONS]\n"
-		"       %1$s [-j] pfc show NAME [dir DIR]\n"
-		"       %1$s pfc stop NAME [dir DIR]\n"
-		"       %1$s pfc send IFNAME PRIOS QUANTA [count N]\n"
+		"       %1$s [-j] pfc show NAME [--dir DIR]\n"
+		"       %1$s pfc stop NAME [--dir DIR]\n"
+		"       %1$s pfc send IFNAME PRIOS QUANTA [--count N]\n"
 		"       %1$s [-j] pfc headroom [--rate RATE] [{ --mtu BYTES | --frame BYTES }]\n"
 		"                    [LINK...] [--lossless PRIOS] [--ports N [--buffer B]]\n"
 		"       %1$s pfc help\n"
@@ -411,21 +408,28 @@ out:
 static int do_send(int argc, char **argv)
 {
 	uint16_t quanta[PFC_PRIOS];
-	unsigned long q, count = 1;
+	unsigned long q;
 	uint32_t mask;
 	uint8_t mac[6];
-	int ifindex, fd, i, r = 0;
+	int ifindex, fd, i, r = 0, count = 1, got;
+	char *pos[3];
+	const struct opt opts[] = {
+		{ .name = "--count", .type = OPT_INT, .min = 1, .max = 1000000,
+		  .out = &count, .deprecated = "count" },
+		{ 0 }
+	};
 
 	if (argc && is_help(argv[0]))
 		return do_help(0, NULL);
-	if (argc != 3 && !(argc == 5 && !strcmp(argv[3], "count")))
+	if (opts_parse(opts, argc, argv, pos, 3, &got))
+		return usage_help(do_help);
+	if (got != 3)
 		return usage_err(do_help, "pfc send needs IFNAME PRIOS QUANTA");
+	argv = pos;
 	if (prio_mask(argv[1], &mask) || !mask)
 		return usage_err(do_help, "bad priorities \"%s\"", argv[1]);
 	if (!parse_uint(argv[2], PFC_QUANTA_MAX, &q))
 		return usage_err(do_help, "bad quanta \"%s\" (0..65535)", argv[2]);
-	if (argc == 5 && (!parse_uint(argv[4], 1000000, &count) || !count))
-		return usage_err(do_help, "bad count \"%s\"", argv[4]);
 	ifindex = if_nametoindex(argv[0]);
 	if (!ifindex) {
 		p_err("%s: no such interface", argv[0]);
@@ -438,19 +442,19 @@ static int do_send(int argc, char **argv)
 	fd = pfc_sock_open(ifindex, 1, 0);
 	if (fd < 0) {
 		p_err("%s: %s", argv[0], strerror(-fd));
-		return EXIT_PROBLEM;
+		return EXIT_RUNTIME;
 	}
-	for (i = 0; i < (int)count && !r; i++)
+	for (i = 0; i < count && !r; i++)
 		r = pfc_send(fd, ifindex, mac, mask, quanta);
 	close(fd);
 	if (r) {
 		p_err("%s: send: %s", argv[0], strerror(-r));
-		return EXIT_PROBLEM;
+		return EXIT_RUNTIME;
 	}
 	if (json_output)
 		json_emit(json_pack("{s:s,s:i,s:i,s:i}", "dev", argv[0],
 				    "vector", mask, "quanta", (int)q,
-				    "frames", (int)count));
+				    "frames", count));
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "log.h"
+#include "opts.h"
 #include "pfc_agent.h"
 #include "pfc_cmd.h"
 #include "pfc_ident.h"
@@ -22,27 +23,35 @@
 
 static int show_help(int argc, char **argv)
 {
-	if (json_output) {
-		json_emit(json_null());
-		return 0;
-	}
-	fprintf(stderr, "Usage: %1$s [-j] pfc show NAME [dir DIR]\n"
-			"       %1$s pfc stop NAME [dir DIR]\n", bin_name);
+	fprintf(stderr, "Usage: %1$s [-j] pfc show NAME [--dir DIR]\n"
+			"       %1$s pfc stop NAME [--dir DIR]\n"
+			"(\"dir DIR\" is deprecated: use --dir DIR)\n", bin_name);
 	return 0;
 }
 
 int pfc_node_dir(int argc, char **argv, char *buf, size_t len,
 		 int (*help)(int argc, char **argv))
 {
-	if (!valid_name(argv[0]))
-		return usage_err(help, "bad node name \"%s\"", argv[0]);
-	if (argc == 3 && !strcmp(argv[1], "dir")) {
-		snprintf(buf, len, "%s/%s", argv[2], argv[0]);
+	const char *dir = NULL;
+	char *name;
+	int got;
+	const struct opt opts[] = {
+		{ .name = "--dir", .type = OPT_STR, .out = &dir, .deprecated = "dir" },
+		{ 0 }
+	};
+
+	if (opts_parse(opts, argc, argv, &name, 1, &got))
+		return usage_help(help);
+	if (!got)
+		return usage_err(help, "NAME is missing");
+	if (!valid_name(name))
+		return usage_err(help, "bad node name \"%s\"", name);
+	argv[0] = name;	/* the callers name the node argv[0] */
+	if (dir) {
+		snprintf(buf, len, "%s/%s", dir, name);
 		return 0;
 	}
-	if (argc != 1)
-		return usage_err(help, "What is \"%s\"?", argv[1]);
-	if (pfc_dir(argv[0], buf, len))
+	if (pfc_dir(name, buf, len))
 		return usage_err(help, "state directory name too long");
 	return 0;
 }

@@ -5,6 +5,7 @@
 
 #include "cmd.h"
 #include "log.h"
+#include "opts.h"
 #include "stats.h"
 #include "util.h"
 
@@ -24,25 +25,20 @@ static int help(int argc, char **argv)
 
 int do_stats(int argc, char **argv)
 {
-	const char *file = NULL;
+	char *file = NULL;
 	struct rules_stats s;
 	struct rules *r;
-	unsigned long top = 0;
-	int i;
+	int top = 0, got;
+	const struct opt opts[] = {
+		{ .name = "--top", .type = OPT_INT, .min = 0, .max = 1 << 30, .out = &top },
+		{ 0 }
+	};
 
 	if (argc >= 1 && is_help(argv[0]))
 		return help(argc, argv);
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--top")) {
-			if (++i >= argc || !parse_uint(argv[i], 1u << 30, &top))
-				return usage_err(help, "--top takes a number");
-		} else if ((argv[i][0] == '-' && argv[i][1]) || file) {
-			return usage_err(help, "What is \"%s\"?", argv[i]);
-		} else {
-			file = argv[i];
-		}
-	}
-	if (!file)
+	if (opts_parse(opts, argc, argv, &file, 1, &got))
+		return usage_help(help);
+	if (!got)
 		return usage_err(help, "stats takes RULES.json");
 	r = rules_parse(file);
 	if (!r)
@@ -51,7 +47,7 @@ int do_stats(int argc, char **argv)
 	if (json_output)
 		json_emit(rules_stats_json(r, &s));
 	else
-		rules_stats_print(stdout, r, &s, (int)top);
+		rules_stats_print(stdout, r, &s, top);
 	rules_stats_free(&s);
 	rules_free(r);
 	return EXIT_OK;

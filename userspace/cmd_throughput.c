@@ -59,11 +59,11 @@ int do_throughput(int argc, char **argv)
 	struct elp *e;
 	char *pos[2];
 	const struct opt opts[] = {
-		{ "--traffic", OPT_STR, 0, 0, &traffic },
-		{ "--seed", OPT_U64, 0, 0, &seed },
-		{ "--hosts-per-tor", OPT_INT, 1, 100000, &hosts },
-		{ "--method", OPT_STR, 0, 0, &method },
-		{ "--epsilon", OPT_STR, 0, 0, &epss },
+		{ .name = "--traffic", .type = OPT_STR, .out = &traffic },
+		{ .name = "--seed", .type = OPT_U64, .out = &seed },
+		{ .name = "--hosts-per-tor", .type = OPT_INT, .min = 1, .max = 100000, .out = &hosts },
+		{ .name = "--method", .type = OPT_STR, .out = &method },
+		{ .name = "--epsilon", .type = OPT_STR, .out = &epss },
 		{ 0 }
 	};
 

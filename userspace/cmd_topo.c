@@ -30,12 +30,12 @@ static int make_clos(int argc, char **argv, struct topo **out)
 {
 	struct clos_opts o;
 	const struct opt opts[] = {
-		{ "--pods", OPT_INT, 1, MAX_SIZE, &o.pods },
-		{ "--tors", OPT_INT, 1, MAX_SIZE, &o.tors },
-		{ "--leaves", OPT_INT, 1, MAX_SIZE, &o.leaves },
-		{ "--spines", OPT_INT, 0, MAX_SIZE, &o.spines },
-		{ "--hosts", OPT_INT, 0, MAX_SIZE, &o.hosts },
-		{ "--planes", OPT_INT, 1, MAX_SIZE, &o.planes },
+		{ .name = "--pods", .type = OPT_INT, .min = 1, .max = MAX_SIZE, .out = &o.pods },
+		{ .name = "--tors", .type = OPT_INT, .min = 1, .max = MAX_SIZE, .out = &o.tors },
+		{ .name = "--leaves", .type = OPT_INT, .min = 1, .max = MAX_SIZE, .out = &o.leaves },
+		{ .name = "--spines", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &o.spines },
+		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &o.hosts },
+		{ .name = "--planes", .type = OPT_INT, .min = 1, .max = MAX_SIZE, .out = &o.planes },
 		{ 0 }
 	};
 
@@ -69,7 +69,7 @@ static int make_fattree(int argc, char **argv, struct topo **out)
 	int hosts = -1, k, got;
 	char *pos[1];
 	const struct opt opts[] = {
-		{ "--hosts", OPT_INT, 0, MAX_SIZE, &hosts },
+		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &hosts },
 		{ 0 }
 	};
 
@@ -84,9 +84,9 @@ static int make_leafspine(int argc, char **argv, struct topo **out)
 {
 	int leaves = 4, spines = 2, hosts = 1;
 	const struct opt opts[] = {
-		{ "--leaves", OPT_INT, 1, MAX_SIZE, &leaves },
-		{ "--spines", OPT_INT, 0, MAX_SIZE, &spines },
-		{ "--hosts", OPT_INT, 0, MAX_SIZE, &hosts },
+		{ .name = "--leaves", .type = OPT_INT, .min = 1, .max = MAX_SIZE, .out = &leaves },
+		{ .name = "--spines", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &spines },
+		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &hosts },
 		{ 0 }
 	};
 
@@ -118,8 +118,8 @@ static int make_jellyfish(int argc, char **argv, struct topo **out)
 	int v[2], hosts = 0, got;
 	char *pos[2];
 	const struct opt opts[] = {
-		{ "--hosts", OPT_INT, 0, MAX_SIZE, &hosts },
-		{ "--seed", OPT_U64, 0, 0, &seed },
+		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &hosts },
+		{ .name = "--seed", .type = OPT_U64, .out = &seed },
 		{ 0 }
 	};
 
@@ -137,7 +137,7 @@ static int make_chain(int argc, char **argv, struct topo **out, bool ring)
 	int n, hosts = 0, got;
 	char *pos[1];
 	const struct opt opts[] = {
-		{ "--hosts", OPT_INT, 0, MAX_SIZE, &hosts },
+		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &hosts },
 		{ 0 }
 	};
 
@@ -260,10 +260,10 @@ int do_topo(int argc, char **argv)
 	double t0 = now_seconds();
 	int rc;
 
-	if (argc < 1 || is_help(argv[0])) {
-		help(argc, argv);
-		return argc < 1 ? EXIT_USAGE : EXIT_OK;
-	}
+	if (argc < 1)
+		return usage_err(help, "topo wants a KIND");
+	if (is_help(argv[0]))
+		return help(argc, argv);
 	for (k = topo_kinds; k->name && strcmp(k->name, argv[0]); k++)
 		;
 	if (!k->name)

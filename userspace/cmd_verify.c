@@ -5,6 +5,7 @@
 
 #include "cmd.h"
 #include "log.h"
+#include "opts.h"
 #include "util.h"
 #include "verify.h"
 
@@ -29,31 +30,23 @@ int do_verify(int argc, char **argv)
 {
 	struct verify_opts opts = { 0 };
 	struct verify_result res;
-	const char *files[3];
+	char *files[3];
 	struct rules *r = NULL;
 	struct topo *t = NULL;
 	struct elp *e = NULL;
-	int i, nfiles = 0, rc = EXIT_USAGE;
-	unsigned long v;
+	int nfiles, rc = EXIT_USAGE;
 	double t0, t1, t2;
+	const struct opt table[] = {
+		{ .name = "--allow-lossy", .type = OPT_FLAG, .out = &opts.allow_lossy },
+		{ .name = "--max-problems", .type = OPT_INT, .min = 1, .max = 1000000,
+		  .out = &opts.max_problems },
+		{ 0 }
+	};
 
 	if (argc >= 1 && is_help(argv[0]))
 		return help(argc, argv);
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--allow-lossy")) {
-			opts.allow_lossy = true;
-		} else if (!strcmp(argv[i], "--max-problems")) {
-			if (++i >= argc || !parse_uint(argv[i], 1000000, &v) || !v)
-				return usage_err(help, "--max-problems takes a number from 1");
-			opts.max_problems = (int)v;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return usage_err(help, "What is \"%s\"?", argv[i]);
-		} else if (nfiles < 3) {
-			files[nfiles++] = argv[i];
-		} else {
-			return usage_err(help, "What is \"%s\"?", argv[i]);
-		}
-	}
+	if (opts_parse(table, argc, argv, files, 3, &nfiles))
+		return usage_help(help);
 	if (nfiles != 3)
 		return usage_err(help, "verify takes TOPO, ELP and RULES.json");
 	t0 = now_seconds();

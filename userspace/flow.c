@@ -63,7 +63,7 @@ static int open_sender(const struct flow_send_opts *o)
 
 	if (inet_pton(AF_INET, o->dst, &a.sin_addr) != 1) {
 		p_err("\"%s\" is not an IPv4 address", o->dst);
-		return -1;
+		return -EXIT_USAGE;
 	}
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
 	if (fd < 0 || setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)) ||
@@ -73,7 +73,7 @@ static int open_sender(const struct flow_send_opts *o)
 		p_err("socket to %s:%d: %s", o->dst, o->port, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return -1;
+		return -EXIT_RUNTIME;
 	}
 	return fd;
 }
@@ -87,7 +87,7 @@ int flow_send(const struct flow_send_opts *o)
 	int fd = open_sender(o);
 
 	if (fd < 0)
-		return EXIT_PROBLEM;
+		return -fd;
 	catch_signals();
 	h->magic = htobe32(FLOW_MAGIC);
 	h->flow = htobe32(o->flow);
@@ -204,7 +204,7 @@ int flow_recv(const struct flow_recv_opts *o)
 	double last;
 
 	if (fd < 0)
-		return EXIT_PROBLEM;
+		return EXIT_RUNTIME;	/* socket or bind failed */
 	catch_signals();
 	t0 = mono_ns();
 	next = t0 + iv;

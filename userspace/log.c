@@ -10,6 +10,7 @@ enum log_level log_level = LOG_WARN;
 bool log_quiet;
 bool json_output;
 bool pretty_output;
+int json_docs;
 
 void pr_log(enum log_level level, const char *fmt, ...)
 {
@@ -67,6 +68,7 @@ static void json_error(char *msg)
 	o = json_pack("{s:s}", "error", msg);
 	json_dumpf(o, stdout, JSON_COMPACT);
 	fputc('\n', stdout);
+	json_docs++;
 	fflush(stdout);
 	json_decref(o);
 }

@@ -36,9 +36,13 @@ void input_err(const char *file, int line, const char *fmt, ...)
 #define pr_info(...) pr_log(LOG_INFO, __VA_ARGS__)
 #define pr_debug(...) pr_log(LOG_DEBUG, __VA_ARGS__)
 
-/* Exit codes of every subcommand. */
+/* JSON documents printed on stdout so far (json_emit, errors under -j). */
+extern int json_docs;
+
+/* Exit codes of every subcommand, one meaning each. */
 #define EXIT_OK 0
 #define EXIT_PROBLEM 1	/* the check found a problem: CBD, not deadlock-free */
 #define EXIT_USAGE 2	/* bad input or usage */
+#define EXIT_RUNTIME 3	/* a system call or the kernel failed: socket, BPF load, netlink */
 
 #endif /* __TAGGER_LOG_H */

@@ -16,10 +16,6 @@
 
 static int do_help(int argc, char **argv)
 {
-	if (json_output) {
-		json_emit(json_null());
-		return 0;
-	}
 	fprintf(stderr,
 		"Usage: %s [OPTIONS] OBJECT { COMMAND | help }\n"
 		"       %s version\n"
@@ -43,7 +39,11 @@ static int do_help(int argc, char **argv)
 		"  flow { send | recv } ...   constant-rate lossless-class test flows\n"
 		"  metrics { show | serve }   the counters for Prometheus\n"
 		"\n"
-		"Exit status: 0 ok, 1 the check found a problem, 2 bad input or usage.\n"
+		"Exit status: 0 ok; 1 the check found a problem (a CBD, rules not\n"
+		"deadlock-free, an update refused); 2 bad input or usage; 3 a system\n"
+		"call or the kernel failed (socket, BPF load, netlink).\n"
+		"Under -j every help prints null and every error is one\n"
+		"{\"error\": ...} object on stdout.\n"
 		"'%s OBJECT help' describes each object.\n",
 		bin_name, bin_name, bin_name);
 	return 0;
@@ -96,7 +96,7 @@ static int global_option(const char *a)
 
 int main(int argc, char **argv)
 {
-	int i;
+	int i, ret;
 
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		int r = global_option(argv[i]);
@@ -106,5 +106,12 @@ int main(int argc, char **argv)
 		if (r < 0)
 			return usage_err(do_help, "What is \"%s\"?", argv[i]);
 	}
-	return cmd_select(commands, argc - i, argv + i, do_help);
+	ret = cmd_select(commands, argc - i, argv + i, do_help);
+	/*
+	 * Help text goes to stderr; under -j stdout holds one document, null,
+	 * whichever help function ran (so none can forget it).
+	 */
+	if (json_output && help_asked && ret == EXIT_OK && !json_docs)
+		json_emit(json_null());
+	return ret;
 }

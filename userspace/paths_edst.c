@@ -27,7 +27,7 @@ int paths_edst_run(const struct topo *t, enum gen_between between,
 {
 	int want = 0, k, rc;
 	const struct opt opts[] = {
-		{ "--trees", OPT_INT, 1, 100000, &want },
+		{ .name = "--trees", .type = OPT_INT, .min = 1, .max = 100000, .out = &want },
 		{ 0 }
 	};
 	struct path_stats st;

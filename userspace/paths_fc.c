@@ -194,10 +194,10 @@ int paths_fc_run(const struct topo *t, enum gen_between between,
 	struct elp *e, *all;
 	int fail_port = -1, rc = EXIT_USAGE;
 	const struct opt opts[] = {
-		{ "--split", OPT_STR, 0, 0, &split },
-		{ "--max-paths", OPT_INT, 1, 512, &o.max_paths },
-		{ "--threads", OPT_INT, 1, 256, &o.threads },
-		{ "--fail", OPT_STR, 0, 0, &fail },
+		{ .name = "--split", .type = OPT_STR, .out = &split },
+		{ .name = "--max-paths", .type = OPT_INT, .min = 1, .max = 512, .out = &o.max_paths },
+		{ .name = "--threads", .type = OPT_INT, .min = 1, .max = 256, .out = &o.threads },
+		{ .name = "--fail", .type = OPT_STR, .out = &fail },
 		{ 0 }
 	};
 

@@ -4,7 +4,8 @@
  *
  * API:
  *   do_pfc_show(argc, argv)                  tagger pfc show NAME [dir DIR]
- *   pfc_node_dir(argc, argv, buf, len, help) NAME [dir DIR] -> state dir
+ *   pfc_node_dir(argc, argv, buf, len, help) NAME [--dir DIR] -> state dir,
+ *                                            and NAME into argv[0]
  *   pfc_stop(node, dir)                      stop the agent, or clean up
  *   pfc_show_json(node, dir, &j)             what show -j prints (0 or the
  *                                            exit code, after p_err)

@@ -134,13 +134,13 @@ int topo_fc_make(int argc, char **argv, struct topo **out)
 {
 	struct fc_cli c = { .hosts = -1, .fabric = -1, .min_paths = 2, .seed = 1 };
 	const struct opt opts[] = {
-		{ "--hosts", OPT_INT, 0, 10000, &c.hosts },
-		{ "--fabric", OPT_INT, 2, 10000, &c.fabric },
-		{ "--layers", OPT_INT, 2, FC_MAX_LAYERS, &c.layers },
-		{ "--split", OPT_STR, 0, 0, &c.split },
-		{ "--min-paths", OPT_INT, 1, 10000, &c.min_paths },
-		{ "--seed", OPT_U64, 0, 0, &c.seed },
-		{ "--threads", OPT_INT, 1, 256, &c.threads },
+		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = 10000, .out = &c.hosts },
+		{ .name = "--fabric", .type = OPT_INT, .min = 2, .max = 10000, .out = &c.fabric },
+		{ .name = "--layers", .type = OPT_INT, .min = 2, .max = FC_MAX_LAYERS, .out = &c.layers },
+		{ .name = "--split", .type = OPT_STR, .out = &c.split },
+		{ .name = "--min-paths", .type = OPT_INT, .min = 1, .max = 10000, .out = &c.min_paths },
+		{ .name = "--seed", .type = OPT_U64, .out = &c.seed },
+		{ .name = "--threads", .type = OPT_INT, .min = 1, .max = 256, .out = &c.threads },
 		{ 0 }
 	};
 	struct fc_spec sp = { 0 };

@@ -20,10 +20,10 @@ if $VMLAB -n "$A" up "$S/clos.topo" 2>/dev/null; then fail "second up of A succe
 echo "ok: a second up of the same lab is refused"
 
 # Flow 1 of scenario 1 (h3 -> h1) across the pods, then L2-T1 fails.
-$VMLAB -n "$A" exec h1 "$TAGGER" flow recv seconds 4 out "$TGR_TMP/rx.json" &
+$VMLAB -n "$A" exec h1 "$TAGGER" flow recv --seconds 4 -o "$TGR_TMP/rx.json" &
 rx=$!
 sleep 0.3
-$VMLAB -n "$A" exec h3 "$TAGGER" flow send 10.0.0.0 rate 20 seconds 3 out "$TGR_TMP/tx.json" &
+$VMLAB -n "$A" exec h3 "$TAGGER" flow send 10.0.0.0 --rate 20 --seconds 3 -o "$TGR_TMP/tx.json" &
 tx=$!
 sleep 1.5
 check "fail L2:T1" $VMLAB -n "$A" fail L2:T1

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The machine interface of every command: under -j every help prints null,
+# every error is one {"error": "..."} object on stdout, exit codes mean one
+# thing (0 ok, 1 problem found, 2 bad input or usage, 3 runtime failure),
+# options are exact (--name V, --name=V), deprecated words warn and work.
+source "$(dirname "$0")/../lib.sh"
+require_cmd jq
+cd "$TGR_TMP"
+T=$TAGGER
+
+OBJECTS="topo paths cbd compile verify stats throughput switch host pfc lab flow metrics"
+
+# The objects `tagger help` lists are exactly these.
+listed=$($T help 2>&1 | sed -n '/OBJECT :=/,/}/p' | tr -d '{}|' |
+	 sed 's/.*:=//' | tr -s ' \n' '\n' | grep . | sort | tr '\n' ' ')
+want=$(echo $OBJECTS | tr ' ' '\n' | sort | tr '\n' ' ')
+[ "$listed" = "$want" ] || fail "tagger help lists \"$listed\", the test knows \"$want\""
+
+verbs_of() {
+	case $1 in
+	topo) echo clos fattree leafspine bcube jellyfish ring line fc ;;
+	paths) echo updown bounce shortest ecmp ksp bcube fc edst stats ;;
+	switch) echo attach update show detach ;;
+	host) echo attach detach ;;
+	pfc) echo agent show stop send headroom ;;
+	lab) echo plan ;;
+	flow) echo send recv ;;
+	metrics) echo show serve ;;
+	esac
+}
+
+# A JSON null on stdout, exit 0.
+is_null() {
+	local out rc
+	out=$("$@" 2>/dev/null); rc=$?
+	[ $rc = 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
+		printf '%s' "$out" | jq -e 'type == "null"' >/dev/null
+}
+
+# Exactly one {"error": string} on stdout, exit $1.
+is_error() {
+	local want=$1 out rc
+	shift
+	out=$("$@" 2>/dev/null); rc=$?
+	[ $rc = "$want" ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
+		printf '%s' "$out" | jq -e '.error | type == "string"' >/dev/null
+}
+
+check "-j help prints null" is_null $T -j help
+for o in $OBJECTS; do
+	check "-j $o help prints null" is_null $T -j $o help
+	for v in $(verbs_of $o); do
+		check "-j $o $v help prints null" is_null $T -j $o $v help
+	done
+done
+
+$T topo clos -o c.topo && $T paths bounce=1 c.topo -o c.elp &&
+	$T compile c.topo c.elp --algorithm clos -o c.json 2>/dev/null || fail "fixtures"
+
+# Bad invocations: one JSON error, exit 2.
+bad() { check "-j $* -> error, exit 2" is_error 2 $T -j "$@"; }
+bad nosuch
+for o in $OBJECTS; do
+	bad $o nosuchverb
+done
+bad topo clos --pods
+bad topo clos --pods x
+bad topo clos --pod 2
+bad paths updown c.topo --nosuch
+bad compile c.topo c.elp --no-ver
+bad compile c.topo c.elp --classes
+bad compile c.topo c.elp --classes=x
+bad compile c.topo c.elp --algorithm nosuch
+bad verify c.topo c.elp c.json --max-problems
+bad verify c.topo c.elp c.json --max-problems=0
+bad verify c.topo c.elp c.json --allow
+bad stats c.json --top x
+bad stats c.json --to 1
+bad lab plan c.topo --shortest --down
+bad lab plan c.topo --shortest --down=nosuch:port
+bad lab plan c.topo --short
+bad pfc send lo 3 1 --count
+bad pfc send lo 3 1 --count=0
+bad pfc send nosuchdev 3 1
+bad pfc show x --di /tmp
+bad flow send 127.0.0.1 --rate
+bad flow send 127.0.0.1 --rate=0
+bad flow send 127.0.0.1 --rat 1
+bad flow recv --interval x
+bad cbd c.topo
+
+# A runtime failure: no packet socket for an unprivileged user.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	check "-j pfc send as nobody: one JSON error, exit 3" is_error 3 \
+		setpriv --reuid=65534 --regid=65534 --clear-groups $T -j pfc send lo 3 1
+	check "-j flow recv on a privileged port as nobody: exit 3" is_error 3 \
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+		$T -j flow recv --port 80 --seconds 0.1
+fi
+
+# --name=V on every ported command.
+check "compile --algorithm=clos" sh -c "$T -j compile c.topo c.elp --algorithm=clos --exact-seconds=1 -o /dev/null | jq -e '.chosen == \"clos\"' >/dev/null"
+check "verify --max-problems=2" sh -c "$T -j verify c.topo c.elp c.json --max-problems=2 | jq -e .deadlock_free"
+check "stats --top=2" sh -c "$T stats c.json --top=2 >/dev/null"
+check "lab plan --paths=ELP" sh -c "$T -j lab plan c.topo --paths=c.elp | jq -e '.routes | length > 0'"
+check "flow send --seconds=0.1 -o=FILE" sh -c "$T flow send 127.0.0.1 --seconds=0.1 -o=tx.json && jq -e .flow tx.json"
+check "pfc show --dir=DIR" sh -c "$T -j pfc show x --dir=$TGR_TMP | jq -e .error >/dev/null; test \$? = 0"
+
+# Deprecated bare keywords: a warning on stderr, and they still work.
+deprecated() {
+	local word=$1 err
+	shift
+	"$@" >/dev/null 2>err; local rc=$?
+	grep -q "\"$word\" is deprecated" err && echo $rc
+}
+check "flow send seconds S out FILE: warns, works" \
+	sh -c "$(declare -f deprecated); test \"\$(deprecated seconds $T flow send 127.0.0.1 seconds 0.1 out tx2.json)\" = 0 && jq -e .flow tx2.json"
+if [ "$(id -u)" = 0 ]; then
+	check "pfc send ... count N: warns, works" \
+		sh -c "$(declare -f deprecated); test \"\$(deprecated count $T pfc send lo 3 0 count 2)\" = 0"
+fi
+check "pfc show NAME dir DIR: warns, reads DIR" \
+	sh -c "$T -j pfc show x dir /nonexistent 2>err | grep -q /nonexistent/x && grep -q '\"dir\" is deprecated' err"
+
+echo "all CLI contract checks passed"
