@@ -87,13 +87,13 @@ sc_rx_total() {
 sc_start_flows() {
 	local id src dst mbit h
 	for h in $(sc_dst_hosts); do
-		lab_spawn "rx-$h" "$h" "$SC_DIR/rx-$h.json" "$TAGGER" flow recv interval 100
+		lab_spawn "rx-$h" "$h" "$SC_DIR/rx-$h.json" "$TAGGER" flow recv --interval 100
 	done
 	sleep 0.3
 	while read -r id src dst mbit; do
 		lab_spawn "tx-$id" "$src" "$SC_DIR/tx-$id.json" "$TAGGER" flow send \
-			"$(lab_host_addr "$dst")" id "$id" rate "$mbit" size "$SC_SIZE" \
-			dscp "$SC_DSCP" prio "$SC_PRIO"
+			"$(lab_host_addr "$dst")" --id "$id" --rate "$mbit" --size "$SC_SIZE" \
+			--dscp "$SC_DSCP" --prio "$SC_PRIO"
 	done < <(sc_flows)
 	sc_event start
 }
