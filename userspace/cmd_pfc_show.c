@@ -17,6 +17,7 @@
 #include "pfc_ident.h"
 #include "pfc_tc.h"
 #include "pfc_loop.h"
+#include "pfc_node.h"
 #include "pfc_reasons.h"
 #include "pfc_state.h"
 #include "util.h"
@@ -56,182 +57,6 @@ int pfc_node_dir(int argc, char **argv, char *buf, size_t len,
 	return 0;
 }
 
-enum agent_status { AGENT_STOPPED, AGENT_RUNNING, AGENT_DIED };
-
-static const char *status_name(enum agent_status a)
-{
-	return a == AGENT_RUNNING ? "running" : a == AGENT_DIED ? "died" : "stopped";
-}
-
-/*
- * Running: the lock is held (the kernel drops it when its holders die,
- * whatever pid files say). Died: not held, and the agent never recorded
- * that it removed what it set up.
- */
-static enum agent_status agent_status(const char *dir, const struct pfc_state *st)
-{
-	if (pfc_state_locked(dir) == 1)
-		return AGENT_RUNNING;
-	return st->stopped || !st->pid ? AGENT_STOPPED : AGENT_DIED;
-}
-
-/* Say why a state cannot be opened; the exit code for it. */
-static int open_err(const char *node, const char *dir, int r)
-{
-	if (r == -EACCES || r == -EPERM)
-		p_err("%s: permission denied: the pause agent's state (%s) is "
-		      "root's", node, dir);
-	else if (r == -ELOOP)
-		p_err("%s: %s/state is a symlink: refused", node, dir);
-	else
-		p_err("%s: no pause agent state in %s (%s)", node, dir, strerror(-r));
-	return EXIT_PROBLEM;
-}
-
-/* A record's ifindexes mean something only in its own namespace. */
-static int same_netns(const char *node, const struct pfc_state *st)
-{
-	struct pfc_netns self, rec = { st->netns_dev, st->netns_ino };
-	char buf[48];
-
-	if (pfc_netns_self(&self) || pfc_netns_eq(&self, &rec))
-		return 0;
-	p_err("%s: the pause agent of %s runs in another network namespace "
-	      "(%s); run this command there (ip netns exec NS tagger ...)",
-	      node, node, pfc_netns_str(&rec, buf, sizeof(buf)));
-	return EXIT_USAGE;
-}
-
-/* Open dir's state after checking the directory can be trusted. */
-static int state_get(const char *node, const char *dir, bool write,
-		     struct pfc_state **st)
-{
-	const char *why;
-	int r = pfc_state_dir(dir, false, &why);
-
-	if (r == -EPERM || r == -ENOTDIR) {
-		p_err("%s: %s: %s: refused", node, dir, why);
-		return EXIT_PROBLEM;
-	}
-	r = pfc_state_open(dir, write, st);
-	if (r)
-		return open_err(node, dir, r);
-	r = same_netns(node, *st);
-	if (r)
-		pfc_state_unmap(*st);
-	return r;
-}
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-/*
- * Ask the agent for fresh numbers and wait for them (at most 1 s): from a
- * tick that began after the request, not one that was already under way
- * (whose queue statistics may predate it).
- */
-static void refresh(const struct pfc_state *st)
-{
-	uint64_t asked = pfc_now();
-	int i;
-
-	if (pfc_proc_signal(st->pid, st->pid_start, SIGUSR1))
-		return;
-	for (i = 0; i < 1000; i++) {
-		if (__atomic_load_n(&st->updated, __ATOMIC_ACQUIRE) &&
-		    __atomic_load_n(&st->tick_began, __ATOMIC_ACQUIRE) >= asked)
-			return;
-		sleep_ms(1);
-	}
-}
-
-struct totals {
-	uint64_t pfc_tx, pfc_rx, xoff, buffered, ll_drops, lossy_drops,
-		 failure_drops, paused_ns, underflow;
-};
-
-static uint64_t paused_ns(const struct pfc_state_prio *s, uint64_t now)
-{
-	return s->paused_ns + (s->paused_since && now > s->paused_since ?
-			       now - s->paused_since : 0);
-}
-
-/* XON crossing -> first packet back, on average (us). */
-static double resume_avg_us(const struct pfc_state_prio *s)
-{
-	return s->resumes ? s->resume_ns / 1e3 / s->resumes : 0;
-}
-
-static json_t *prio_json(const struct pfc_state *st, int p,
-			 const struct pfc_state_prio *s, uint64_t now)
-{
-	json_t *o = json_object();
-
-#define U(k, v) json_object_set_new(o, k, json_integer((json_int_t)(v)))
-	U("prio", p);
-	json_object_set_new(o, "lossless", json_boolean((st->lossless_mask >> p) & 1));
-	U("buffered_bytes", s->bytes);
-	U("peak_bytes", s->peak);
-	U("packets", s->pkts);
-	U("returned", s->returned);
-	U("drops", s->drops);
-	U("xoff_crossings", s->xoff_crossings);
-	json_object_set_new(o, "xoff", json_boolean(s->xoff));
-	U("pfc_tx", s->pfc_tx);
-	U("pfc_tx_resume", s->pfc_tx_resume);
-	U("pfc_tx_fast", s->pfc_tx_fast);
-	U("pfc_rx", s->pfc_rx);
-	U("pfc_rx_resume", s->pfc_rx_resume);
-	U("pfc_rx_ignored", s->pfc_rx_ignored);
-	json_object_set_new(o, "paused", json_boolean(s->paused_since != 0));
-	U("pauses", s->pauses);
-	json_object_set_new(o, "paused_ms", json_real(paused_ns(s, now) / 1e6));
-	U("queue_bytes", s->q_backlog);
-	U("queue_packets", s->q_qlen);
-	U("queue_drops", s->q_drops);
-	U("tx_packets", s->q_packets);
-	U("tx_bytes", s->q_bytes);
-	U("watchdog_drops", s->egress_drops);
-	U("failure_drops", s->failure_drops);
-	if (s->drops) {
-		char r[64];
-
-		json_object_set_new(o, "last_drop_reason", json_string(
-			pfc_drop_reason_name(s->last_drop_reason, r, sizeof(r))));
-	}
-	U("watchdog_events", s->wd_events);
-	json_object_set_new(o, "watchdog_last_ms", json_real(s->wd_last_ns / 1e6));
-	U("underflow", s->underflow);
-	U("resynced_bytes", s->resynced);
-	U("resumes", s->resumes);
-	json_object_set_new(o, "resume_avg_us", json_real(resume_avg_us(s)));
-	json_object_set_new(o, "resume_max_us", json_real(s->resume_max_ns / 1e3));
-#undef U
-	return o;
-}
-
-static void add_totals(struct totals *t, const struct pfc_state *st, int p,
-		       const struct pfc_state_prio *s, uint64_t now)
-{
-	uint64_t drops = s->drops + s->q_drops;
-
-	t->pfc_tx += s->pfc_tx + s->pfc_tx_resume;
-	t->pfc_rx += s->pfc_rx;
-	t->xoff += s->xoff_crossings;
-	t->buffered += s->bytes;
-	t->paused_ns += paused_ns(s, now);
-	t->underflow += s->underflow;
-	t->failure_drops += s->failure_drops;
-	if ((st->lossless_mask >> p) & 1)
-		t->ll_drops += drops;
-	else
-		t->lossy_drops += drops;
-}
-
 static const char *mask_str(uint32_t m, char *buf)
 {
 	char *p = buf;
@@ -246,82 +71,6 @@ static const char *mask_str(uint32_t m, char *buf)
 	return buf;
 }
 
-static json_t *show_json(const struct pfc_state *st, enum agent_status as,
-			 uint64_t now)
-{
-	json_t *o = json_object(), *ports = json_array(), *ll = json_array();
-	json_t *xoff = json_array(), *xon = json_array(), *hr = json_array();
-	struct totals t = { 0 };
-	uint32_t i, p;
-
-	for (p = 0; p < PFC_PRIOS; p++) {
-		if ((st->lossless_mask >> p) & 1)
-			json_array_append_new(ll, json_integer(p));
-		json_array_append_new(xoff, json_integer(st->xoff[p]));
-		json_array_append_new(xon, json_integer(st->xon[p]));
-		json_array_append_new(hr, json_integer(st->headroom[p]));
-	}
-	for (i = 0; i < st->nports && i < PFC_MAX_PORTS; i++) {
-		const struct pfc_state_port *sp = &st->ports[i];
-		json_t *po = json_object(), *pr = json_array();
-
-		json_object_set_new(po, "name", json_string(sp->name));
-		json_object_set_new(po, "ifname", json_string(sp->ifname));
-		json_object_set_new(po, "ifindex", json_integer(sp->ifindex));
-		json_object_set_new(po, "rate_bps", json_integer(sp->rate_bps));
-		json_object_set_new(po, "dcb", json_string(sp->dcb));
-		for (p = 0; p < PFC_PRIOS; p++) {
-			json_array_append_new(pr, prio_json(st, p, &sp->prio[p], now));
-			add_totals(&t, st, p, &sp->prio[p], now);
-		}
-		json_object_set_new(po, "prios", pr);
-		json_array_append_new(ports, po);
-	}
-	json_object_set_new(o, "node", json_string(st->node));
-	json_object_set_new(o, "running", json_boolean(as == AGENT_RUNNING));
-	json_object_set_new(o, "status", json_string(status_name(as)));
-	json_object_set_new(o, "pid", json_integer(as == AGENT_RUNNING ? st->pid : 0));
-	json_object_set_new(o, "standby_pid", json_integer(as == AGENT_RUNNING ?
-							    st->standby_pid : 0));
-	json_object_set_new(o, "takeovers", json_integer(st->takeovers));
-	json_object_set_new(o, "adoptions", json_integer(st->adoptions));
-	json_object_set_new(o, "takeover_noticed_ns", json_integer(st->died_at));
-	json_object_set_new(o, "takeover_done_ns", json_integer(st->takeover_at));
-	json_object_set_new(o, "backend", json_string(st->backend));
-	json_object_set_new(o, "note", json_string(st->note));
-	json_object_set_new(o, "rt_prio", json_integer(st->rt_prio));
-	json_object_set_new(o, "cpu_latency_us", st->cpu_latency_us < 0 ?
-			    json_null() : json_integer(st->cpu_latency_us));
-	json_object_set_new(o, "rate_bps", json_integer(st->rate_bps));
-	json_object_set_new(o, "lossless", ll);
-	json_object_set_new(o, "xoff", xoff);
-	json_object_set_new(o, "xon", xon);
-	json_object_set_new(o, "headroom", hr);
-	json_object_set_new(o, "quanta", json_integer(st->quanta));
-	json_object_set_new(o, "lossless_limit", json_integer(st->lossless_limit));
-	json_object_set_new(o, "lossy_limit", json_integer(st->lossy_limit));
-	json_object_set_new(o, "sched", json_string(pfc_sched_name(st->sched)));
-	json_object_set_new(o, "watchdog", json_pack(
-		"{s:i,s:i,s:s,s:I}", "detect_ms", st->wd_detect_ms,
-		"restore_ms", st->wd_restore_ms,
-		"action", pfc_wd_action_name(st->wd_action),
-		"events", (json_int_t)st->wd_events));
-	json_object_set_new(o, "ports", ports);
-	json_object_set_new(o, "totals", json_pack(
-		"{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}",
-		"pfc_tx", (json_int_t)t.pfc_tx, "pfc_rx", (json_int_t)t.pfc_rx,
-		"xoff_crossings", (json_int_t)t.xoff,
-		"buffered_bytes", (json_int_t)t.buffered,
-		"lossless_drops", (json_int_t)t.ll_drops,
-		"lossy_drops", (json_int_t)t.lossy_drops,
-		"failure_drops", (json_int_t)t.failure_drops,
-		"paused_ms", t.paused_ns / 1e6,
-		"watchdog_events", (json_int_t)st->wd_events,
-		"underflow", (json_int_t)t.underflow,
-		"resyncs", (json_int_t)st->resyncs));
-	return o;
-}
-
 static bool active(const struct pfc_state *st, int p,
 		   const struct pfc_state_prio *s)
 {
@@ -329,23 +78,23 @@ static bool active(const struct pfc_state *st, int p,
 	       s->q_packets || s->q_drops || s->drops;
 }
 
-static void show_plain(const struct pfc_state *st, enum agent_status as,
+static void show_plain(const struct pfc_state *st, enum pfc_agent_status as,
 		       uint64_t now)
 {
-	struct totals t = { 0 };
+	struct pfc_totals t = { 0 };
 	char buf[32];
 	uint32_t i, p;
 
 	printf("node %s: %s, backend %s, rate %.0f Mbit/s, lossless %s, %s\n",
-	       st->node, as == AGENT_DIED ? "DIED without stopping" :
-	       status_name(as), st->backend,
+	       st->node, as == PFC_AGENT_DIED ? "DIED without stopping" :
+	       pfc_status_name(as), st->backend,
 	       st->rate_bps / 1e6, mask_str(st->lossless_mask, buf),
 	       pfc_sched_name(st->sched));
 	printf("  xoff %" PRIu64 " xon %" PRIu64 " headroom %" PRIu64
 	       " quanta %u watchdog %u ms %s, %" PRIu64 " events\n",
 	       st->xoff[3], st->xon[3], st->headroom[3], st->quanta,
 	       st->wd_detect_ms, pfc_wd_action_name(st->wd_action), st->wd_events);
-	if (as == AGENT_RUNNING)
+	if (as == PFC_AGENT_RUNNING)
 		printf("  pid %u, standby %u, %u takeover(s)\n", st->pid,
 		       st->standby_pid, st->takeovers);
 	if (st->cpu_latency_us < 0)
@@ -361,7 +110,7 @@ static void show_plain(const struct pfc_state *st, enum agent_status as,
 		for (p = 0; p < PFC_PRIOS; p++) {
 			const struct pfc_state_prio *s = &sp->prio[p];
 
-			add_totals(&t, st, p, s, now);
+			pfc_add_totals(&t, st, p, s, now);
 			if (!active(st, p, s))
 				continue;
 			printf("  prio %u %-8s in: %" PRIu64 " B buffered (peak %" PRIu64
@@ -374,13 +123,13 @@ static void show_plain(const struct pfc_state *st, enum agent_status as,
 			if (s->resumes)
 				printf("                  resumed %" PRIu64 " times, first"
 				       " packet back after XON: avg %.1f us, max"
-				       " %.1f us\n", s->resumes, resume_avg_us(s),
+				       " %.1f us\n", s->resumes, pfc_resume_avg_us(s),
 				       s->resume_max_ns / 1e3);
 			printf("                  out: %s, %" PRIu64 " pauses, %.1f ms paused,"
 			       " pfc rx %" PRIu64 "/%" PRIu64 " resume, queue %" PRIu64
 			       " B/%" PRIu64 " pkts, %" PRIu64 " drops, watchdog %" PRIu64
 			       "\n", s->paused_since ? "PAUSED" : "running",
-			       s->pauses, paused_ns(s, now) / 1e6, s->pfc_rx,
+			       s->pauses, pfc_paused_ns(s, now) / 1e6, s->pfc_rx,
 			       s->pfc_rx_resume, s->q_backlog, s->q_qlen, s->q_drops,
 			       s->wd_events);
 		}
@@ -394,76 +143,11 @@ static void show_plain(const struct pfc_state *st, enum agent_status as,
 		printf("note: %s\n", st->note);
 }
 
-static void put_qstats(const struct tc_qstats *s, void *arg)
-{
-	pfc_state_put_qstats(arg, s);
-}
-
-/*
- * Nobody updates a dead agent's state: read its queues from the kernel,
- * so that what they dropped (or still hold) since is counted and shown.
- */
-static void live_queues(struct pfc_state *st)
-{
-	struct tc tc;
-
-	if (tc_open(&tc))
-		return;
-	tc_qdisc_stats(&tc, put_qstats, st);
-	tc_close(&tc);
-}
-
-/* A consistent copy of node's state (to free), and its agent's status. */
-static int state_copy(const char *node, const char *dir, struct pfc_state **out,
-		      enum agent_status *as)
-{
-	struct pfc_state *st, *copy;
-	int r;
-
-	r = state_get(node, dir, false, &st);
-	if (r)
-		return r;
-	*as = agent_status(dir, st);
-	if (*as == AGENT_RUNNING)
-		refresh(st);
-	copy = xmalloc(sizeof(*copy));
-	/* A dead agent may have died inside an update: no writer is left. */
-	r = *as == AGENT_RUNNING ? pfc_state_snapshot(st, copy) :
-				   (memcpy(copy, st, sizeof(*copy)), 0);
-	pfc_state_unmap(st);
-	if (r) {
-		p_err("%s: the agent is busy; try again", dir);
-		free(copy);
-		return EXIT_PROBLEM;
-	}
-	if (*as == AGENT_DIED)
-		live_queues(copy);
-	if (*as == AGENT_DIED)
-		pr_warn("%s: the pause agent died without stopping; what it set up "
-			"is still on its ports: start it again or run `%s pfc "
-			"stop %s`\n", node, bin_name, node);
-	*out = copy;
-	return 0;
-}
-
-int pfc_show_json(const char *node, const char *dir, json_t **out)
-{
-	struct pfc_state *st;
-	enum agent_status as;
-	int r = state_copy(node, dir, &st, &as);
-
-	if (r)
-		return r;
-	*out = show_json(st, as, pfc_now());
-	free(st);
-	return 0;
-}
-
 int do_pfc_show(int argc, char **argv)
 {
 	char dir[PATH_MAX];
 	struct pfc_state *copy;
-	enum agent_status as;
+	enum pfc_agent_status as;
 	int r;
 
 	if (argc < 1 || is_help(argv[0]))
@@ -471,79 +155,27 @@ int do_pfc_show(int argc, char **argv)
 	r = pfc_node_dir(argc, argv, dir, sizeof(dir), show_help);
 	if (r)
 		return r;
-	r = state_copy(argv[0], dir, &copy, &as);
+	r = pfc_node_read(argv[0], dir, &copy, &as);
 	if (r)
 		return r;
 	if (json_output)
-		json_emit(show_json(copy, as, pfc_now()));
+		json_emit(pfc_node_json(copy, as, pfc_now()));
 	else
 		show_plain(copy, as, pfc_now());
 	free(copy);
 	return 0;
 }
 
-/* Wait (at most 5 s) for the agent to let go of its lock. */
-static bool released(const char *dir)
-{
-	int i;
-
-	for (i = 0; i < 5000; i++) {
-		if (pfc_state_locked(dir) != 1)
-			return true;
-		sleep_ms(1);
-	}
-	return false;
-}
 
 int pfc_stop(const char *node, const char *dir)
 {
-	struct pfc_state *st;
-	enum agent_status as;
-	int r, pid;
+	int pid, r = pfc_node_stop(node, dir, &pid);
 
-	r = state_get(node, dir, true, &st);
 	if (r)
 		return r;
-	as = agent_status(dir, st);
-	pid = st->pid;
-	if (as == AGENT_RUNNING) {
-		r = pfc_proc_signal(pid, st->pid_start, SIGTERM);
-		pfc_state_unmap(st);
-		if (r) {
-			p_err("%s: the lock is held, but not by the recorded agent "
-			      "(pid %d: %s)", node, pid, strerror(-r));
-			return EXIT_PROBLEM;
-		}
-		if (!released(dir)) {
-			p_err("%s: agent %d did not stop", node, pid);
-			return EXIT_PROBLEM;
-		}
-		if (json_output)
-			json_emit(json_pack("{s:s,s:b}", "node", node, "stopped", 1));
-		else
-			pr_info("stopped the pause agent of %s (pid %d)\n", node, pid);
-		return 0;
-	}
-	/* No agent: remove what a dead one left on its ports. */
-	if (as == AGENT_DIED) {
-		pfc_leftovers_remove(st);
-		if (st->seq & 1)	/* it died inside an update */
-			pfc_state_end(st);
-		pfc_state_begin(st);
-		st->stopped = 1;
-		st->pid = 0;
-		pfc_state_end(st);
-		pr_info("removed what the dead pause agent of %s (pid %d) left\n",
-			node, pid);
-	}
-	pfc_state_unmap(st);
-	if (as == AGENT_DIED) {
-		char path[PATH_MAX];
-
-		snprintf(path, sizeof(path), "%s/pid", dir);
-		unlink(path);
-	}
 	if (json_output)
-		json_emit(json_pack("{s:s,s:b}", "node", node, "stopped", 0));
+		json_emit(json_pack("{s:s,s:b}", "node", node, "stopped", pid != 0));
+	else if (pid)
+		pr_info("stopped the pause agent of %s (pid %d)\n", node, pid);
 	return 0;
 }

@@ -6,7 +6,7 @@
 #include "dp_switch.h"
 #include "log.h"
 #include "metrics.h"
-#include "pfc_cmd.h"
+#include "pfc_node.h"
 #include "pfc_state.h"
 
 static const char *const kind_names[] = {

@@ -7,8 +7,6 @@
  *   pfc_node_dir(argc, argv, buf, len, help) NAME [--dir DIR] -> state dir,
  *                                            and NAME into argv[0]
  *   pfc_stop(node, dir)                      stop the agent, or clean up
- *   pfc_show_json(node, dir, &j)             what show -j prints (0 or the
- *                                            exit code, after p_err)
  */
 #ifndef __TAGGER_PFC_CMD_H
 #define __TAGGER_PFC_CMD_H
@@ -20,6 +18,5 @@ int do_pfc_show(int argc, char **argv);
 int pfc_node_dir(int argc, char **argv, char *buf, size_t len,
 		 int (*help)(int argc, char **argv));
 int pfc_stop(const char *node, const char *dir);
-int pfc_show_json(const char *node, const char *dir, json_t **out);
 
 #endif /* __TAGGER_PFC_CMD_H */
