@@ -40,13 +40,13 @@ Q   := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-USER_SRCS := $(wildcard userspace/*.c)
+USER_SRCS := $(wildcard userspace/*/*.c)
 USER_OBJS := $(USER_SRCS:userspace/%.c=$(OUTPUT)/user/%.o)
-LIB_OBJS  := $(filter-out $(OUTPUT)/user/main.o,$(USER_OBJS))
+LIB_OBJS  := $(filter-out $(OUTPUT)/user/cli/main.o,$(USER_OBJS))
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_OBJS  := $(BPF_SRCS:bpf/%.bpf.c=$(OUTPUT)/%.bpf.o)
 BPF_SKELS := $(BPF_OBJS:.bpf.o=.skel.h)
-TEST_SRCS := $(wildcard tests/unit/*.c tests/bpf/*.c)
+TEST_SRCS := $(wildcard tests/unit/*/*.c tests/bpf/*.c)
 TEST_OBJS := $(TEST_SRCS:tests/%.c=$(OUTPUT)/tests/%.o)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(OUTPUT)/fuzz/%)
@@ -55,7 +55,7 @@ BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(OUTPUT)/bench/%)
 
 TAGGER    := $(OUTPUT)/tagger
 
-.PHONY: all deps pkgs vm-kernel test check lint unit shell-tests fuzz fuzz-smoke bench \
+.PHONY: all deps pkgs vm-kernel test check check-layers lint unit shell-tests fuzz fuzz-smoke bench \
 	demo install clean help
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -95,6 +95,7 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 # Userspace: every object may include a skeleton, so skeletons come first.
 $(OUTPUT)/user/%.o: userspace/%.c | $(OUTPUT)/user $(BPF_SKELS)
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(TAGGER): $(USER_OBJS)
@@ -111,6 +112,7 @@ $(OUTPUT)/tests/suites.h: $(TEST_SRCS) | $(OUTPUT)/tests/unit
 
 $(OUTPUT)/tests/%.o: tests/%.c | $(OUTPUT)/tests/unit $(OUTPUT)/tests/bpf $(BPF_SKELS)
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -Itests -c $< -o $@
 
 $(OUTPUT)/tests/runner.o: tests/runner.c $(OUTPUT)/tests/suites.h
@@ -144,8 +146,11 @@ test: deps ## deps, then everything `make check` runs
 	$(Q)$(MAKE) --no-print-directory check
 
 # No installing: what needs a missing package or root skips and says so.
-check: all $(OUTPUT)/test_runner $(FUZZ_BINS) ## build, unit, BPF, namespace, lab and VM tests, fuzz smoke
+check: check-layers all $(OUTPUT)/test_runner $(FUZZ_BINS) ## build, unit, BPF, namespace, lab and VM tests, fuzz smoke
 	$(Q)bash tests/run.sh
+
+check-layers: ## no file of userspace/ includes a folder above its layer
+	$(Q)bash tools/check-layers.sh
 
 # shellcheck at warning level over every script (tests/lint.sh).
 lint: ## shellcheck over every script; layer check of userspace/

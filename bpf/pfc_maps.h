@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The ABI between the pause machinery's BPF programs (bpf/pfc.bpf.c) and
- * the agent (userspace/pfc_agent.c): map layouts, event records, and the
+ * the agent (userspace/pfc/pfc_agent.c): map layouts, event records, and the
  * XOFF/XON threshold rule both sides evaluate.
  *
  * API:
@@ -25,7 +25,7 @@
 #define PFC_SLOT(slot, prio) ((slot) * PFC_PRIOS + (prio))
 
 /*
- * The egress queues the agent builds (userspace/pfc_backend.c) and the
+ * The egress queues the agent builds (userspace/pfc/pfc_backend.c) and the
  * programs steer into: HTB root 1:, class 1:10+p for priority p, and 1:0,
  * HTB's direct queue, which goes before every class (PAUSE frames, the
  * agent's kick frames).

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elp.h"
-#include "lines.h"
-#include "topo.h"
-#include "util.h"
+#include "model/elp.h"
+#include "lib/lines.h"
+#include "model/topo.h"
+#include "lib/util.h"
 
 static inline struct topo *topo_from_str(const char *s)
 {

@@ -21,10 +21,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "dp_table.h"
+#include "dataplane/dp_table.h"
 #include "tagger_port.skel.h"
 #include "tagger_skb.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define IF_OUT 1	/* lo: test runs need a real device */
 #define IF_IN 7

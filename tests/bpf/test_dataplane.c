@@ -16,7 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "dp_pkt.h"
-#include "dp_table.h"
+#include "dataplane/dp_table.h"
 #include "tagger_host.skel.h"
 #include "tagger_port.skel.h"
 #include "tagger_skb.h"

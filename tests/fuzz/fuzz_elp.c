@@ -8,10 +8,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "elp.h"
-#include "lines.h"
-#include "log.h"
-#include "topo.h"
+#include "model/elp.h"
+#include "lib/lines.h"
+#include "lib/log.h"
+#include "model/topo.h"
 
 static const char fallback[] =
 	"switch a layer=0\nswitch b layer=1\nswitch c\nhost h\n"

@@ -8,10 +8,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "gen.h"
-#include "lines.h"
-#include "log.h"
-#include "topo.h"
+#include "gen/gen.h"
+#include "lib/lines.h"
+#include "lib/log.h"
+#include "model/topo.h"
 
 static const struct topo *cur;
 

@@ -9,8 +9,8 @@
 
 #include <jansson.h>
 
-#include "log.h"
-#include "rules.h"
+#include "lib/log.h"
+#include "model/rules.h"
 
 static void probe(const struct rules *r)
 {

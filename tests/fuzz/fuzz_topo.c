@@ -3,9 +3,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lines.h"
-#include "log.h"
-#include "topo.h"
+#include "lib/lines.h"
+#include "lib/log.h"
+#include "model/topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

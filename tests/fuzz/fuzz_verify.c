@@ -11,12 +11,12 @@
 
 #include <jansson.h>
 
-#include "elp.h"
-#include "lines.h"
-#include "log.h"
-#include "rules.h"
-#include "topo.h"
-#include "verify.h"
+#include "model/elp.h"
+#include "lib/lines.h"
+#include "lib/log.h"
+#include "model/rules.h"
+#include "model/topo.h"
+#include "analyze/verify.h"
 
 static const char topo_fallback[] =
 	"switch A\nswitch B\nswitch C\nhost ha\nhost hc\n"

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Rule-set metrics: priorities used, rule counts, the bottleneck switch. */
+#include <check.h>
+#include <jansson.h>
+
+#include "analyze/stats.h"
+#include "testlib.h"
+
+static struct rules *rules_str(const char *doc)
+{
+	char *s = xstrdup(doc), *p;
+	struct rules *r;
+	json_t *root;
+
+	for (p = s; *p; p++)
+		if (*p == '\'')
+			*p = '"';
+	root = json_loads(s, 0, NULL);
+	ck_assert_ptr_nonnull(root);
+	r = rules_from_json(root, "r.json");
+	ck_assert_ptr_nonnull(r);
+	json_decref(root);
+	free(s);
+	return r;
+}
+
+/*
+ * Priorities: 3 and 4 from "tags", 6 only from a classify answer, the
+ * lossy priority 0 never; B is the bottleneck, A and C tie (by name).
+ */
+static const char *doc = "{'format': 'tagger-rules/1', 'lossy': {'tag': 0, 'priority': 0},"
+	"'tags': [{'tag': 10, 'priority': 3}, {'tag': 11, 'priority': 4}],"
+	"'switches': {"
+	"'C': {'ports': ['1'], 'classify': [{'in': '1', 'tag': 10, 'priority': 3}]},"
+	"'B': {'ports': ['1', '2'], 'classify': [{'in': '*', 'tag': 10, 'priority': 6},"
+	"  {'in': '1', 'tag': 11, 'priority': 0}],"
+	"  'rewrite': [{'tag': 10, 'in': '*', 'out': '2', 'new_tag': 11},"
+	"  {'tag': 10, 'in': '1', 'out': '2', 'new_tag': 11}]},"
+	"'A': {'ports': ['1'], 'rewrite': [{'tag': 10, 'in': '1', 'out': '1', 'new_tag': 0}]},"
+	"'D': {'ports': []}}}";
+
+START_TEST(counts_priorities_and_the_bottleneck)
+{
+	struct rules *r = rules_str(doc);
+	struct rules_stats s;
+
+	rules_stats(r, &s);
+	ck_assert_int_eq(s.priorities, 3);
+	ck_assert_int_eq(s.prio_mask, (1 << 3) | (1 << 4) | (1 << 6));
+	ck_assert_int_eq(s.lossless_tags, 2);
+	ck_assert_int_eq(s.classify, 3);
+	ck_assert_int_eq(s.rewrite, 3);
+	ck_assert_int_eq(s.total, 6);
+	ck_assert_int_eq(s.wildcard, 2);
+	ck_assert_int_eq(s.nsw, 4);
+	ck_assert_str_eq(r->sw[s.per[0].sw].name, "B");
+	ck_assert_int_eq(s.per[0].total, 4);
+	ck_assert_str_eq(r->sw[s.per[1].sw].name, "A");
+	ck_assert_str_eq(r->sw[s.per[2].sw].name, "C");
+	ck_assert_str_eq(r->sw[s.per[3].sw].name, "D");
+	ck_assert_int_eq(s.per[3].total, 0);
+	ck_assert(s.avg == 1.5);
+	rules_stats_free(&s);
+	rules_free(r);
+}
+END_TEST
+
+START_TEST(json_has_the_paper_metrics)
+{
+	struct rules *r = rules_str(doc);
+	struct rules_stats s;
+	json_t *j;
+
+	rules_stats(r, &s);
+	j = rules_stats_json(r, &s);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "priorities")), 3);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "rules")), 6);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "max_switch_rules")), 4);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "min_switch_rules")), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "bottleneck"),
+							   "switch")), "B");
+	ck_assert_int_eq(json_integer_value(json_object_get(
+		json_object_get(json_object_get(j, "per_switch"), "B"), "classify")), 2);
+	json_decref(j);
+	rules_stats_free(&s);
+	rules_free(r);
+}
+END_TEST
+
+Suite *stats_suite(void)
+{
+	Suite *s = suite_create("stats");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, counts_priorities_and_the_bottleneck);
+	tcase_add_test(tc, json_has_the_paper_metrics);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Options of the generator subcommands (opts.h). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/log.h"
+#include "cli/opts.h"
+#include "testlib.h"
+
+struct vals {
+	int n;
+	uint64_t seed;
+	const char *s;
+	bool f;
+};
+
+static int parse(struct vals *v, int argc, char **argv, char **pos, int npos, int *got)
+{
+	const struct opt opts[] = {
+		{ .name = "--n", .type = OPT_INT, .min = 1, .max = 10, .out = &v->n },
+		{ .name = "--seed", .type = OPT_U64, .out = &v->seed },
+		{ .name = "--s", .type = OPT_STR, .out = &v->s },
+		{ .name = "--f", .type = OPT_FLAG, .out = &v->f },
+		{ 0 }
+	};
+	int rc;
+
+	*v = (struct vals){ .n = -1 };
+	log_quiet = true;
+	rc = opts_parse(opts, argc, argv, pos, npos, got);
+	log_quiet = false;
+	return rc;
+}
+
+START_TEST(values_after_space_or_equals_and_positionals)
+{
+	char *argv[] = { "a", "--n", "3", "--seed=18446744073709551615", "b", "--s=x", "--f" };
+	char *pos[2];
+	struct vals v;
+	int got;
+
+	ck_assert_int_eq(parse(&v, 7, argv, pos, 2, &got), EXIT_OK);
+	ck_assert_int_eq(v.n, 3);
+	ck_assert(v.seed == UINT64_MAX);
+	ck_assert_str_eq(v.s, "x");
+	ck_assert(v.f);
+	ck_assert_int_eq(got, 2);
+	ck_assert_str_eq(pos[0], "a");
+	ck_assert_str_eq(pos[1], "b");
+}
+END_TEST
+
+START_TEST(bad_words_are_usage_errors)
+{
+	char *out_of_range[] = { "--n", "11" }, *zero[] = { "--n=0" }, *junk[] = { "--n", "3x" };
+	char *missing[] = { "--n" }, *unknown[] = { "--nn", "1" }, *extra[] = { "a", "b" };
+	char *prefix[] = { "--se", "1" }, *flag_value[] = { "--f=1" }, *neg[] = { "--seed", "-1" };
+	char *pos[1];
+	struct vals v;
+
+	ck_assert_int_eq(parse(&v, 2, out_of_range, NULL, 0, NULL), EXIT_USAGE);
+	ck_assert_int_eq(parse(&v, 1, zero, NULL, 0, NULL), EXIT_USAGE);
+	ck_assert_int_eq(parse(&v, 2, junk, NULL, 0, NULL), EXIT_USAGE);
+	ck_assert_int_eq(parse(&v, 1, missing, NULL, 0, NULL), EXIT_USAGE);
+	ck_assert_int_eq(parse(&v, 2, unknown, NULL, 0, NULL), EXIT_USAGE);
+	ck_assert_int_eq(parse(&v, 2, extra, pos, 1, NULL), EXIT_USAGE);
+	ck_assert_int_eq(parse(&v, 2, prefix, NULL, 0, NULL), EXIT_USAGE);
+	ck_assert_int_eq(parse(&v, 1, flag_value, NULL, 0, NULL), EXIT_USAGE);
+	ck_assert_int_eq(parse(&v, 2, neg, NULL, 0, NULL), EXIT_USAGE);
+}
+END_TEST
+
+START_TEST(take_removes_a_shared_option_anywhere)
+{
+	char *argv[] = { "a", "-o", "f", "b", "--between=tors" }, *val = NULL;
+	char *end[] = { "a", "-o" };
+	int argc = 5, n = 2;
+
+	ck_assert_int_eq(opts_take(&argc, argv, "-o", &val), 1);
+	ck_assert_str_eq(val, "f");
+	ck_assert_int_eq(argc, 3);
+	ck_assert_str_eq(argv[1], "b");
+	ck_assert_int_eq(opts_take(&argc, argv, "--between", &val), 1);
+	ck_assert_str_eq(val, "tors");
+	ck_assert_int_eq(argc, 2);
+	ck_assert_int_eq(opts_take(&argc, argv, "-o", &val), 0);
+	log_quiet = true;
+	ck_assert_int_eq(opts_take(&n, end, "-o", &val), -1);
+	log_quiet = false;
+}
+END_TEST
+
+struct typed {
+	int e;
+	uint64_t size, rate;
+	struct opt_list l;
+	int calls;
+	const char *dir;
+};
+
+static struct typed *typed_cb;
+
+static int count_cb(const struct opt *o, const char *val)
+{
+	if (strcmp(val, "ok"))
+		return -1;
+	typed_cb->calls++;
+	return 0;
+}
+
+static int parse_typed(struct typed *t, int argc, char **argv, char **pos, int npos)
+{
+	static const struct opt_enum modes[] = { { "wrr", 1 }, { "strict", 2 }, { NULL } };
+	const struct opt opts[] = {
+		{ .name = "--sched", .type = OPT_ENUM, .out = &t->e, .names = modes },
+		{ .name = "--size", .type = OPT_SIZE, .min = 1, .out = &t->size },
+		{ .name = "--rate", .type = OPT_RATE, .out = &t->rate },
+		{ .name = "--prios", .type = OPT_LIST, .min = 0, .max = 7, .out = &t->l },
+		{ .name = "--cb", .type = OPT_FUNC, .func = count_cb },
+		{ .name = "--dir", .type = OPT_STR, .out = &t->dir, .deprecated = "dir" },
+		{ 0 }
+	};
+	int got, rc;
+
+	typed_cb = t;
+	log_quiet = true;
+	rc = opts_parse(opts, argc, argv, pos, npos, &got);
+	log_quiet = false;
+	return rc;
+}
+
+START_TEST(typed_values_and_deprecated_words)
+{
+	char *argv[] = { "--sched=strict", "--size", "64k", "--rate=1gbit", "--prios",
+			 "3,5-6", "--cb", "ok", "--cb=ok", "NAME", "dir", "/tmp" };
+	char *bad_enum[] = { "--sched", "fifo" }, *zero[] = { "--size=0" };
+	char *bad_list[] = { "--prios=8" }, *bad_cb[] = { "--cb", "no" };
+	char *pos[1];
+	struct typed t = { 0 };
+
+	ck_assert_int_eq(parse_typed(&t, 12, argv, pos, 1), EXIT_OK);
+	ck_assert_int_eq(t.e, 2);
+	ck_assert(t.size == 65536);
+	ck_assert(t.rate == 1000000000ull);
+	ck_assert_int_eq(t.l.n, 3);
+	ck_assert_int_eq(t.l.v[2], 6);
+	ck_assert_int_eq(t.calls, 2);
+	ck_assert_str_eq(pos[0], "NAME");
+	ck_assert_str_eq(t.dir, "/tmp");
+	free(t.l.v);
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(parse_typed(&t, 2, bad_enum, NULL, 0), EXIT_USAGE);
+	ck_assert_int_eq(parse_typed(&t, 1, zero, NULL, 0), EXIT_USAGE);
+	ck_assert_int_eq(parse_typed(&t, 1, bad_list, NULL, 0), EXIT_USAGE);
+	ck_assert_int_eq(parse_typed(&t, 2, bad_cb, NULL, 0), EXIT_USAGE);
+}
+END_TEST
+
+Suite *opts_suite(void)
+{
+	Suite *s = suite_create("opts");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, values_after_space_or_equals_and_positionals);
+	tcase_add_test(tc, bad_words_are_usage_errors);
+	tcase_add_test(tc, take_removes_a_shared_option_anywhere);
+	tcase_add_test(tc, typed_values_and_deprecated_words);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Lab routing: routes along paths, local reroute around failures, ECMP. */
+#include <check.h>
+
+#include "lab/lab_routes.h"
+#include "testlib.h"
+
+static struct topo *t;
+static struct elp *e;
+static bool *down;
+static struct lab_routes r;
+
+static void setup(void)
+{
+	t = topo_from_str(SEED_CLOS_TOPO);
+	ck_assert_ptr_nonnull(t);
+	/* Scenario 1 before the failures: green h3->h1, blue h2->h4. */
+	e = elp_from_str(t, "h3 T3 L3 S2 L2 T1 h1\nh2 T2 L2 S1 L3 T4 h4\n");
+	ck_assert_ptr_nonnull(e);
+	down = xcalloc(t->nports, sizeof(*down));
+	memset(&r, 0, sizeof(r));
+}
+
+static void teardown(void)
+{
+	lab_routes_free(&r);
+	free(down);
+	elp_free(e);
+	topo_free(t);
+}
+
+static int node(const char *n)
+{
+	return topo_find_node(t, n);
+}
+
+static int port(const char *n, const char *p)
+{
+	return topo_find_port(t, node(n), p);
+}
+
+/* The single egress port name of n's route to host dst, or NULL. */
+static const char *via(const char *n, const char *dst)
+{
+	int k;
+	const int *p = lab_route_ports(&r, node(n), node(dst), &k);
+
+	if (!p || k != 1)
+		return NULL;
+	return t->ports[p[0]].name;
+}
+
+START_TEST(routes_follow_the_paths)
+{
+	ck_assert_int_eq(lab_routes_from_paths(t, e, down, &r), 0);
+	ck_assert_str_eq(via("L2", "h1"), "t1");
+	ck_assert_str_eq(via("S2", "h1"), "l2");
+	ck_assert_str_eq(via("L3", "h4"), "t4");
+	ck_assert_str_eq(via("h2", "h4"), "eth0");
+	ck_assert_ptr_null(via("L1", "h1"));
+	ck_assert_int_eq(r.unroutable, 0);
+}
+END_TEST
+
+START_TEST(a_failure_bounces_up_at_the_node_in_front_of_it)
+{
+	down[port("L2", "t1")] = true;
+	down[port("T4", "l3")] = true;	/* either end marks the link down */
+	ck_assert_int_eq(lab_routes_from_paths(t, e, down, &r), 0);
+	/* Green came down from S2: the detour goes up to S1, not back. */
+	ck_assert_str_eq(via("L2", "h1"), "s1");
+	ck_assert_str_eq(via("S1", "h1"), "l1");
+	ck_assert_str_eq(via("L1", "h1"), "t1");
+	/* Blue came down from S1: it bounces up to S2 and down via L4. */
+	ck_assert_str_eq(via("L3", "h4"), "s2");
+	ck_assert_str_eq(via("S2", "h4"), "l4");
+	ck_assert_str_eq(via("L4", "h4"), "t4");
+	/* Upstream of the failures nothing changed (local reroute). */
+	ck_assert_str_eq(via("S2", "h1"), "l2");
+	ck_assert_str_eq(via("S1", "h4"), "l3");
+}
+END_TEST
+
+START_TEST(paths_sharing_a_destination_make_ecmp)
+{
+	struct elp *two = elp_from_str(t, "h3 T3 L3 S1 L1 T1 h1\nh4 T4 L3 S2 L1 T1 h1\n");
+	const int *p;
+	int k;
+
+	ck_assert_int_eq(lab_routes_from_paths(t, two, down, &r), 0);
+	p = lab_route_ports(&r, node("L3"), node("h1"), &k);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(k, 2);
+	ck_assert_int_lt(p[0], p[1]);
+	elp_free(two);
+}
+END_TEST
+
+START_TEST(a_cut_off_host_is_counted_unroutable)
+{
+	down[port("T1", "l1")] = true;
+	down[port("T1", "l2")] = true;
+	ck_assert_int_eq(lab_routes_from_paths(t, e, down, &r), 0);
+	ck_assert_int_eq(r.unroutable, 1);
+	ck_assert_str_eq(via("S2", "h1"), "l2");	/* up to the failure */
+	ck_assert_ptr_null(via("L2", "h1"));
+}
+END_TEST
+
+START_TEST(a_path_must_end_at_a_host)
+{
+	struct elp *bad = elp_from_str(t, "h1 T1 L1\n");
+
+	capture_begin();
+	ck_assert_int_eq(lab_routes_from_paths(t, bad, down, &r), -1);
+	ck_assert_ptr_nonnull(strstr(capture_end(), "t.elp:1:"));
+	elp_free(bad);
+}
+END_TEST
+
+START_TEST(shortest_paths_use_every_spine)
+{
+	const int *p;
+	int k;
+
+	lab_routes_shortest(t, down, &r);
+	p = lab_route_ports(&r, node("L1"), node("h3"), &k);
+	ck_assert_int_eq(k, 2);
+	p = lab_route_ports(&r, node("T1"), node("h4"), &k);
+	ck_assert_int_eq(k, 2);
+	ck_assert_str_eq(via("L1", "h1"), "t1");
+	/* Hosts never forward: no route of T1 to h2 goes through h1. */
+	p = lab_route_ports(&r, node("T1"), node("h2"), &k);
+	ck_assert_int_eq(k, 2);
+	(void)p;
+	lab_routes_free(&r);
+	/* After L1-S1 fails, L1 reaches the other pod through S2 only. */
+	down[port("L1", "s1")] = true;
+	lab_routes_shortest(t, down, &r);
+	ck_assert_str_eq(via("L1", "h3"), "s2");
+}
+END_TEST
+
+Suite *lab_routes_suite(void)
+{
+	Suite *s = suite_create("lab_routes");
+	TCase *tc = tcase_create("routes");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, routes_follow_the_paths);
+	tcase_add_test(tc, a_failure_bounces_up_at_the_node_in_front_of_it);
+	tcase_add_test(tc, paths_sharing_a_destination_make_ecmp);
+	tcase_add_test(tc, a_cut_off_host_is_counted_unroutable);
+	tcase_add_test(tc, a_path_must_end_at_a_host);
+	tcase_add_test(tc, shortest_paths_use_every_spine);
+	suite_add_tcase(s, tc);
+	return s;
+}

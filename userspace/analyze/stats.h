@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The Tagger paper's evaluation metrics of a rule set: lossless priorities
+ * and tags used, rules in total and per switch, the bottleneck switch.
+ *
+ * API:
+ *   rules_stats(r, &s)            count (O(switches))
+ *   rules_stats_json(r, &s)       the -j object of tagger stats
+ *   rules_stats_print(f, r, &s, top)   summary and a per-switch table of
+ *                                 the `top` biggest switches (0: all)
+ *   rules_stats_free(&s)
+ */
+#ifndef __TAGGER_STATS_H
+#define __TAGGER_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <jansson.h>
+
+#include "model/rules.h"
+
+struct switch_stats {
+	int sw;			/* index in the rules */
+	int classify;
+	int rewrite;
+	int total;
+};
+
+struct rules_stats {
+	int priorities;		/* lossless priorities a switch must keep */
+	uint8_t prio_mask;	/* which ones */
+	int lossless_tags;
+	int classes;
+	int64_t classify;
+	int64_t rewrite;
+	int64_t total;
+	int64_t wildcard;	/* rules with a "*" port */
+	int nsw;
+	struct switch_stats *per;	/* biggest first, then by name */
+	double avg;
+};
+
+void rules_stats(const struct rules *r, struct rules_stats *s);
+json_t *rules_stats_json(const struct rules *r, const struct rules_stats *s);
+void rules_stats_print(FILE *f, const struct rules *r, const struct rules_stats *s, int top);
+void rules_stats_free(struct rules_stats *s);
+
+#endif /* __TAGGER_STATS_H */

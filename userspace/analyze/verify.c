@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The verifier: buffer dependency graph from the rules, ELP walks, cycle
+ * search; see verify.h. Witnesses are collected as raw records while the
+ * graph is built and turned into text and JSON once at the end
+ * (verify_report.c), so the hot loops only touch integers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/digraph.h"
+#include "lib/log.h"
+#include "lib/util.h"
+#include "analyze/verify.h"
+
+/* Why a walk became lossy: the first failing hop. */
+enum lossy_reason {
+	LOSSY_INITIAL,		/* the source has no lossless initial tag */
+	LOSSY_NO_RULES,		/* a forwarding node is not in "switches" */
+	LOSSY_CLASSIFY,		/* classify has no rule or answers lossy */
+	LOSSY_REWRITE,		/* rewrite has no rule or answers lossy */
+};
+
+struct lossy_rec {
+	int path;
+	int cls;
+	int hop;		/* index of the node in the path (0 = source) */
+	int tag;
+	int rule;		/* answering rule, -1 if none matched */
+	enum lossy_reason why;
+};
+
+struct dec_rec {
+	int sw;
+	int rule;
+	int path;		/* a path that takes this rule, -1 if none */
+	int hop;
+};
+
+struct vctx {
+	const struct topo *t;
+	const struct elp *e;
+	const struct rules *r;
+	struct verify_result *res;
+	int max;
+	int *node_sw;		/* topology node -> rules switch or -1 */
+	int *node_host;		/* topology node -> rules host or -1 */
+	int *port_local;	/* topology port -> port index in its switch */
+	int **sw_ports;		/* rules switch, port index -> topology port */
+	struct hmap edges;	/* key2(from node, to node) -> edge index */
+	struct verify_edge *ev;
+	int64_t nev, evcap;
+	struct lossy_rec *lossy;
+	int nlossy, lossy_cap;
+	struct dec_rec *dec;
+	int ndec, dec_cap;
+	struct hmap dec_idx;	/* key2(sw, rule) -> index in dec */
+	struct hmap cyc;	/* key2(from node, to node) -> index in the cycle */
+};
+
+static inline uint32_t bdg_node(int port, int prio)
+{
+	return (uint32_t)port * RULES_NPRIOS + (uint32_t)prio;
+}
+
+/* Map the rules' switches, ports and hosts onto the topology, or say why not. */
+static bool bind(struct vctx *c)
+{
+	const struct topo *t = c->t;
+	const struct rules *r = c->r;
+	int s, k, n;
+
+	c->node_sw = xmalloc((t->nnodes + 1) * sizeof(int));
+	c->node_host = xmalloc((t->nnodes + 1) * sizeof(int));
+	c->port_local = xmalloc((t->nports + 1) * sizeof(int));
+	memset(c->node_sw, -1, (t->nnodes + 1) * sizeof(int));
+	memset(c->node_host, -1, (t->nnodes + 1) * sizeof(int));
+	memset(c->port_local, -1, (t->nports + 1) * sizeof(int));
+	c->sw_ports = xcalloc(r->nsw + 1, sizeof(int *));
+	for (s = 0; s < r->nsw; s++) {
+		const struct rules_switch *rs = &r->sw[s];
+
+		n = topo_find_node(t, rs->name);
+		if (n < 0) {
+			input_err(r->file, 0, "switches.%s: no node \"%s\" in %s",
+				  rs->name, rs->name, t->file);
+			return false;
+		}
+		c->node_sw[n] = s;
+		c->sw_ports[s] = xmalloc((rs->nports + 1) * sizeof(int));
+		for (k = 0; k < rs->nports; k++) {
+			int p = topo_find_port(t, n, rs->ports[k]);
+
+			if (p < 0) {
+				input_err(r->file, 0, "switches.%s.ports[%d]: %s has no port \"%s\" in %s",
+					  rs->name, k, rs->name, rs->ports[k], t->file);
+				return false;
+			}
+			c->sw_ports[s][k] = p;
+			c->port_local[p] = k;
+		}
+		/* A port without a program would forward tags unchecked. */
+		for (k = 0; k < t->nodes[n].nports; k++) {
+			int p = t->nodes[n].ports[k];
+
+			if (c->port_local[p] < 0) {
+				input_err(r->file, 0, "switches.%s.ports: port \"%s\" of %s in %s is missing",
+					  rs->name, t->ports[p].name, rs->name, t->file);
+				return false;
+			}
+		}
+	}
+	for (s = 0; s < r->nhosts; s++) {
+		n = topo_find_node(t, r->hosts[s].name);
+		if (n < 0) {
+			input_err(r->file, 0, "hosts.%s: no node \"%s\" in %s",
+				  r->hosts[s].name, r->hosts[s].name, t->file);
+			return false;
+		}
+		c->node_host[n] = s;
+	}
+	return true;
+}
+
+static int64_t add_edge(struct vctx *c, int from, int p, int to, int q, int sw, int rule)
+{
+	bool fresh;
+	uint64_t *slot = hmap_slot(&c->edges, key2(bdg_node(from, p), bdg_node(to, q)), &fresh);
+	struct verify_edge ed = {
+		.from_port = from, .from_prio = p, .to_port = to, .to_prio = q,
+		.sw = sw, .rule = rule, .path = -1,
+	};
+
+	if (fresh) {
+		*slot = (uint64_t)c->nev;
+		VEC_PUSH(c->ev, c->nev, c->evcap, ed);
+	}
+	return (int64_t)*slot;
+}
+
+static void note_decreasing(struct vctx *c, int sw, int rule, int path, int hop)
+{
+	struct dec_rec d = { .sw = sw, .rule = rule, .path = path, .hop = hop };
+	bool fresh;
+	uint64_t *slot = hmap_slot(&c->dec_idx, key2(sw, rule), &fresh);
+
+	if (fresh) {
+		*slot = (uint64_t)c->ndec;
+		VEC_PUSH(c->dec, c->ndec, c->dec_cap, d);
+	} else if (c->dec[*slot].path < 0) {
+		c->dec[*slot].path = path;
+		c->dec[*slot].hop = hop;
+	}
+}
+
+/*
+ * Edges of one rewrite rule: every (in, out) it answers for (wildcards
+ * expanded, more specific rules taking their keys), where the packet is
+ * lossless before and after.
+ */
+static void rule_edges(struct vctx *c, int s, int k)
+{
+	const struct rules *r = c->r;
+	const struct rules_switch *rs = &r->sw[s];
+	const struct rules_rewrite *rw = &rs->rewrite[k];
+	bool wild = rw->in == RULES_ANY || rw->out == RULES_ANY;
+	int ilo = rw->in == RULES_ANY ? 0 : rw->in;
+	int ihi = rw->in == RULES_ANY ? rs->nports : rw->in + 1;
+	int olo = rw->out == RULES_ANY ? 0 : rw->out;
+	int ohi = rw->out == RULES_ANY ? rs->nports : rw->out + 1;
+	int i, o, p, q, rk;
+
+	if (r->rank[rw->new_tag] < r->rank[rw->tag])
+		note_decreasing(c, s, k, -1, 0);
+	if (!rules_tag_lossless(r, rw->new_tag))
+		return;
+	for (i = ilo; i < ihi; i++) {
+		p = rules_classify(r, s, i, rw->tag, NULL);
+		if (p < 0)
+			continue;
+		for (o = olo; o < ohi; o++) {
+			int out = c->sw_ports[s][o], in_b = c->t->ports[out].peer;
+			int sb = c->node_sw[port_node(c->t, in_b)];
+
+			if (wild && (rules_rewrite(r, s, rw->tag, i, o, &rk), rk != k))
+				continue;
+			if (sb < 0)
+				continue;	/* a host: a sink, it waits on nobody */
+			q = rules_classify(r, sb, c->port_local[in_b], rw->new_tag, NULL);
+			if (q >= 0)
+				add_edge(c, c->sw_ports[s][i], p, in_b, q, s, k);
+		}
+	}
+}
+
+static void note_lossy(struct vctx *c, int path, int cls, int hop, int tag, int rule,
+		       enum lossy_reason why)
+{
+	struct lossy_rec l = {
+		.path = path, .cls = cls, .hop = hop, .tag = tag, .rule = rule, .why = why,
+	};
+
+	c->res->lossy_walks++;
+	if (c->nlossy < c->max)
+		VEC_PUSH(c->lossy, c->nlossy, c->lossy_cap, l);
+}
+
+static int initial_tag(const struct vctx *c, int node, int cls)
+{
+	const struct rules *r = c->r;
+	int h = c->node_host[node];
+
+	if (r->nclasses)
+		return h >= 0 && r->hosts[h].nclasses ? r->hosts[h].classes[cls]
+						      : r->class_tags[cls];
+	if (h >= 0 && r->hosts[h].tag >= 0)
+		return r->hosts[h].tag;
+	return r->ntags ? r->tags[0].tag : -1;
+}
+
+/*
+ * Follow path i for one class: classify at every node after the source
+ * that is in "switches", rewrite at every forwarding node. Returns true
+ * if the walk stays lossless. Keeps going after a lossy hop, since a later
+ * rule may lift the tag again (which the monotonic check reports).
+ *
+ * The edges a walk takes are rule edges already (same lookups, same
+ * conditions), so the first pass only records lossy hops and decreasing
+ * rules; with annotate set, a second pass names a path behind each edge
+ * of the cycle found (c->cyc: edge key -> index in the cycle).
+ */
+static bool walk(struct vctx *c, int i, int cls, bool annotate)
+{
+	const struct topo *t = c->t;
+	const struct rules *r = c->r;
+	const int32_t *h = elp_hops(c->e, i);
+	int n = elp_len(c->e, i), k, tag, prev = -1, prev_p = 0;
+	bool lossless = true;
+	uint64_t ci;
+
+	if (n <= 0)
+		return true;	/* elp_add() callers may add an empty path */
+	tag = initial_tag(c, port_node(t, h[0]), cls);
+	if (tag < 0 || !rules_tag_lossless(r, tag)) {
+		if (!annotate)
+			note_lossy(c, i, cls, 0, tag, -1, LOSSY_INITIAL);
+		return false;
+	}
+	for (k = 1; k <= n; k++) {
+		int in = t->ports[h[k - 1]].peer, sw = c->node_sw[port_node(t, in)];
+		int loc = c->port_local[in], p, nt, rule;
+
+		if (sw < 0) {
+			if (k < n && lossless && !annotate)
+				note_lossy(c, i, cls, k, tag, -1, LOSSY_NO_RULES);
+			return k == n && lossless;
+		}
+		p = rules_classify(r, sw, loc, tag, &rule);
+		if (p < 0 && lossless && !annotate)
+			note_lossy(c, i, cls, k, tag, rule, LOSSY_CLASSIFY);
+		lossless &= p >= 0;
+		if (annotate && p >= 0 && prev >= 0 &&
+		    hmap_get(&c->cyc, key2(bdg_node(prev, prev_p), bdg_node(in, p)), &ci) &&
+		    c->res->cycle[ci].path < 0)
+			c->res->cycle[ci].path = i;
+		if (k == n)
+			break;
+		nt = rules_rewrite(r, sw, tag, loc, c->port_local[h[k]], &rule);
+		if (rule >= 0 && !annotate &&
+		    r->rank[r->sw[sw].rewrite[rule].new_tag] < r->rank[tag])
+			note_decreasing(c, sw, rule, i, k);
+		if (nt < 0) {
+			if (lossless && !annotate)
+				note_lossy(c, i, cls, k, tag, rule, LOSSY_REWRITE);
+			lossless = false;
+			nt = r->lossy_tag;
+		}
+		prev = p >= 0 && rules_tag_lossless(r, nt) ? in : -1;
+		prev_p = p;
+		tag = nt;
+	}
+	return lossless;
+}
+
+/* Name an ELP path behind each edge of the cycle, where one exists. */
+static void annotate_cycle(struct vctx *c, int ncls)
+{
+	struct verify_result *res = c->res;
+	int i, k, named = 0;
+
+	hmap_init(&c->cyc, res->cycle_len);
+	for (k = 0; k < res->cycle_len; k++)
+		hmap_put(&c->cyc, key2(bdg_node(res->cycle[k].from_port, res->cycle[k].from_prio),
+				       bdg_node(res->cycle[k].to_port, res->cycle[k].to_prio)), k);
+	for (i = 0; i < c->e->npaths && named < res->cycle_len; i++) {
+		for (k = 0; k < ncls; k++)
+			walk(c, i, k, true);
+		for (k = 0, named = 0; k < res->cycle_len; k++)
+			named += res->cycle[k].path >= 0;
+	}
+}
+
+/* Vertices of the BDG: every (in-port, priority) some tag is queued in. */
+static int64_t count_nodes(struct vctx *c)
+{
+	const struct rules *r = c->r;
+	uint8_t *seen = xcalloc((size_t)c->t->nports * RULES_NPRIOS + 1, 1);
+	int64_t n = 0;
+	int s, k, i, rk;
+
+	for (s = 0; s < r->nsw; s++) {
+		const struct rules_switch *rs = &r->sw[s];
+
+		for (k = 0; k < rs->nclassify; k++) {
+			const struct rules_classify *cl = &rs->classify[k];
+			int lo = cl->in == RULES_ANY ? 0 : cl->in;
+			int hi = cl->in == RULES_ANY ? rs->nports : cl->in + 1;
+
+			if (cl->prio == r->lossy_prio)
+				continue;
+			for (i = lo; i < hi; i++) {
+				uint32_t v = bdg_node(c->sw_ports[s][i], cl->prio);
+
+				if (cl->in == RULES_ANY &&
+				    (rules_classify(r, s, i, cl->tag, &rk), rk != k))
+					continue;
+				n += !seen[v];
+				seen[v] = 1;
+			}
+		}
+	}
+	free(seen);
+	return n;
+}
+
+static void find_cycle(struct vctx *c)
+{
+	struct verify_result *res = c->res;
+	int *src = xmalloc((c->nev + 1) * sizeof(int));
+	int *dst = xmalloc((c->nev + 1) * sizeof(int));
+	struct digraph g;
+	int64_t i, *cyc;
+
+	for (i = 0; i < c->nev; i++) {
+		src[i] = (int)bdg_node(c->ev[i].from_port, c->ev[i].from_prio);
+		dst[i] = (int)bdg_node(c->ev[i].to_port, c->ev[i].to_prio);
+	}
+	digraph_build(&g, c->t->nports * RULES_NPRIOS, src, dst, c->nev);
+	res->cycle_len = digraph_find_cycle(&g, &cyc);
+	if (res->cycle_len) {
+		res->cycle = xmalloc(res->cycle_len * sizeof(*res->cycle));
+		for (i = 0; i < res->cycle_len; i++)
+			res->cycle[i] = c->ev[cyc[i]];
+		free(cyc);
+	}
+	digraph_free(&g);
+	free(src);
+	free(dst);
+}
+
+static void ctx_free(struct vctx *c)
+{
+	int s;
+
+	for (s = 0; c->sw_ports && s < c->r->nsw; s++)
+		free(c->sw_ports[s]);
+	free(c->sw_ports);
+	free(c->node_sw);
+	free(c->node_host);
+	free(c->port_local);
+	free(c->ev);
+	free(c->lossy);
+	free(c->dec);
+	hmap_free(&c->edges);
+	hmap_free(&c->dec_idx);
+	hmap_free(&c->cyc);
+}
+
+static char *where(const struct vctx *c, int path)
+{
+	char *p = elp_path_text(c->t, c->e, path), *s;
+	int line = c->e->line[path];
+
+	if (line ? asprintf(&s, "%s (%s:%d)", p, c->e->file, line) < 0
+		 : asprintf(&s, "%s", p) < 0)
+		abort();
+	free(p);
+	return s;
+}
+
+static void lossy_problem(struct vctx *c, const struct lossy_rec *l)
+{
+	const struct topo *t = c->t;
+	const struct rules *r = c->r;
+	const int32_t *h = elp_hops(c->e, l->path);
+	int n = elp_len(c->e, l->path), node = l->hop ? port_peer_node(t, h[l->hop - 1])
+						       : port_node(t, h[0]);
+	const char *nm = t->nodes[node].name, *in = NULL, *out = NULL, *missing = NULL;
+	char *w = where(c, l->path), *rt = NULL, *why = NULL, cls[32] = "", *text;
+	char *plain = elp_path_text(t, c->e, l->path);
+	int sw = c->node_sw[node];
+	json_t *j;
+
+	if (l->hop)
+		in = t->ports[t->ports[h[l->hop - 1]].peer].name;
+	if (l->hop && l->hop < n)
+		out = t->ports[h[l->hop]].name;
+	if (r->nclasses > 1)
+		snprintf(cls, sizeof(cls), ", class %d", r->class_ids[l->cls]);
+	switch (l->why) {
+	case LOSSY_INITIAL:
+		if (asprintf(&why, "the source %s has no lossless initial tag", nm) < 0)
+			abort();
+		break;
+	case LOSSY_NO_RULES:
+		if (asprintf(&why, "at %s: %s forwards but is not in \"switches\"", nm, nm) < 0)
+			abort();
+		break;
+	case LOSSY_CLASSIFY:
+		if (l->rule < 0) {
+			missing = "classify";
+			if (asprintf(&why, "at %s: no classify rule for in %s tag %d", nm, in,
+				     l->tag) < 0)
+				abort();
+		} else {
+			const struct rules_classify *cl = &r->sw[sw].classify[l->rule];
+
+			if (asprintf(&rt, "classify[%d]", l->rule) < 0 ||
+			    asprintf(&why, "at %s: %s (in %s tag %d priority %d) queues it lossy",
+				     nm, rt, rules_port_name(r, sw, cl->in), cl->tag, cl->prio) < 0)
+				abort();
+		}
+		break;
+	case LOSSY_REWRITE:
+		if (l->rule < 0) {
+			missing = "rewrite";
+			if (asprintf(&why, "at %s: no rewrite rule for tag %d in %s out %s", nm,
+				     l->tag, in, out) < 0)
+				abort();
+		} else {
+			char *x = verify_rule_text(r, sw, l->rule);
+
+			if (asprintf(&rt, "rewrite[%d]", l->rule) < 0 ||
+			    asprintf(&why, "at %s: %s demotes it to lossy", nm, x) < 0)
+				abort();
+			free(x);
+		}
+		break;
+	}
+	if (asprintf(&text, "lossy path %s%s: %s", w, cls, why) < 0)
+		abort();
+	j = json_pack("{s:s,s:s,s:i,s:s,s:i,s:i,s:s?,s:s?,s:s?,s:s?,s:s}",
+		      "kind", "lossy_path", "path", plain, "line", c->e->line[l->path],
+		      "node", nm, "hop", l->hop, "tag", l->tag, "in", in, "out", out,
+		      "missing", missing, "rule", rt, "message", text);
+	if (r->nclasses)
+		json_object_set_new(j, "class", json_integer(r->class_ids[l->cls]));
+	verify_add_problem(c->res, VERIFY_LOSSY_PATH, text, j);
+	free(plain);
+	free(w);
+	free(rt);
+	free(why);
+}
+
+static void decreasing_problem(struct vctx *c, const struct dec_rec *d)
+{
+	const struct rules *r = c->r;
+	const struct rules_rewrite *rw = &r->sw[d->sw].rewrite[d->rule];
+	char *rt = verify_rule_text(r, d->sw, d->rule), *w = NULL, *plain = NULL;
+	char *text, name[32];
+	json_t *j;
+
+	if (d->path >= 0) {
+		w = where(c, d->path);
+		plain = elp_path_text(c->t, c->e, d->path);
+	}
+	if (asprintf(&text, "decreasing tag: %s lowers rank %d to %d%s%s", rt,
+		     r->rank[rw->tag], r->rank[rw->new_tag], w ? "\n      on path " : "",
+		     w ? w : "") < 0)
+		abort();
+	snprintf(name, sizeof(name), "rewrite[%d]", d->rule);
+	j = json_pack("{s:s,s:s,s:s,s:i,s:s,s:s,s:i,s:s?,s:s}", "kind", "decreasing_tag",
+		      "switch", r->sw[d->sw].name, "rule", name, "tag", rw->tag,
+		      "in", rules_port_name(r, d->sw, rw->in),
+		      "out", rules_port_name(r, d->sw, rw->out), "new_tag", rw->new_tag,
+		      "path", plain, "message", text);
+	if (w) {
+		json_object_set_new(j, "line", json_integer(c->e->line[d->path]));
+		json_object_set_new(j, "hop", json_integer(d->hop));
+	}
+	verify_add_problem(c->res, VERIFY_DECREASING_TAG, text, j);
+	free(plain);
+	free(rt);
+	free(w);
+}
+
+/* Raw records -> problems (text and JSON), at most c->max of each kind. */
+static void verify_report(struct vctx *c)
+{
+	struct verify_result *res = c->res;
+	char *text;
+	int i;
+
+	if (res->cycle_len) {
+		if (asprintf(&text, "cycle of %d buffer dependencies", res->cycle_len) < 0)
+			abort();
+		verify_add_problem(res, VERIFY_CYCLE, text,
+				   json_pack("{s:s,s:i,s:s}", "kind", "cycle",
+					     "length", res->cycle_len, "message", text));
+	}
+	for (i = 0; i < c->ndec && i < c->max; i++)
+		decreasing_problem(c, &c->dec[i]);
+	for (i = 0; i < c->nlossy; i++)
+		lossy_problem(c, &c->lossy[i]);
+}
+
+int verify_rules(const struct topo *t, const struct elp *e, const struct rules *r,
+		 const struct verify_opts *opts, struct verify_result *res)
+{
+	struct vctx c = { .t = t, .e = e, .r = r, .res = res };
+	double t0 = now_seconds();
+	int i, k, ncls;
+
+	memset(res, 0, sizeof(*res));
+	c.max = opts && opts->max_problems > 0 ? opts->max_problems : 10;
+	hmap_init(&c.edges, 1024);
+	hmap_init(&c.dec_idx, 16);
+	if (!bind(&c)) {
+		ctx_free(&c);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < r->nsw; i++)
+		for (k = 0; k < r->sw[i].nrewrite; k++)
+			rule_edges(&c, i, k);
+	ncls = r->nclasses ? r->nclasses : 1;
+	res->nclasses = r->nclasses;
+	res->paths = e->npaths;
+	for (i = 0; i < e->npaths; i++) {
+		bool all = true;
+
+		for (k = 0; k < ncls; k++)
+			all &= walk(&c, i, k, false);
+		res->lossless_paths += all;
+	}
+	res->walks = (int64_t)e->npaths * ncls;
+	res->bdg_edges = c.nev;
+	res->bdg_nodes = count_nodes(&c);
+	find_cycle(&c);
+	res->deadlock_free = res->cycle_len == 0;
+	if (res->cycle_len)
+		annotate_cycle(&c, ncls);
+	res->decreasing = c.ndec;
+	res->monotonic = c.ndec == 0;
+	res->ok = res->deadlock_free && res->monotonic &&
+		  (res->lossy_walks == 0 || (opts && opts->allow_lossy));
+	verify_report(&c);
+	ctx_free(&c);
+	res->seconds = now_seconds() - t0;
+	return res->ok ? EXIT_OK : EXIT_PROBLEM;
+}

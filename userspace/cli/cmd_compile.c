@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tagger compile TOPO ELP: the tag compiler's command line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/bound.h"
+#include "cli/cmd.h"
+#include "compile/compile.h"
+#include "model/rules.h"
+#include "analyze/verify.h"
+#include "lib/log.h"
+#include "cli/opts.h"
+#include "lib/util.h"
+
+struct compile_cli {
+	const char *topo;
+	const char *elp;
+	const char *out;
+	const char *table;
+	const char *dot;
+	bool verify;
+	bool bound;
+	struct bound_opts bopts;
+};
+
+static int help(int argc, char **argv)
+{
+	fprintf(stderr,
+		"Usage: %s [-j] compile TOPO ELP [ -o RULES.json ] [ OPTIONS ]\n"
+		"OPTIONS := { --algorithm { best | order | greedy | brute | clos } |\n"
+		"             --classes N | --priorities LIST | --dscp LIST |\n"
+		"             --lossy-priority P | --lossy-dscp D | --strict | --compress |\n"
+		"             --table FILE | --dot FILE | --no-verify | --no-bound |\n"
+		"             --exact-seconds S }\n"
+		"\n"
+		"Compiles the expected lossless paths into per-switch rules: classify\n"
+		"(in-port, tag) -> priority and rewrite (tag, in-port, out-port) -> tag.\n"
+		"  --algorithm   best (default): order and greedy, the fewer priorities\n"
+		"                order: tag +1 on backward edges of a searched order\n"
+		"                greedy: the paper's merging; brute: tag = hop index\n"
+		"                clos: +1 per down-up bounce (needs layer=)\n"
+		"  --classes N   N lossless classes, class c starting at tag c (M+N)\n"
+		"  --priorities  lossless priorities available, in order (default 1-7)\n"
+		"  --dscp        DSCP codepoint of tag 0, 1, ... (default 1,2,3,...)\n"
+		"  --lossy-priority, --lossy-dscp   the lossy class (default 0, 0)\n"
+		"  --strict      exit 1 if any path cannot stay lossless\n"
+		"  --compress    wildcard rules where they change no packet's treatment\n"
+		"  --table FILE  per-switch tables like the paper's ('-' = stdout)\n"
+		"  --dot FILE    Graphviz picture of the tagged graph\n"
+		"  --no-verify   skip the independent verifier (run by default)\n"
+		"  --no-bound    skip the lower bound / exact minimum\n"
+		"  --exact-seconds S   GLPK time limit of the exact minimum (default 3)\n"
+		"Without -o the rules go to stdout (unless -j, which prints a summary).\n"
+		"Every option is --name V or --name=V, spelled in full.\n",
+		bin_name);
+	return 0;
+}
+
+/* "a,b,c-d" of distinct values in [0, hi] into out[]; its length or -1. */
+static int parse_distinct(const char *s, int hi, int *out)
+{
+	int *v, n, i, j;
+
+	n = split_list(s, 0, hi, &v);
+	if (n < 1 || n > TAG_MAX) {
+		if (n > 0)
+			free(v);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (v[i] == v[j]) {
+				free(v);
+				return -1;
+			}
+	memcpy(out, v, n * sizeof(int));
+	free(v);
+	return n;
+}
+
+static int check_opts(const struct compile_opts *o)
+{
+	int i;
+
+	for (i = 0; i < o->nprios; i++)
+		if (o->prios[i] == o->lossy_prio)
+			return usage_err(NULL, "priority %d is both lossless and the lossy priority",
+					 o->lossy_prio);
+	for (i = 0; i < o->ndscp; i++)
+		if (o->dscp[i] == o->lossy_dscp)
+			return usage_err(NULL, "DSCP %d is both a lossless tag and the lossy tag",
+					 o->lossy_dscp);
+	return 0;
+}
+
+static int algo_opt(const struct opt *opt, const char *val)
+{
+	const struct tag_algo **algo = opt->out;
+
+	*algo = compile_find_algo(val);
+	if (!*algo) {
+		p_err("What is algorithm \"%s\"? (best | order | greedy | brute | clos)", val);
+		return 1;
+	}
+	return 0;
+}
+
+static int prios_opt(const struct opt *opt, const char *val)
+{
+	struct compile_opts *o = opt->out;
+
+	o->nprios = parse_distinct(val, 7, o->prios);
+	if (o->nprios < 0) {
+		p_err("--priorities takes distinct priorities 0-7, not \"%s\"", val);
+		return 1;
+	}
+	return 0;
+}
+
+static int dscp_opt(const struct opt *opt, const char *val)
+{
+	struct compile_opts *o = opt->out;
+
+	o->ndscp = parse_distinct(val, 63, o->dscp);
+	if (o->ndscp < 0) {
+		p_err("--dscp takes distinct codepoints 0-63, not \"%s\"", val);
+		return 1;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct compile_opts *o, struct compile_cli *c)
+{
+	bool no_verify = false, no_bound = false;
+	int seconds = -1, got, rc;
+	char *pos[2];
+	const struct opt opts[] = {
+		{ .name = "--algorithm", .type = OPT_FUNC, .out = &o->algo, .func = algo_opt },
+		{ .name = "--classes", .type = OPT_INT, .min = 1, .max = 8, .out = &o->nclasses },
+		{ .name = "--priorities", .type = OPT_FUNC, .out = o, .func = prios_opt },
+		{ .name = "--dscp", .type = OPT_FUNC, .out = o, .func = dscp_opt },
+		{ .name = "--lossy-priority", .type = OPT_INT, .min = 0, .max = 7,
+		  .out = &o->lossy_prio },
+		{ .name = "--lossy-dscp", .type = OPT_INT, .min = 0, .max = 63,
+		  .out = &o->lossy_dscp },
+		{ .name = "--strict", .type = OPT_FLAG, .out = &o->strict },
+		{ .name = "--compress", .type = OPT_FLAG, .out = &o->compress },
+		{ .name = "--table", .type = OPT_STR, .out = &c->table },
+		{ .name = "--dot", .type = OPT_STR, .out = &c->dot },
+		{ .name = "--no-verify", .type = OPT_FLAG, .out = &no_verify },
+		{ .name = "--no-bound", .type = OPT_FLAG, .out = &no_bound },
+		{ .name = "--exact-seconds", .type = OPT_INT, .min = 0, .max = 3600,
+		  .out = &seconds },
+		{ .name = "-o", .type = OPT_STR, .out = &c->out },
+		{ .name = "--output", .type = OPT_STR, .out = &c->out },
+		{ 0 }
+	};
+
+	rc = opts_parse(opts, argc, argv, pos, 2, &got);
+	if (rc)
+		return usage_help(help);
+	if (got != 2)
+		return usage_err(help, "compile takes TOPO and ELP");
+	c->topo = pos[0];
+	c->elp = pos[1];
+	c->verify = !no_verify;
+	c->bound = !no_bound;
+	if (seconds >= 0)
+		c->bopts.seconds = seconds;
+	return check_opts(o) ? EXIT_USAGE : 0;
+}
+
+static FILE *open_out(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+
+	if (!f)
+		p_err("cannot write %s: %m", path);
+	return f;
+}
+
+static int close_out(FILE *f, const char *path)
+{
+	int err = ferror(f);
+
+	if (f != stdout)
+		err |= fclose(f);
+	else
+		fflush(f);
+	if (err)
+		p_err("cannot write %s", path);
+	return err ? -1 : 0;
+}
+
+static int write_outputs(const struct topo *t, const struct compile_result *r,
+			 const struct compile_opts *o, const struct compile_cli *c,
+			 json_t *rules)
+{
+	FILE *f;
+
+	if (c->out || !json_output) {
+		const char *path = c->out ? c->out : "-";
+
+		/* jansson keeps insertion order: the output is reproducible */
+		size_t flags = r->nrules > 20000 ? JSON_COMPACT : JSON_INDENT(1);
+
+		f = open_out(path);
+		if (!f || json_dumpf(rules, f, flags) ||
+		    fputc('\n', f) == EOF || close_out(f, path))
+			return -1;
+	}
+	if (c->table) {
+		f = open_out(c->table);
+		if (!f || rules_write_table(f, t, r, o) || close_out(f, c->table))
+			return -1;
+	}
+	if (c->dot) {
+		f = open_out(c->dot);
+		if (!f || tagged_write_dot(f, t, r, o) || close_out(f, c->dot))
+			return -1;
+	}
+	return 0;
+}
+
+static void report_lossy(const struct topo *t, const struct elp *e,
+			 const struct compile_result *r)
+{
+	int i;
+
+	pr_warn("%d path%s (x class) cannot stay lossless with the priorities "
+		"available (%d tags needed, %d lossless):\n", r->lossy,
+		r->lossy == 1 ? "" : "s", r->ntags, r->nlossless);
+	for (i = 0; i < r->nlossy_list; i++) {
+		const struct lossy_path *lp = &r->lossy_list[i];
+		const int32_t *h = elp_hops(e, lp->path);
+		int node = lp->hop ? port_peer_node(t, h[lp->hop - 1]) : port_node(t, h[0]);
+
+		pr_warn("  %s:%d class %d: lossy from %s (hop %d)\n", e->file,
+			e->line[lp->path], lp->cls, t->nodes[node].name, lp->hop);
+	}
+	if (r->lossy > r->nlossy_list)
+		pr_warn("  ... and %d more\n", r->lossy - r->nlossy_list);
+}
+
+struct outcome {
+	struct bound b;
+	bool bounded;
+	bool verified;
+	bool deadlock_free;
+	double verify_seconds;
+};
+
+static json_t *json_tristate(int v)
+{
+	return v < 0 ? json_null() : json_boolean(v);
+}
+
+static void print_summary(const struct elp *e, const struct compile_result *r,
+			  const struct compile_opts *o, const struct outcome *oc,
+			  double seconds)
+{
+	if (json_output) {
+		json_t *j = json_pack("{s:s,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:f}",
+				      "algorithm", o->algo->name, "chosen", r->algo->name,
+				      "priorities", r->nlossless, "tags_needed", r->ntags,
+				      "classes", o->nclasses, "rules", r->nrules,
+				      "max_switch_rules", r->max_switch_rules,
+				      "switches", r->nsw, "paths", e->npaths,
+				      "lossy_paths", r->lossy, "seconds", seconds);
+
+		json_object_set_new(j, "lower_bound", oc->bounded ?
+				    json_integer(oc->b.lower) : json_null());
+		json_object_set_new(j, "exact", oc->bounded && oc->b.exact >= 0 ?
+				    json_integer(oc->b.exact) : json_null());
+		json_object_set_new(j, "optimal", json_tristate(oc->bounded ? oc->b.optimal : -1));
+		json_object_set_new(j, "verified", json_boolean(oc->verified));
+		json_object_set_new(j, "deadlock_free", oc->verified ?
+				    json_boolean(oc->deadlock_free) : json_null());
+		json_emit(j);
+		return;
+	}
+	fprintf(stderr, "%s: %d lossless priorit%s, %d rules (max %d per switch) on %d "
+		"switches, %d paths, %d lossy, %.3f s\n", r->algo->name, r->nlossless,
+		r->nlossless == 1 ? "y" : "ies", r->nrules, r->max_switch_rules, r->nsw,
+		e->npaths, r->lossy, seconds);
+	if (oc->bounded)
+		fprintf(stderr, "lower bound %d (%s)%s\n", oc->b.lower, oc->b.why,
+			oc->b.optimal == 1 ? ": optimal" :
+			oc->b.optimal == 0 ? ": not optimal" : "");
+	if (oc->verified)
+		fprintf(stderr, "verified: deadlock-free, tags never decrease, %d of %d "
+			"paths lossless (%.3f s)\n", e->npaths - r->lossy, e->npaths,
+			oc->verify_seconds);
+}
+
+/*
+ * The verifier reads back exactly the document being written. It shares
+ * no code with the compiler, so a compiler bug shows up here as a failed
+ * check, never as rules that deadlock in a network.
+ */
+static int verify_compiled(const struct topo *t, const struct elp *e,
+			   const struct compile_result *r, json_t *json, struct outcome *oc)
+{
+	struct verify_opts vo = { .allow_lossy = true };
+	struct verify_result vr;
+	struct rules *rules = rules_from_json(json, "compiled rules");
+	int rc;
+
+	if (!rules) {
+		p_err("the compiled rules do not parse: a compiler bug");
+		return EXIT_PROBLEM;
+	}
+	rc = verify_rules(t, e, rules, &vo, &vr);
+	oc->verified = true;
+	oc->deadlock_free = vr.deadlock_free;
+	oc->verify_seconds = vr.seconds;
+	if (rc != EXIT_OK || !vr.deadlock_free || !vr.monotonic ||
+	    vr.lossy_walks != r->lossy) {
+		verify_result_print(stderr, t, e, rules, &vr);
+		p_err("the compiled rules fail verification (%lld lossy walks, %d expected): "
+		      "a compiler bug", (long long)vr.lossy_walks, r->lossy);
+		rc = EXIT_PROBLEM;
+	}
+	verify_result_free(&vr);
+	rules_free(rules);
+	return rc;
+}
+
+int do_compile(int argc, char **argv)
+{
+	struct compile_cli c = { .verify = true, .bound = true };
+	struct outcome oc = { 0 };
+	struct compile_result r;
+	struct compile_opts o;
+	struct topo *t = NULL;
+	struct elp *e = NULL;
+	int ret = EXIT_USAGE;
+	double t0 = now_seconds(), t1;
+	json_t *rules = NULL;
+
+	compile_opts_init(&o);
+	bound_opts_init(&c.bopts);
+	if (argc >= 1 && is_help(argv[0]))
+		return help(argc, argv);
+	ret = parse_args(argc, argv, &o, &c);
+	if (ret)
+		return ret;
+	ret = EXIT_USAGE;
+	e = elp_parse_files(c.topo, c.elp, &t);
+	t1 = now_seconds();
+	if (!e || compile_run(t, e, &o, &r))
+		goto out;
+	rules = compile_rules_json(t, &r, &o);
+	ret = EXIT_OK;
+	pr_info("compile: parse %.3f s, tagging %.3f s\n", t1 - t0, r.seconds);
+	if (c.verify && verify_compiled(t, e, &r, rules, &oc))
+		ret = EXIT_PROBLEM;
+	pr_info("compile: verify %.3f s\n", oc.verify_seconds);
+	if (c.bound) {
+		double tb = now_seconds();
+
+		bool minimal = r.algo == &tag_algo_greedy || r.algo == &tag_algo_order;
+
+		bound_compute(t, e, o.nclasses, r.ntags, minimal, &c.bopts, &oc.b);
+		oc.bounded = true;
+		pr_info("compile: bound %.3f s\n", now_seconds() - tb);
+	}
+	if (r.lossy) {
+		report_lossy(t, e, &r);
+		if (o.strict)
+			ret = EXIT_PROBLEM;
+	}
+	if (ret != EXIT_PROBLEM && write_outputs(t, &r, &o, &c, rules))
+		ret = EXIT_USAGE;
+	print_summary(e, &r, &o, &oc, now_seconds() - t0);
+	json_decref(rules);
+	compile_result_free(&r);
+out:
+	elp_free(e);
+	topo_free(t);
+	return ret;
+}

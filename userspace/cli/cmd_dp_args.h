@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The command line of tagger switch and tagger host: positional words,
+ * PORT=IFNAME maps and --options in any order after the keyword.
+ *
+ * API:
+ *   dp_cli_run(argc, argv, words, allowed, fn, help)
+ *       words: the positional words expected ("NAME RULES.json"); they fill
+ *       o.name, then o.rules_file (two words) or o.ifname and o.rules_file
+ *       (three); allowed: the --options (and "PORT=IFNAME") this command
+ *       takes. Returns fn's exit code, or EXIT_USAGE after the help.
+ *       NAME must be valid_name(), IFNAME (and the IFNAME of every map)
+ *       dp_valid_ifname(): both become bpffs path components.
+ *   dp_valid_ifname(s)           as the kernel's dev_valid_name()
+ */
+#ifndef __TAGGER_DP_CLI_H
+#define __TAGGER_DP_CLI_H
+
+#include <stdbool.h>
+
+#include "dataplane/dp_switch.h"
+
+bool dp_valid_ifname(const char *s);
+int dp_cli_run(int argc, char **argv, const char *words, const char *allowed,
+	       int (*fn)(const struct dp_opts *), int (*help)(int argc, char **argv));
+
+#endif /* __TAGGER_DP_CLI_H */

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tagger host { attach | detach }: the command line. */
+#include <stdio.h>
+
+#include "cli/cmd.h"
+#include "cli/cmd_dp_args.h"
+#include "dataplane/dp_host.h"
+#include "dataplane/dp_pin.h"
+#include "lib/log.h"
+
+static int help(int argc, char **argv)
+{
+	if (json_output) {
+		json_emit(json_null());
+		return 0;
+	}
+	fprintf(stderr,
+		"Usage: %1$s host attach NAME IFNAME RULES.json [SELECTOR] [--class N]\n"
+		"                        [--mode MODE]\n"
+		"       %1$s host detach NAME IFNAME\n"
+		"       (each also takes --bpf-root DIR)\n"
+		"where  SELECTOR := [--class-dscp DSCP[,DSCP|-DSCP...]] [--udp-dport PORT[-PORT]]\n"
+		"       MODE := { auto | tcx | tc }\n"
+		"\n"
+		"Host NAME's packets of the lossless class leave IFNAME with the host's\n"
+		"initial tag from the rules (with --class N: its tag for class N) and\n"
+		"the priority the first switch classifies that tag into; ECN is kept.\n"
+		"The class is what the application sent with one of the DSCP\n"
+		"codepoints, or to the UDP ports (RoCEv2: 4791); every IP packet when\n"
+		"no selector is given. Other packets leave as they were sent.\n"
+		"Where an RDMA device sits on IFNAME (RoCE bypasses tc), attach also\n"
+		"sets the RDMA CM's default RoCE ToS (configfs, tag << 2) and, where\n"
+		"the NIC has DCB, trust DSCP and PFC on the lossless priorities;\n"
+		"detach puts the ToS back and leaves DCB as set.\n"
+		"Pins live in DIR/NAME/IFNAME (DIR: --bpf-root, $TAGGER_BPF_ROOT, or\n"
+		"%2$s).\n",
+		bin_name, DP_DEFAULT_ROOT);
+	return 0;
+}
+
+static int do_attach(int argc, char **argv)
+{
+	return dp_cli_run(argc, argv, "NAME IFNAME RULES.json",
+			  "--bpf-root --mode --class-dscp --udp-dport --class",
+			  dp_host_attach, help);
+}
+
+static int do_detach(int argc, char **argv)
+{
+	return dp_cli_run(argc, argv, "NAME IFNAME", "--bpf-root", dp_host_detach, help);
+}
+
+int do_host(int argc, char **argv)
+{
+	static const struct cmd cmds[] = {
+		{ "attach", do_attach },
+		{ "detach", do_detach },
+		{ "help", help },
+		{ 0 },
+	};
+
+	return cmd_select(cmds, argc, argv, help);
+}

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tagger metrics { show | serve }: the command line; see metrics.h. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cmd.h"
+#include "dataplane/dp_pin.h"
+#include "lib/log.h"
+#include "metrics/metrics.h"
+#include "metrics/metrics_http.h"
+#include "lib/outfile.h"
+#include "lib/util.h"
+
+static int help(int argc, char **argv)
+{
+	if (json_output) {
+		json_emit(json_null());
+		return 0;
+	}
+	fprintf(stderr,
+		"Usage: %1$s [-j] metrics show [NODES] [-o FILE]\n"
+		"       %1$s [-j] metrics serve [--listen ADDR[:PORT]] [NODES]\n"
+		"where  NODES := [--switch NAME]... [--pfc NAME]... [--bpf-root DIR]\n"
+		"\n"
+		"The counters of `switch show` and `pfc show` as Prometheus metrics\n"
+		"(text format 0.0.4): tagger_switch_* per port, direction, tag and\n"
+		"lossy reason, tagger_pfc_* per port and priority, agent health.\n"
+		"show prints them once (-o FILE: written whole or not at all, for\n"
+		"node_exporter's textfile collector; -j: the metrics as JSON).\n"
+		"serve answers GET /metrics on ADDR:PORT (default 127.0.0.1:%2$d; port\n"
+		"0: any free one; IPv6 as [ADDR]:PORT) until SIGTERM or SIGINT, and\n"
+		"first prints the address it listens on.\n"
+		"Without --switch or --pfc: every switch under the bpffs root (DIR,\n"
+		"$TAGGER_BPF_ROOT or %3$s) and every pause agent\n"
+		"($TAGGER_PFC_DIR or /run/tagger/pfc) of this network namespace,\n"
+		"looked up again at every scrape.\n"
+		"Exit status: 0 ok, 2 bad usage; a node that cannot be read: that of\n"
+		"its `show` (serve reports it as tagger_metrics_collect_success 0);\n"
+		"1 if serve cannot listen.\n",
+		bin_name, METRICS_HTTP_PORT, DP_DEFAULT_ROOT);
+	return 0;
+}
+
+struct opts {
+	struct metrics_nodes nodes;
+	const char *out;	/* show */
+	const char *listen;	/* serve */
+};
+
+static int node_opt(struct opts *o, const char *opt, const char *val)
+{
+	if (!valid_name(val))
+		return usage_err(help, "\"%s\" is not a valid node name", val);
+	metrics_nodes_add(&o->nodes, strcmp(opt, "--pfc") ? METRICS_SWITCH :
+			  METRICS_PFC, val);
+	return 0;
+}
+
+/*
+ * NODES and the options of one verb (allowed: "-o" or "--listen"): 0, an
+ * exit code after usage_err, or -1 when the help was asked for (exit 0).
+ */
+static int parse(int argc, char **argv, const char *allowed, struct opts *o)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		bool known = !strcmp(a, "--switch") || !strcmp(a, "--pfc") ||
+			     !strcmp(a, "--bpf-root") || !strcmp(a, allowed);
+
+		if (is_help(a))
+			return help(0, NULL) ?: -1;
+		if (!known)
+			return usage_err(help, "What is \"%s\"?", a);
+		if (!v)
+			return usage_err(help, "%s needs a value", a);
+		i++;
+		if (!strcmp(a, "--switch") || !strcmp(a, "--pfc")) {
+			if (node_opt(o, a, v))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--bpf-root")) {
+			dp_root_set(v);
+		} else if (!strcmp(a, "-o")) {
+			o->out = v;
+		} else {
+			o->listen = v;
+		}
+	}
+	o->nodes.discover = !o->nodes.n[METRICS_SWITCH] && !o->nodes.n[METRICS_PFC];
+	return 0;
+}
+
+static void write_out(struct prom *p, FILE *f)
+{
+	if (!json_output) {
+		prom_write(p, f);
+		return;
+	}
+	json_dumpf(prom_json(p), f, (pretty_output ? JSON_INDENT(2) : JSON_COMPACT) |
+		   JSON_REAL_PRECISION(17));
+	fputc('\n', f);
+}
+
+static int do_show(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct outfile out;
+	struct prom *p;
+	int r = parse(argc, argv, "-o", &o);
+
+	if (r)
+		goto done;
+	p = prom_new();
+	/* All or nothing: a textfile with a node missing would look fine. */
+	r = metrics_collect(p, &o.nodes);
+	if (!r && !outfile_open(&out, o.out)) {
+		write_out(p, out.f);
+		r = outfile_close(&out, true) ? EXIT_PROBLEM : 0;
+	} else if (!r) {
+		r = EXIT_PROBLEM;
+	}
+	prom_free(p);
+done:
+	metrics_nodes_free(&o.nodes);
+	return r < 0 ? 0 : r;
+}
+
+/* A scrape: what could be read, failed nodes as collect_success 0. */
+static int scrape(void *arg, FILE *f)
+{
+	struct prom *p = prom_new();
+
+	metrics_collect(p, arg);
+	prom_write(p, f);
+	prom_free(p);
+	return 0;
+}
+
+static int do_serve(int argc, char **argv)
+{
+	struct sockaddr_storage ss;
+	struct opts o = { 0 };
+	char bound[80];
+	socklen_t len;
+	int r = parse(argc, argv, "--listen", &o), fd;
+
+	if (r)
+		goto done;
+	if (metrics_http_addr(o.listen ?: "127.0.0.1", &ss, &len)) {
+		r = usage_err(help, "What is \"%s\"? (ADDR:PORT, [ADDR]:PORT for "
+			      "IPv6, numeric, port 0-65535)", o.listen);
+		goto done;
+	}
+	fd = metrics_http_listen(&ss, len, bound, sizeof(bound));
+	if (fd < 0) {
+		p_err("cannot listen on %s: %s", o.listen ?: "127.0.0.1", strerror(-fd));
+		r = EXIT_PROBLEM;
+		goto done;
+	}
+	if (json_output)
+		json_emit(json_pack("{s:s,s:s}", "listen", bound, "path", "/metrics"));
+	else
+		printf("listening on http://%s/metrics\n", bound);
+	fflush(stdout);
+	r = metrics_http_serve(fd, scrape, &o.nodes);
+	close(fd);
+	if (r)
+		p_err("serving %s: %s", bound, strerror(-r));
+	r = r ? EXIT_PROBLEM : 0;
+done:
+	metrics_nodes_free(&o.nodes);
+	return r < 0 ? 0 : r;
+}
+
+int do_metrics(int argc, char **argv)
+{
+	static const struct cmd cmds[] = {
+		{ "show", do_show },
+		{ "serve", do_serve },
+		{ "help", help },
+		{ 0 },
+	};
+
+	return cmd_select(cmds, argc, argv, help);
+}

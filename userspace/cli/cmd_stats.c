@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tagger stats RULES.json: priorities and rules, total and per switch. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+#include "lib/log.h"
+#include "cli/opts.h"
+#include "analyze/stats.h"
+#include "lib/util.h"
+
+static int help(int argc, char **argv)
+{
+	fprintf(stderr,
+		"Usage: %s [-j] stats RULES.json [--top N]\n"
+		"\n"
+		"The Tagger paper's metrics of a rule set: lossless priorities used\n"
+		"(ingress and egress queues), lossless tags, rules in total (classify\n"
+		"and rewrite), per switch (min, average, max) and the bottleneck switch.\n"
+		"  --top N   the table lists only the N switches with the most rules\n"
+		"Exit 0, or 2 for bad input.\n",
+		bin_name);
+	return 0;
+}
+
+int do_stats(int argc, char **argv)
+{
+	char *file = NULL;
+	struct rules_stats s;
+	struct rules *r;
+	int top = 0, got;
+	const struct opt opts[] = {
+		{ .name = "--top", .type = OPT_INT, .min = 0, .max = 1 << 30, .out = &top },
+		{ 0 }
+	};
+
+	if (argc >= 1 && is_help(argv[0]))
+		return help(argc, argv);
+	if (opts_parse(opts, argc, argv, &file, 1, &got))
+		return usage_help(help);
+	if (!got)
+		return usage_err(help, "stats takes RULES.json");
+	r = rules_parse(file);
+	if (!r)
+		return EXIT_USAGE;
+	rules_stats(r, &s);
+	if (json_output)
+		json_emit(rules_stats_json(r, &s));
+	else
+		rules_stats_print(stdout, r, &s, top);
+	rules_stats_free(&s);
+	rules_free(r);
+	return EXIT_OK;
+}

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tagger topo KIND [OPTIONS] [-o FILE]: write a generated topology.
+ *
+ * Kinds are a table: a new kind is one line in topo_kinds[] plus its make
+ * function (gen_cli.h: parse the kind's own options with opts_parse(), then
+ * call the library generator of gen.h or its own).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+#include "cli/cmd_fc.h"
+#include "cli/gen_cli.h"
+#include "lib/log.h"
+#include "cli/opts.h"
+#include "lib/outfile.h"
+#include "lib/util.h"
+
+#define MAX_SIZE 1000000
+
+struct topo_kind {
+	const char *name;
+	const char *usage;	/* what follows the kind */
+	const char *doc;	/* description, one or more lines */
+	topo_make_fn *make;	/* see gen_cli.h */
+};
+
+static int make_clos(int argc, char **argv, struct topo **out)
+{
+	struct clos_opts o;
+	const struct opt opts[] = {
+		{ .name = "--pods", .type = OPT_INT, .min = 1, .max = MAX_SIZE, .out = &o.pods },
+		{ .name = "--tors", .type = OPT_INT, .min = 1, .max = MAX_SIZE, .out = &o.tors },
+		{ .name = "--leaves", .type = OPT_INT, .min = 1, .max = MAX_SIZE, .out = &o.leaves },
+		{ .name = "--spines", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &o.spines },
+		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &o.hosts },
+		{ .name = "--planes", .type = OPT_INT, .min = 1, .max = MAX_SIZE, .out = &o.planes },
+		{ 0 }
+	};
+
+	clos_defaults(&o);
+	if (opts_parse(opts, argc, argv, NULL, 0, NULL))
+		return EXIT_USAGE;
+	*out = topo_gen_clos(&o);
+	return *out ? EXIT_OK : EXIT_USAGE;
+}
+
+/* Positional numbers of a kind, e.g. "bcube N K". */
+static int numbers(const char *kind, char **pos, int got, int want,
+		   const char *const *names, const long *min, int *val)
+{
+	int i;
+
+	if (got != want) {
+		p_err("topo %s wants %d number%s", kind, want, want > 1 ? "s" : "");
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < want; i++)
+		if (!opt_number(names[i], pos[i], min[i], MAX_SIZE, &val[i]))
+			return EXIT_USAGE;
+	return EXIT_OK;
+}
+
+static int make_fattree(int argc, char **argv, struct topo **out)
+{
+	static const char *const names[] = { "K" };
+	static const long min[] = { 2 };
+	int hosts = -1, k, got;
+	char *pos[1];
+	const struct opt opts[] = {
+		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &hosts },
+		{ 0 }
+	};
+
+	if (opts_parse(opts, argc, argv, pos, 1, &got) ||
+	    numbers("fattree", pos, got, 1, names, min, &k))
+		return EXIT_USAGE;
+	*out = topo_gen_fattree(k, hosts < 0 ? k / 2 : hosts);
+	return *out ? EXIT_OK : EXIT_USAGE;
+}
+
+static int make_leafspine(int argc, char **argv, struct topo **out)
+{
+	int leaves = 4, spines = 2, hosts = 1;
+	const struct opt opts[] = {
+		{ .name = "--leaves", .type = OPT_INT, .min = 1, .max = MAX_SIZE, .out = &leaves },
+		{ .name = "--spines", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &spines },
+		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &hosts },
+		{ 0 }
+	};
+
+	if (opts_parse(opts, argc, argv, NULL, 0, NULL))
+		return EXIT_USAGE;
+	*out = topo_gen_leafspine(leaves, spines, hosts);
+	return *out ? EXIT_OK : EXIT_USAGE;
+}
+
+static int make_bcube(int argc, char **argv, struct topo **out)
+{
+	static const char *const names[] = { "N", "K" };
+	static const long min[] = { 2, 0 };
+	int v[2], got;
+	char *pos[2];
+
+	if (opts_parse(NULL, argc, argv, pos, 2, &got) ||
+	    numbers("bcube", pos, got, 2, names, min, v))
+		return EXIT_USAGE;
+	*out = topo_gen_bcube(v[0], v[1]);
+	return *out ? EXIT_OK : EXIT_USAGE;
+}
+
+static int make_jellyfish(int argc, char **argv, struct topo **out)
+{
+	static const char *const names[] = { "N", "D" };
+	static const long min[] = { 1, 0 };
+	uint64_t seed = 1;
+	int v[2], hosts = 0, got;
+	char *pos[2];
+	const struct opt opts[] = {
+		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &hosts },
+		{ .name = "--seed", .type = OPT_U64, .out = &seed },
+		{ 0 }
+	};
+
+	if (opts_parse(opts, argc, argv, pos, 2, &got) ||
+	    numbers("jellyfish", pos, got, 2, names, min, v))
+		return EXIT_USAGE;
+	*out = topo_gen_jellyfish(v[0], v[1], hosts, seed);
+	return *out ? EXIT_OK : EXIT_USAGE;
+}
+
+static int make_chain(int argc, char **argv, struct topo **out, bool ring)
+{
+	static const char *const names[] = { "N" };
+	static const long min[] = { 1 };
+	int n, hosts = 0, got;
+	char *pos[1];
+	const struct opt opts[] = {
+		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &hosts },
+		{ 0 }
+	};
+
+	if (opts_parse(opts, argc, argv, pos, 1, &got) ||
+	    numbers(ring ? "ring" : "line", pos, got, 1, names, min, &n))
+		return EXIT_USAGE;
+	*out = ring ? topo_gen_ring(n, hosts) : topo_gen_line(n, hosts);
+	return *out ? EXIT_OK : EXIT_USAGE;
+}
+
+static int make_ring(int argc, char **argv, struct topo **out)
+{
+	return make_chain(argc, argv, out, true);
+}
+
+static int make_line(int argc, char **argv, struct topo **out)
+{
+	return make_chain(argc, argv, out, false);
+}
+
+static const struct topo_kind topo_kinds[] = {
+	{ "clos", "[--pods N] [--tors N] [--leaves N] [--spines N] [--hosts N] [--planes N]",
+	  "3-tier Clos: per pod --tors ToRs (T1.., layer 0) each linked to the\n"
+	  "--leaves leaves (L1.., layer 1) of its pod; leaf j of a pod linked to\n"
+	  "every spine (S1.., layer 2) of plane j mod --planes (the spines split\n"
+	  "into equal planes); --hosts hosts (h1..) per ToR. Defaults: the Tagger\n"
+	  "paper's Clos, 2 pods x (2 ToRs + 2 leaves), 2 spines, 1 host per ToR,\n"
+	  "1 plane (T1-T4, L1-L4, S1-S2, h1-h4).", make_clos },
+	{ "fattree", "K [--hosts N]",
+	  "k-ary fat-tree: k pods of k/2 ToRs and k/2 aggregation switches (L..),\n"
+	  "(k/2)^2 cores (S..) in k/2 planes, k/2 hosts per ToR unless --hosts.\n"
+	  "Names and layers as in clos.", make_fattree },
+	{ "leafspine", "[--leaves N] [--spines N] [--hosts N]",
+	  "2-tier leaf-spine: every leaf (L1.., layer 0) linked to every spine\n"
+	  "(S1.., layer 1), --hosts hosts per leaf. Defaults: 4 leaves, 2 spines,\n"
+	  "1 host per leaf.", make_leafspine },
+	{ "bcube", "N K",
+	  "BCube(N,K): N^(K+1) servers s<digits> (hosts with K+1 ports that relay\n"
+	  "traffic; port eth<i> to the level-i switch) and K+1 levels of N^K\n"
+	  "N-port switches w<level>-<digits>. No layers.", make_bcube },
+	{ "jellyfish", "N D [--hosts H] [--seed S]",
+	  "Jellyfish: a random simple connected D-regular graph of N switches\n"
+	  "(sw1..), drawn by Steger-Wormald pairing (asymptotically uniform),\n"
+	  "reproducible from --seed (default 1) on every machine; H hosts per\n"
+	  "switch (default 0).", make_jellyfish },
+	{ "ring", "N [--hosts H]",
+	  "Ring of N >= 3 switches sw1..swN, H hosts per switch (default 0).", make_ring },
+	{ "line", "N [--hosts H]",
+	  "Line of N switches sw1..swN, H hosts per switch (default 0).", make_line },
+	{ "fc", TOPO_FC_USAGE, topo_fc_doc, topo_fc_make },
+	{ 0 }
+};
+
+static int help(int argc, char **argv)
+{
+	const struct topo_kind *k;
+
+	if (json_output) {
+		json_emit(json_null());
+		return 0;
+	}
+	fprintf(stderr, "Usage: %s [-j] topo KIND [OPTIONS] [-o FILE]\n", bin_name);
+	for (k = topo_kinds; k->name; k++)
+		fprintf(stderr, "       %s topo %s %s\n", bin_name, k->name, k->usage);
+	fprintf(stderr,
+		"\n"
+		"Writes the topology text format to FILE (stdout by default). With -j,\n"
+		"prints a summary (nodes, switches, hosts, links) instead; the topology\n"
+		"then goes only to -o FILE.\n"
+		"'%s topo KIND help' describes a kind.\n", bin_name);
+	return 0;
+}
+
+static const struct topo_kind *kind_help_of;
+
+static int kind_help(int argc, char **argv)
+{
+	const struct topo_kind *k = kind_help_of;
+
+	if (json_output) {
+		json_emit(json_null());
+		return 0;
+	}
+	fprintf(stderr, "Usage: %s [-j] topo %s %s [-o FILE]\n\n%s\n", bin_name,
+		k->name, k->usage, k->doc);
+	return 0;
+}
+
+static json_t *summary(const char *kind, const struct topo *t, double secs)
+{
+	int i, hosts = 0, layers = 0;
+
+	for (i = 0; i < t->nnodes; i++) {
+		hosts += t->nodes[i].kind == NODE_HOST;
+		if (t->nodes[i].layer + 1 > layers)
+			layers = t->nodes[i].layer + 1;
+	}
+	return json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:f}", "kind", kind,
+			 "nodes", t->nnodes, "switches", t->nnodes - hosts,
+			 "hosts", hosts, "links", t->nports / 2, "layers", layers,
+			 "seconds", secs);
+}
+
+static int write_topo(const struct topo *t, const char *file)
+{
+	struct outfile out;
+
+	if (outfile_open(&out, file))
+		return EXIT_USAGE;
+	/* topo_write fails only on I/O errors, which outfile_close reports. */
+	topo_write(out.f, t);
+	return outfile_close(&out, true) ? EXIT_USAGE : EXIT_OK;
+}
+
+int do_topo(int argc, char **argv)
+{
+	const struct topo_kind *k;
+	struct topo *t = NULL;
+	char *file = NULL;
+	double t0 = now_seconds();
+	int rc;
+
+	if (argc < 1)
+		return usage_err(help, "topo wants a KIND");
+	if (is_help(argv[0]))
+		return help(argc, argv);
+	for (k = topo_kinds; k->name && strcmp(k->name, argv[0]); k++)
+		;
+	if (!k->name)
+		return usage_err(help, "What is \"%s\"?", argv[0]);
+	kind_help_of = k;
+	if (argc > 1 && is_help(argv[1]))
+		return kind_help(0, NULL);
+	argc--, argv++;
+	if (opts_take(&argc, argv, "-o", &file) < 0)
+		return usage_err(kind_help, "-o wants a file");
+	if (file && !strcmp(file, "-"))
+		file = NULL;	/* "-o -" is stdout, as without -o */
+	rc = k->make(argc, argv, &t);
+	if (rc) {
+		if (!json_output)
+			kind_help(0, NULL);
+		return rc;
+	}
+	if (!json_output || file)
+		rc = write_topo(t, file);
+	if (!rc && json_output)
+		json_emit(summary(k->name, t, now_seconds() - t0));
+	topo_free(t);
+	return rc;
+}

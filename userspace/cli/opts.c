@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Table-driven options of every subcommand; see opts.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/log.h"
+#include "cli/opts.h"
+#include "pfc/pfc_config.h"
+#include "lib/util.h"
+
+bool opt_number(const char *name, const char *s, long min, long max, int *out)
+{
+	unsigned long v;
+
+	if (!parse_uint(s, (unsigned long)max, &v) || (long)v < min) {
+		p_err("%s wants a number from %ld to %ld, not \"%s\"", name, min, max, s);
+		return false;
+	}
+	*out = (int)v;
+	return true;
+}
+
+bool opt_u64(const char *name, const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	if (*s < '0' || *s > '9' || (v = strtoull(s, &end, 10), errno || *end)) {
+		p_err("%s wants a number from 0 to 2^64-1, not \"%s\"", name, s);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static const struct opt *lookup(const struct opt *opts, const char *arg,
+				const char **val)
+{
+	size_t len;
+
+	for (; opts && opts->name; opts++) {
+		len = strlen(opts->name);
+		if (strncmp(arg, opts->name, len))
+			continue;
+		if (!arg[len]) {
+			*val = NULL;
+			return opts;
+		}
+		if (arg[len] == '=' && opts->type != OPT_FLAG) {
+			*val = arg + len + 1;
+			return opts;
+		}
+	}
+	return NULL;
+}
+
+/* An old bare keyword, when a value follows it (else it is a word). */
+static const struct opt *lookup_deprecated(const struct opt *opts, int argc,
+					   char **argv, int i)
+{
+	if (i + 1 >= argc)
+		return NULL;
+	for (; opts && opts->name; opts++)
+		if (opts->deprecated && !strcmp(argv[i], opts->deprecated)) {
+			pr_warn("\"%s\" is deprecated, use %s\n", argv[i], opts->name);
+			return opts;
+		}
+	return NULL;
+}
+
+static bool set_enum(const struct opt *o, const char *val)
+{
+	const struct opt_enum *e;
+	char names[256];
+	size_t n = 0;
+
+	for (e = o->names; e->name; e++)
+		if (!strcmp(val, e->name)) {
+			*(int *)o->out = e->val;
+			return true;
+		}
+	names[0] = '\0';
+	for (e = o->names; e->name && n < sizeof(names); e++)
+		n += snprintf(names + n, sizeof(names) - n, "%s%s",
+			      e == o->names ? "" : " | ", e->name);
+	p_err("%s wants one of %s, not \"%s\"", o->name, names, val);
+	return false;
+}
+
+static bool set_bytes(const struct opt *o, const char *val)
+{
+	bool rate = o->type == OPT_RATE;
+	uint64_t v;
+
+	if (!(rate ? pfc_parse_rate(val, &v) : pfc_parse_size(val, &v)) ||
+	    v < (uint64_t)o->min) {
+		p_err("%s wants a %s, not \"%s\"", o->name,
+		      rate ? "rate (100mbit, 1gbit)" : "size (1500, 64k, 1m)", val);
+		return false;
+	}
+	*(uint64_t *)o->out = v;
+	return true;
+}
+
+static bool set_list(const struct opt *o, const char *val)
+{
+	struct opt_list *l = o->out;
+	int *v, n = split_list(val, (int)o->min, (int)o->max, &v);
+
+	if (n < 1) {
+		p_err("%s wants a list of numbers from %ld to %ld (1,3-5), not \"%s\"",
+		      o->name, o->min, o->max, val);
+		return false;
+	}
+	free(l->v);
+	l->v = v;
+	l->n = n;
+	return true;
+}
+
+static bool set_func(const struct opt *o, const char *val)
+{
+	int r = o->func(o, val);
+
+	if (r < 0)
+		p_err("%s: bad value \"%s\"", o->name, val);
+	return !r;
+}
+
+static bool set(const struct opt *o, const char *val)
+{
+	switch (o->type) {
+	case OPT_ENUM:
+		return set_enum(o, val);
+	case OPT_SIZE:
+	case OPT_RATE:
+		return set_bytes(o, val);
+	case OPT_LIST:
+		return set_list(o, val);
+	case OPT_FUNC:
+		return set_func(o, val);
+	case OPT_INT:
+		return opt_number(o->name, val, o->min, o->max, o->out);
+	case OPT_U64:
+		return opt_u64(o->name, val, o->out);
+	case OPT_STR:
+		*(const char **)o->out = val;
+		return true;
+	case OPT_FLAG:
+		*(bool *)o->out = true;
+		return true;
+	}
+	return false;
+}
+
+int opts_parse(const struct opt *opts, int argc, char **argv, char **pos,
+	       int npos, int *got)
+{
+	int i, n = 0;
+
+	for (i = 0; i < argc; i++) {
+		const struct opt *o;
+		const char *val;
+
+		val = NULL;
+		o = lookup_deprecated(opts, argc, argv, i);
+		if (!o && (argv[i][0] != '-' || !argv[i][1] ||
+			   !(o = lookup(opts, argv[i], &val)))) {
+			if ((argv[i][0] == '-' && argv[i][1]) || n == npos) {
+				p_err("What is \"%s\"?", argv[i]);
+				return EXIT_USAGE;
+			}
+			pos[n++] = argv[i];
+			continue;
+		}
+		if (!val && o->type != OPT_FLAG) {
+			if (i + 1 == argc) {
+				p_err("%s wants a value", o->name);
+				return EXIT_USAGE;
+			}
+			val = argv[++i];
+		}
+		if (!set(o, val))
+			return EXIT_USAGE;
+	}
+	if (got)
+		*got = n;
+	return EXIT_OK;
+}
+
+int opts_take(int *argc, char **argv, const char *name, char **val)
+{
+	size_t len = strlen(name);
+	int i, w;
+
+	for (i = 0; i < *argc; i++) {
+		int used;
+
+		if (strncmp(argv[i], name, len) || (argv[i][len] && argv[i][len] != '='))
+			continue;
+		if (argv[i][len] == '=') {
+			*val = argv[i] + len + 1;
+			used = 1;
+		} else if (i + 1 < *argc) {
+			*val = argv[i + 1];
+			used = 2;
+		} else {
+			p_err("%s wants a value", name);
+			return -1;
+		}
+		for (w = i; w + used < *argc; w++)
+			argv[w] = argv[w + used];
+		*argc -= used;
+		return 1;
+	}
+	return 0;
+}

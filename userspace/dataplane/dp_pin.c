@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The data plane's bpffs directory, lock and state; see dp_pin.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "dataplane/dp_pin.h"
+#include "dataplane/dp_state.h"
+#include "lib/log.h"
+#include "lib/util.h"
+
+#define BPF_FS_MAGIC_ 0xcafe4a11
+#define STATE_CHUNK 4096
+#define STATE_MAGIC 0x74677273u	/* "tgrs" */
+
+static const char *root_opt;
+
+void dp_root_set(const char *dir)
+{
+	root_opt = dir;
+}
+
+const char *dp_root(void)
+{
+	const char *env = getenv("TAGGER_BPF_ROOT");
+
+	if (root_opt)
+		return root_opt;
+	return env && *env ? env : DP_DEFAULT_ROOT;
+}
+
+int dp_path(char *buf, const char *name, const char *sub)
+{
+	int n;
+
+	if (sub)
+		n = snprintf(buf, PATH_MAX, "%s/%s/%s", dp_root(), name, sub);
+	else
+		n = snprintf(buf, PATH_MAX, "%s/%s", dp_root(), name);
+	return n < PATH_MAX ? 0 : -ENAMETOOLONG;
+}
+
+static int mkdir_p(const char *dir)
+{
+	char *p, *d = xstrdup(dir);
+	int err = 0;
+
+	for (p = d + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(d, 0700) && errno != EEXIST)
+			err = -errno;
+		*p = '/';
+	}
+	if (!err && mkdir(d, 0700) && errno != EEXIST)
+		err = -errno;
+	free(d);
+	return err;
+}
+
+/*
+ * Every directory above the root must be one only root can change, or a
+ * sticky one (a fresh bpffs is 1777): else its owner could swap the root.
+ */
+static int parents_trusted(const char *root)
+{
+	char *d = xstrdup(root), *p;
+	struct stat st;
+	int ok = 1;
+
+	while (ok && (p = strrchr(d, '/'))) {
+		p[p == d] = '\0';	/* "/a/b" -> "/a", "/a" -> "/" */
+		if (stat(d, &st)) {
+			p_err("%s: %s", d, strerror(errno));
+			ok = 0;
+		} else if ((st.st_uid && st.st_uid != geteuid()) ||
+			   ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))) {
+			p_err("%s is owned by uid %u with mode %04o: another user "
+			      "could replace %s; tagger refuses it", d,
+			      (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777), root);
+			ok = 0;
+		}
+		if (p == d)
+			break;
+	}
+	free(d);
+	return ok;
+}
+
+/* The root itself: a directory (no symlink) of ours, closed to others. */
+int dp_root_open(void)
+{
+	const char *root = dp_root();
+	struct statfs sfs;
+	struct stat st;
+	int fd;
+
+	if (!parents_trusted(root))
+		return -1;
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		p_err("cannot open %s: %s%s", root, strerror(errno),
+		      errno == ELOOP || errno == ENOTDIR ? " (a symlink or file: "
+		      "tagger takes only a directory of its own)" : "");
+		return -1;
+	}
+	if (fstatfs(fd, &sfs) || sfs.f_type != BPF_FS_MAGIC_) {
+		p_err("%s is not on a bpffs: mount one (mount -t bpf bpf "
+		      "/sys/fs/bpf) or set TAGGER_BPF_ROOT to a directory on one "
+		      "(under 'ip netns exec', /sys is remounted: use nsenter "
+		      "--net=/run/netns/NAME)", root);
+		goto err;
+	}
+	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077)) {
+		p_err("%s is owned by uid %u with mode %04o: the tagger root must "
+		      "be owned by root and 0700 (another user may have made it "
+		      "first); remove it and let tagger create it", root,
+		      (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		goto err;
+	}
+	return fd;
+err:
+	close(fd);
+	return -1;
+}
+
+static double lock_timeout(void)
+{
+	const char *env = getenv("TAGGER_LOCK_TIMEOUT");
+	double t = env && *env ? atof(env) : DP_LOCK_TIMEOUT;
+
+	return t > 0 ? t : DP_LOCK_TIMEOUT;
+}
+
+int dp_lock(void)
+{
+	const char *root = dp_root();
+	double deadline = now_seconds() + lock_timeout();
+	int fd, err;
+
+	err = mkdir_p(root);
+	if (err) {
+		p_err("cannot create %s: %s", root, strerror(-err));
+		return -1;
+	}
+	fd = dp_root_open();
+	if (fd < 0)
+		return -1;
+	/* Not forever: a stuck holder gets named instead. */
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			p_err("cannot lock %s: %s", root, strerror(errno));
+			goto err;
+		}
+		if (now_seconds() > deadline) {
+			p_err("another tagger holds the lock on %s (waited %.0f s): "
+			      "try again, or find it with: fuser -v %s", root,
+			      lock_timeout(), root);
+			goto err;
+		}
+		usleep(10000);
+	}
+	return fd;
+err:
+	close(fd);
+	return -1;
+}
+
+void dp_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);	/* releases the flock */
+}
+
+struct state_head {
+	uint32_t magic;
+	uint32_t len;
+};
+
+int dp_state_save(const char *dir, const char *name, json_t *state)
+{
+	char *text = json_dumps(state, JSON_COMPACT), path[PATH_MAX + 64], tmp[PATH_MAX + 64];
+	size_t len = strlen(text), nchunks = (len + STATE_CHUNK - 1) / STATE_CHUNK;
+	struct state_head head = { STATE_MAGIC, (uint32_t)len };
+	char *chunk = xcalloc(1, STATE_CHUNK);
+	uint32_t k;
+	int fd, err = 0;
+
+	if (len > DP_STATE_MAX) {
+		err = -EFBIG;
+		goto out;
+	}
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_state", sizeof(uint32_t),
+			    STATE_CHUNK, nchunks + 1, NULL);
+	if (fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	memcpy(chunk, &head, sizeof(head));
+	k = 0;
+	if (bpf_map_update_elem(fd, &k, chunk, BPF_ANY))
+		err = -errno;
+	for (k = 1; !err && k <= nchunks; k++) {
+		size_t off = (size_t)(k - 1) * STATE_CHUNK;
+		size_t n = len - off < STATE_CHUNK ? len - off : STATE_CHUNK;
+
+		memset(chunk, 0, STATE_CHUNK);
+		memcpy(chunk, text + off, n);
+		if (bpf_map_update_elem(fd, &k, chunk, BPF_ANY))
+			err = -errno;
+	}
+	/*
+	 * Pinned whole under a temporary name, then renamed over the old one:
+	 * a reader (or a loader killed here) sees the old or the new record,
+	 * never none. A temporary pin left by a killed loader goes first.
+	 */
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/%s_tmp", dir, name);
+	if (!err && unlink(tmp) && errno != ENOENT)
+		err = -errno;
+	if (!err && bpf_obj_pin(fd, tmp))
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	close(fd);
+out:
+	free(chunk);
+	free(text);
+	return err;
+}
+
+json_t *dp_state_load(const char *dir)
+{
+	return dp_state_load_name(dir, DP_STATE_CUR);
+}
+
+json_t *dp_state_load_name(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 64], *chunk, *text = NULL;
+	struct state_head head;
+	json_error_t jerr;
+	json_t *doc = NULL;
+	struct stat st;
+	uint32_t k;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (lstat(path, &st))
+		return NULL;
+	if (!S_ISREG(st.st_mode)) {
+		errno = ELOOP;	/* pins are regular inodes, never symlinks */
+		return NULL;
+	}
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return NULL;
+	chunk = xmalloc(STATE_CHUNK);
+	k = 0;
+	if (bpf_map_lookup_elem(fd, &k, chunk))
+		goto out;
+	memcpy(&head, chunk, sizeof(head));
+	if (head.magic != STATE_MAGIC || head.len > DP_STATE_MAX) {
+		errno = EINVAL;
+		goto out;
+	}
+	text = xmalloc((size_t)head.len + 1);
+	for (k = 1; (size_t)(k - 1) * STATE_CHUNK < head.len; k++) {
+		size_t off = (size_t)(k - 1) * STATE_CHUNK;
+		size_t n = head.len - off < STATE_CHUNK ? head.len - off : STATE_CHUNK;
+
+		if (bpf_map_lookup_elem(fd, &k, chunk))
+			goto out;
+		memcpy(text + off, chunk, n);
+	}
+	text[head.len] = '\0';
+	doc = json_loads(text, 0, &jerr);
+	if (!doc)
+		errno = EINVAL;
+out:
+	free(text);
+	free(chunk);
+	close(fd);
+	return doc;
+}
+
+/* The state record goes last: a removal killed half way stays visible. */
+int dp_remove(const char *dir)
+{
+	char path[PATH_MAX + 64];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	struct stat st;
+	int err = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    !strcmp(de->d_name, DP_STATE_CUR))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (!lstat(path, &st) && S_ISDIR(st.st_mode))
+			err = dp_remove(path) ?: err;
+		else if (unlink(path))
+			err = -errno;
+	}
+	closedir(d);
+	snprintf(path, sizeof(path), "%s/%s", dir, DP_STATE_CUR);
+	if (unlink(path) && errno != ENOENT)
+		err = -errno;
+	if (rmdir(dir) && !err)
+		err = -errno;
+	return err;
+}

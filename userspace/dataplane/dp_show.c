@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tagger switch show: the attached rules and the counters, read from the
+ * pins alone, so any tagger process (or a restarted one) sees the same.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "dataplane/dp_pin.h"
+#include "dataplane/dp_state.h"
+#include "dataplane/dp_switch.h"
+#include "lib/log.h"
+#include "tagger_maps.h"
+#include "lib/util.h"
+
+static const char *const reason_names[TAGGER_LOSSY_REASONS] = {
+	[TAGGER_LOSSY_NO_CLASSIFY] = "no_classify",
+	[TAGGER_LOSSY_NO_REWRITE] = "no_rewrite",
+	[TAGGER_LOSSY_REWRITE] = "rewrite_lossy",
+	[TAGGER_LOSSY_BAD_HEADER] = "bad_header",
+	[TAGGER_LOSSY_NO_TABLE] = "no_table",
+	[TAGGER_LOSSY_UNCLASSIFIED] = "unclassified",
+	[TAGGER_LOSSY_MULTICAST] = "multicast",
+};
+
+struct pins {
+	int counters, stats, outer, gen;
+	int ncpu;
+};
+
+static int pin_fd(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return bpf_obj_get(path);
+}
+
+/*
+ * Sum a per-CPU value made of __u64 fields into out; false if the entry is
+ * not there. Through memcpy: the value types (__u64) and uint64_t differ.
+ */
+static bool percpu_sum(const struct pins *p, int fd, uint32_t idx, size_t vsize,
+		       void *out)
+{
+	size_t words = vsize / 8, k;
+	__u64 *v = xcalloc(p->ncpu, vsize), *sum = xcalloc(1, vsize);
+	bool ok = !bpf_map_lookup_elem(fd, &idx, v);
+	int c;
+
+	for (c = 0; ok && c < p->ncpu; c++)
+		for (k = 0; k < words; k++)
+			sum[k] += v[c * words + k];
+	memcpy(out, sum, vsize);
+	free(sum);
+	free(v);
+	return ok;
+}
+
+static json_t *port_counters(const struct pins *p, int slot, int dir)
+{
+	json_t *arr = json_array();
+	struct tagger_counter c;
+	int tag, ll;
+
+	for (tag = 0; tag < TAGGER_DSCP_MAX; tag++)
+		for (ll = 1; ll >= 0; ll--) {
+			uint32_t idx = tagger_counter_index(slot, dir, tag, ll);
+
+			if (!percpu_sum(p, p->counters, idx, sizeof(c), &c) ||
+			    !c.packets)
+				continue;
+			json_array_append_new(arr, json_pack(
+				"{s:i,s:b,s:I,s:I}", "tag", tag, "lossless", ll,
+				"packets", (json_int_t)c.packets,
+				"bytes", (json_int_t)c.bytes));
+		}
+	return arr;
+}
+
+static json_t *port_json(const struct pins *p, json_t *port)
+{
+	int slot = json_integer_value(json_object_get(port, "slot")), k;
+	struct tagger_port_stats st;
+	json_t *j, *lossy = json_object();
+
+	percpu_sum(p, p->stats, slot, sizeof(st), &st);
+	for (k = 0; k < TAGGER_LOSSY_REASONS; k++)
+		json_object_set_new(lossy, reason_names[k], json_integer(st.lossy[k]));
+	j = json_pack("{s:O,s:O,s:O,s:o,s:o,s:o,s:I,s:I,s:I}",
+		      "port", json_object_get(port, "port"),
+		      "ifname", json_object_get(port, "ifname"),
+		      "ifindex", json_object_get(port, "ifindex"),
+		      "in", port_counters(p, slot, TAGGER_DIR_IN),
+		      "out", port_counters(p, slot, TAGGER_DIR_OUT),
+		      "lossy", lossy, "pfc_frames", (json_int_t)st.pfc_frames,
+		      "pause_frames", (json_int_t)st.pause_frames,
+		      "non_ip", (json_int_t)st.non_ip);
+	return j;
+}
+
+static void print_counters(json_t *arr, const char *dir)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(arr, i, c)
+		printf("    %-3s tag %2lld %-8s %12lld packets %14lld bytes\n", dir,
+		       json_integer_value(json_object_get(c, "tag")),
+		       json_is_true(json_object_get(c, "lossless")) ? "lossless" : "lossy",
+		       json_integer_value(json_object_get(c, "packets")),
+		       json_integer_value(json_object_get(c, "bytes")));
+}
+
+static void print_plain(json_t *j, json_t *rules)
+{
+	json_t *port, *v, *l, *tab = json_object_get(j, "table");
+	const char *key;
+	size_t i;
+
+	printf("switch %s  generation %lld  %s  table: %lld entries (%lld classify, "
+	       "%lld rewrite)\n",
+	       json_string_value(json_object_get(j, "switch")),
+	       json_integer_value(json_object_get(j, "generation")),
+	       json_string_value(json_object_get(j, "mode")),
+	       json_integer_value(json_object_get(tab, "entries")),
+	       json_integer_value(json_object_get(tab, "classify")),
+	       json_integer_value(json_object_get(tab, "rewrite")));
+	printf("rules %s\n", json_string_value(json_object_get(j, "rules_file")));
+	json_array_foreach(json_object_get(j, "ports"), i, port) {
+		printf("  port %s (%s, ifindex %lld)\n",
+		       json_string_value(json_object_get(port, "port")),
+		       json_string_value(json_object_get(port, "ifname")),
+		       json_integer_value(json_object_get(port, "ifindex")));
+		print_counters(json_object_get(port, "in"), "in");
+		print_counters(json_object_get(port, "out"), "out");
+		printf("    lossy:");
+		l = json_object_get(port, "lossy");
+		json_object_foreach(l, key, v)
+			if (json_integer_value(v))
+				printf(" %s %lld", key, json_integer_value(v));
+		printf("  pfc %lld  pause %lld  non-ip %lld\n",
+		       json_integer_value(json_object_get(port, "pfc_frames")),
+		       json_integer_value(json_object_get(port, "pause_frames")),
+		       json_integer_value(json_object_get(port, "non_ip")));
+	}
+	json_array_foreach(json_object_get(rules, "classify"), i, v)
+		printf("  classify in %-8s tag %2lld -> priority %lld\n",
+		       json_string_value(json_object_get(v, "in")),
+		       json_integer_value(json_object_get(v, "tag")),
+		       json_integer_value(json_object_get(v, "priority")));
+	json_array_foreach(json_object_get(rules, "rewrite"), i, v)
+		printf("  rewrite  tag %2lld in %-8s out %-8s -> tag %lld\n",
+		       json_integer_value(json_object_get(v, "tag")),
+		       json_string_value(json_object_get(v, "in")),
+		       json_string_value(json_object_get(v, "out")),
+		       json_integer_value(json_object_get(v, "new_tag")));
+}
+
+int dp_switch_json(const struct dp_opts *o, json_t **out)
+{
+	struct pins p = { .counters = -1, .stats = -1, .outer = -1, .gen = -1 };
+	json_t *state, *j, *ports, *port, *rules;
+	char dir[PATH_MAX], what[300];
+	uint32_t zero = 0, gen = 0;
+	size_t i;
+	int ret = EXIT_USAGE;
+
+	if (dp_path(dir, o->name, NULL))
+		return EXIT_USAGE;
+	/* Reads only: no lock, so show never waits for an update. */
+	if (!access(dp_root(), F_OK)) {
+		int rfd = dp_root_open();	/* trusted, or nothing is read */
+
+		if (rfd < 0)
+			return EXIT_USAGE;
+		close(rfd);
+	}
+	/* What runs: a swapped-in update not yet committed counts. */
+	state = dp_state_view(dir);
+	if (!state) {
+		p_err("switch %s is not attached (%s: %s)", o->name, dir, strerror(errno));
+		return EXIT_USAGE;
+	}
+	snprintf(what, sizeof(what), "switch %s", o->name);
+	if (!dp_state_netns_ok(state, what)) {
+		json_decref(state);
+		return EXIT_USAGE;
+	}
+	if (strcmp(dp_state_phase(state), "attached")) {
+		p_err("switch %s is %s (or a tagger was killed doing so: the next "
+		      "attach, update or detach cleans up)", o->name,
+		      !strcmp(dp_state_phase(state), "attaching") ? "being attached" :
+		      "being detached");
+		json_decref(state);
+		return EXIT_USAGE;
+	}
+	p.ncpu = libbpf_num_possible_cpus();
+	p.counters = pin_fd(dir, tagger_str(TAGGER_COUNTERS));
+	p.stats = pin_fd(dir, tagger_str(TAGGER_PORT_STATS));
+	p.outer = pin_fd(dir, tagger_str(TAGGER_RULES_OUTER));
+	p.gen = pin_fd(dir, tagger_str(TAGGER_GEN));
+	if (p.counters < 0 || p.stats < 0 || p.outer < 0 || p.gen < 0 || p.ncpu < 1 ||
+	    bpf_map_lookup_elem(p.gen, &zero, &gen)) {
+		p_err("%s: pinned maps missing or unreadable: %s", dir, strerror(errno));
+		goto out;
+	}
+	ports = json_array();
+	json_array_foreach(json_object_get(state, "ports"), i, port)
+		json_array_append_new(ports, port_json(&p, port));
+	rules = json_object_get(json_object_get(json_object_get(state, "rules"),
+						"switches"), o->name);
+	j = json_pack("{s:s,s:O,s:I,s:O,s:O,s:s,s:o,s:O}", "switch", o->name,
+		      "mode", json_object_get(state, "mode"), "generation", (json_int_t)gen,
+		      "table", json_object_get(state, "table") ?: json_null(),
+		      "rules_file", json_object_get(state, "rules_file"), "pins", dir,
+		      "ports", ports, "rules", rules ?: json_null());
+	*out = j;
+	ret = EXIT_OK;
+out:
+	close(p.counters);
+	close(p.stats);
+	close(p.outer);
+	close(p.gen);
+	json_decref(state);
+	return ret;
+}
+
+int dp_switch_show(const struct dp_opts *o)
+{
+	json_t *j;
+	int ret = dp_switch_json(o, &j);
+
+	if (ret)
+		return ret;
+	if (json_output) {
+		json_emit(j);
+		return EXIT_OK;
+	}
+	print_plain(j, json_object_get(j, "rules"));
+	json_decref(j);
+	return EXIT_OK;
+}

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The state record's namespace, phase and generation; see dp_state.h. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "dataplane/dp_pin.h"
+#include "dataplane/dp_state.h"
+#include "lib/log.h"
+#include "tagger_maps.h"
+#include "lib/util.h"
+
+static int netns_self(struct stat *st)
+{
+	return stat("/proc/self/ns/net", st);
+}
+
+json_t *dp_netns_json(void)
+{
+	struct stat st;
+
+	if (netns_self(&st))
+		return json_null();
+	return json_pack("{s:I,s:I}", "dev", (json_int_t)st.st_dev,
+			 "ino", (json_int_t)st.st_ino);
+}
+
+bool dp_state_netns_ok(json_t *state, const char *what)
+{
+	json_t *ns = json_object_get(state, "netns");
+	struct stat st;
+
+	if (!json_is_object(ns) || netns_self(&st))
+		return true;	/* recorded by an older tagger: anywhere */
+	if ((uint64_t)json_integer_value(json_object_get(ns, "dev")) == st.st_dev &&
+	    (uint64_t)json_integer_value(json_object_get(ns, "ino")) == st.st_ino)
+		return true;
+	p_err("%s was attached in another network namespace (net:[%lld]); run "
+	      "this command there (nsenter --net=...)", what,
+	      json_integer_value(json_object_get(ns, "ino")));
+	return false;
+}
+
+const char *dp_state_phase(json_t *state)
+{
+	return json_string_value(json_object_get(state, "phase")) ?: "attached";
+}
+
+int64_t dp_state_gen(json_t *state)
+{
+	json_t *g = json_object_get(state, "generation");
+
+	return json_is_integer(g) ? json_integer_value(g) : -1;
+}
+
+/* The generation the programs run, or -1. */
+static int64_t kernel_gen(const char *dir)
+{
+	char path[PATH_MAX + 64];
+	uint32_t zero = 0, gen;
+	int fd, err;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, tagger_str(TAGGER_GEN));
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return -1;
+	err = bpf_map_lookup_elem(fd, &zero, &gen);
+	close(fd);
+	return err ? -1 : gen;
+}
+
+int dp_state_settle(const char *dir)
+{
+	char cur[PATH_MAX + 16], next[PATH_MAX + 16];
+	json_t *pending = dp_state_load_name(dir, DP_STATE_NEXT);
+	int64_t g;
+
+	if (!pending)
+		return 0;
+	g = dp_state_gen(pending);
+	json_decref(pending);
+	snprintf(cur, sizeof(cur), "%s/%s", dir, DP_STATE_CUR);
+	snprintf(next, sizeof(next), "%s/%s", dir, DP_STATE_NEXT);
+	if (g >= 0 && g == kernel_gen(dir)) {
+		pr_warn("%s: an update was interrupted after generation %lld went "
+			"live: its state is committed now\n", dir, (long long)g);
+		return rename(next, cur) ? -errno : 0;
+	}
+	pr_warn("%s: an update was interrupted before its swap: generation %lld "
+		"did not go live, its state is dropped\n", dir, (long long)g);
+	return unlink(next) ? -errno : 0;
+}
+
+static json_t *view_once(const char *dir)
+{
+	json_t *s = dp_state_load_name(dir, DP_STATE_NEXT);
+
+	if (s && dp_state_gen(s) >= 0 && dp_state_gen(s) == kernel_gen(dir))
+		return s;	/* swapped in, not yet committed */
+	json_decref(s);
+	return dp_state_load_name(dir, DP_STATE_CUR);
+}
+
+/* Read twice if an update (under its lock) moved on between the reads. */
+json_t *dp_state_view(const char *dir)
+{
+	json_t *s = view_once(dir);
+	int tries;
+
+	for (tries = 0; s && tries < 3; tries++) {
+		if (dp_state_gen(s) < 0 || dp_state_gen(s) == kernel_gen(dir))
+			break;
+		json_decref(s);
+		usleep(1000);
+		s = view_once(dir);
+	}
+	return s;
+}
+
+json_t *dp_rules_for_state(json_t *doc, size_t *size)
+{
+	static const char *const keep[] = {
+		"format", "lossy", "tags", "classes", "hosts", "switches", "links", NULL,
+	};
+	json_t *r = json_object(), *v;
+	char *text;
+	int k;
+
+	for (k = 0; keep[k]; k++)
+		if ((v = json_object_get(doc, keep[k])))
+			json_object_set(r, keep[k], v);
+	text = json_dumps(r, JSON_COMPACT);
+	*size = text ? strlen(text) : SIZE_MAX;
+	free(text);
+	if (*size > DP_STATE_MAX) {
+		json_decref(r);
+		return NULL;
+	}
+	return r;
+}
+
+static json_t *link_set(json_t *doc)
+{
+	json_t *set = json_object(), *l;
+	char key[1024];
+	const char *a, *b;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "links"), i, l) {
+		a = json_string_value(json_array_get(l, 0)) ?: "";
+		b = json_string_value(json_array_get(l, 1)) ?: "";
+		if (strcmp(a, b) > 0) {
+			const char *t = a;
+
+			a = b;
+			b = t;
+		}
+		snprintf(key, sizeof(key), "%s %s", a, b);
+		json_object_set_new(set, key, json_true());
+	}
+	return set;
+}
+
+int dp_links_same(json_t *a, json_t *b)
+{
+	json_t *sa, *sb;
+	int same;
+
+	if (!json_is_array(json_object_get(a, "links")) ||
+	    !json_is_array(json_object_get(b, "links")))
+		return -1;
+	sa = link_set(a);
+	sb = link_set(b);
+	same = json_equal(sa, sb);
+	json_decref(sa);
+	json_decref(sb);
+	return same;
+}

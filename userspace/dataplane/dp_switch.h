@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tagger switch: the programs on every port of a switch, its rules in
+ * them, live updates, counters, detach. Each function is one subcommand
+ * and returns its exit code (EXIT_OK, EXIT_PROBLEM: the union check
+ * refused an update, EXIT_USAGE: bad input, or the system refused).
+ *
+ * API:
+ *   struct dp_opts                       what the command line gave
+ *   dp_switch_attach/update/detach/show(&opts)
+ *   dp_switch_json(&opts, &j)            what show -j prints, for callers
+ *                                        of their own (tagger metrics)
+ *   dp_load_rules(file, &doc)            rules + the JSON document
+ *   dp_sysctl_prio(&old)                 net.ipv4.ip_forward_update_priority
+ *                                        to 0; 1 if changed (old set)
+ *   dp_sysctl_restore(old)
+ *   dp_switch_settled(dir, name, &done)  under the lock: the committed
+ *                                        record, after repairing what a
+ *                                        killed loader left (dp_state.h)
+ *   dp_switch_teardown(dir, state, &n)   detach what a record names,
+ *                                        restore the sysctl, remove dir
+ * update lives in dp_update.c, show in dp_show.c.
+ */
+#ifndef __TAGGER_DP_SWITCH_H
+#define __TAGGER_DP_SWITCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "dataplane/dp_attach.h"
+#include "model/rules.h"
+
+struct dp_opts {
+	const char *name;
+	const char *ifname;		/* host */
+	const char *rules_file;
+	char **maps;			/* PORT=IFNAME */
+	int nmaps;
+	enum dp_mode mode;
+	const char *topo_file;
+	bool force;
+	const char *class_dscp;		/* host: "26,34" */
+	const char *udp_dport;		/* host: "4791" or "4791-4792" */
+	int class_id;			/* host: -1 unless --class */
+};
+
+int dp_switch_attach(const struct dp_opts *o);
+int dp_switch_update(const struct dp_opts *o);
+int dp_switch_detach(const struct dp_opts *o);
+int dp_switch_show(const struct dp_opts *o);
+int dp_switch_json(const struct dp_opts *o, json_t **out);
+
+struct rules *dp_load_rules(const char *file, json_t **doc);
+
+/* Shared by dp_switch.c and dp_update.c. */
+struct dp_port;
+struct dp_table;
+struct dp_port *dp_state_ports(json_t *state, int *n);
+void dp_free_ports(struct dp_port *ports, int n);
+void dp_set_counts(json_t *state, const struct dp_table *tab);
+int dp_install_table(const struct rules *r, int sw, const struct dp_port *ports,
+		     int outer_fd, int gen_fd, bool first, struct dp_table *tab,
+		     int64_t *gen);
+int dp_sysctl_read(void);
+int dp_sysctl_prio(int *old);
+void dp_sysctl_restore(int old);
+int dp_switch_teardown(const char *dir, json_t *state, int *nports);
+json_t *dp_switch_settled(const char *dir, const char *name, int *done);
+
+#endif /* __TAGGER_DP_SWITCH_H */

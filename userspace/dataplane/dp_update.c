@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tagger switch update: check the union of the attached and the new rules,
+ * then build the new table and swap it in; see dp_switch.h and dp_union.h.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "dataplane/dp_pin.h"
+#include "dataplane/dp_state.h"
+#include "dataplane/dp_switch.h"
+#include "dataplane/dp_table.h"
+#include "dataplane/dp_union.h"
+#include "lib/log.h"
+#include "lib/util.h"
+
+/* Links for the union check: --topo, else the new file's, else the old's. */
+static int union_links(const struct dp_opts *o, json_t *doc, json_t *old_doc,
+		       struct dp_links *l)
+{
+	struct topo *t;
+	int got;
+
+	if (o->topo_file) {
+		t = topo_parse(o->topo_file);
+		if (!t)
+			return -1;
+		dp_links_from_topo(t, l);
+		topo_free(t);
+		return 0;
+	}
+	got = dp_links_from_json(doc, o->rules_file, l);
+	if (got == 0)
+		got = dp_links_from_json(old_doc, "attached rules", l);
+	if (got == 0) {
+		p_err("%s has no \"links\" for the union check: give --topo FILE "
+		      "(or --force to skip the check)", o->rules_file);
+		return -1;
+	}
+	return got < 0 ? -1 : 0;
+}
+
+static bool same_ports(const struct rules *r, int sw, const struct dp_port *ports, int n)
+{
+	int i;
+
+	if (r->sw[sw].nports != n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (strcmp(r->sw[sw].ports[i], ports[i].name))
+			return false;
+	return true;
+}
+
+static int open_pinned(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return bpf_obj_get(path);
+}
+
+/*
+ * Rules of one topology only: an update whose "links" are another set
+ * than the attached rules' would mix two topologies' links in the union
+ * check (matching port names are no proof). Without links on one side
+ * it cannot tell: a warning, and --topo (if given) decides the links.
+ */
+static bool same_topology(const struct dp_opts *o, json_t *doc, json_t *old_doc)
+{
+	int same = dp_links_same(doc, old_doc);
+
+	if (same < 0 && !o->topo_file)
+		pr_warn("%s or the attached rules have no \"links\": cannot check that "
+			"both are rules of one topology\n", o->rules_file);
+	if (same != 0)
+		return true;
+	if (o->force) {
+		pr_warn("%s: rules of another topology (other \"links\" than the "
+			"attached rules): updating anyway (--force)\n", o->rules_file);
+		return true;
+	}
+	p_err("%s: rules of another topology: their \"links\" differ from the "
+	      "attached rules' (detach and attach to change topology, or "
+	      "--force)", o->rules_file);
+	return false;
+}
+
+/* 1 if the update may go ahead; 0 refused (printed); -1 bad input. */
+static int union_gate(const struct dp_opts *o, const struct rules *new,
+		      json_t *doc, json_t *old_doc, json_t *report)
+{
+	struct dp_union_result res;
+	struct rules *old;
+	struct dp_links l;
+	int ok;
+
+	if (o->force && !o->topo_file && !json_object_get(doc, "links") &&
+	    !json_object_get(old_doc, "links")) {
+		json_object_set_new(report, "union", json_pack("{s:b}", "checked", 0));
+		return 1;
+	}
+	if (union_links(o, doc, old_doc, &l))
+		return -1;
+	old = rules_from_json(old_doc, "attached rules");
+	if (!old) {
+		dp_links_free(&l);
+		return -1;
+	}
+	ok = dp_union_check(old, new, &l, &res);
+	rules_free(old);
+	json_object_set_new(report, "union", json_pack(
+		"{s:b,s:b,s:I,s:I,s:o}", "checked", 1, "acyclic", ok,
+		"buffers", (json_int_t)res.buffers, "dependencies", (json_int_t)res.deps,
+		"cycle", ok ? json_null() : dp_union_cycle_json(&res)));
+	if (!ok && !json_output) {
+		fprintf(stderr, "%s: the union of the attached and the new rules has "
+			"a cyclic buffer dependency of %d buffers:\n",
+			o->force ? "Warning" : "Error", res.len);
+		dp_union_cycle_print(stderr, &res);
+		if (!o->force)
+			fprintf(stderr, "not updated: while switches change over, this "
+				"cycle can deadlock (--force to update anyway)\n");
+	}
+	dp_union_free(&res);
+	dp_links_free(&l);
+	return ok || o->force;
+}
+
+/*
+ * The new record goes in first (state_new, generation next), then the
+ * generation moves, then the record is renamed over the old: a kill at
+ * any point leaves what dp_state_settle commits or drops by the kernel's
+ * generation.
+ */
+static int swap_in(const char *dir, json_t *next_state, int outer, int genfd,
+		   int tfd, int64_t *gen)
+{
+	char cur[PATH_MAX + 16], nxt[PATH_MAX + 16];
+	int64_t next = dp_table_stage(outer, genfd, tfd, false);
+	int err;
+
+	if (next < 0)
+		return (int)next;
+	json_object_set_new(next_state, "generation", json_integer(next));
+	err = dp_state_save(dir, DP_STATE_NEXT, next_state);
+	if (err)
+		return err;
+	err = dp_table_go(genfd, next);
+	if (err)
+		return err;
+	*gen = next;
+	snprintf(cur, sizeof(cur), "%s/%s", dir, DP_STATE_CUR);
+	snprintf(nxt, sizeof(nxt), "%s/%s", dir, DP_STATE_NEXT);
+	if (rename(nxt, cur))	/* live anyway: the next command commits it */
+		pr_warn("generation %lld is live; committing its state: %s\n",
+			(long long)next, strerror(errno));
+	return 0;
+}
+
+int dp_switch_update(const struct dp_opts *o)
+{
+	int sw, n = 0, lock, outer = -1, genfd = -1, tfd = -1, ret = EXIT_USAGE, err, gate;
+	struct rules *r = NULL;
+	json_t *doc = NULL, *state = NULL, *report, *kept;
+	struct dp_port *ports = NULL;
+	struct dp_table tab = { 0 };
+	char dir[PATH_MAX], abs[PATH_MAX];
+	double t0 = now_seconds(), t1;
+	int64_t gen = -1;
+	size_t size;
+
+	report = json_pack("{s:s}", "switch", o->name);
+	r = dp_load_rules(o->rules_file, &doc);
+	if (!r || dp_path(dir, o->name, NULL))
+		goto out_nolock;
+	sw = rules_find_switch(r, o->name);
+	if (sw < 0) {
+		p_err("%s: no switch \"%s\" in the rules", o->rules_file, o->name);
+		goto out_nolock;
+	}
+	kept = dp_rules_for_state(doc, &size);
+	if (!kept) {
+		p_err("%s: the rules take %zu bytes as state, over the cap of %u",
+		      o->rules_file, size, DP_STATE_MAX);
+		goto out_nolock;
+	}
+	json_decref(doc);
+	doc = kept;
+	lock = dp_lock();
+	if (lock < 0)
+		goto out_nolock;
+	state = dp_switch_settled(dir, o->name, &err);
+	if (!state) {
+		if (errno != EXDEV)
+			p_err("switch %s is not attached (%s)", o->name, dir);
+		goto out;
+	}
+	ports = dp_state_ports(state, &n);
+	if (!same_ports(r, sw, ports, n)) {
+		p_err("%s: switch %s has other ports than the attached rules: "
+		      "detach and attach again", o->rules_file, o->name);
+		goto out;
+	}
+	if (!same_topology(o, doc, json_object_get(state, "rules")))
+		goto out;
+	gate = union_gate(o, r, doc, json_object_get(state, "rules"), report);
+	if (gate <= 0) {
+		ret = gate < 0 ? EXIT_USAGE : EXIT_PROBLEM;
+		json_object_set_new(report, "updated", json_false());
+		goto out;
+	}
+	t1 = now_seconds();
+	outer = open_pinned(dir, tagger_str(TAGGER_RULES_OUTER));
+	genfd = open_pinned(dir, tagger_str(TAGGER_GEN));
+	if (outer < 0 || genfd < 0) {
+		p_err("%s: the pinned maps are gone (%s): detach and attach again",
+		      dir, strerror(errno));
+		goto out;
+	}
+	dp_table_build(r, sw, ports, &tab);
+	tfd = dp_table_create(&tab);
+	json_object_set(state, "rules", doc);
+	dp_set_counts(state, &tab);
+	json_object_set_new(state, "rules_file",
+			    json_string(realpath(o->rules_file, abs) ? abs : o->rules_file));
+	err = tfd < 0 ? tfd : swap_in(dir, state, outer, genfd, tfd, &gen);
+	if (err) {
+		p_err("%s %zu rule table entries: %s", gen < 0 ? "loading" : "swapping in",
+		      tab.n, strerror(-err));
+		goto out;
+	}
+	json_object_set_new(report, "updated", json_true());
+	json_object_set_new(report, "generation", json_integer(gen));
+	json_object_set_new(report, "entries", json_integer(tab.n - 1));
+	json_object_set_new(report, "classify", json_integer(tab.nclassify));
+	json_object_set_new(report, "rewrite", json_integer(tab.nrewrite));
+	json_object_set_new(report, "swap_seconds", json_real(now_seconds() - t1));
+	json_object_set_new(report, "seconds", json_real(now_seconds() - t0));
+	if (!json_output) {
+		json_t *u = json_object_get(report, "union");
+
+		printf("switch %s: generation %lld live: %zu table entries (%zu classify, "
+		       "%zu rewrite), built and swapped in %.1f ms\n", o->name,
+		       (long long)gen, tab.n - 1, tab.nclassify, tab.nrewrite,
+		       1e3 * (now_seconds() - t1));
+		if (json_is_true(json_object_get(u, "checked")))
+			printf("union of old and new rules: %s (%lld buffers, %lld "
+			       "dependencies)\n",
+			       json_is_true(json_object_get(u, "acyclic")) ?
+			       "no cyclic buffer dependency" : "CYCLIC, forced",
+			       (long long)json_integer_value(json_object_get(u, "buffers")),
+			       (long long)json_integer_value(json_object_get(u, "dependencies")));
+		else
+			printf("union check skipped (--force, no links)\n");
+	}
+	ret = EXIT_OK;
+out:
+	dp_unlock(lock);
+out_nolock:
+	if (json_output && (ret != EXIT_USAGE))
+		json_emit(json_incref(report));
+	json_decref(report);
+	if (outer >= 0)
+		close(outer);
+	if (genfd >= 0)
+		close(genfd);
+	if (tfd >= 0)
+		close(tfd);
+	dp_table_free(&tab);
+	dp_free_ports(ports, n);
+	rules_free(r);
+	json_decref(doc);
+	json_decref(state);
+	return ret;
+}
+

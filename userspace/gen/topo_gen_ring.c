@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Ring and line of switches sw1..swN, each with optional hosts. */
+#include <stdio.h>
+
+#include "gen/gen.h"
+#include "lib/log.h"
+
+static struct topo *chain(const char *kind, int n, int hosts, bool close)
+{
+	int i, j, min = close ? 3 : 1;
+	struct topo *t;
+	char name[32];
+
+	if (n < min || n > GEN_MAX_NODES / 2 || hosts < 0 ||
+	    (long long)n * (hosts + 1) > GEN_MAX_NODES) {
+		p_err("%s: needs %d to %d switches and hosts >= 0 (got %d, %d)",
+		      kind, min, GEN_MAX_NODES / 2, n, hosts);
+		return NULL;
+	}
+	t = topo_new("-");
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "sw%d", i + 1);
+		topo_add_node(t, name, NODE_SWITCH, LAYER_NONE);
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < hosts; j++) {
+			int h;
+
+			snprintf(name, sizeof(name), "h%lld", (long long)i * hosts + j + 1);
+			h = topo_add_node(t, name, NODE_HOST, LAYER_NONE);
+			topo_link_auto(t, h, i);
+		}
+	/* A ring of 3 or more is simple; close it with the last link. */
+	for (i = 0; i + 1 < n; i++)
+		topo_link_auto(t, i, i + 1);
+	if (close)
+		topo_link_auto(t, n - 1, 0);
+	return t;
+}
+
+struct topo *topo_gen_ring(int n, int hosts)
+{
+	return chain("ring", n, hosts, true);
+}
+
+struct topo *topo_gen_line(int n, int hosts)
+{
+	return chain("line", n, hosts, false);
+}

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Leveled logging and error reporting; see log.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <jansson.h>
+
+#include "lib/log.h"
+
+enum log_level log_level = LOG_WARN;
+bool log_quiet;
+bool json_output;
+bool pretty_output;
+int json_docs;
+
+void pr_log(enum log_level level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (log_quiet || level > log_level)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+/* Bytes of the valid UTF-8 sequence at s, or 0 (RFC 3629 table). */
+static int utf8_len(const unsigned char *s)
+{
+	int n, k;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (k = 1; k < n; k++)
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+/*
+ * Keep stdout parseable: under -j the error is a JSON document. Input
+ * (a name, a file path) may hold bytes that are not UTF-8, which jansson
+ * refuses; they become '?' rather than an empty line.
+ */
+static void json_error(char *msg)
+{
+	unsigned char *s = (unsigned char *)msg;
+	json_t *o;
+
+	while (*s) {
+		int n = utf8_len(s);
+
+		if (!n)
+			*s++ = '?';
+		else
+			s += n;
+	}
+	o = json_pack("{s:s}", "error", msg);
+	json_dumpf(o, stdout, JSON_COMPACT);
+	fputc('\n', stdout);
+	json_docs++;
+	fflush(stdout);
+	json_decref(o);
+}
+
+void p_err(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (log_quiet)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Error: %s\n", buf);
+	if (json_output)
+		json_error(buf);
+}
+
+void input_err(const char *file, int line, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	if (log_quiet)
+		return;
+	if (line > 0)
+		n = snprintf(buf, sizeof(buf), "%s:%d: ", file, line);
+	else
+		n = snprintf(buf, sizeof(buf), "%s: ", file);
+	if (n < 0 || n >= (int)sizeof(buf))
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s\n", buf);
+	if (json_output)
+		json_error(buf);
+}
+
+void json_emit(json_t *obj)
+{
+	size_t flags = pretty_output ? JSON_INDENT(2) : JSON_COMPACT;
+
+	json_dumpf(obj, stdout, flags | JSON_ENCODE_ANY | JSON_REAL_PRECISION(6));
+	fputc('\n', stdout);
+	fflush(stdout);
+	json_decref(obj);
+	json_docs++;
+}

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lookups in a rule set; see rules.h. The parser (rules_parse.c) fills one
+ * hash map per table with packed keys whose port fields may hold RULES_ANY,
+ * so a wildcard rule is found by probing the same map with "*" in place of
+ * the port. Switches without wildcard rules answer with one probe.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "model/rules.h"
+#include "lib/util.h"
+
+int rules_find_switch(const struct rules *r, const char *name)
+{
+	return strmap_get(&r->sw_names, name);
+}
+
+int rules_find_host(const struct rules *r, const char *name)
+{
+	return strmap_get(&r->host_names, name);
+}
+
+int rules_find_port(const struct rules *r, int sw, const char *name)
+{
+	char key[512];
+
+	if (snprintf(key, sizeof(key), "%s:%s", r->sw[sw].name, name) >= (int)sizeof(key))
+		return -1;
+	return strmap_get(&r->port_names, key);
+}
+
+const char *rules_port_name(const struct rules *r, int sw, int port)
+{
+	return port == RULES_ANY ? "*" : r->sw[sw].ports[port];
+}
+
+int rules_classify(const struct rules *r, int sw, int in, int tag, int *rule)
+{
+	const struct rules_switch *s = &r->sw[sw];
+	uint64_t v;
+
+	if (!hmap_get(&r->classify, rules_classify_key(sw, in, tag), &v) &&
+	    (!s->wild_classify ||
+	     !hmap_get(&r->classify, rules_classify_key(sw, RULES_ANY, tag), &v))) {
+		if (rule)
+			*rule = -1;
+		return RULES_LOSSY;
+	}
+	if (rule)
+		*rule = (int)v;
+	if (s->classify[v].prio == r->lossy_prio)
+		return RULES_LOSSY;
+	return s->classify[v].prio;
+}
+
+int rules_rewrite(const struct rules *r, int sw, int tag, int in, int out, int *rule)
+{
+	const struct rules_switch *s = &r->sw[sw];
+	uint64_t v;
+	bool hit;
+
+	hit = hmap_get(&r->rewrite, rules_rewrite_key(sw, tag, in, out), &v);
+	if (!hit && s->wild_rewrite)
+		hit = hmap_get(&r->rewrite, rules_rewrite_key(sw, tag, in, RULES_ANY), &v) ||
+		      hmap_get(&r->rewrite, rules_rewrite_key(sw, tag, RULES_ANY, out), &v) ||
+		      hmap_get(&r->rewrite, rules_rewrite_key(sw, tag, RULES_ANY, RULES_ANY), &v);
+	if (rule)
+		*rule = hit ? (int)v : -1;
+	if (!hit || s->rewrite[v].new_tag == r->lossy_tag)
+		return RULES_LOSSY;
+	return s->rewrite[v].new_tag;
+}
+
+void rules_free(struct rules *r)
+{
+	int i, k;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nsw; i++) {
+		struct rules_switch *s = &r->sw[i];
+
+		for (k = 0; k < s->nports; k++)
+			free(s->ports[k]);
+		free(s->ports);
+		free(s->classify);
+		free(s->rewrite);
+		free(s->name);
+	}
+	for (i = 0; i < r->nhosts; i++) {
+		free(r->hosts[i].name);
+		free(r->hosts[i].classes);
+	}
+	free(r->sw);
+	free(r->hosts);
+	free(r->tags);
+	free(r->class_ids);
+	free(r->class_tags);
+	strmap_free(&r->sw_names);
+	strmap_free(&r->host_names);
+	strmap_free(&r->port_names);
+	hmap_free(&r->classify);
+	hmap_free(&r->rewrite);
+	free(r->file);
+	free(r);
+}

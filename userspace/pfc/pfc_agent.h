@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The pause agent of one node: loads bpf/pfc.bpf.c on the node's ports,
+ * builds the per-priority queues (pfc_backend.h), and runs until SIGINT or
+ * SIGTERM: PAUSE frames out when an (in-port, priority) crosses XOFF,
+ * refreshed while above XON, quanta 0 at XON; gates closed and opened by
+ * the PAUSE frames that arrive; the watchdog; the state file for `show`.
+ * On exit it removes everything it installed.
+ *
+ * API:
+ *   pfc_agent_run(cfg, trace_path)   returns an exit code
+ *   pfc_leftovers_remove(st)         what a dead agent left on its ports:
+ *                                    programs, queues, offloads (only ports
+ *                                    whose ifindex still has the recorded
+ *                                    name; run in the agent's namespace)
+ */
+#ifndef __TAGGER_PFC_AGENT_H
+#define __TAGGER_PFC_AGENT_H
+
+#include "pfc/pfc_config.h"
+
+/* cls_bpf preference of the pause programs: after the data plane's. */
+#define PFC_TC_PREF 0xc000
+
+int pfc_agent_run(struct pfc_config *cfg, const char *trace_path);
+struct pfc_state;
+
+void pfc_leftovers_remove(const struct pfc_state *st);
+
+#endif /* __TAGGER_PFC_AGENT_H */

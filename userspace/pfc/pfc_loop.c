@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The pause agent's event loop; see pfc_loop.h. */
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "lib/log.h"
+#include "pfc/pfc_loop.h"
+#include "pfc/pfc_standby.h"
+#include "pfc.skel.h"
+
+#define TICK_MAX_NS 100000000ull	/* statistics at least every 100 ms */
+#define REFRESH_MIN_NS 100000ull
+
+static struct pfc_pp *pp_of(struct agent *a, int port, int prio)
+{
+	return &a->pp[PFC_SLOT(port, prio)];
+}
+
+static struct pfc_state_prio *sp_of(struct agent *a, int port, int prio)
+{
+	return &a->st->ports[port].prio[prio];
+}
+
+static bool lossless(const struct agent *a, int prio)
+{
+	return (a->cfg->lossless_mask >> prio) & 1;
+}
+
+static uint64_t refresh_ns(const struct agent *a, int port)
+{
+	uint64_t t = pfc_quanta_ns(a->cfg->quanta, pfc_port_rate(a->cfg, port)) / 2;
+
+	return t < REFRESH_MIN_NS ? REFRESH_MIN_NS : t;
+}
+
+/*
+ * --trace FILE: a line per step of the pause machinery, "KIND PORT PRIO
+ * EVENT_NS DONE_NS" (CLOCK_MONOTONIC, the BPF side's clock), read by
+ * tests/bench/pfc_latency.py. Upper case: the step was done (X PAUSE and
+ * N resume sent, C gate closed, O gate open, K kick returned, S the first
+ * packet left the reopened queue, R the first packet after XON arrived).
+ * Lower case: the agent began it (x, n, c, o), so that DONE - EVENT is how
+ * long the agent took to wake up. S is asked for only while tracing: it
+ * costs the transmit tracepoint a lookup per packet.
+ */
+static void trace(struct agent *a, char what, int port, int prio,
+		  uint64_t ev_ts, uint64_t done)
+{
+	if (a->trace)
+		fprintf(a->trace, "%c %s %d %" PRIu64 " %" PRIu64 "\n", what,
+			a->cfg->ports[port].name, prio, ev_ts, done);
+}
+
+static void send_frame(struct agent *a, int port, uint8_t vector, bool resume)
+{
+	uint16_t quanta[PFC_PRIOS];
+	int p, r;
+
+	for (p = 0; p < PFC_PRIOS; p++)
+		quanta[p] = resume ? 0 : a->cfg->quanta;
+	r = pfc_send(a->tx_fd[port], a->cfg->ports[port].ifindex,
+		     a->q.mac[port], vector, quanta);
+	if (r) {
+		pr_warn("%s: sending PFC: %s\n", a->cfg->ports[port].ifname,
+			strerror(-r));
+		return;
+	}
+	for (p = 0; p < PFC_PRIOS; p++) {
+		if (!((vector >> p) & 1))
+			continue;
+		if (resume)
+			sp_of(a, port, p)->pfc_tx_resume++;
+		else
+			sp_of(a, port, p)->pfc_tx++;
+	}
+}
+
+/* sent: the BPF side already sent the PAUSE (its fast XOFF path). */
+static void on_xoff(struct agent *a, int port, int prio, uint64_t ts,
+		    bool sent)
+{
+	if (a->sent[port][prio])
+		return;
+	if (sent) {
+		sp_of(a, port, prio)->pfc_tx++;
+		sp_of(a, port, prio)->pfc_tx_fast++;
+	} else {
+		trace(a, 'x', port, prio, ts, pfc_now());
+		send_frame(a, port, 1u << prio, false);
+	}
+	a->sent[port][prio] = true;
+	sp_of(a, port, prio)->pause_sent = 1;
+	if (!a->refresh_at[port])
+		a->refresh_at[port] = pfc_now() + refresh_ns(a, port);
+	trace(a, 'X', port, prio, ts, sent ? ts : pfc_now());
+}
+
+static void on_xon(struct agent *a, int port, int prio, uint64_t ts)
+{
+	int p;
+
+	if (!a->sent[port][prio])
+		return;
+	trace(a, 'n', port, prio, ts, pfc_now());
+	send_frame(a, port, 1u << prio, true);
+	a->sent[port][prio] = false;
+	sp_of(a, port, prio)->pause_sent = 0;
+	trace(a, 'N', port, prio, ts, pfc_now());
+	for (p = 0; p < PFC_PRIOS; p++)
+		if (a->sent[port][p])
+			return;
+	a->refresh_at[port] = 0;
+}
+
+/*
+ * Ask the BPF side to report the next packet out of a reopened queue
+ * (PFC_EV_SENT), or withdraw the request when the gate closes first.
+ */
+static void watch_tx(struct agent *a, int port, int prio, bool on)
+{
+	struct pfc_pp *c = pp_of(a, port, prio);
+	uint32_t *n = &a->skel->bss->tx_watches;
+
+	if (on) {
+		if (!__atomic_exchange_n(&c->tx_watch, 1, __ATOMIC_ACQ_REL))
+			__atomic_fetch_add(n, 1, __ATOMIC_ACQ_REL);
+	} else if (__atomic_exchange_n(&c->tx_watch, 0, __ATOMIC_ACQ_REL)) {
+		__atomic_fetch_sub(n, 1, __ATOMIC_ACQ_REL);
+	}
+}
+
+static void gate_set(struct agent *a, int port, int prio, bool closed,
+		     uint64_t ev_ts)
+{
+	struct gate *g = &a->gate[port][prio];
+	struct pfc_state_prio *sp = sp_of(a, port, prio);
+	uint64_t now;
+	int r;
+
+	if (g->closed == closed)
+		return;	/* each change refills TBF tokens: only on a change */
+	trace(a, closed ? 'c' : 'o', port, prio, ev_ts, pfc_now());
+	/* Before opening: the kick that follows the change sends packets. */
+	if (a->trace && !closed)
+		watch_tx(a, port, prio, true);
+	r = pfc_gate(&a->q, port, prio, closed);
+	now = pfc_now();
+	if (a->trace && (closed || r))
+		watch_tx(a, port, prio, false);
+	if (r) {
+		pr_warn("%s: prio %d gate: %s %s\n", a->cfg->ports[port].ifname,
+			prio, strerror(-r), a->q.tc.err);
+		return;
+	}
+	g->closed = closed;
+	if (closed) {
+		g->since = now;
+		sp->paused_since = now;
+		sp->pauses++;
+	} else {
+		sp->paused_ns += now - g->since;
+		sp->paused_since = 0;
+		g->until = 0;
+		sp->gate_until = 0;
+		g->opened = a->q.changed_ns ? a->q.changed_ns : now;
+	}
+	sp->gate_closed = closed;
+	/*
+	 * C/O: the gate changed; K: the kick that restarts a reopened HTB
+	 * queue returned, which is later, as its send runs the qdisc and
+	 * transmits queued packets before it returns.
+	 */
+	trace(a, closed ? 'C' : 'O', port, prio, ev_ts,
+	      a->q.changed_ns ? a->q.changed_ns : now);
+	if (!closed)
+		trace(a, 'K', port, prio, ev_ts, now);
+}
+
+static void on_rx(struct agent *a, const struct pfc_event *e)
+{
+	int port = e->slot, p;
+
+	for (p = 0; p < PFC_PRIOS; p++) {
+		struct gate *g = &a->gate[port][p];
+
+		if (!((e->vector >> p) & 1))
+			continue;
+		if (!lossless(a, p) || g->ignoring) {
+			/* Lossy priorities are never paused. */
+			sp_of(a, port, p)->pfc_rx_ignored++;
+			continue;
+		}
+		if (!e->quanta[p]) {
+			gate_set(a, port, p, false, e->ts);
+			continue;
+		}
+		g->until = pfc_now() + pfc_quanta_ns(e->quanta[p],
+						       pfc_port_rate(a->cfg, port));
+		gate_set(a, port, p, true, e->ts);
+		if (g->closed)
+			sp_of(a, port, p)->gate_until = g->until;
+	}
+}
+
+/* The first packet from the upstream after an XON crossing arrived. */
+static void on_resumed(struct agent *a, const struct pfc_event *e)
+{
+	struct pfc_state_prio *sp = sp_of(a, e->slot, e->prio);
+	uint64_t d;
+
+	if (e->ts < e->since)
+		return;
+	d = e->ts - e->since;
+	sp->resumes++;
+	sp->resume_ns += d;
+	if (d > sp->resume_max_ns)
+		sp->resume_max_ns = d;
+	trace(a, 'R', e->slot, e->prio, e->since, e->ts);
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct agent *a = ctx;
+	const struct pfc_event *e = data;
+
+	if (size < sizeof(*e) || e->slot >= (uint32_t)a->cfg->nports ||
+	    e->prio >= PFC_PRIOS)
+		return 0;
+	if (e->type == PFC_EV_XOFF)
+		on_xoff(a, e->slot, e->prio, e->ts, e->vector == 1);
+	else if (e->type == PFC_EV_XON)
+		on_xon(a, e->slot, e->prio, e->ts);
+	else if (e->type == PFC_EV_RX)
+		on_rx(a, e);
+	else if (e->type == PFC_EV_RESUMED)
+		on_resumed(a, e);
+	else if (e->type == PFC_EV_SENT)
+		trace(a, 'S', e->slot, e->prio, a->gate[e->slot][e->prio].opened,
+		      e->ts);
+	return 0;
+}
+
+/*
+ * The BPF side decides XOFF/XON; this makes the frames on the wire agree
+ * with it even if a ring buffer record was lost or two CPUs raced at the
+ * threshold.
+ */
+static void reconcile(struct agent *a, int port, int prio)
+{
+	struct pfc_pp *c = pp_of(a, port, prio);
+	uint32_t x = __atomic_load_n(&c->xoff, __ATOMIC_ACQUIRE);
+	uint32_t one = 1;
+
+	if (x && __atomic_load_n(&c->bytes, __ATOMIC_RELAXED) <= a->cfg->xon[prio] &&
+	    __atomic_compare_exchange_n(&c->xoff, &one, 0, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		x = 0;
+	if (x && !a->sent[port][prio]) {
+		a->st->events_lost++;
+		on_xoff(a, port, prio, pfc_now(), false);
+	} else if (!x && a->sent[port][prio]) {
+		on_xon(a, port, prio, pfc_now());
+	}
+}
+
+static void qstat(const struct tc_qstats *s, void *arg)
+{
+	struct agent *a = arg;
+
+	pfc_state_put_qstats(a->st, s);
+}
+
+/*
+ * The fallback when the recount (below) cannot run: when every queue that
+ * an ingress priority's packets go to is empty, nothing of that priority
+ * is buffered any more, and the counters read before the queues were seen
+ * empty are taken off (compare-and-swap, so a packet counted since is
+ * never lost).
+ */
+static void resync(struct agent *a, const uint64_t seen[][PFC_PRIOS])
+{
+	const struct pfc_config *c = a->cfg;
+	int port, p, q;
+
+	for (p = 0; p < PFC_PRIOS; p++) {
+		uint32_t mask = a->skel->bss->emap[p] | (1u << p);
+		bool empty = true;
+
+		for (port = 0; port < c->nports && empty; port++)
+			for (q = 0; q < PFC_PRIOS; q++)
+				if (((mask >> q) & 1) && sp_of(a, port, q)->q_qlen)
+					empty = false;
+		if (!empty)
+			continue;
+		for (port = 0; port < c->nports; port++) {
+			uint64_t b = seen[port][p];
+
+			if (b && __atomic_compare_exchange_n(&pp_of(a, port, p)->bytes,
+							     &b, 0, false,
+							     __ATOMIC_ACQ_REL,
+							     __ATOMIC_RELAXED)) {
+				sp_of(a, port, p)->resynced += seen[port][p];
+				a->st->resyncs++;
+			}
+		}
+	}
+}
+
+/*
+ * Lower each (in-port, priority) counter to its exact recount
+ * where the fast path left bytes behind (see pfc_recount.h). The counters
+ * are read after the queue statistics and before the totals, so the
+ * recount can only be above the truth; compare-and-swap, so a packet
+ * counted meanwhile is never lost. Returns -EAGAIN if it could not run.
+ */
+static int recount(struct agent *a)
+{
+	static uint64_t target[PFC_MAX_PORTS][PFC_PRIOS];
+	static struct pfc_qsnap qs[PFC_MAX_PORTS][PFC_PRIOS];
+	uint64_t b[PFC_MAX_PORTS][PFC_PRIOS];
+	const struct pfc_config *c = a->cfg;
+	int port, p;
+
+	for (port = 0; port < c->nports; port++) {
+		for (p = 0; p < PFC_PRIOS; p++) {
+			struct pfc_state_prio *sp = sp_of(a, port, p);
+
+			qs[port][p].done = sp->q_packets + sp->q_drops;
+			qs[port][p].qlen = sp->q_qlen;
+		}
+	}
+	for (port = 0; port < c->nports; port++)
+		for (p = 0; p < PFC_PRIOS; p++)
+			b[port][p] = __atomic_load_n(&pp_of(a, port, p)->bytes,
+						     __ATOMIC_ACQUIRE);
+	if (pfc_recount_targets(&a->rc, a->pp, a->ring,
+				(const struct pfc_qsnap (*)[PFC_PRIOS])qs,
+				c->nports, target))
+		return -EAGAIN;
+	for (port = 0; port < c->nports; port++) {
+		for (p = 0; p < PFC_PRIOS; p++) {
+			uint64_t v = b[port][p];
+
+			if (v <= target[port][p])
+				continue;
+			if (__atomic_compare_exchange_n(&pp_of(a, port, p)->bytes,
+							&v, target[port][p], false,
+							__ATOMIC_ACQ_REL,
+							__ATOMIC_RELAXED)) {
+				sp_of(a, port, p)->resynced += b[port][p] -
+							       target[port][p];
+				a->st->resyncs++;
+			}
+		}
+	}
+	return 0;
+}
+
+static void watchdog(struct agent *a, int port, int prio, uint64_t now)
+{
+	const struct pfc_config *c = a->cfg;
+	struct gate *g = &a->gate[port][prio];
+	struct pfc_state_prio *sp = sp_of(a, port, prio);
+	uint64_t paused_for = 0;
+	enum pfc_wd_verdict v;
+
+	v = pfc_wd_step(&g->wd, c->wd_action, c->wd_detect_ms * 1000000ull,
+			c->wd_restore_ms * 1000000ull, g->closed, g->since,
+			sp->q_qlen, now, &paused_for);
+	if (v == PFC_WD_FIRE) {
+		sp->wd_events++;
+		sp->wd_last_ns = paused_for;
+		a->st->wd_events++;
+		pr_warn("watchdog: %s port %s (%s) prio %d paused %" PRIu64
+			" ms with %" PRIu64 " packets queued; %s\n", c->node,
+			c->ports[port].name, c->ports[port].ifname, prio,
+			paused_for / 1000000, sp->q_qlen,
+			pfc_wd_action_name(c->wd_action));
+		if (c->wd_action == PFC_WD_REPORT)
+			return;
+		g->ignoring = true;
+		sp->wd_until = g->wd.until;
+		if (c->wd_action == PFC_WD_DROP)
+			__atomic_store_n(&pp_of(a, port, prio)->drop_out, 1,
+					 __ATOMIC_RELEASE);
+		gate_set(a, port, prio, false, now);
+	} else if (v == PFC_WD_RESTORE) {
+		g->ignoring = false;
+		sp->wd_until = 0;
+		__atomic_store_n(&pp_of(a, port, prio)->drop_out, 0,
+				 __ATOMIC_RELEASE);
+		pr_info("watchdog: %s port %s prio %d restored\n", c->node,
+			c->ports[port].name, prio);
+	}
+}
+
+static void tick(struct agent *a)
+{
+	const struct pfc_config *c = a->cfg;
+	uint64_t seen[PFC_MAX_PORTS][PFC_PRIOS];
+	uint64_t began = pfc_now(), now;
+	int port, p;
+
+	/* Counters first, queues second: see resync(). */
+	for (port = 0; port < c->nports; port++)
+		for (p = 0; p < PFC_PRIOS; p++)
+			seen[port][p] = __atomic_load_n(&pp_of(a, port, p)->bytes,
+							__ATOMIC_ACQUIRE);
+	if (a->forwarding && a->ring)
+		pfc_recount_mark(&a->rc, a->pp, c->nports);
+	if (!tc_qdisc_stats(&a->q.tc, qstat, a) &&
+	    (!a->forwarding || !a->ring || recount(a)))
+		resync(a, (const uint64_t (*)[PFC_PRIOS])seen);
+	now = pfc_now();
+	for (port = 0; port < c->nports; port++) {
+		for (p = 0; p < PFC_PRIOS; p++) {
+			struct pfc_pp *b = pp_of(a, port, p);
+			struct pfc_state_prio *sp = sp_of(a, port, p);
+
+			reconcile(a, port, p);
+			sp->bytes = __atomic_load_n(&b->bytes, __ATOMIC_RELAXED);
+			sp->peak = b->peak;
+			sp->pkts = b->pkts;
+			sp->returned = b->returned;
+			sp->drops = b->drops;
+			sp->xoff_crossings = b->xoff_crossings;
+			sp->underflow = b->underflow;
+			sp->xoff = b->xoff;
+			sp->pfc_rx = b->pfc_rx;
+			sp->pfc_rx_resume = b->pfc_rx_resume;
+			sp->egress_drops = b->egress_drops;
+			sp->failure_drops = b->failure_drops;
+			sp->last_drop_reason = b->last_drop_reason;
+			if (lossless(a, p))
+				watchdog(a, port, p, now);
+		}
+	}
+	a->st->tick_began = began;
+	__atomic_store_n(&a->st->updated, now, __ATOMIC_RELEASE);
+	if (a->trace)
+		fflush(a->trace);
+	a->tick_at = now + (c->wd_detect_ms * 1000000ull / 4 < TICK_MAX_NS ?
+			    c->wd_detect_ms * 1000000ull / 4 : TICK_MAX_NS);
+}
+
+static void timers(struct agent *a)
+{
+	uint64_t now = pfc_now();
+	int port, p;
+
+	for (port = 0; port < a->cfg->nports; port++) {
+		for (p = 0; p < PFC_PRIOS; p++) {
+			struct gate *g = &a->gate[port][p];
+
+			if (g->closed && g->until && g->until <= now)
+				gate_set(a, port, p, false, now);	/* expired */
+		}
+		if (a->refresh_at[port] && a->refresh_at[port] <= now) {
+			uint8_t vec = 0;
+
+			for (p = 0; p < PFC_PRIOS; p++)
+				vec |= a->sent[port][p] << p;
+			if (vec)
+				send_frame(a, port, vec, false);
+			a->refresh_at[port] = vec ? now + refresh_ns(a, port) : 0;
+		}
+	}
+	if (a->tick_at <= now)
+		tick(a);
+}
+
+static void arm(struct agent *a, int tfd)
+{
+	uint64_t next = a->tick_at;
+	struct itimerspec its = { 0 };
+	int port, p;
+
+	for (port = 0; port < a->cfg->nports; port++) {
+		if (a->refresh_at[port] && a->refresh_at[port] < next)
+			next = a->refresh_at[port];
+		for (p = 0; p < PFC_PRIOS; p++) {
+			struct gate *g = &a->gate[port][p];
+
+			if (g->closed && g->until && g->until < next)
+				next = g->until;
+		}
+	}
+	its.it_value.tv_sec = next / 1000000000ull;
+	its.it_value.tv_nsec = next % 1000000000ull;
+	if (!next)
+		its.it_value.tv_nsec = 1;
+	timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+static int add_fd(int ep, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
+
+	return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+}
+
+int pfc_loop(struct agent *a)
+{
+	struct ring_buffer *rb;
+	int ep, sfd, tfd, rfd, r = 0;
+	bool stop = false;
+	sigset_t mask;
+
+	rb = ring_buffer__new(bpf_map__fd(a->skel->maps.events), on_event, a, NULL);
+	if (!rb)
+		return -errno;
+	rfd = ring_buffer__epoll_fd(rb);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGUSR1);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	if (sfd < 0 || tfd < 0 || ep < 0 || add_fd(ep, rfd) || add_fd(ep, sfd) ||
+	    add_fd(ep, tfd) || (a->standby_fd >= 0 && add_fd(ep, a->standby_fd))) {
+		r = -errno;
+		goto out;
+	}
+	pfc_state_begin(a->st);
+	tick(a);
+	pfc_state_end(a->st);
+	while (!stop) {
+		struct epoll_event evs[4];
+		int n, i;
+
+		arm(a, tfd);
+		n = epoll_wait(ep, evs, 4, -1);
+		if (n < 0 && errno != EINTR) {
+			r = -errno;
+			break;
+		}
+		pfc_state_begin(a->st);
+		for (i = 0; i < n; i++) {
+			int fd = evs[i].data.fd;
+
+			if (fd == rfd) {
+				ring_buffer__consume(rb);
+			} else if (fd == tfd) {
+				uint64_t x;
+
+				if (read(tfd, &x, sizeof(x)) < 0 && errno != EAGAIN)
+					r = -errno;
+			} else if (fd == a->standby_fd) {
+				epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL);
+				if (!pfc_standby_died(a))
+					add_fd(ep, a->standby_fd);
+			} else if (fd == sfd) {
+				struct signalfd_siginfo si;
+
+				if (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+					if (si.ssi_signo == SIGUSR1)
+						a->tick_at = 0;	/* `show` wants fresh numbers */
+					else
+						stop = true;
+				}
+			}
+		}
+		timers(a);
+		pfc_state_end(a->st);
+	}
+out:
+	ring_buffer__free(rb);
+	if (ep >= 0)
+		close(ep);
+	if (sfd >= 0)
+		close(sfd);
+	if (tfd >= 0)
+		close(tfd);
+	return r;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The agent's state and event loop (internal to pfc_agent.c/pfc_loop.c):
+ * BPF ring buffer events, a timer for pause expiry, PAUSE refresh,
+ * statistics and the watchdog, and signals, on one epoll.
+ *
+ * API:
+ *   struct agent, pfc_loop(a), pfc_now()
+ *   pfc_agent_takeover(a)   the standby's side: returns an exit code
+ */
+#ifndef __TAGGER_PFC_LOOP_H
+#define __TAGGER_PFC_LOOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pfc/pfc_backend.h"
+#include "pfc/pfc_config.h"
+#include "pfc/pfc_frame.h"
+#include "pfc/pfc_ident.h"
+#include "pfc/pfc_port.h"
+#include "pfc/pfc_recount.h"
+#include "pfc/pfc_rt.h"
+#include "pfc/pfc_state.h"
+#include "pfc/pfc_watchdog.h"
+
+struct pfc_bpf;
+
+struct gate {
+	bool closed;
+	uint64_t until;		/* pause expiry (CLOCK_MONOTONIC ns) */
+	uint64_t since;
+	uint64_t opened;	/* when it last opened (for the trace) */
+	struct pfc_wd wd;
+	bool ignoring;		/* watchdog ignore/drop in force */
+};
+
+struct agent {
+	struct pfc_config *cfg;
+	struct pfc_bpf *skel;
+	struct pfc_pp *pp;		/* the BPF "pp" array, mapped */
+	const uint64_t *ring;		/* the BPF "ring" array, mapped */
+	struct pfc_recount rc;
+	struct pfc_queues q;
+	bool queues_up;
+	bool forwarding;		/* at start: else no buffer accounting */
+	char backend[32];
+	char dcb[PFC_MAX_PORTS][32];
+	bool attached[PFC_MAX_PORTS];
+	int tx_fd[PFC_MAX_PORTS];	/* PAUSE frames, qdisc bypass */
+	struct pfc_offloads offloads[PFC_MAX_PORTS];
+	struct gate gate[PFC_MAX_PORTS][PFC_PRIOS];
+	bool sent[PFC_MAX_PORTS][PFC_PRIOS];	/* PAUSE in force upstream */
+	uint64_t refresh_at[PFC_MAX_PORTS];
+	uint64_t tick_at;
+	struct pfc_state *st;
+	FILE *trace;
+	int lock_fd;
+	struct pfc_netns netns;		/* the namespace it runs in */
+	int standby_pid, standby_fd;	/* pfc_standby.h (fd: a pidfd) */
+	struct pfc_state *old;		/* a dead agent's state, if adopting */
+	int adopt_fd[4];		/* its maps (pfc_adopt.h) */
+	struct pfc_rt rt;
+};
+
+int pfc_loop(struct agent *a);
+int pfc_agent_takeover(struct agent *a);
+uint64_t pfc_now(void);
+
+#endif /* __TAGGER_PFC_LOOP_H */

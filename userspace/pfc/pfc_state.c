@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The agent's shared state file; see pfc_state.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pfc/pfc_backend.h"
+#include "pfc/pfc_state.h"
+
+int pfc_dir(const char *node, char *buf, size_t len)
+{
+	const char *base = getenv("TAGGER_PFC_DIR");
+	int n;
+
+	n = snprintf(buf, len, "%s/%s", base && *base ? base : "/run/tagger/pfc",
+		     node);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * Components above the node's directory are made 0755 (like /run/tagger);
+ * the node's own directory 0700.
+ */
+static int mkdir_p(const char *dir)
+{
+	char tmp[PATH_MAX];
+	char *p;
+
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* Ours, a real directory, and nobody else may write to it. */
+static int trusted(const char *path, bool sticky_ok, const char **why)
+{
+	struct stat sb;
+
+	if (lstat(path, &sb) < 0)
+		return -errno;
+	if (!S_ISDIR(sb.st_mode)) {
+		*why = "not a directory (a symlink?)";
+		return -ENOTDIR;
+	}
+	if (sb.st_uid != geteuid()) {
+		*why = "owned by another user";
+		return -EPERM;
+	}
+	if ((sb.st_mode & (S_IWGRP | S_IWOTH)) &&
+	    !(sticky_ok && (sb.st_mode & S_ISVTX))) {
+		*why = "writable by other users";
+		return -EPERM;
+	}
+	return 0;
+}
+
+int pfc_state_dir(const char *dir, bool make, const char **why)
+{
+	char parent[PATH_MAX], *slash;
+	int r;
+
+	*why = NULL;
+	if (make) {
+		r = mkdir_p(dir);
+		if (r)
+			return r;
+	}
+	r = trusted(dir, false, why);
+	if (r)
+		return r;
+	snprintf(parent, sizeof(parent), "%s", dir);
+	slash = strrchr(parent, '/');
+	if (!slash || slash == parent)
+		return 0;
+	*slash = '\0';
+	r = trusted(parent, true, why);
+	/* The parent may be root's while we are not (show as a user). */
+	if (r == -EPERM && *why && !strcmp(*why, "owned by another user")) {
+		struct stat sb;
+
+		if (!lstat(parent, &sb) && sb.st_uid == 0 &&
+		    !(sb.st_mode & (S_IWGRP | S_IWOTH)))
+			r = 0, *why = NULL;
+	}
+	return r;
+}
+
+static int open_in(const char *dir, const char *name, int flags)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
+	return fd < 0 ? -errno : fd;
+}
+
+int pfc_state_lock(const char *dir, int *fd)
+{
+	int i, l = open_in(dir, "lock", O_RDWR | O_CREAT);
+
+	if (l < 0)
+		return l;
+	/* A reader probing the lock holds it for a moment: try a while. */
+	for (i = 0; i < 200; i++) {
+		if (!flock(l, LOCK_EX | LOCK_NB)) {
+			*fd = l;
+			return 0;
+		}
+		if (errno != EWOULDBLOCK)
+			break;
+		usleep(1000);
+	}
+	close(l);
+	return -EBUSY;
+}
+
+int pfc_state_locked(const char *dir)
+{
+	int l = open_in(dir, "lock", O_RDONLY), r;
+
+	if (l == -ENOENT)
+		return 0;
+	if (l < 0)
+		return l;
+	r = flock(l, LOCK_SH | LOCK_NB) < 0 ? (errno == EWOULDBLOCK ? 1 : -errno) : 0;
+	close(l);
+	return r;
+}
+
+static int map_state(int fd, bool write, struct pfc_state **st)
+{
+	void *m = mmap(NULL, sizeof(**st), PROT_READ | (write ? PROT_WRITE : 0),
+		       MAP_SHARED, fd, 0);
+
+	if (m == MAP_FAILED)
+		return -errno;
+	*st = m;
+	return 0;
+}
+
+int pfc_state_create(const char *dir, struct pfc_state **st)
+{
+	int fd, r;
+
+	fd = open_in(dir, "state", O_RDWR | O_CREAT);
+	if (fd < 0)
+		return fd;
+	if (fchmod(fd, 0600) < 0 || ftruncate(fd, 0) < 0 ||
+	    ftruncate(fd, sizeof(**st)) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	r = map_state(fd, true, st);
+	close(fd);
+	return r;
+}
+
+int pfc_state_open(const char *dir, bool write, struct pfc_state **st)
+{
+	struct stat sb;
+	int fd, r = 0;
+
+	fd = open_in(dir, "state", write ? O_RDWR : O_RDONLY);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &sb) < 0 || sb.st_size != sizeof(**st))
+		r = -EPROTO;
+	if (!r)
+		r = map_state(fd, write, st);
+	close(fd);
+	if (r)
+		return r;
+	if ((*st)->magic != PFC_STATE_MAGIC || (*st)->version != PFC_STATE_VERSION) {
+		pfc_state_unmap(*st);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* No writer is alive (we hold the lock): take it as it is. */
+int pfc_state_read(const char *dir, struct pfc_state *copy)
+{
+	struct pfc_state *st;
+	int r = pfc_state_open(dir, false, &st);
+
+	if (r)
+		return r;
+	memcpy(copy, st, sizeof(*copy));
+	pfc_state_unmap(st);
+	return 0;
+}
+
+int pfc_state_snapshot(const struct pfc_state *st, struct pfc_state *copy)
+{
+	int tries;
+
+	for (tries = 0; tries < 1000; tries++) {
+		uint32_t s1 = __atomic_load_n(&st->seq, __ATOMIC_ACQUIRE);
+
+		if (!(s1 & 1)) {
+			memcpy(copy, st, sizeof(*copy));
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			if (__atomic_load_n(&st->seq, __ATOMIC_RELAXED) == s1)
+				return 0;
+		}
+		sched_yield();
+	}
+	return -EAGAIN;
+}
+
+void pfc_state_begin(struct pfc_state *st)
+{
+	__atomic_store_n(&st->seq, st->seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+void pfc_state_end(struct pfc_state *st)
+{
+	__atomic_store_n(&st->seq, st->seq + 1, __ATOMIC_RELEASE);
+}
+
+void pfc_state_unmap(struct pfc_state *st)
+{
+	if (st)
+		munmap(st, sizeof(*st));
+}
+
+void pfc_state_put_qstats(struct pfc_state *st, const struct tc_qstats *s)
+{
+	uint32_t port, p;
+
+	for (port = 0; port < st->nports && port < PFC_MAX_PORTS; port++) {
+		if (st->ports[port].ifindex != s->ifindex)
+			continue;
+		for (p = 0; p < PFC_PRIOS; p++) {
+			struct pfc_state_prio *sp = &st->ports[port].prio[p];
+
+			if (s->handle != PFC_GATE_HANDLE(p))
+				continue;
+			sp->q_backlog = s->backlog;
+			sp->q_qlen = s->qlen;
+			sp->q_drops = s->drops;
+			sp->q_packets = s->packets;
+			sp->q_bytes = s->bytes;
+		}
+	}
+}
