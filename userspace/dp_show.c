@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "cmd.h"
+#include "dp_anchor.h"
 #include "dp_pin.h"
 #include "dp_state.h"
 #include "dp_switch.h"
@@ -173,7 +174,10 @@ int dp_switch_show(const struct dp_opts *o)
 	size_t i;
 	int ret = EXIT_USAGE;
 
-	if (dp_path(dir, o->name, NULL))
+	if (dp_path(dir, o->name, NULL) || dp_root_prepare())
+		return EXIT_USAGE;
+	/* Pins of our own, from the kernel: nobody else sees them. */
+	if (dp_root_private() && dp_anchor_sync(dir, "switch", o->name, NULL) < 0)
 		return EXIT_USAGE;
 	/* Reads only: no lock, so show never waits for an update. */
 	if (!access(dp_root(), F_OK)) {
@@ -217,10 +221,11 @@ int dp_switch_show(const struct dp_opts *o)
 		json_array_append_new(ports, port_json(&p, port));
 	rules = json_object_get(json_object_get(json_object_get(state, "rules"),
 						"switches"), o->name);
-	j = json_pack("{s:s,s:O,s:I,s:O,s:O,s:s,s:o,s:O}", "switch", o->name,
+	j = json_pack("{s:s,s:O,s:I,s:O,s:O,s:s?,s:o,s:O}", "switch", o->name,
 		      "mode", json_object_get(state, "mode"), "generation", (json_int_t)gen,
 		      "table", json_object_get(state, "table") ?: json_null(),
-		      "rules_file", json_object_get(state, "rules_file"), "pins", dir,
+		      "rules_file", json_object_get(state, "rules_file"),
+		      "pins", dp_root_private() ? NULL : dir,
 		      "ports", ports, "rules", rules ?: json_null());
 	if (json_output)
 		json_emit(j);

@@ -77,7 +77,6 @@ static int64_t kernel_gen(const char *dir)
 
 int dp_state_settle(const char *dir)
 {
-	char cur[PATH_MAX + 16], next[PATH_MAX + 16];
 	json_t *pending = dp_state_load_name(dir, DP_STATE_NEXT);
 	int64_t g;
 
@@ -85,16 +84,14 @@ int dp_state_settle(const char *dir)
 		return 0;
 	g = dp_state_gen(pending);
 	json_decref(pending);
-	snprintf(cur, sizeof(cur), "%s/%s", dir, DP_STATE_CUR);
-	snprintf(next, sizeof(next), "%s/%s", dir, DP_STATE_NEXT);
 	if (g >= 0 && g == kernel_gen(dir)) {
 		pr_warn("%s: an update was interrupted after generation %lld went "
 			"live: its state is committed now\n", dir, (long long)g);
-		return rename(next, cur) ? -errno : 0;
+		return dp_state_commit(dir);
 	}
 	pr_warn("%s: an update was interrupted before its swap: generation %lld "
 		"did not go live, its state is dropped\n", dir, (long long)g);
-	return unlink(next) ? -errno : 0;
+	return dp_state_drop(dir);
 }
 
 static json_t *view_once(const char *dir)
