@@ -336,8 +336,9 @@ static int mirror_state(const char *dir, int a)
 /*
  * Pins of a node that is in no interface's programs, though it recorded
  * itself attached there: another mount namespace detached it (or its
- * interfaces are gone). A record of a command killed half way is left
- * to dp_state_settle's repair.
+ * interfaces are gone). Only this network namespace's interfaces were
+ * searched: another's node is left to dp_state_netns_ok's refusal. A
+ * record of a command killed half way is left to dp_state_settle.
  */
 static int drop_stale(const char *dir)
 {
@@ -347,7 +348,7 @@ static int drop_stale(const char *dir)
 	if (pin_path(path, sizeof(path), dir, DP_ANCHOR_PIN) || access(path, F_OK))
 		return 0;
 	st = dp_state_load(dir);
-	if (st && !strcmp(dp_state_phase(st), "attached")) {
+	if (st && dp_state_netns_here(st) && !strcmp(dp_state_phase(st), "attached")) {
 		pr_warn("%s: no interface runs these programs any more (detached "
 			"from another mount namespace): removing the pins\n", dir);
 		dp_remove(dir);

@@ -31,6 +31,16 @@ json_t *dp_netns_json(void)
 			 "ino", (json_int_t)st.st_ino);
 }
 
+bool dp_state_netns_here(json_t *state)
+{
+	json_t *ns = json_object_get(state, "netns");
+	struct stat st;
+
+	return json_is_object(ns) && !netns_self(&st) &&
+	       (uint64_t)json_integer_value(json_object_get(ns, "dev")) == st.st_dev &&
+	       (uint64_t)json_integer_value(json_object_get(ns, "ino")) == st.st_ino;
+}
+
 bool dp_state_netns_ok(json_t *state, const char *what)
 {
 	json_t *ns = json_object_get(state, "netns");
