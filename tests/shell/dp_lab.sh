@@ -14,8 +14,13 @@ export TAGGER_BPF_ROOT=$DP_BPFFS/tagger
 _dp_sniffers=()
 
 dp_cleanup() {
-	local p
+	local p n
 	for p in "${_dp_sniffers[@]}"; do kill "$p" 2>/dev/null; done
+	# The lock files tagger made for our namespaces (dp_pin.h).
+	# shellcheck disable=SC2154 # _tgr_ns is lib.sh's
+	for n in "${_tgr_ns[@]}"; do
+		[ -e "/run/netns/$n" ] && rm -f "/run/tagger/net-$(stat -L -c %i "/run/netns/$n").lock"
+	done
 	# Unpinning the tcx links detaches them; the namespaces go with lib.sh.
 	if mountpoint -q "$DP_BPFFS" 2>/dev/null; then
 		rm -rf "$TAGGER_BPF_ROOT"

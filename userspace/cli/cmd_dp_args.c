@@ -24,9 +24,11 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	/*
 	 * bpf_tc_hook_create on a clsact that is there already, a teardown's
-	 * bpf_tc_detach where no clsact (so no filter) is: not errors.
+	 * bpf_tc_detach where no clsact (so no filter) is, a search for our
+	 * filter on a hook without it (dp_anchor.c): not errors.
 	 */
 	if ((strstr(buf, "Exclusivity flag on") ||
+	     strstr(buf, "Cannot find specified filter chain") ||
 	     strstr(buf, "Parent Qdisc doesn't exist")) && log_level < LOG_DEBUG)
 		return 0;
 	pr_log(level == LIBBPF_WARN ? LOG_WARN : LOG_INFO, "libbpf: %s", buf);

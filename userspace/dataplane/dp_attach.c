@@ -2,7 +2,6 @@
 /* Attach tc programs with tcx or cls_bpf; see dp_attach.h. */
 #include <errno.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -15,28 +14,22 @@
 #define DP_BPF_TCX_EGRESS	47
 #define DP_BPF_F_BEFORE		(1U << 3)
 
-/* The head of union bpf_attr's link_create with its tcx member. */
-struct dp_tcx_link_create {
-	uint32_t prog_fd;
-	uint32_t target_ifindex;
-	uint32_t attach_type;
-	uint32_t flags;
-	uint32_t relative_fd;	/* 0 with BPF_F_BEFORE: before all */
-	uint32_t pad;
-	uint64_t expected_revision;
-};
+int dp_tcx_type(bool egress)
+{
+	return egress ? DP_BPF_TCX_EGRESS : DP_BPF_TCX_INGRESS;
+}
 
+/*
+ * BPF_PROG_ATTACH, not a link: the hook holds the program until it is
+ * detached, with no fd or pin to keep (under "ip netns exec" no pin
+ * outlives the command). libbpf 1.1's attr fields sit where tcx reads
+ * target_ifindex and relative_fd (0 with BPF_F_BEFORE: before all).
+ */
 static int tcx_attach(int prog_fd, int ifindex, bool egress)
 {
-	struct dp_tcx_link_create attr = {
-		.prog_fd = prog_fd,
-		.target_ifindex = ifindex,
-		.attach_type = egress ? DP_BPF_TCX_EGRESS : DP_BPF_TCX_INGRESS,
-		.flags = DP_BPF_F_BEFORE,
-	};
-	long fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	LIBBPF_OPTS(bpf_prog_attach_opts, opts, .flags = DP_BPF_F_BEFORE);
 
-	return fd < 0 ? -errno : (int)fd;
+	return bpf_prog_attach_opts(prog_fd, ifindex, dp_tcx_type(egress), &opts);
 }
 
 static int tc_attach(int prog_fd, int ifindex, bool egress, struct dp_attachment *a)
@@ -62,22 +55,22 @@ static int tc_attach(int prog_fd, int ifindex, bool egress, struct dp_attachment
 int dp_attach(int prog_fd, int ifindex, bool egress, enum dp_mode mode,
 	      struct dp_attachment *a)
 {
-	int fd;
+	int err;
 
 	memset(a, 0, sizeof(*a));
 	a->ifindex = ifindex;
 	a->egress = egress;
 	a->link_fd = -1;
+	a->prog_fd = prog_fd;
 	if (mode != DP_MODE_TC) {
-		fd = tcx_attach(prog_fd, ifindex, egress);
-		if (fd >= 0) {
+		err = tcx_attach(prog_fd, ifindex, egress);
+		if (!err) {
 			a->mode = DP_MODE_TCX;
-			a->link_fd = fd;
 			return 0;
 		}
 		/* Kernels before 6.6 reject the attach type. */
-		if (mode == DP_MODE_TCX || (fd != -EINVAL && fd != -EOPNOTSUPP))
-			return fd;
+		if (mode == DP_MODE_TCX || (err != -EINVAL && err != -EOPNOTSUPP))
+			return err;
 	}
 	a->mode = DP_MODE_TC;
 	return tc_attach(prog_fd, ifindex, egress, a);
@@ -89,8 +82,12 @@ int dp_detach(const struct dp_attachment *a)
 		    .attach_point = a->egress ? BPF_TC_EGRESS : BPF_TC_INGRESS);
 	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = a->handle, .priority = a->prio);
 
-	if (a->mode == DP_MODE_TCX)
+	/* A link: pinned by taggers before the kernel-held attachments. */
+	if (a->mode == DP_MODE_TCX && a->link_fd >= 0)
 		return bpf_link_detach(a->link_fd) ? -errno : 0;
+	if (a->mode == DP_MODE_TCX)
+		return bpf_prog_detach2(a->prog_fd, a->ifindex, dp_tcx_type(a->egress)) ?
+		       -errno : 0;
 	/* Only our filter: the clsact qdisc may carry other programs. */
 	return bpf_tc_detach(&hook, &opts);
 }

@@ -1,20 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Attach a tc program first on a port's ingress or egress hook, and detach
- * it again. tcx (BPF_LINK_CREATE with BPF_F_BEFORE, through the raw bpf()
- * syscall: libbpf 1.1 has no tcx API) where the kernel has it, else cls_bpf
+ * it again. tcx (BPF_PROG_ATTACH with BPF_F_BEFORE: no link, so nothing
+ * has to hold an fd or a pin for the program to stay) where the kernel has
+ * it, else cls_bpf
  * in direct-action mode at the lowest preference (bpf_tc_attach) with
  * handle DP_TC_HANDLE: a known handle, so a loader killed before it
  * recorded the filter can still detach it, and a second tagger on the
- * same hook is refused (EEXIST) instead of stacked. A tcx
- * link survives the loader once pinned; a cls_bpf filter lives in the
- * qdisc until detached.
+ * same hook is refused (EEXIST) instead of stacked. Both live until
+ * detached. Older taggers attached tcx links and pinned them: a link_fd
+ * given to dp_detach detaches such a link.
  *
  * API:
  *   enum dp_mode                 auto, tcx, tc
  *   dp_attach(prog, ifindex, egress, mode, &a)    0 or -errno; a->mode says
  *                                which mechanism was used
- *   dp_detach(&a)                0 or -errno; a tcx link by a->link_fd
+ *   dp_detach(&a)                0 or -errno; tcx by a->prog_fd, or a
+ *                                link by a->link_fd (>= 0)
+ *   dp_tcx_type(egress)          BPF_TCX_INGRESS or BPF_TCX_EGRESS
  *   dp_mode_name(mode), dp_mode_parse(name)
  */
 #ifndef __TAGGER_DP_ATTACH_H
@@ -36,7 +39,8 @@ struct dp_attachment {
 	int ifindex;
 	bool egress;
 	enum dp_mode mode;
-	int link_fd;		/* tcx */
+	int prog_fd;		/* tcx */
+	int link_fd;		/* tcx link of an older tagger, or -1 */
 	uint32_t handle;	/* tc */
 	uint32_t prio;		/* tc */
 };
@@ -44,6 +48,7 @@ struct dp_attachment {
 int dp_attach(int prog_fd, int ifindex, bool egress, enum dp_mode mode,
 	      struct dp_attachment *a);
 int dp_detach(const struct dp_attachment *a);
+int dp_tcx_type(bool egress);
 const char *dp_mode_name(enum dp_mode mode);
 int dp_mode_parse(const char *name);
 

@@ -12,6 +12,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "dataplane/dp_anchor.h"
 #include "dataplane/dp_host.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_rdma.h"
@@ -99,26 +100,27 @@ static int fill_maps(struct tagger_host_bpf *skel, const struct dp_opts *o,
 static int host_teardown(const char *dir, json_t *state, const char *ifname)
 {
 	char path[PATH_MAX + 64];
-	struct dp_attachment a = { .egress = true, .link_fd = -1 };
+	struct dp_attachment a = { .egress = true, .link_fd = -1, .prog_fd = -1 };
 	json_t *h = json_object_get(state, "egress");
+	enum dp_mode mode;
 	int err = 0;
 
-	a.mode = dp_mode_parse(json_string_value(json_object_get(state, "mode")) ?: "");
+	mode = dp_mode_parse(json_string_value(json_object_get(state, "mode")) ?: "");
 	a.ifindex = if_nametoindex(ifname);
 	a.handle = h ? json_integer_value(json_array_get(h, 0)) : DP_TC_HANDLE;
 	a.prio = h ? json_integer_value(json_array_get(h, 1)) : DP_TC_PRIO;
 	snprintf(path, sizeof(path), "%s/link_egress", dir);
-	a.link_fd = bpf_obj_get(path);
+	a.link_fd = bpf_obj_get(path);	/* an older tagger's tcx link */
+	snprintf(path, sizeof(path), "%s/prog_egress", dir);
+	a.prog_fd = bpf_obj_get(path);
 	if (dp_rdma_detach(json_object_get(state, "rdma")))
 		pr_warn("%s: the RDMA CM's default RoCE ToS was not put back\n", ifname);
-	if (a.link_fd >= 0) {
-		a.mode = DP_MODE_TCX;
-		err = dp_detach(&a);
+	if (a.ifindex || a.link_fd >= 0)
+		err = dp_teardown_hook(&a, mode);
+	if (a.link_fd >= 0)
 		close(a.link_fd);
-	} else if (a.mode != DP_MODE_TCX && a.ifindex) {
-		a.mode = DP_MODE_TC;
-		err = dp_detach(&a);
-	}
+	if (a.prog_fd >= 0)
+		close(a.prog_fd);
 	if (err && err != -ENOENT && err != -ENODEV && err != -EINVAL)
 		p_err("detach %s: %s", ifname, strerror(-err));
 	else
@@ -137,6 +139,11 @@ static json_t *host_settled(const char *dir, const struct dp_opts *o)
 	json_t *st;
 	struct stat sb;
 
+	/* What the kernel holds wins over the pins; it may be all there is. */
+	if (dp_anchor_sync(dir, "host", o->name, o->ifname) < 0) {
+		errno = EXDEV;	/* p_err'd */
+		return NULL;
+	}
 	if (stat(dir, &sb)) {
 		errno = ENOENT;
 		return NULL;
@@ -178,8 +185,8 @@ int dp_host_attach(const struct dp_opts *o)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 64], what[256] = "";
 	struct tagger_host_bpf *skel = NULL;
-	struct dp_attachment a = { .link_fd = -1 };
-	int h, tag, prio, ifindex, lock = -1, err, ret = EXIT_USAGE;
+	struct dp_attachment a = { .link_fd = -1, .prog_fd = -1 };
+	int h, tag, prio, ifindex, lock = -1, err, ret = EXIT_USAGE, prog;
 	struct rules *r;
 	json_t *doc = NULL, *state, *rdma = NULL;
 
@@ -241,11 +248,14 @@ int dp_host_attach(const struct dp_opts *o)
 	if (ret)
 		goto fail;
 	ret = EXIT_USAGE;
-	err = dp_attach(bpf_program__fd(skel->progs.tagger_host_egress), ifindex,
-			true, o->mode, &a);
-	snprintf(path, sizeof(path), "%s/link_egress", dir);
-	if (!err && a.mode == DP_MODE_TCX && bpf_obj_pin(a.link_fd, path))
-		err = -errno;
+	prog = bpf_program__fd(skel->progs.tagger_host_egress);
+	snprintf(path, sizeof(path), "%s/prog_egress", dir);
+	err = bpf_obj_pin(prog, path) ? -errno : dp_anchor_create(dir, &prog, 1);
+	if (err) {
+		p_err("pinning the host program in %s: %s", dir, strerror(-err));
+		goto fail;
+	}
+	err = dp_attach(prog, ifindex, true, o->mode, &a);
 	if (err) {
 		p_err("attach to %s egress: %s", o->ifname, strerror(-err));
 		goto fail;
@@ -283,8 +293,6 @@ int dp_host_attach(const struct dp_opts *o)
 fail:
 	dp_remove(dir);
 out:
-	if (a.link_fd >= 0)
-		close(a.link_fd);
 	tagger_host_bpf__destroy(skel);
 	dp_unlock(lock);
 	rules_free(r);

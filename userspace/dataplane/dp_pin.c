@@ -6,23 +6,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 
+#include "dataplane/dp_anchor.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_state.h"
 #include "lib/log.h"
 #include "lib/util.h"
 
 #define BPF_FS_MAGIC_ 0xcafe4a11
-#define STATE_CHUNK 4096
+#define STATE_CHUNK DP_STATE_CHUNK
 #define STATE_MAGIC 0x74677273u	/* "tgrs" */
 
 static const char *root_opt;
+static bool root_private;
+static int netns_lock = -1;
 
 void dp_root_set(const char *dir)
 {
@@ -36,6 +41,49 @@ const char *dp_root(void)
 	if (root_opt)
 		return root_opt;
 	return env && *env ? env : DP_DEFAULT_ROOT;
+}
+
+bool dp_root_private(void)
+{
+	return root_private;
+}
+
+static bool on_bpffs(const char *dir)
+{
+	struct statfs sfs;
+
+	return !statfs(dir, &sfs) && sfs.f_type == BPF_FS_MAGIC_;
+}
+
+/*
+ * No bpffs at /sys/fs/bpf (none mounted, or "ip netns exec" remounted
+ * /sys): one of our own in a mount namespace of our own, as bpftool
+ * mounts one where none is, but gone with this process: the kernel holds
+ * what must last (dp_anchor.h). Slave first, so nothing propagates back.
+ */
+int dp_root_prepare(void)
+{
+	const char *env = getenv("TAGGER_BPF_ROOT");
+	char *parent;
+	int ok;
+
+	if (root_private || root_opt || (env && *env))
+		return 0;
+	parent = xstrdup(DP_DEFAULT_ROOT);
+	*strrchr(parent, '/') = '\0';
+	ok = on_bpffs(parent);
+	if (!ok && (unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) ||
+		    mount("bpf", parent, "bpf", 0, "mode=0700"))) {
+		p_err("no bpffs at %s, and none can be mounted privately there: "
+		      "%s (mount one: mount -t bpf bpf %s, or set TAGGER_BPF_ROOT "
+		      "to a directory on one)", parent, strerror(errno), parent);
+		free(parent);
+		return -1;
+	}
+	root_private = !ok;
+	free(parent);
+	return 0;
 }
 
 int dp_path(char *buf, const char *name, const char *sub)
@@ -115,10 +163,9 @@ int dp_root_open(void)
 		return -1;
 	}
 	if (fstatfs(fd, &sfs) || sfs.f_type != BPF_FS_MAGIC_) {
-		p_err("%s is not on a bpffs: mount one (mount -t bpf bpf "
-		      "/sys/fs/bpf) or set TAGGER_BPF_ROOT to a directory on one "
-		      "(under 'ip netns exec', /sys is remounted: use nsenter "
-		      "--net=/run/netns/NAME)", root);
+		p_err("%s is not on a bpffs: set TAGGER_BPF_ROOT to a directory "
+		      "on one (mount -t bpf bpf DIR), or unset it and let the "
+		      "kernel hold the programs and their state", root);
 		goto err;
 	}
 	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077)) {
@@ -142,37 +189,104 @@ static double lock_timeout(void)
 	return t > 0 ? t : DP_LOCK_TIMEOUT;
 }
 
-int dp_lock(void)
+/* flock fd, at most TAGGER_LOCK_TIMEOUT seconds; 0 or -1 after p_err. */
+static int lock_wait(int fd, const char *what)
 {
-	const char *root = dp_root();
 	double deadline = now_seconds() + lock_timeout();
-	int fd, err;
 
-	err = mkdir_p(root);
-	if (err) {
-		p_err("cannot create %s: %s", root, strerror(-err));
-		return -1;
-	}
-	fd = dp_root_open();
-	if (fd < 0)
-		return -1;
 	/* Not forever: a stuck holder gets named instead. */
 	while (flock(fd, LOCK_EX | LOCK_NB)) {
 		if (errno != EWOULDBLOCK && errno != EINTR) {
-			p_err("cannot lock %s: %s", root, strerror(errno));
-			goto err;
+			p_err("cannot lock %s: %s", what, strerror(errno));
+			return -1;
 		}
 		if (now_seconds() > deadline) {
 			p_err("another tagger holds the lock on %s (waited %.0f s): "
-			      "try again, or find it with: fuser -v %s", root,
-			      lock_timeout(), root);
-			goto err;
+			      "try again, or find it with: fuser -v %s", what,
+			      lock_timeout(), what);
+			return -1;
 		}
 		usleep(10000);
 	}
+	return 0;
+}
+
+/*
+ * The lock every command of this network namespace takes, whatever its
+ * mount namespace: /run is the same under nsenter and "ip netns exec"
+ * (which remounts /sys only), and the kernel-held nodes are per network
+ * namespace. A directory of root's, 0700, as the bpffs root.
+ */
+static int netns_lock_take(void)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (stat("/proc/self/ns/net", &st)) {
+		p_err("/proc/self/ns/net: %s", strerror(errno));
+		return -1;
+	}
+	if (mkdir(DP_LOCK_DIR, 0700) && errno != EEXIST) {
+		p_err("cannot create %s: %s", DP_LOCK_DIR, strerror(errno));
+		return -1;
+	}
+	fd = open(DP_LOCK_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || !parents_trusted(DP_LOCK_DIR) || fstat(fd, &st) ||
+	    st.st_uid != geteuid() || (st.st_mode & 077)) {
+		if (fd >= 0)
+			p_err("%s must be a directory owned by root with mode 0700: "
+			      "remove it and let tagger create it", DP_LOCK_DIR);
+		else
+			p_err("cannot open %s: %s", DP_LOCK_DIR, strerror(errno));
+		goto err;
+	}
+	close(fd);
+	stat("/proc/self/ns/net", &st);
+	snprintf(path, sizeof(path), "%s/net-%llu.lock", DP_LOCK_DIR,
+		 (unsigned long long)st.st_ino);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		p_err("cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (lock_wait(fd, path))
+		goto err;
 	return fd;
 err:
-	close(fd);
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+int dp_lock(void)
+{
+	const char *root = dp_root();
+	int fd, err;
+
+	if (dp_root_prepare())
+		return -1;
+	netns_lock = netns_lock_take();
+	if (netns_lock < 0)
+		return -1;
+	err = mkdir_p(root);
+	if (err) {
+		p_err("cannot create %s: %s (set TAGGER_BPF_ROOT to a directory "
+		      "on a bpffs, or unset it and let the kernel hold the "
+		      "programs)", root, strerror(-err));
+		goto err;
+	}
+	fd = dp_root_open();
+	if (fd < 0)
+		goto err;
+	if (lock_wait(fd, root)) {
+		close(fd);
+		goto err;
+	}
+	return fd;
+err:
+	close(netns_lock);
+	netns_lock = -1;
 	return -1;
 }
 
@@ -180,6 +294,9 @@ void dp_unlock(int fd)
 {
 	if (fd >= 0)
 		close(fd);	/* releases the flock */
+	if (netns_lock >= 0)
+		close(netns_lock);
+	netns_lock = -1;
 }
 
 struct state_head {
@@ -200,8 +317,10 @@ int dp_state_save(const char *dir, const char *name, json_t *state)
 		err = -EFBIG;
 		goto out;
 	}
+	/* An inner map of the anchor (dp_anchor.h): any size fits it. */
+	LIBBPF_OPTS(bpf_map_create_opts, mo, .map_flags = BPF_F_INNER_MAP);
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_state", sizeof(uint32_t),
-			    STATE_CHUNK, nchunks + 1, NULL);
+			    STATE_CHUNK, nchunks + 1, &mo);
 	if (fd < 0) {
 		err = -errno;
 		goto out;
@@ -232,6 +351,9 @@ int dp_state_save(const char *dir, const char *name, json_t *state)
 		err = -errno;
 	if (!err && rename(tmp, path))
 		err = -errno;
+	/* The pin first, then the kernel-held copy; see dp_anchor.h. */
+	if (!err)
+		err = dp_anchor_set(dir, strcmp(name, DP_STATE_CUR) != 0, fd);
 	close(fd);
 out:
 	free(chunk);
@@ -246,12 +368,9 @@ json_t *dp_state_load(const char *dir)
 
 json_t *dp_state_load_name(const char *dir, const char *name)
 {
-	char path[PATH_MAX + 64], *chunk, *text = NULL;
-	struct state_head head;
-	json_error_t jerr;
-	json_t *doc = NULL;
+	char path[PATH_MAX + 64];
 	struct stat st;
-	uint32_t k;
+	json_t *doc;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -264,6 +383,19 @@ json_t *dp_state_load_name(const char *dir, const char *name)
 	fd = bpf_obj_get(path);
 	if (fd < 0)
 		return NULL;
+	doc = dp_state_read_fd(fd);
+	close(fd);
+	return doc;
+}
+
+json_t *dp_state_read_fd(int fd)
+{
+	char *chunk, *text = NULL;
+	struct state_head head;
+	json_error_t jerr;
+	json_t *doc = NULL;
+	uint32_t k;
+
 	chunk = xmalloc(STATE_CHUNK);
 	k = 0;
 	if (bpf_map_lookup_elem(fd, &k, chunk))
@@ -289,8 +421,28 @@ json_t *dp_state_load_name(const char *dir, const char *name)
 out:
 	free(text);
 	free(chunk);
-	close(fd);
 	return doc;
+}
+
+int dp_state_commit(const char *dir)
+{
+	char cur[PATH_MAX + 16], next[PATH_MAX + 16];
+
+	snprintf(cur, sizeof(cur), "%s/%s", dir, DP_STATE_CUR);
+	snprintf(next, sizeof(next), "%s/%s", dir, DP_STATE_NEXT);
+	if (rename(next, cur))
+		return -errno;
+	return dp_anchor_commit(dir);
+}
+
+int dp_state_drop(const char *dir)
+{
+	char next[PATH_MAX + 16];
+
+	snprintf(next, sizeof(next), "%s/%s", dir, DP_STATE_NEXT);
+	if (unlink(next))
+		return -errno;
+	return dp_anchor_set(dir, 1, -1);
 }
 
 /* The state record goes last: a removal killed half way stays visible. */

@@ -6,28 +6,42 @@
  * The state (which ports, interfaces, attach mode, the rules file as
  * loaded) is a JSON document kept in a pinned array map, "state", because
  * bpffs holds no regular files; a second tagger process reads it there.
- * The root is TAGGER_BPF_ROOT, or --bpf-root, or /sys/fs/bpf/tagger.
+ * The root is TAGGER_BPF_ROOT, or --bpf-root, or /sys/fs/bpf/tagger; where
+ * no bpffs is at /sys/fs/bpf (none mounted, or "ip netns exec" remounted
+ * /sys), the default root is on a bpffs of this process's own (a mount
+ * namespace of its own), rebuilt from what the kernel holds (dp_anchor.h).
  *
  * API:
  *   dp_root_set(dir) / dp_root()
+ *   dp_root_prepare()              mount the private bpffs if needed (the
+ *                                  default root and no bpffs); 0 or -1
+ *                                  after p_err
+ *   dp_root_private()              true if pins die with this process
  *   dp_path(buf, name, sub)        "<root>/<name>[/<sub>]"
  *   dp_root_open()                 the root, if it can be trusted: on a
  *                                  bpffs, a directory (not a symlink)
  *                                  owned by root, mode 0700, below
  *                                  directories only root can change (or
  *                                  sticky ones); fd or -1 after p_err
- *   dp_lock()                      creates the root (0700), checks it as
- *                                  dp_root_open, locks it (flock, so a
- *                                  killed loader never leaves it held),
+ *   dp_lock()                      dp_root_prepare; locks this network
+ *                                  namespace's DP_LOCK_DIR/net-<inode>.lock
+ *                                  (shared by every mount namespace), then
+ *                                  creates the root (0700), checks it as
+ *                                  dp_root_open and locks it (flocks, so a
+ *                                  killed loader never leaves them held),
  *                                  waiting at most TAGGER_LOCK_TIMEOUT
- *                                  seconds (10); fd or -1 after p_err
- *   dp_unlock(fd)
+ *                                  seconds (10) each; fd or -1 after p_err
+ *   dp_unlock(fd)                  releases both
  *   dp_state_save(dir, name, json) pin json as dir/name: pinned as
  *                                  name_tmp, renamed over name (atomic);
- *                                  0 or -errno (-EFBIG over DP_STATE_MAX)
+ *                                  0 or -errno (-EFBIG over DP_STATE_MAX);
+ *                                  then into the anchor's slot, if any
+ *   dp_state_commit(dir)           state_new renamed over state, and so in
+ *                                  the anchor; dp_state_drop(dir) drops it
  *   dp_state_load(dir)             the document in dir/state, or NULL
  *                                  (errno ENOENT if nothing is there)
  *   dp_state_load_name(dir, name)  the same for dir/name
+ *   dp_state_read_fd(fd)           the same for a state map's fd
  *   dp_remove(dir)                 unpin everything under dir (the state
  *                                  last), remove it
  */
@@ -35,12 +49,17 @@
 #define __TAGGER_DP_PIN_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <jansson.h>
 
 #define DP_DEFAULT_ROOT "/sys/fs/bpf/tagger"
 #define DP_LOCK_TIMEOUT 10.0
+#define DP_LOCK_DIR "/run/tagger"
+#define DP_STATE_CHUNK 4096
 
 int dp_root_open(void);
+int dp_root_prepare(void);
+bool dp_root_private(void);
 void dp_root_set(const char *dir);
 const char *dp_root(void);
 int dp_path(char *buf, const char *name, const char *sub);
@@ -52,6 +71,9 @@ void dp_unlock(int fd);
 int dp_state_save(const char *dir, const char *name, json_t *state);
 json_t *dp_state_load(const char *dir);
 json_t *dp_state_load_name(const char *dir, const char *name);
+json_t *dp_state_read_fd(int fd);
+int dp_state_commit(const char *dir);
+int dp_state_drop(const char *dir);
 int dp_remove(const char *dir);
 
 #endif /* __TAGGER_DP_PIN_H */

@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "dataplane/dp_anchor.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_state.h"
 #include "dataplane/dp_switch.h"
@@ -173,7 +174,10 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 	size_t i;
 	int ret = EXIT_USAGE;
 
-	if (dp_path(dir, o->name, NULL))
+	if (dp_path(dir, o->name, NULL) || dp_root_prepare())
+		return EXIT_USAGE;
+	/* Pins of our own, from the kernel: nobody else sees them. */
+	if (dp_root_private() && dp_anchor_sync(dir, "switch", o->name, NULL) < 0)
 		return EXIT_USAGE;
 	/* Reads only: no lock, so show never waits for an update. */
 	if (!access(dp_root(), F_OK)) {
@@ -217,10 +221,11 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 		json_array_append_new(ports, port_json(&p, port));
 	rules = json_object_get(json_object_get(json_object_get(state, "rules"),
 						"switches"), o->name);
-	j = json_pack("{s:s,s:O,s:I,s:O,s:O,s:s,s:o,s:O}", "switch", o->name,
+	j = json_pack("{s:s,s:O,s:I,s:O,s:O,s:s?,s:o,s:O}", "switch", o->name,
 		      "mode", json_object_get(state, "mode"), "generation", (json_int_t)gen,
 		      "table", json_object_get(state, "table") ?: json_null(),
-		      "rules_file", json_object_get(state, "rules_file"), "pins", dir,
+		      "rules_file", json_object_get(state, "rules_file"),
+		      "pins", dp_root_private() ? NULL : dir,
 		      "ports", ports, "rules", rules ?: json_null());
 	*out = j;
 	ret = EXIT_OK;

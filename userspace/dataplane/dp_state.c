@@ -31,6 +31,16 @@ json_t *dp_netns_json(void)
 			 "ino", (json_int_t)st.st_ino);
 }
 
+bool dp_state_netns_here(json_t *state)
+{
+	json_t *ns = json_object_get(state, "netns");
+	struct stat st;
+
+	return json_is_object(ns) && !netns_self(&st) &&
+	       (uint64_t)json_integer_value(json_object_get(ns, "dev")) == st.st_dev &&
+	       (uint64_t)json_integer_value(json_object_get(ns, "ino")) == st.st_ino;
+}
+
 bool dp_state_netns_ok(json_t *state, const char *what)
 {
 	json_t *ns = json_object_get(state, "netns");
@@ -77,7 +87,6 @@ static int64_t kernel_gen(const char *dir)
 
 int dp_state_settle(const char *dir)
 {
-	char cur[PATH_MAX + 16], next[PATH_MAX + 16];
 	json_t *pending = dp_state_load_name(dir, DP_STATE_NEXT);
 	int64_t g;
 
@@ -85,16 +94,14 @@ int dp_state_settle(const char *dir)
 		return 0;
 	g = dp_state_gen(pending);
 	json_decref(pending);
-	snprintf(cur, sizeof(cur), "%s/%s", dir, DP_STATE_CUR);
-	snprintf(next, sizeof(next), "%s/%s", dir, DP_STATE_NEXT);
 	if (g >= 0 && g == kernel_gen(dir)) {
 		pr_warn("%s: an update was interrupted after generation %lld went "
 			"live: its state is committed now\n", dir, (long long)g);
-		return rename(next, cur) ? -errno : 0;
+		return dp_state_commit(dir);
 	}
 	pr_warn("%s: an update was interrupted before its swap: generation %lld "
 		"did not go live, its state is dropped\n", dir, (long long)g);
-	return unlink(next) ? -errno : 0;
+	return dp_state_drop(dir);
 }
 
 static json_t *view_once(const char *dir)

@@ -22,6 +22,7 @@
  *   dp_netns_json()                this process's namespace as recorded
  *   dp_state_netns_ok(state, what) true if state is of this namespace, else
  *                                  false after p_err (what: "switch sw1")
+ *   dp_state_netns_here(state)     true if state records this namespace
  *   dp_state_phase(state)          "attaching", "attached" or "detaching"
  *   dp_state_gen(state)            its "generation", -1 if none
  *   dp_state_settle(dir)           under the lock: commit or drop a pending
@@ -48,6 +49,7 @@
 #define DP_STATE_MAX (16u << 20)
 
 json_t *dp_netns_json(void);
+bool dp_state_netns_here(json_t *state);
 bool dp_state_netns_ok(json_t *state, const char *what);
 const char *dp_state_phase(json_t *state);
 int64_t dp_state_gen(json_t *state);

@@ -12,6 +12,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "dataplane/dp_anchor.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_state.h"
 #include "dataplane/dp_switch.h"
@@ -197,19 +198,9 @@ struct dp_port *dp_state_ports(json_t *state, int *n)
 	return ports;
 }
 
-static int pin_link(const char *dir, const char *ifname, bool egress, int fd)
+static void detach_all(const struct dp_port *ports, struct dp_attachment *att,
+		       int natt)
 {
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/link_%s_%s", dir, ifname,
-		 egress ? "egress" : "ingress");
-	return bpf_obj_pin(fd, path) ? -errno : 0;
-}
-
-static void detach_all(const char *dir, const struct dp_port *ports, int n,
-		       struct dp_attachment *att, int natt)
-{
-	char path[PATH_MAX + 64];
 	int k;
 
 	for (k = 0; k < natt; k++) {
@@ -218,31 +209,21 @@ static void detach_all(const char *dir, const struct dp_port *ports, int n,
 		if (err && err != -ENOENT && err != -ENODEV)
 			pr_warn("detach %s %s: %s\n", ports[k / 2].ifname,
 				att[k].egress ? "egress" : "ingress", strerror(-err));
-		if (att[k].mode == DP_MODE_TCX) {
-			close(att[k].link_fd);
-			snprintf(path, sizeof(path), "%s/link_%s_%s", dir,
-				 ports[k / 2].ifname, att[k].egress ? "egress" : "ingress");
-			unlink(path);
-		}
 	}
 }
 
-static int attach_ports(const char *dir, struct tagger_port_bpf *skel,
-			const struct dp_port *ports, int n, enum dp_mode mode,
-			struct dp_attachment *att)
+static int attach_ports(struct tagger_port_bpf *skel, const struct dp_port *ports,
+			int n, enum dp_mode mode, struct dp_attachment *att)
 {
 	int k, err, fds[2] = { bpf_program__fd(skel->progs.tagger_ingress),
 			       bpf_program__fd(skel->progs.tagger_egress) };
 
 	for (k = 0; k < 2 * n; k++) {
 		err = dp_attach(fds[k & 1], ports[k / 2].ifindex, k & 1, mode, &att[k]);
-		if (!err && att[k].mode == DP_MODE_TCX)
-			err = pin_link(dir, ports[k / 2].ifname, k & 1, att[k].link_fd);
 		if (err) {
 			p_err("attach to %s %s: %s", ports[k / 2].ifname,
 			      k & 1 ? "egress" : "ingress", strerror(-err));
-			detach_all(dir, ports, n, att, k + (att[k].mode == DP_MODE_TCX &&
-							    att[k].link_fd >= 0));
+			detach_all(ports, att, k);
 			return err;
 		}
 		/* Every port the same way: the first one decides. */
@@ -276,6 +257,12 @@ static int load_programs(const char *dir, const struct dp_port *ports, int nport
 		snprintf(path, sizeof(path), "%s/prog_egress", dir);
 		err = bpf_program__pin(skel->progs.tagger_egress, path);
 	}
+	if (!err) {
+		int fds[2] = { bpf_program__fd(skel->progs.tagger_ingress),
+			       bpf_program__fd(skel->progs.tagger_egress) };
+
+		err = dp_anchor_create(dir, fds, 2);
+	}
 	if (err) {
 		tagger_port_bpf__destroy(skel);
 		return err;
@@ -308,6 +295,34 @@ int dp_install_table(const struct rules *r, int sw, const struct dp_port *ports,
 }
 
 /*
+ * One hook of a record being torn down, attached in mode (auto: a killed
+ * attach may have done either): an older tagger's link, or our program
+ * on tcx, or our filter. Nothing there is no error.
+ */
+int dp_teardown_hook(struct dp_attachment *a, enum dp_mode mode)
+{
+	int err = 0, e;
+
+	if (a->link_fd >= 0) {
+		a->mode = DP_MODE_TCX;
+		return dp_detach(a);
+	}
+	if (mode != DP_MODE_TC && a->prog_fd >= 0) {
+		a->mode = DP_MODE_TCX;
+		e = dp_detach(a);
+		if (e != -ENOENT && e != -ENODEV && e != -EINVAL)
+			err = e;
+	}
+	if (mode != DP_MODE_TCX) {
+		a->mode = DP_MODE_TC;
+		e = dp_detach(a);
+		if (e != -ENOENT && e != -ENODEV && e != -EINVAL)
+			err = err ?: e;
+	}
+	return err;
+}
+
+/*
  * Detach what a record names and remove the pins, the record last. Every
  * step may be done already (a teardown killed half way runs again): a
  * missing link, filter or interface is no error. A record without
@@ -327,24 +342,23 @@ int dp_switch_teardown(const char *dir, json_t *state, int *nports)
 					    k & 1 ? "egress" : "ingress");
 		struct dp_attachment a = {
 			.ifindex = if_nametoindex(ports[k / 2].ifname),
-			.egress = k & 1, .mode = DP_MODE_TCX, .link_fd = -1,
+			.egress = k & 1, .mode = DP_MODE_TCX, .link_fd = -1, .prog_fd = -1,
 			.handle = h ? json_integer_value(json_array_get(h, 0)) : DP_TC_HANDLE,
 			.prio = h ? json_integer_value(json_array_get(h, 1)) : DP_TC_PRIO,
 		};
 
-		/* tcx links are pinned: unpinned below, detached here first. */
+		/* tcx links of older taggers are pinned: detached by the link. */
 		snprintf(path, sizeof(path), "%s/link_%s_%s", dir, ports[k / 2].ifname,
 			 k & 1 ? "egress" : "ingress");
 		a.link_fd = bpf_obj_get(path);
-		if (a.link_fd >= 0) {
-			err = dp_detach(&a);
+		snprintf(path, sizeof(path), "%s/prog_%s", dir, k & 1 ? "egress" : "ingress");
+		a.prog_fd = bpf_obj_get(path);
+		err = a.ifindex || a.link_fd >= 0 ? dp_teardown_hook(&a, mode) :
+		      0;	/* gone with its interface */
+		if (a.link_fd >= 0)
 			close(a.link_fd);
-		} else if (mode != DP_MODE_TCX && a.ifindex) {
-			a.mode = DP_MODE_TC;
-			err = dp_detach(&a);
-		} else {
-			continue;	/* gone with its interface */
-		}
+		if (a.prog_fd >= 0)
+			close(a.prog_fd);
 		/* -EINVAL: no clsact qdisc, so no filter of ours either. */
 		if (err && err != -ENOENT && err != -ENODEV && err != -EINVAL) {
 			p_err("detach %s: %s", ports[k / 2].ifname, strerror(-err));
@@ -380,6 +394,11 @@ json_t *dp_switch_settled(const char *dir, const char *name, int *done)
 
 	*done = 0;
 	snprintf(what, sizeof(what), "switch %s", name);
+	/* What the kernel holds wins over the pins; it may be all there is. */
+	if (dp_anchor_sync(dir, "switch", name, NULL) < 0) {
+		errno = EXDEV;	/* p_err'd: no way to tell what runs */
+		return NULL;
+	}
 	if (stat(dir, &sb)) {
 		errno = ENOENT;
 		return NULL;
@@ -441,12 +460,13 @@ static void print_attached(const struct dp_opts *o, int n, enum dp_mode mode,
 			   const struct dp_table *tab, const char *dir)
 {
 	if (json_output) {
-		json_t *j = json_pack("{s:s,s:s,s:i,s:I,s:I,s:I,s:I,s:s}",
+		json_t *j = json_pack("{s:s,s:s,s:i,s:I,s:I,s:I,s:I,s:s?}",
 				      "switch", o->name, "mode", dp_mode_name(mode),
 				      "ports", n, "generation", (json_int_t)gen,
 				      "entries", (json_int_t)tab->n - 1,
 				      "classify", (json_int_t)tab->nclassify,
-				      "rewrite", (json_int_t)tab->nrewrite, "pins", dir);
+				      "rewrite", (json_int_t)tab->nrewrite, "pins",
+				      dp_root_private() ? NULL : dir);
 
 		if (changed)
 			json_object_set_new(j, "changed", json_pack(
@@ -459,7 +479,9 @@ static void print_attached(const struct dp_opts *o, int n, enum dp_mode mode,
 		printf("set net.ipv4.ip_forward_update_priority = 0 (was %d): "
 		       "forwarding keeps the priority tagger sets\n", old_prio);
 	printf("switch %s: %d ports attached with %s, first on ingress and "
-	       "egress; pinned in %s\n", o->name, n, dp_mode_name(mode), dir);
+	       "egress; %s%s\n", o->name, n, dp_mode_name(mode),
+	       dp_root_private() ? "held by the kernel (no bpffs to pin in)" :
+	       "pinned in ", dp_root_private() ? "" : dir);
 	printf("generation %lld: %zu table entries (%zu classify, %zu rewrite)\n",
 	       (long long)gen, tab->n - 1, tab->nclassify, tab->nrewrite);
 }
@@ -535,7 +557,7 @@ int dp_switch_attach(const struct dp_opts *o)
 		goto fail;
 	}
 	att = xcalloc(2 * n + 1, sizeof(*att));
-	if (attach_ports(dir, skel, ports, n, o->mode, att))
+	if (attach_ports(skel, ports, n, o->mode, att))
 		goto fail;
 	mode = n ? att[0].mode : DP_MODE_TCX;
 	changed = dp_sysctl_prio(&old_prio);

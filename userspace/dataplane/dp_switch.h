@@ -19,6 +19,8 @@
  *                                        killed loader left (dp_state.h)
  *   dp_switch_teardown(dir, state, &n)   detach what a record names,
  *                                        restore the sysctl, remove dir
+ *   dp_teardown_hook(&a, mode)           detach whatever of ours is on one
+ *                                        hook (a link, tcx, tc filter)
  * update lives in dp_update.c, show in dp_show.c.
  */
 #ifndef __TAGGER_DP_SWITCH_H
@@ -66,6 +68,7 @@ int dp_sysctl_read(void);
 int dp_sysctl_prio(int *old);
 void dp_sysctl_restore(int old);
 int dp_switch_teardown(const char *dir, json_t *state, int *nports);
+int dp_teardown_hook(struct dp_attachment *a, enum dp_mode mode);
 json_t *dp_switch_settled(const char *dir, const char *name, int *done);
 
 #endif /* __TAGGER_DP_SWITCH_H */

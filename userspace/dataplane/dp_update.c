@@ -142,7 +142,6 @@ static int union_gate(const struct dp_opts *o, const struct rules *new,
 static int swap_in(const char *dir, json_t *next_state, int outer, int genfd,
 		   int tfd, int64_t *gen)
 {
-	char cur[PATH_MAX + 16], nxt[PATH_MAX + 16];
 	int64_t next = dp_table_stage(outer, genfd, tfd, false);
 	int err;
 
@@ -156,11 +155,10 @@ static int swap_in(const char *dir, json_t *next_state, int outer, int genfd,
 	if (err)
 		return err;
 	*gen = next;
-	snprintf(cur, sizeof(cur), "%s/%s", dir, DP_STATE_CUR);
-	snprintf(nxt, sizeof(nxt), "%s/%s", dir, DP_STATE_NEXT);
-	if (rename(nxt, cur))	/* live anyway: the next command commits it */
+	err = dp_state_commit(dir);
+	if (err)	/* live anyway: the next command commits it */
 		pr_warn("generation %lld is live; committing its state: %s\n",
-			(long long)next, strerror(errno));
+			(long long)next, strerror(-err));
 	return 0;
 }
 

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A node's state held by its programs, found from the kernel; see dp_anchor.h. */
+#include <errno.h>
+#include <limits.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "dataplane/dp_anchor.h"
+#include "dataplane/dp_attach.h"
+#include "dataplane/dp_pin.h"
+#include "dataplane/dp_state.h"
+#include "lib/log.h"
+#include "tagger_maps.h"
+
+#define MAX_IDS 64
+
+/* The maps a node's directory pins, by the names libbpf pins them under. */
+static const char *const map_pins[] = {
+	tagger_str(TAGGER_IFSLOT), tagger_str(TAGGER_RULES_OUTER),
+	tagger_str(TAGGER_GEN), tagger_str(TAGGER_COUNTERS),
+	tagger_str(TAGGER_PORT_STATS), tagger_str(TAGGER_HOST_TAGS),
+	tagger_str(TAGGER_HOST_CFG), tagger_str(TAGGER_HOST_COUNTERS), NULL,
+};
+
+struct want {
+	const char *kind, *name, *ifname;
+};
+
+struct found {
+	int anchor;			/* fd, or -1 */
+	int prog[2];			/* ingress, egress */
+	uint32_t prog_id[2];
+	uint32_t map_ids[MAX_IDS];
+	uint32_t nmaps;
+};
+
+static int pin_path(char *buf, size_t len, const char *dir, const char *name)
+{
+	return snprintf(buf, len, "%s/%s", dir, name) < (int)len ? 0 : -ENAMETOOLONG;
+}
+
+int dp_anchor_create(const char *dir, const int *progs, int n)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, io, .map_flags = BPF_F_INNER_MAP);
+	char path[PATH_MAX + 64];
+	int tmpl, a, st, i, err = 0;
+	uint32_t zero = 0;
+
+	/* Inner maps of any size: a state map is as long as its record. */
+	tmpl = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_state", sizeof(uint32_t),
+			      DP_STATE_CHUNK, 1, &io);
+	if (tmpl < 0)
+		return -errno;
+	LIBBPF_OPTS(bpf_map_create_opts, ao, .inner_map_fd = tmpl);
+	a = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, DP_ANCHOR_NAME,
+			   sizeof(uint32_t), sizeof(uint32_t), 2, &ao);
+	err = a < 0 ? -errno : 0;
+	close(tmpl);
+	for (i = 0; !err && i < n; i++)
+		if (bpf_prog_bind_map(progs[i], a, NULL))
+			err = -errno;
+	if (!err)
+		err = pin_path(path, sizeof(path), dir, DP_ANCHOR_PIN);
+	if (!err && bpf_obj_pin(a, path))
+		err = -errno;
+	if (!err && !pin_path(path, sizeof(path), dir, DP_STATE_CUR)) {
+		st = bpf_obj_get(path);
+		if (st >= 0 && bpf_map_update_elem(a, &zero, &st, BPF_ANY))
+			err = -errno;
+		if (st >= 0)
+			close(st);
+	}
+	if (a >= 0)
+		close(a);
+	return err;
+}
+
+static int anchor_open(const char *dir)
+{
+	char path[PATH_MAX + 64];
+
+	if (pin_path(path, sizeof(path), dir, DP_ANCHOR_PIN))
+		return -1;
+	return bpf_obj_get(path);
+}
+
+int dp_anchor_set(const char *dir, int slot, int map_fd)
+{
+	uint32_t k = slot;
+	int a = anchor_open(dir), err = 0;
+
+	if (a < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (map_fd >= 0 ? bpf_map_update_elem(a, &k, &map_fd, BPF_ANY) :
+	    bpf_map_delete_elem(a, &k) && errno != ENOENT)
+		err = -errno;
+	close(a);
+	return err;
+}
+
+int dp_anchor_commit(const char *dir)
+{
+	uint32_t zero = 0, one = 1, id;
+	int a = anchor_open(dir), fd, err = 0;
+
+	if (a < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!bpf_map_lookup_elem(a, &one, &id)) {
+		fd = bpf_map_get_fd_by_id(id);
+		if (fd < 0 || bpf_map_update_elem(a, &zero, &fd, BPF_ANY) ||
+		    bpf_map_delete_elem(a, &one))
+			err = -errno;
+		if (fd >= 0)
+			close(fd);
+	}
+	close(a);
+	return err;
+}
+
+/* The record an anchor holds: the committed one, else the pending one. */
+static json_t *anchor_state(int a)
+{
+	uint32_t k, id;
+	json_t *s;
+	int fd;
+
+	for (k = 0; k < 2; k++) {
+		if (bpf_map_lookup_elem(a, &k, &id))
+			continue;
+		fd = bpf_map_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		s = dp_state_read_fd(fd);
+		close(fd);
+		if (s)
+			return s;
+	}
+	return NULL;
+}
+
+static bool is_node(json_t *s, const struct want *w)
+{
+	const char *kind = json_string_value(json_object_get(s, "kind")) ?: "";
+	const char *name = json_string_value(json_object_get(s, "name")) ?: "";
+	const char *ifname = json_string_value(json_object_get(s, "ifname")) ?: "";
+
+	return !strcmp(kind, w->kind) && !strcmp(name, w->name) &&
+	       (!w->ifname || !strcmp(ifname, w->ifname));
+}
+
+static uint32_t obj_id(int fd)
+{
+	struct { __u32 type, id; } info = { 0 };	/* prog and map info alike */
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
+/* The anchor among a program's maps, or -1. */
+static int anchor_of(const uint32_t *ids, uint32_t n)
+{
+	struct bpf_map_info mi;
+	__u32 len;
+	uint32_t i;
+	int fd;
+
+	for (i = 0; i < n; i++) {
+		fd = bpf_map_get_fd_by_id(ids[i]);
+		if (fd < 0)
+			continue;
+		memset(&mi, 0, sizeof(mi));
+		len = sizeof(mi);
+		if (!bpf_obj_get_info_by_fd(fd, &mi, &len) &&
+		    mi.type == BPF_MAP_TYPE_ARRAY_OF_MAPS &&
+		    !strcmp(mi.name, DP_ANCHOR_NAME))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/* Keep program id if it is one of the wanted node's; first one found decides. */
+static void try_prog(uint32_t id, const struct want *w, struct found *f)
+{
+	uint32_t ids[MAX_IDS];
+	struct bpf_prog_info pi = { .nr_map_ids = MAX_IDS, .map_ids = (__u64)(unsigned long)ids };
+	__u32 len = sizeof(pi);
+	int fd, a, slot;
+	json_t *s;
+
+	if (!id || id == f->prog_id[0] || id == f->prog_id[1])
+		return;
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return;
+	if (bpf_obj_get_info_by_fd(fd, &pi, &len))
+		goto out;
+	slot = strstr(pi.name, "ingress") ? 0 : 1;
+	a = anchor_of(ids, pi.nr_map_ids < MAX_IDS ? pi.nr_map_ids : MAX_IDS);
+	if (a < 0 || f->prog[slot] >= 0)
+		goto out_anchor;
+	if (f->anchor >= 0) {
+		if (obj_id(a) != obj_id(f->anchor))
+			goto out_anchor;	/* another node's program */
+		close(a);
+	} else {
+		s = anchor_state(a);
+		if (!s || !is_node(s, w)) {
+			json_decref(s);
+			goto out_anchor;
+		}
+		json_decref(s);
+		f->anchor = a;
+		f->nmaps = pi.nr_map_ids < MAX_IDS ? pi.nr_map_ids : MAX_IDS;
+		memcpy(f->map_ids, ids, f->nmaps * sizeof(ids[0]));
+	}
+	f->prog[slot] = fd;
+	f->prog_id[slot] = id;
+	return;
+out_anchor:
+	if (a >= 0)
+		close(a);
+out:
+	close(fd);
+}
+
+/* The programs on one hook: tcx's, and our cls_bpf filter's. */
+static void scan_hook(int ifindex, bool egress, const struct want *w, struct found *f)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
+		    .attach_point = egress ? BPF_TC_EGRESS : BPF_TC_INGRESS);
+	LIBBPF_OPTS(bpf_tc_opts, tc, .handle = DP_TC_HANDLE, .priority = DP_TC_PRIO);
+	uint32_t ids[MAX_IDS], i;
+	LIBBPF_OPTS(bpf_prog_query_opts, q, .prog_ids = ids, .prog_cnt = MAX_IDS);
+
+	if (!bpf_prog_query_opts(ifindex, (enum bpf_attach_type)dp_tcx_type(egress), &q))
+		for (i = 0; i < q.prog_cnt && i < MAX_IDS; i++)
+			try_prog(ids[i], w, f);
+	if (!bpf_tc_query(&hook, &tc))
+		try_prog(tc.prog_id, w, f);
+}
+
+static void find(const struct want *w, struct found *f)
+{
+	struct if_nameindex *ifs = if_nameindex(), *i;
+
+	for (i = ifs; i && i->if_index; i++) {
+		scan_hook(i->if_index, false, w, f);
+		scan_hook(i->if_index, true, w, f);
+	}
+	if (ifs)
+		if_freenameindex(ifs);
+}
+
+/* Pin fd as dir/name unless that pin is fd's object already. */
+static int mirror(const char *dir, const char *name, int fd)
+{
+	char path[PATH_MAX + 64], tmp[PATH_MAX + 80];
+	int cur, same;
+
+	if (pin_path(path, sizeof(path), dir, name))
+		return -ENAMETOOLONG;
+	cur = bpf_obj_get(path);
+	if (cur >= 0) {
+		same = obj_id(cur) == obj_id(fd);
+		close(cur);
+		if (same)
+			return 0;
+	}
+	/* Renamed over the old pin: a reader sees one or the other. */
+	snprintf(tmp, sizeof(tmp), "%s_sync", path);
+	unlink(tmp);
+	if (bpf_obj_pin(fd, tmp) || rename(tmp, path))
+		return -errno;
+	return 0;
+}
+
+static int mirror_id(const char *dir, const char *name, uint32_t id, bool map)
+{
+	int fd = map ? bpf_map_get_fd_by_id(id) : bpf_prog_get_fd_by_id(id), err;
+
+	if (fd < 0)
+		return -errno;
+	err = mirror(dir, name, fd);
+	close(fd);
+	return err;
+}
+
+static int mirror_maps(const char *dir, const struct found *f)
+{
+	struct bpf_map_info mi;
+	__u32 len;
+	uint32_t i;
+	int fd, k, err = 0;
+
+	for (i = 0; !err && i < f->nmaps; i++) {
+		fd = bpf_map_get_fd_by_id(f->map_ids[i]);
+		if (fd < 0)
+			continue;
+		memset(&mi, 0, sizeof(mi));
+		len = sizeof(mi);
+		/* The kernel keeps BPF_OBJ_NAME_LEN - 1 characters of a name. */
+		for (k = 0; !bpf_obj_get_info_by_fd(fd, &mi, &len) && map_pins[k]; k++)
+			if (!strncmp(mi.name, map_pins[k], BPF_OBJ_NAME_LEN - 1)) {
+				err = mirror(dir, map_pins[k], fd);
+				break;
+			}
+		close(fd);
+	}
+	return err;
+}
+
+static int mirror_state(const char *dir, int a)
+{
+	char path[PATH_MAX + 64];
+	uint32_t zero = 0, one = 1, id;
+	int err = 0;
+
+	if (!bpf_map_lookup_elem(a, &zero, &id))
+		err = mirror_id(dir, DP_STATE_CUR, id, true);
+	if (!err && !bpf_map_lookup_elem(a, &one, &id))
+		return mirror_id(dir, DP_STATE_NEXT, id, true);
+	if (!err && !pin_path(path, sizeof(path), dir, DP_STATE_NEXT) &&
+	    unlink(path) && errno != ENOENT)
+		err = -errno;
+	return err;
+}
+
+/*
+ * Pins of a node that is in no interface's programs, though it recorded
+ * itself attached there: another mount namespace detached it (or its
+ * interfaces are gone). Only this network namespace's interfaces were
+ * searched: another's node is left to dp_state_netns_ok's refusal. A
+ * record of a command killed half way is left to dp_state_settle.
+ */
+static int drop_stale(const char *dir)
+{
+	char path[PATH_MAX + 64];
+	json_t *st;
+
+	if (pin_path(path, sizeof(path), dir, DP_ANCHOR_PIN) || access(path, F_OK))
+		return 0;
+	st = dp_state_load(dir);
+	if (st && dp_state_netns_here(st) && !strcmp(dp_state_phase(st), "attached")) {
+		pr_warn("%s: no interface runs these programs any more (detached "
+			"from another mount namespace): removing the pins\n", dir);
+		dp_remove(dir);
+	}
+	json_decref(st);
+	return 0;
+}
+
+int dp_anchor_sync(const char *dir, const char *kind, const char *name,
+		   const char *ifname)
+{
+	struct found f = { .anchor = -1, .prog = { -1, -1 } };
+	struct want w = { kind, name, ifname };
+	char parent[PATH_MAX];
+	int err = 0, k;
+
+	find(&w, &f);
+	if (f.anchor < 0)
+		return drop_stale(dir);
+	snprintf(parent, sizeof(parent), "%s", dir);
+	if (ifname && strrchr(parent, '/'))
+		*strrchr(parent, '/') = '\0';
+	if ((mkdir(dp_root(), 0700) && errno != EEXIST) ||
+	    (mkdir(parent, 0700) && errno != EEXIST) ||
+	    (mkdir(dir, 0700) && errno != EEXIST))
+		err = -errno;
+	for (k = 0; !err && k < 2; k++)
+		if (f.prog[k] >= 0)
+			err = mirror(dir, k ? "prog_egress" : "prog_ingress", f.prog[k]);
+	if (!err)
+		err = mirror_maps(dir, &f);
+	if (!err)
+		err = mirror(dir, DP_ANCHOR_PIN, f.anchor);
+	if (!err)
+		err = mirror_state(dir, f.anchor);
+	close(f.anchor);
+	for (k = 0; k < 2; k++)
+		if (f.prog[k] >= 0)
+			close(f.prog[k]);
+	if (err)
+		p_err("%s: pinning what the kernel holds of %s %s: %s", dir, kind,
+		      name, strerror(-err));
+	return err ? err : 1;
+}

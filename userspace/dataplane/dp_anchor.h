@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A node's state held by the kernel, so a node is found again without any
+ * pin: under "ip netns exec" the mount namespace is private and /sys is
+ * remounted, so pins made there die with the command, and pins made by
+ * nsenter are out of its sight.
+ *
+ * The anchor is an array-of-maps "tagger_anchor" of two slots, bound to
+ * the node's programs (bpf_prog_bind_map) so it lives as long as they
+ * are attached: slot 0 holds the committed state map ("state" pin), slot
+ * 1 a pending one ("state_new"). Every state write goes to the pin first
+ * and to the anchor second; either order of the two is a state that
+ * dp_state_settle repairs by the kernel's generation, so the anchor is
+ * the truth and the pins a mirror of it.
+ *
+ * A later command finds the anchor from the interfaces of its network
+ * namespace: the programs attached there (tcx: BPF_PROG_QUERY; cls_bpf:
+ * the filter at DP_TC_HANDLE), their map ids, the anchor among them and
+ * the name in its state. dp_anchor_sync then pins what it found in the
+ * node's directory (a private bpffs when the machine has none).
+ *
+ * API:
+ *   dp_anchor_create(dir, progs, n)   make the anchor, bind it to the n
+ *                                     programs, pin it as dir/anchor, put
+ *                                     dir/state in slot 0; 0 or -errno
+ *   dp_anchor_set(dir, slot, fd)      put map fd in slot (fd < 0: empty
+ *                                     it) if dir has an anchor; 0 or -errno
+ *   dp_anchor_commit(dir)             slot 1 moves to slot 0
+ *   dp_anchor_sync(dir, kind, name, ifname)
+ *                                     find the node ("switch" or "host";
+ *                                     ifname for a host) in the kernel and
+ *                                     make dir's pins mirror it: 1 found,
+ *                                     0 not found (stale pins of a node
+ *                                     detached elsewhere are removed),
+ *                                     -errno
+ */
+#ifndef __TAGGER_DP_ANCHOR_H
+#define __TAGGER_DP_ANCHOR_H
+
+#define DP_ANCHOR_NAME "tagger_anchor"
+#define DP_ANCHOR_PIN "anchor"
+
+int dp_anchor_create(const char *dir, const int *progs, int n);
+int dp_anchor_set(const char *dir, int slot, int map_fd);
+int dp_anchor_commit(const char *dir);
+int dp_anchor_sync(const char *dir, const char *kind, const char *name,
+		   const char *ifname);
+
+#endif /* __TAGGER_DP_ANCHOR_H */
