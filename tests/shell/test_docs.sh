@@ -108,7 +108,12 @@ def sections(path):
     return secs
 
 OPT = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*|-[a-z])(?![\w-])")
+# The one generic placeholder: the phrase "--X V or --X=V" (the same X twice,
+# the value literally V), as in "Every option is --opt V or --opt=V.",
+# describes the syntax of every option and names none.
+PLACEHOLDER = re.compile(r"(?<![\w-])--([a-z][a-z0-9-]*) V or --\1=V(?![\w-])")
 def options_in(text):
+    text = PLACEHOLDER.sub("", text)
     # -j, -p, -v, -q are global options (tagger(8)), not the object's
     return set(o for o in OPT.findall(text) if o not in ("-j", "-p", "-v", "-q"))
 
