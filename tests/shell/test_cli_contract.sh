@@ -6,7 +6,7 @@
 # options are exact (--name V, --name=V), deprecated words warn and work.
 source "$(dirname "$0")/../lib.sh"
 require_cmd jq
-cd "$TGR_TMP"
+cd "$TGR_TMP" || exit 1
 T=$TAGGER
 
 OBJECTS="topo paths cbd compile verify stats throughput switch host pfc lab flow metrics"
@@ -109,7 +109,7 @@ check "pfc show --dir=DIR" sh -c "$T -j pfc show x --dir=$TGR_TMP | jq -e .error
 
 # Deprecated bare keywords: a warning on stderr, and they still work.
 deprecated() {
-	local word=$1 err
+	local word=$1
 	shift
 	"$@" >/dev/null 2>err; local rc=$?
 	grep -q "\"$word\" is deprecated" err && echo $rc

@@ -289,24 +289,24 @@ echo "ok: stop: sw1's agent and standby gone, queues and pins removed"
 unit_run switch sw1 ExecStart || fail "tagger-switch@sw1 start after stop"
 unit_start_agent sw1
 
-# A reboot: processes die, qdiscs, programs, pins, /run and sysctls go.
+# A reboot: processes die, and interfaces, qdiscs, programs (held by the
+# kernel since tagger attaches without links), pins, /run and sysctls go:
+# the namespaces are made anew, as the machine would come up again.
 for n in h1 sw1 sw2; do kill_group "$n"; done
 for n in h1 sw1 sw2 h2; do
-	for i in $(ifaces "$n"); do
-		nsx "$n" tc qdisc del dev "$i" root 2>/dev/null
-		nsx "$n" tc qdisc del dev "$i" clsact 2>/dev/null
-	done
-	nsx "$n" sysctl -qw net.ipv4.ip_forward_update_priority=1
+	ip netns pids "$(ns_name "$n")" | xargs -r kill -9
+	ip netns del "$(ns_name "$n")"
 done
 rm -rf "$TAGGER_BPF_ROOT" "$PFC_DIR"
 umount "$DP_BPFFS"
+pfc_line
 dp_bpffs_up
 for n in h1 sw1 sw2; do
 	for i in $(ifaces "$n"); do
 		[ -z "$(nsx "$n" tc filter show dev "$i" ingress)$(nsx "$n" tc filter show dev "$i" egress)" ] ||
 			fail "$n:$i: filters left by the reboot"
-		nsx "$n" bpftool net show dev "$i" 2>/dev/null | grep -q 'tcx\|id [0-9]' &&
-			fail "$n:$i: programs left by the reboot"
+		[ -z "$(nsx "$n" python3 "$TOP/tests/shell/dp_tcx.py" "$i" 2>/dev/null | awk 'NF > 2')" ] ||
+			fail "$n:$i: tcx programs left by the reboot"
 	done
 done
 echo "ok: reboot: no process, program, pin, qdisc or state left"
