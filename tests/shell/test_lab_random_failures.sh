@@ -3,7 +3,7 @@
 # Scenario 5, a few trials (seed 1): 8 random flows over every up-down path
 # of the Clos, 3 random fabric links fail per trial. With Tagger no trial
 # deadlocks and no lossless packet is dropped; without Tagger the same
-# trials deadlock (README: 9 of 10 at the defaults), each deadlock with a
+# trials deadlock (Documentation/measurements.md: 9 of 10 at the defaults), each deadlock with a
 # cycle named and formed while the senders still sent. Every trial keeps
 # its schedule and gives a verdict.
 source "$(dirname "$0")/../lab_lib.sh"

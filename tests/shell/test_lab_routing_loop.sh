@@ -20,7 +20,7 @@ check "without Tagger: flow 2 stopped for good while its sender sent" \
 check "with Tagger: no deadlock" [ "$(verdict routing-loop tagger)" = false ]
 check "with Tagger: zero lossless drops" [ "$(q routing-loop .modes.tagger.pfc.lossless_drops)" = 0 ]
 # The looping packets take a share of L1->S1 until their TTL runs out:
-# flow 2 (40 Mbit/s) keeps about half its rate (README, "### vmlab").
+# flow 2 (40 Mbit/s) keeps about half its rate (vmlab/README.md).
 check "with Tagger: flow 2 keeps flowing" \
 	ge "$(q routing-loop '.modes.tagger.flows[] | select(.id == 2) | .after_mbps // 0')" 10
 check "with Tagger: flow 2 never stopped" \
