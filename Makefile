@@ -213,8 +213,8 @@ clean: ## remove build/
 
 # The version: VERSION is the one place; tagger --version prints it.
 TAGGER_VERSION := $(shell cat VERSION 2>/dev/null || echo unknown)
-$(OUTPUT)/user/main.o: VERSION
-$(OUTPUT)/user/main.o: CFLAGS += -DTAGGER_VERSION='"$(TAGGER_VERSION)"'
+$(OUTPUT)/user/cli/main.o: VERSION
+$(OUTPUT)/user/cli/main.o: CFLAGS += -DTAGGER_VERSION='"$(TAGGER_VERSION)"'
 
 RST2MAN    ?= rst2man
 MAN_SRCS   := $(wildcard Documentation/*.[0-9].rst)
