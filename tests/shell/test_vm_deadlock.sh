@@ -28,7 +28,7 @@ check "the agents ran the mqprio-plug backend" \
 	[ "$(jq -r '.modes.plain.pfc.backend | join(",")' "$S")" = mqprio-plug ]
 for m in plain tagger; do
 	[ "$(jq ".modes.$m.verdict.deadlock" "$S")" = null ] &&
-		skip "$m: no verdict, the pause accounting leaked: $(jq -c ".modes.$m.verdict.accounting_leaks" "$S")"
+		skip "$m: no verdict ($(jq -r ".modes.$m.verdict.no_verdict_because" "$S"); accounting leaks: $(jq -c ".modes.$m.verdict.accounting_leaks" "$S"))"
 done
 # No congestion, no pauses: such a run shows nothing about deadlocks.
 pauses=$(jq '.modes.plain.pfc.pauses_sent' "$S")
