@@ -3,8 +3,9 @@
 # The Debian package of `make deb`: installed with dpkg -i, the installed
 # tagger works (-j topo clos parses, --version is VERSION), its man pages
 # are found, its completion loads; then dpkg --purge leaves none of the
-# files dpkg -L listed. Changes the machine (root); skipped when no .deb has
-# been built or a tagger package is installed already.
+# files dpkg -L listed. Changes the machine (root); builds the .deb first
+# (make deb) when none is there; skipped when a tagger package is installed
+# already.
 source "$(dirname "$0")/../lib.sh"
 require_root
 require_cmd dpkg
@@ -14,7 +15,11 @@ require_cmd man
 version=$(cat "$TOP/VERSION")
 arch=$(dpkg --print-architecture)
 deb=${TAGGER_DEB:-$TOP/build/deb/tagger_${version}_${arch}.deb}
-[ -f "$deb" ] || skip "no $deb (make deb builds it)"
+if [ ! -f "$deb" ]; then
+	require_cmd dpkg-buildpackage
+	make -s -C "$TOP" deb >"$TGR_TMP/deb.log" 2>&1 || { tail -20 "$TGR_TMP/deb.log"; fail "make deb"; }
+fi
+[ -f "$deb" ] || fail "make deb made no $deb"
 if dpkg-query -W -f='${Status}' tagger 2>/dev/null | grep -q 'installed'; then
 	skip "a tagger package is installed already; not touching it"
 fi
