@@ -13,28 +13,6 @@
 #include "lib/log.h"
 #include "lib/util.h"
 
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char buf[1024];
-
-	if (level == LIBBPF_DEBUG && log_level < LOG_DEBUG)
-		return 0;
-	if (level == LIBBPF_INFO && log_level < LOG_INFO)
-		return 0;
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	/*
-	 * bpf_tc_hook_create on a clsact that is there already, a teardown's
-	 * bpf_tc_detach where no clsact (so no filter) is, a search for our
-	 * filter on a hook without it (dp_anchor.c): not errors.
-	 */
-	if ((strstr(buf, "Exclusivity flag on") ||
-	     strstr(buf, "Cannot find specified filter chain") ||
-	     strstr(buf, "Parent Qdisc doesn't exist")) && log_level < LOG_DEBUG)
-		return 0;
-	pr_log(level == LIBBPF_WARN ? LOG_WARN : LOG_INFO, "libbpf: %s", buf);
-	return 0;
-}
-
 /*
  * The kernel's dev_valid_name(): 1-15 characters, not "." or "..", no '/',
  * ':' or white space. An IFNAME becomes a bpffs path component (a host's
@@ -166,7 +144,7 @@ int dp_cli_run(int argc, char **argv, const char *words, const char *allowed,
 	} else {
 		o.rules_file = pos[1];
 	}
-	libbpf_set_print(libbpf_print);
+	log_libbpf();
 	ret = fn(&o);
 out:
 	free(maps);

@@ -159,9 +159,9 @@ int do_pfc_show(int argc, char **argv)
 	if (r)
 		return r;
 	if (json_output)
-		json_emit(pfc_node_json(copy, as, pfc_now()));
+		json_emit(pfc_node_json(copy, as, now_ns()));
 	else
-		show_plain(copy, as, pfc_now());
+		show_plain(copy, as, now_ns());
 	free(copy);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/util.h"
 #include "lab/flow.h"
 #include "lib/log.h"
 
@@ -31,14 +32,6 @@ static void catch_signals(void)
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
 static double wall_s(void)
@@ -91,14 +84,14 @@ int flow_send(const struct flow_send_opts *o)
 	catch_signals();
 	h->magic = htobe32(FLOW_MAGIC);
 	h->flow = htobe32(o->flow);
-	t0 = next = mono_ns();
+	t0 = next = now_ns();
 	end = o->seconds > 0 ? t0 + (uint64_t)(o->seconds * 1e9) : UINT64_MAX;
 	while (!stop && next < end) {
 		uint64_t now;
 
 		sleep_until(next);
 		h->seq = htobe64(sent);
-		h->send_ns = htobe64(mono_ns());
+		h->send_ns = htobe64(now_ns());
 		if (send(fd, buf, o->size, 0) == o->size) {
 			sent++;
 			bytes += o->size;
@@ -110,7 +103,7 @@ int flow_send(const struct flow_send_opts *o)
 		 * back, up to 20 ms worth; a longer stall (a pause) is not:
 		 * the flow resumes at its rate, as a paused NIC does.
 		 */
-		now = mono_ns();
+		now = now_ns();
 		next += gap;
 		if (next + CATCH_UP_NS < now)
 			next = now - CATCH_UP_NS;
@@ -118,7 +111,7 @@ int flow_send(const struct flow_send_opts *o)
 	fprintf(o->out, "{\"flow\":%u,\"sent_pkts\":%llu,\"sent_bytes\":%llu,"
 		"\"send_errors\":%llu,\"seconds\":%.3f,\"end\":%.3f}\n", o->flow,
 		(unsigned long long)sent, (unsigned long long)bytes,
-		(unsigned long long)errs, (mono_ns() - t0) / 1e9, wall_s());
+		(unsigned long long)errs, (now_ns() - t0) / 1e9, wall_s());
 	fflush(o->out);
 	close(fd);
 	return EXIT_OK;
@@ -206,13 +199,13 @@ int flow_recv(const struct flow_recv_opts *o)
 	if (fd < 0)
 		return EXIT_RUNTIME;	/* socket or bind failed */
 	catch_signals();
-	t0 = mono_ns();
+	t0 = now_ns();
 	next = t0 + iv;
 	end = o->seconds > 0 ? t0 + (uint64_t)(o->seconds * 1e9) : UINT64_MAX;
 	last = wall_s();
-	while (!stop && mono_ns() < end) {
+	while (!stop && now_ns() < end) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		uint64_t now = mono_ns();
+		uint64_t now = now_ns();
 		ssize_t len;
 
 		if (now >= next) {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Leveled logging and error reporting; see log.h. */
+#include <bpf/libbpf.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <jansson.h>
 
 #include "lib/log.h"
@@ -119,4 +121,35 @@ void json_emit(json_t *obj)
 	fflush(stdout);
 	json_decref(obj);
 	json_docs++;
+}
+
+/*
+ * libbpf's messages, one level below ours (as xdp-tools does): its warnings
+ * are our info (-v), its info and debug our debug (-vv), and -q silences
+ * them. A few kernel answers that attach and teardown provoke on purpose
+ * (a clsact hook that exists already, a filter or qdisc that is not there
+ * to delete, a search for our filter on a hook without it) are not worth
+ * a line even then.
+ */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	enum log_level l = level == LIBBPF_WARN ? LOG_INFO : LOG_DEBUG;
+	char buf[1024];
+
+	if (log_quiet || log_level < l)
+		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (l < LOG_DEBUG && (strstr(buf, "Exclusivity flag on") ||
+			      strstr(buf, "Cannot find specified filter chain") ||
+			      strstr(buf, "Parent Qdisc doesn't exist") ||
+			      strstr(buf, "Filter with specified priority/protocol not found")))
+		return 0;
+	pr_log(l, "libbpf: %s", buf);
+	return 0;
+}
+
+void log_libbpf(void)
+{
+	libbpf_set_print(libbpf_print);
 }

@@ -9,6 +9,7 @@
  *   input_err                 "file:line: message" for bad input (exit 2),
  *                             and {"error": that} on stdout under -j
  *   json_emit(obj)            print a JSON document (-j, -p) on stdout
+ *   log_libbpf()              route libbpf's messages here, one level down
  *   log_quiet                 silences everything (fuzzing, probing)
  */
 #ifndef __TAGGER_LOG_H
@@ -31,6 +32,7 @@ extern bool pretty_output;
 void pr_log(enum log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void json_emit(json_t *obj);
+void log_libbpf(void);
 void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void input_err(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -49,12 +49,17 @@ char *xstrdup(const char *s)
 	return d;
 }
 
-double now_seconds(void)
+uint64_t now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+double now_seconds(void)
+{
+	return now_ns() / 1e9;
 }
 
 bool parse_uint(const char *s, unsigned long max, unsigned long *out)

@@ -6,7 +6,8 @@
  *   xmalloc/xcalloc/xrealloc/xstrdup  allocate or abort: out of memory is not
  *                                     an input error and has no recovery
  *   VEC_PUSH                          append to a growable array
- *   now_seconds                       monotonic clock for -j "seconds"
+ *   now_ns, now_seconds               the monotonic clock (CLOCK_MONOTONIC,
+ *                                     the BPF side's bpf_ktime_get_ns())
  *   parse_uint                        strict decimal parse
  *   split_list                        "1,2,5-7" -> array of ints
  *   valid_name                        [A-Za-z0-9_.-]+, at most NAME_MAX_LEN
@@ -35,6 +36,7 @@ char *xstrdup(const char *s);
 		(arr)[(n)++] = (val);                                       \
 	} while (0)
 
+uint64_t now_ns(void);
 double now_seconds(void);
 bool parse_uint(const char *s, unsigned long max, unsigned long *out);
 int split_list(const char *s, int lo, int hi, int **out);

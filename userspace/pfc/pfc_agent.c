@@ -29,25 +29,6 @@
 
 #define RING_SIZE (sizeof(uint64_t) * PFC_MAX_PORTS * PFC_PRIOS * PFC_RING)
 
-static int libbpf_print(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
-{
-	/* Demoted one level: "clsact exists" is not worth a warning. */
-	if (level != LIBBPF_WARN && log_level < LOG_DEBUG)
-		return 0;
-	if (level == LIBBPF_WARN && log_level < LOG_INFO)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
-uint64_t pfc_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 static uint32_t netns_inode(void)
 {
 	struct stat sb;
@@ -202,7 +183,7 @@ static void state_init(struct agent *a)
 	st->netns_dev = a->netns.dev;
 	st->netns_ino = a->netns.ino;
 	st->stopped = 0;
-	st->started = st->updated = pfc_now();
+	st->started = st->updated = now_ns();
 	snprintf(st->node, sizeof(st->node), "%s", c->node);
 	snprintf(st->backend, sizeof(st->backend), "%s", a->backend);
 	snprintf(st->note, sizeof(st->note), "%s", a->q.why);
@@ -384,7 +365,7 @@ static int pfc_wait(struct agent *a)
 		if (sigwait(&mask, &sig))
 			return -EINTR;
 		pfc_state_begin(a->st);
-		a->st->updated = pfc_now();
+		a->st->updated = now_ns();
 		pfc_state_end(a->st);
 	}
 	return 0;
@@ -519,7 +500,7 @@ static void rebuild(struct agent *a)
 			g->ignoring = sp->wd_until != 0;
 			a->sent[port][p] = sp->pause_sent;
 			if (sp->pause_sent)
-				a->refresh_at[port] = pfc_now();
+				a->refresh_at[port] = now_ns();
 		}
 	}
 }
@@ -540,7 +521,7 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 	for (i = 0; i < PFC_MAX_PORTS; i++)
 		a->tx_fd[i] = -1;
 	a->rt.qos_fd = -1;
-	libbpf_set_print(libbpf_print);
+	log_libbpf();
 	rc = claim(a);
 	if (rc) {
 		if (a->lock_fd >= 0)
@@ -594,7 +575,7 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 int pfc_agent_takeover(struct agent *a)
 {
 	struct pfc_state *st = a->st;
-	uint64_t now = pfc_now();
+	uint64_t now = now_ns();
 	int dead = st->pid, r;
 
 	if (st->stopped)
@@ -621,7 +602,7 @@ int pfc_agent_takeover(struct agent *a)
 	st->standby_pid = 0;
 	st->takeovers++;
 	st->died_at = now;
-	st->takeover_at = pfc_now();
+	st->takeover_at = now_ns();
 	pfc_state_end(st);
 	if (pfc_standby_spawn(a))
 		pr_warn("%s: no new standby: %s\n", a->cfg->node, strerror(errno));

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/util.h"
 #include "lib/log.h"
 #include "pfc/pfc_backend.h"
 #include "pfc/pfc_frame.h"
@@ -14,14 +15,6 @@
 /* An open gate must never be the bottleneck: the link shaper is. */
 #define OPEN_RATE_BPS (100ull * 1000 * 1000 * 1000)
 #define OPEN_BURST (256u << 10)
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 static uint32_t queue_limit(const struct pfc_config *c, int prio)
 {
@@ -101,7 +94,7 @@ static int htb_gate(struct pfc_queues *q, int port, int prio, bool closed)
 	int r;
 
 	r = tbf_gate(q, ifindex, PFC_HTB_CLASS(prio), prio, closed, false);
-	q->changed_ns = mono_ns();
+	q->changed_ns = now_ns();
 	/*
 	 * A TBF change does not reschedule the device: with nothing else
 	 * arriving, the queue would wait for HTB's next timer. A no-op PFC
@@ -147,7 +140,7 @@ static int mqprio_gate(struct pfc_queues *q, int port, int prio, bool closed)
 			closed ? TCQ_PLUG_BUFFER : TCQ_PLUG_RELEASE_INDEFINITE,
 			0, false);
 
-	q->changed_ns = mono_ns();
+	q->changed_ns = now_ns();
 	return r;
 }
 

@@ -10,6 +10,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "lib/util.h"
 #include "lib/log.h"
 #include "pfc/pfc_loop.h"
 #include "pfc/pfc_standby.h"
@@ -92,14 +93,14 @@ static void on_xoff(struct agent *a, int port, int prio, uint64_t ts,
 		sp_of(a, port, prio)->pfc_tx++;
 		sp_of(a, port, prio)->pfc_tx_fast++;
 	} else {
-		trace(a, 'x', port, prio, ts, pfc_now());
+		trace(a, 'x', port, prio, ts, now_ns());
 		send_frame(a, port, 1u << prio, false);
 	}
 	a->sent[port][prio] = true;
 	sp_of(a, port, prio)->pause_sent = 1;
 	if (!a->refresh_at[port])
-		a->refresh_at[port] = pfc_now() + refresh_ns(a, port);
-	trace(a, 'X', port, prio, ts, sent ? ts : pfc_now());
+		a->refresh_at[port] = now_ns() + refresh_ns(a, port);
+	trace(a, 'X', port, prio, ts, sent ? ts : now_ns());
 }
 
 static void on_xon(struct agent *a, int port, int prio, uint64_t ts)
@@ -108,11 +109,11 @@ static void on_xon(struct agent *a, int port, int prio, uint64_t ts)
 
 	if (!a->sent[port][prio])
 		return;
-	trace(a, 'n', port, prio, ts, pfc_now());
+	trace(a, 'n', port, prio, ts, now_ns());
 	send_frame(a, port, 1u << prio, true);
 	a->sent[port][prio] = false;
 	sp_of(a, port, prio)->pause_sent = 0;
-	trace(a, 'N', port, prio, ts, pfc_now());
+	trace(a, 'N', port, prio, ts, now_ns());
 	for (p = 0; p < PFC_PRIOS; p++)
 		if (a->sent[port][p])
 			return;
@@ -146,12 +147,12 @@ static void gate_set(struct agent *a, int port, int prio, bool closed,
 
 	if (g->closed == closed)
 		return;	/* each change refills TBF tokens: only on a change */
-	trace(a, closed ? 'c' : 'o', port, prio, ev_ts, pfc_now());
+	trace(a, closed ? 'c' : 'o', port, prio, ev_ts, now_ns());
 	/* Before opening: the kick that follows the change sends packets. */
 	if (a->trace && !closed)
 		watch_tx(a, port, prio, true);
 	r = pfc_gate(&a->q, port, prio, closed);
-	now = pfc_now();
+	now = now_ns();
 	if (a->trace && (closed || r))
 		watch_tx(a, port, prio, false);
 	if (r) {
@@ -201,7 +202,7 @@ static void on_rx(struct agent *a, const struct pfc_event *e)
 			gate_set(a, port, p, false, e->ts);
 			continue;
 		}
-		g->until = pfc_now() + pfc_quanta_ns(e->quanta[p],
+		g->until = now_ns() + pfc_quanta_ns(e->quanta[p],
 						       pfc_port_rate(a->cfg, port));
 		gate_set(a, port, p, true, e->ts);
 		if (g->closed)
@@ -264,9 +265,9 @@ static void reconcile(struct agent *a, int port, int prio)
 		x = 0;
 	if (x && !a->sent[port][prio]) {
 		a->st->events_lost++;
-		on_xoff(a, port, prio, pfc_now(), false);
+		on_xoff(a, port, prio, now_ns(), false);
 	} else if (!x && a->sent[port][prio]) {
-		on_xon(a, port, prio, pfc_now());
+		on_xon(a, port, prio, now_ns());
 	}
 }
 
@@ -405,7 +406,7 @@ static void tick(struct agent *a)
 {
 	const struct pfc_config *c = a->cfg;
 	uint64_t seen[PFC_MAX_PORTS][PFC_PRIOS];
-	uint64_t began = pfc_now(), now;
+	uint64_t began = now_ns(), now;
 	int port, p;
 
 	/* Counters first, queues second: see resync(). */
@@ -418,7 +419,7 @@ static void tick(struct agent *a)
 	if (!tc_qdisc_stats(&a->q.tc, qstat, a) &&
 	    (!a->forwarding || !a->ring || recount(a)))
 		resync(a, (const uint64_t (*)[PFC_PRIOS])seen);
-	now = pfc_now();
+	now = now_ns();
 	for (port = 0; port < c->nports; port++) {
 		for (p = 0; p < PFC_PRIOS; p++) {
 			struct pfc_pp *b = pp_of(a, port, p);
@@ -452,7 +453,7 @@ static void tick(struct agent *a)
 
 static void timers(struct agent *a)
 {
-	uint64_t now = pfc_now();
+	uint64_t now = now_ns();
 	int port, p;
 
 	for (port = 0; port < a->cfg->nports; port++) {

@@ -5,7 +5,7 @@
  * statistics and the watchdog, and signals, on one epoll.
  *
  * API:
- *   struct agent, pfc_loop(a), pfc_now()
+ *   struct agent, pfc_loop(a), now_ns()
  *   pfc_agent_takeover(a)   the standby's side: returns an exit code
  */
 #ifndef __TAGGER_PFC_LOOP_H
@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/util.h"
 #include "pfc/pfc_backend.h"
 #include "pfc/pfc_config.h"
 #include "pfc/pfc_frame.h"
@@ -66,6 +67,5 @@ struct agent {
 
 int pfc_loop(struct agent *a);
 int pfc_agent_takeover(struct agent *a);
-uint64_t pfc_now(void);
 
 #endif /* __TAGGER_PFC_LOOP_H */

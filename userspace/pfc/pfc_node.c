@@ -97,7 +97,7 @@ static void sleep_ms(int ms)
  */
 static void refresh(const struct pfc_state *st)
 {
-	uint64_t asked = pfc_now();
+	uint64_t asked = now_ns();
 	int i;
 
 	if (pfc_proc_signal(st->pid, st->pid_start, SIGUSR1))
@@ -324,7 +324,7 @@ int pfc_show_json(const char *node, const char *dir, json_t **out)
 
 	if (r)
 		return r;
-	*out = pfc_node_json(st, as, pfc_now());
+	*out = pfc_node_json(st, as, now_ns());
 	free(st);
 	return 0;
 }
