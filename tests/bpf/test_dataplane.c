@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "dp_pkt.h"
+#include "dp_run.h"
 #include "dataplane/dp_table.h"
 #include "tagger_host.skel.h"
 #include "tagger_port.skel.h"
@@ -120,49 +121,14 @@ static void teardown(void)
 	skel = NULL;
 }
 
-#define NEED_ROOT()                                                   \
-	do {                                                          \
-		if (geteuid()) {                                      \
-			fprintf(stderr, "skipped %s: needs root\n", __func__); \
-			return;                                       \
-		}                                                     \
-	} while (0)
-
-struct run {
-	uint32_t ret;
-	struct __sk_buff ctx;
-	struct pkt out;
-};
-
-static struct run run_prog(struct bpf_program *prog, const struct pkt *in,
-			   uint32_t ifindex, uint32_t iif, uint32_t mark)
-{
-	struct run r = { 0 };
-	struct __sk_buff ctx = { .ifindex = ifindex, .ingress_ifindex = iif,
-				 .mark = mark, .priority = 7 };
-	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in->b,
-		    .data_size_in = in->len, .data_out = r.out.b,
-		    .data_size_out = sizeof(r.out.b), .ctx_in = &ctx,
-		    .ctx_size_in = sizeof(ctx), .ctx_out = &r.ctx,
-		    .ctx_size_out = sizeof(r.ctx), .repeat = 1);
-
-	int err = bpf_prog_test_run_opts(bpf_program__fd(prog), &o);
-
-	ck_assert_msg(err == 0, "test run of %d bytes: %d", in->len, err);
-	r.ret = o.retval;
-	r.out.len = o.data_size_out;
-	r.out.l3 = in->l3;
-	return r;
-}
-
 static struct run ingress(const struct pkt *p)
 {
-	return run_prog(skel->progs.tagger_ingress, p, IF_A, IF_A, 0);
+	return pkt_run(skel->progs.tagger_ingress, p, IF_A, IF_A, 0, 7);
 }
 
 static struct run egress(const struct pkt *p, uint32_t mark)
 {
-	return run_prog(skel->progs.tagger_egress, p, IF_A, IF_B, mark);
+	return pkt_run(skel->progs.tagger_egress, p, IF_A, IF_B, mark, 7);
 }
 
 static uint64_t percpu_sum(struct bpf_map *m, uint32_t idx, size_t off)
@@ -624,7 +590,7 @@ START_TEST(other_mark_bits_survive_classification)
 
 	NEED_ROOT();
 	pkt_build(&p, PKT_V4, 0, TOS(10, 0), 0, 9);
-	r = run_prog(skel->progs.tagger_ingress, &p, IF_A, IF_A, 0x1234500 | 7);
+	r = pkt_run(skel->progs.tagger_ingress, &p, IF_A, IF_A, 0x1234500 | 7, 7);
 	ck_assert_uint_eq(r.ctx.mark, 0x1234500 | TAGGER_MARK(1, 3));
 }
 END_TEST
@@ -695,7 +661,7 @@ static struct tagger_host_bpf *host_load(void)
 
 static uint8_t host_tos(struct tagger_host_bpf *h, const struct pkt *p)
 {
-	struct run r = run_prog(h->progs.tagger_host_egress, p, IF_A, 0, 0);
+	struct run r = pkt_run(h->progs.tagger_host_egress, p, IF_A, 0, 0, 7);
 
 	return pkt_tos(&r.out);
 }
@@ -779,16 +745,16 @@ START_TEST(host_sets_the_initial_tag_by_dscp_or_udp_port)
 					     &idx, &cfg, 0), 0);
 
 	pkt_build(&p, PKT_V4, 0, TOS(26, 2), 0, 9);
-	r = run_prog(h->progs.tagger_host_egress, &p, IF_A, 0, 0);
+	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
 	ck_assert_uint_eq(r.ret, NEXT);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(10, 2));
 	ck_assert(ip_csum_ok(&r.out));
 	ck_assert_uint_eq(r.ctx.priority, 3);
 	pkt_build(&p, PKT_V6, 0, TOS(0, 1), 0, 4791);
-	r = run_prog(h->progs.tagger_host_egress, &p, IF_A, 0, 0);
+	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(10, 1));
 	pkt_build(&p, PKT_V4, 0, TOS(0, 1), 0, 4790);	/* not the class */
-	r = run_prog(h->progs.tagger_host_egress, &p, IF_A, 0, 0);
+	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 1));
 	ck_assert_uint_eq(r.ctx.priority, 7);
 	tagger_host_bpf__destroy(h);
@@ -812,29 +778,29 @@ START_TEST(host_keeps_group_addressed_packets_lossy)
 					     &zero, &cfg, 0), 0);
 	pkt_build(&p, PKT_V4, 0, TOS(10, 1), 0, 4791);
 	pkt_dst4(&p, "\xe0\x00\x00\x05");
-	r = run_prog(h->progs.tagger_host_egress, &p, IF_A, 0, 0);
+	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 1));
 	ck_assert(ip_csum_ok(&r.out));
 	ck_assert_uint_eq(r.ctx.priority, 1);
 	pkt_build(&p, PKT_V4, 1, TOS(26, 0), 0, 4791);
 	pkt_dmac(&p, "\xff\xff\xff\xff\xff\xff");
-	r = run_prog(h->progs.tagger_host_egress, &p, IF_A, 0, 0);
+	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 0));
 	ck_assert_uint_eq(r.ctx.priority, 1);
 	pkt_build(&p, PKT_V6, 0, TOS(10, 2), 0, 4791);
 	pkt_dst6(&p, v6_mcast);
-	r = run_prog(h->progs.tagger_host_egress, &p, IF_A, 0, 0);
+	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 2));
 	ck_assert_uint_eq(r.ctx.priority, 1);
 	/* Unicast of the class: the initial tag. */
 	pkt_build(&p, PKT_V4, 0, TOS(26, 1), 0, 4791);
-	r = run_prog(h->progs.tagger_host_egress, &p, IF_A, 0, 0);
+	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(10, 1));
 	ck_assert_uint_eq(r.ctx.priority, 3);
 	/* Not the class: as sent, group addressed or not. */
 	pkt_build(&p, PKT_V4, 0, TOS(26, 1), 0, 53);
 	pkt_dst4(&p, "\xe0\x00\x00\x05");
-	r = run_prog(h->progs.tagger_host_egress, &p, IF_A, 0, 0);
+	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(26, 1));
 	ck_assert_uint_eq(r.ctx.priority, 7);
 	tagger_host_bpf__destroy(h);

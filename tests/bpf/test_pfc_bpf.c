@@ -23,6 +23,7 @@
 #include <bpf/libbpf.h>
 
 #include "dp_pkt.h"
+#include "dp_run.h"
 #include "pfc_maps.h"
 #include "pfc.skel.h"
 #include "tagger_skb.h"
@@ -98,41 +99,9 @@ static void teardown(void)
 	}
 }
 
-#define NEED_ROOT()                                                   \
-	do {                                                          \
-		if (geteuid()) {                                      \
-			fprintf(stderr, "skipped %s: needs root\n", __func__); \
-			return;                                       \
-		}                                                     \
-	} while (0)
-
-struct run {
-	uint32_t ret;
-	struct __sk_buff ctx;
-	struct pkt out;
-};
-
-static struct run run_prog(struct bpf_program *prog, const struct pkt *in,
-			   int ifindex, int iif, uint32_t mark, uint32_t priority)
-{
-	struct run r = { 0 };
-	struct __sk_buff ctx = { .ifindex = ifindex, .ingress_ifindex = iif,
-				 .mark = mark, .priority = priority };
-	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in->b,
-		    .data_size_in = in->len, .data_out = r.out.b,
-		    .data_size_out = sizeof(r.out.b), .ctx_in = &ctx,
-		    .ctx_size_in = sizeof(ctx), .ctx_out = &r.ctx,
-		    .ctx_size_out = sizeof(r.ctx), .repeat = 1);
-
-	ck_assert_int_eq(bpf_prog_test_run_opts(bpf_program__fd(prog), &o), 0);
-	r.ret = o.retval;
-	r.out.len = o.data_size_out;
-	return r;
-}
-
 static struct run ingress(const struct pkt *p, uint32_t mark)
 {
-	return run_prog(skel->progs.pfc_ingress, p, if_in, if_in, mark, 0);
+	return pkt_run(skel->progs.pfc_ingress, p, if_in, if_in, mark, 0);
 }
 
 static struct pfc_pp pp(uint32_t slot, uint32_t prio)
@@ -301,7 +270,7 @@ START_TEST(a_marked_clone_becomes_a_pfc_frame_byte_by_byte)
 
 	NEED_ROOT();
 	pkt_build(&p, PKT_V4, 0, 24 << 2, 0, 4791);
-	r = run_prog(skel->progs.pfc_egress, &p, if_in, if_in,
+	r = pkt_run(skel->progs.pfc_egress, &p, if_in, if_in,
 		     TAGGER_MARK_PFC_FRAME | 5, 0);
 	ck_assert_uint_eq(r.ret, NEXT);
 	ck_assert_int_eq(r.out.len, 60);
@@ -325,12 +294,12 @@ START_TEST(egress_queues_a_local_packet_by_dscp_and_logs_it)
 
 	NEED_ROOT();
 	pkt_build(&p, PKT_V4, 1, 24 << 2, 0, 4791);
-	r = run_prog(skel->progs.pfc_egress, &p, if_out, 0, 0, 0);
+	r = pkt_run(skel->progs.pfc_egress, &p, if_out, 0, 0, 0);
 	ck_assert_uint_eq(r.ret, NEXT);
 	ck_assert_uint_eq(r.ctx.priority, 3);
 	ck_assert_uint_eq(pp(1, 3).ring_head, 1);
 	/* An HTB class priority is logged in that class's queue. */
-	r = run_prog(skel->progs.pfc_egress, &p, if_out, 0, 0, 0x10014);
+	r = pkt_run(skel->progs.pfc_egress, &p, if_out, 0, 0, 0x10014);
 	ck_assert_uint_eq(r.ctx.priority, 0x10014);
 	ck_assert_uint_eq(pp(1, 4).ring_head, 1);
 }
