@@ -3,9 +3,9 @@
 # The Debian package of `make deb`: installed with dpkg -i, the installed
 # tagger works (-j topo clos parses, --version is VERSION), its man pages
 # are found, its completion loads; then dpkg --purge leaves none of the
-# files dpkg -L listed. Changes the machine (root); builds the .deb first
-# (make deb) when none is there; skipped when a tagger package is installed
-# already.
+# files dpkg -L listed. Changes the machine (root); builds the .deb of this
+# tree first (make deb; or takes TAGGER_DEB); skipped when a tagger package
+# is installed already.
 source "$(dirname "$0")/../lib.sh"
 require_root
 require_cmd dpkg
@@ -15,7 +15,7 @@ require_cmd man
 version=$(cat "$TOP/VERSION")
 arch=$(dpkg --print-architecture)
 deb=${TAGGER_DEB:-$TOP/build/deb/tagger_${version}_${arch}.deb}
-if [ ! -f "$deb" ]; then
+if [ -z "${TAGGER_DEB:-}" ]; then
 	require_cmd dpkg-buildpackage
 	make -s -C "$TOP" deb >"$TGR_TMP/deb.log" 2>&1 || { tail -20 "$TGR_TMP/deb.log"; fail "make deb"; }
 fi
