@@ -167,3 +167,30 @@ for l in sys.stdin:
     if l.strip():
         d = json.loads(l); print($1)"
 }
+
+# dp_rules_ab COMPILED A B: two rule sets of the lab for live updates. A is
+# COMPILED plus a tag U (a priority of its own) that S3 classifies and keeps
+# toward hp; B is A with S2 rewriting h1's tag T to U toward S3. Sets T, U
+# (for the test that sources this file).
+# shellcheck disable=SC2034
+dp_rules_ab() {
+	python3 - "$1" "$2" "$3" <<'PY' || fail "making rule sets A and B"
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = r["hosts"]["h1"]["tag"]
+used = {x["tag"] for x in r["tags"]} | {r["lossy"]["tag"]}
+u = next(x for x in range(1, 64) if x not in used)
+prios = {x["tag"]: x["priority"] for x in r["tags"]}
+p = next(x for x in range(8) if x != r["lossy"]["priority"] and x != prios[t])
+r["tags"].append({"tag": u, "priority": p})
+s3 = r["switches"]["S3"]
+s3["classify"].append({"in": "l", "tag": u, "priority": p})
+s3["rewrite"].append({"tag": u, "in": "l", "out": "hp", "new_tag": u})
+json.dump(r, open(sys.argv[2], "w"))
+s2 = r["switches"]["S2"]
+s2["rewrite"] = [w for w in s2["rewrite"] if (w["tag"], w["in"], w["out"]) != (t, "l", "r")]
+s2["rewrite"].append({"tag": t, "in": "l", "out": "r", "new_tag": u})
+json.dump(r, open(sys.argv[3], "w"))
+PY
+	read -r T U <<<"$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["hosts"]["h1"]["tag"], r["tags"][-1]["tag"])' "$3")"
+}
