@@ -37,7 +37,7 @@ static int help(int argc, char **argv)
 		"looked up again at every scrape.\n"
 		"Exit status: 0 ok, 2 bad usage; a node that cannot be read: that of\n"
 		"its `show` (serve reports it as tagger_metrics_collect_success 0);\n"
-		"1 if serve cannot listen.\n",
+		"3 if -o cannot be written or serve cannot listen.\n",
 		bin_name, METRICS_HTTP_PORT, DP_DEFAULT_ROOT);
 	return 0;
 }
@@ -117,9 +117,9 @@ static int do_show(int argc, char **argv)
 	r = metrics_collect(p, &o.nodes);
 	if (!r && !outfile_open(&out, o.out)) {
 		write_out(p, out.f);
-		r = outfile_close(&out, true) ? EXIT_PROBLEM : 0;
+		r = outfile_close(&out, true) ? EXIT_RUNTIME : 0;
 	} else if (!r) {
-		r = EXIT_PROBLEM;
+		r = EXIT_RUNTIME;	/* the output file could not be made */
 	}
 	prom_free(p);
 done:
@@ -156,7 +156,7 @@ static int do_serve(int argc, char **argv)
 	fd = metrics_http_listen(&ss, len, bound, sizeof(bound));
 	if (fd < 0) {
 		p_err("cannot listen on %s: %s", o.listen ?: "127.0.0.1", strerror(-fd));
-		r = EXIT_PROBLEM;
+		r = EXIT_RUNTIME;
 		goto done;
 	}
 	if (json_output)
@@ -168,7 +168,7 @@ static int do_serve(int argc, char **argv)
 	close(fd);
 	if (r)
 		p_err("serving %s: %s", bound, strerror(-r));
-	r = r ? EXIT_PROBLEM : 0;
+	r = r ? EXIT_RUNTIME : 0;
 done:
 	metrics_nodes_free(&o.nodes);
 	return r < 0 ? 0 : r;
