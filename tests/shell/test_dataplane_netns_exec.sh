@@ -27,7 +27,7 @@ unset TAGGER_BPF_ROOT	# no private bpffs of dp_lab.sh here
 DP_TCX="$TOP/tests/shell/dp_tcx.py"
 
 # Whatever a failed run left: detached, then the lock files of our
-# namespaces (the namespaces themselves go with lib.sh).
+# namespaces (dp_lab.sh's cleanup and lib.sh's namespaces run after it).
 netns_cleanup() {
 	local n ino
 	[ -e "/run/netns/$(ns_name S1)" ] && nsx S1 "$TAGGER" switch detach S1 >/dev/null 2>&1
@@ -37,9 +37,8 @@ netns_cleanup() {
 		ino=$(stat -L -c %i "/run/netns/$(ns_name "$n")")
 		rm -f "/run/tagger/net-$ino.lock"
 	done
-	dp_cleanup
 }
-trap netns_cleanup EXIT
+tgr_on_exit netns_cleanup
 
 nse() { local n=$1; shift; ip netns exec "$(ns_name "$n")" "$TAGGER" "$@"; }
 nsn() { local n=$1; shift; nsx "$n" "$TAGGER" "$@"; }
