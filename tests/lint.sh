@@ -18,6 +18,13 @@ else
 	echo "lint: shellcheck is not installed (apt-get install shellcheck)" >&2
 	rc=1
 fi
+# One EXIT trap, lib.sh's: a test's own would drop everyone's cleanup
+# (register with tgr_on_exit instead).
+traps=$(grep -ln 'trap .*EXIT' tests/shell/*.sh tests/lab_lib.sh 2>/dev/null)
+if [ -n "$traps" ]; then
+	echo "lint: EXIT traps replace lib.sh's cleanup (use tgr_on_exit): $traps"
+	rc=1
+fi
 if [ -x tools/check-layers.sh ] || [ -f tools/check-layers.sh ]; then
 	bash tools/check-layers.sh || rc=1
 fi
