@@ -55,7 +55,7 @@ BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(OUTPUT)/bench/%)
 
 TAGGER    := $(OUTPUT)/tagger
 
-.PHONY: all deps pkgs vm-kernel test check check-layers lint unit shell-tests fuzz fuzz-smoke bench \
+.PHONY: all deps pkgs vm-kernel test check check-layers lint format unit shell-tests fuzz fuzz-smoke bench \
 	demo install clean help
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -153,8 +153,11 @@ check-layers: ## no file of userspace/ includes a folder above its layer
 	$(Q)bash tools/check-layers.sh
 
 # shellcheck at warning level over every script (tests/lint.sh).
-lint: ## shellcheck over every script; layer check of userspace/
+lint: ## shellcheck over every script, clang-format check, layer check
 	$(Q)bash tests/lint.sh
+
+format: ## format every tracked C file as .clang-format says (kernel style)
+	$(Q)git ls-files '*.c' '*.h' | xargs clang-format -i
 
 unit: all $(OUTPUT)/test_runner ## the Check suites only
 	$(Q)$(OUTPUT)/test_runner

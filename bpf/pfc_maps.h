@@ -20,9 +20,9 @@
 
 #include <linux/types.h>
 
-#define PFC_MAX_PORTS	64
-#define PFC_PRIOS	8
-#define PFC_SLOT(slot, prio) ((slot) * PFC_PRIOS + (prio))
+#define PFC_MAX_PORTS 64
+#define PFC_PRIOS 8
+#define PFC_SLOT(slot, prio) ((slot)*PFC_PRIOS + (prio))
 
 /*
  * The egress queues the agent builds (userspace/pfc/pfc_backend.c) and the
@@ -30,9 +30,9 @@
  * HTB's direct queue, which goes before every class (PAUSE frames, the
  * agent's kick frames).
  */
-#define PFC_TC_HANDLE(maj, min)	(((maj) << 16) | (min))
-#define PFC_TC_MAJOR		1u
-#define PFC_CLASS_MINOR(prio)	(0x10u + (prio))
+#define PFC_TC_HANDLE(maj, min) (((maj) << 16) | (min))
+#define PFC_TC_MAJOR 1u
+#define PFC_CLASS_MINOR(prio) (0x10u + (prio))
 
 /*
  * One entry per (port, priority). The "in" fields describe the port as an
@@ -40,30 +40,30 @@
  * counter); the "out" fields describe the port's egress queue.
  */
 struct pfc_pp {
-	__u64 bytes;		/* bytes buffered from this in-port at this prio */
-	__u64 peak;		/* highest value of bytes (approximate under races) */
-	__u64 pkts;		/* packets accounted at ingress */
-	__u64 drops;		/* accounted packets dropped outside a qdisc */
-	__u64 xoff_crossings;	/* times bytes rose above XOFF */
-	__u64 pfc_rx;		/* PFC frames received enabling this prio */
-	__u64 pfc_rx_resume;	/* ... of those, with quanta 0 */
-	__u64 underflow;	/* returns that found fewer bytes (after a resync) */
-	__u32 xoff;		/* 1 while above XOFF: the upstream is paused */
-	__u32 drop_out;		/* watchdog "drop": egress drops this queue */
-	__u64 egress_drops;	/* packets dropped by drop_out */
-	__u64 returned;		/* accounted packets that left or were dropped */
+	__u64 bytes; /* bytes buffered from this in-port at this prio */
+	__u64 peak; /* highest value of bytes (approximate under races) */
+	__u64 pkts; /* packets accounted at ingress */
+	__u64 drops; /* accounted packets dropped outside a qdisc */
+	__u64 xoff_crossings; /* times bytes rose above XOFF */
+	__u64 pfc_rx; /* PFC frames received enabling this prio */
+	__u64 pfc_rx_resume; /* ... of those, with quanta 0 */
+	__u64 underflow; /* returns that found fewer bytes (after a resync) */
+	__u32 xoff; /* 1 while above XOFF: the upstream is paused */
+	__u32 drop_out; /* watchdog "drop": egress drops this queue */
+	__u64 egress_drops; /* packets dropped by drop_out */
+	__u64 returned; /* accounted packets that left or were dropped */
 	/* Monotonic totals for the agent's exact recount (pfc_recount.c): */
-	__u64 in_bytes;		/* in: bytes accounted at ingress */
-	__u64 queued_bytes;	/* in: ... of those, that reached an egress queue */
-	__u64 early_drop_bytes;	/* in: ... dropped before reaching one */
-	__u64 ring_head;	/* out: packets logged into this egress queue */
-	__u64 failure_drops;	/* in: lost to a failure (egress port down or
+	__u64 in_bytes; /* in: bytes accounted at ingress */
+	__u64 queued_bytes; /* in: ... of those, that reached an egress queue */
+	__u64 early_drop_bytes; /* in: ... dropped before reaching one */
+	__u64 ring_head; /* out: packets logged into this egress queue */
+	__u64 failure_drops; /* in: lost to a failure (egress port down or
 				 * no route left), not counted in drops */
-	__u32 last_drop_reason;	/* in: skb_drop_reason of the last of drops */
-	__u32 tx_watch;		/* out: set by the agent when it opens the gate;
+	__u32 last_drop_reason; /* in: skb_drop_reason of the last of drops */
+	__u32 tx_watch; /* out: set by the agent when it opens the gate;
 				 * the next packet sent from the queue reports
 				 * itself (PFC_EV_SENT) and clears it */
-	__u64 xon_at;		/* in: bpf_ktime_get_ns() of an XON crossing
+	__u64 xon_at; /* in: bpf_ktime_get_ns() of an XON crossing
 				 * whose first packet back has not arrived */
 };
 
@@ -71,9 +71,9 @@ _Static_assert(sizeof(struct pfc_pp) == 144, "pfc_pp layout");
 
 /* How the BPF side files a drop reason (table filled by the agent). */
 enum pfc_drop_kind {
-	PFC_DROP_OTHER = 0,	/* counted in drops */
-	PFC_DROP_QDISC = 1,	/* in the qdisc's statistics already */
-	PFC_DROP_FAILURE = 2,	/* no route: counted in failure_drops */
+	PFC_DROP_OTHER = 0, /* counted in drops */
+	PFC_DROP_QDISC = 1, /* in the qdisc's statistics already */
+	PFC_DROP_FAILURE = 2, /* no route: counted in failure_drops */
 };
 
 /*
@@ -86,10 +86,10 @@ enum pfc_drop_kind {
  * return bytes on the fast path. An entry carries its log index, so a
  * slot not yet written (or overwritten) is recognised.
  */
-#define PFC_RING	512		/* entries per egress queue */
+#define PFC_RING 512 /* entries per egress queue */
 #define PFC_RING_SLOT(slot, prio, idx) \
-	((((slot) * PFC_PRIOS + (prio)) * PFC_RING) + ((idx) % PFC_RING))
-#define PFC_RE_NONE	0xff		/* not accounted: no in-port */
+	((((slot)*PFC_PRIOS + (prio)) * PFC_RING) + ((idx) % PFC_RING))
+#define PFC_RE_NONE 0xff /* not accounted: no in-port */
 
 static inline __u64 pfc_ring_entry(__u64 idx, __u32 in_slot, __u32 in_prio,
 				   __u32 len)
@@ -98,31 +98,31 @@ static inline __u64 pfc_ring_entry(__u64 idx, __u32 in_slot, __u32 in_prio,
 	       ((__u64)(in_prio & 7) << 16) | (len > 0xffff ? 0xffff : len);
 }
 
-#define PFC_RE_TAG(idx) ((__u32)((idx) + 1))	/* what an entry for idx carries */
+#define PFC_RE_TAG(idx) ((__u32)((idx) + 1)) /* what an entry for idx carries */
 #define PFC_RE_IDX_TAG(e) ((__u32)((e) >> 32))
-#define PFC_RE_SLOT(e)	((__u32)((e) >> 24) & 0xff)
-#define PFC_RE_PRIO(e)	((__u32)((e) >> 16) & 7)
-#define PFC_RE_LEN(e)	((__u32)(e) & 0xffff)
+#define PFC_RE_SLOT(e) ((__u32)((e) >> 24) & 0xff)
+#define PFC_RE_PRIO(e) ((__u32)((e) >> 16) & 7)
+#define PFC_RE_LEN(e) ((__u32)(e)&0xffff)
 
 enum pfc_event_type {
-	PFC_EV_XOFF = 1,	/* (slot, prio) rose above XOFF: send PAUSE */
-	PFC_EV_XON = 2,		/* (slot, prio) fell to XON: send quanta 0 */
-	PFC_EV_RX = 3,		/* a PFC frame arrived on slot */
-	PFC_EV_RESUMED = 4,	/* (slot, prio): the first packet after XON
+	PFC_EV_XOFF = 1, /* (slot, prio) rose above XOFF: send PAUSE */
+	PFC_EV_XON = 2, /* (slot, prio) fell to XON: send quanta 0 */
+	PFC_EV_RX = 3, /* a PFC frame arrived on slot */
+	PFC_EV_RESUMED = 4, /* (slot, prio): the first packet after XON
 				 * arrived (ts), since the crossing (since) */
-	PFC_EV_SENT = 5,	/* (slot, prio): the first packet sent from a
+	PFC_EV_SENT = 5, /* (slot, prio): the first packet sent from a
 				 * reopened egress queue left (ts) */
 };
 
 struct pfc_event {
 	__u32 type;
 	__u32 slot;
-	__u32 prio;		/* XOFF/XON: the priority */
-	__u32 vector;		/* RX: class-enable vector; XOFF: 1 if the
+	__u32 prio; /* XOFF/XON: the priority */
+	__u32 vector; /* RX: class-enable vector; XOFF: 1 if the
 				 * BPF side sent the PAUSE itself */
-	__u16 quanta[PFC_PRIOS];	/* RX: quanta, host byte order */
-	__u64 ts;		/* bpf_ktime_get_ns() */
-	__u64 since;		/* RESUMED: the XON crossing's ts */
+	__u16 quanta[PFC_PRIOS]; /* RX: quanta, host byte order */
+	__u64 ts; /* bpf_ktime_get_ns() */
+	__u64 since; /* RESUMED: the XON crossing's ts */
 };
 
 _Static_assert(sizeof(struct pfc_event) == 48, "pfc_event layout");

@@ -40,9 +40,9 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } TAGGER_HOST_COUNTERS SEC(".maps");
 
-static __always_inline __u32 tagger_host_entry(struct __sk_buff *skb,
-					       const struct tagger_pkt *p,
-					       const struct tagger_host_cfg *cfg)
+static __always_inline __u32
+tagger_host_entry(struct __sk_buff *skb, const struct tagger_pkt *p,
+		  const struct tagger_host_cfg *cfg)
 {
 	__u16 port;
 
@@ -69,7 +69,8 @@ int tagger_host_egress(struct __sk_buff *skb)
 	idx = tagger_host_entry(skb, &p, cfg);
 	t = bpf_map_lookup_elem(&TAGGER_HOST_TAGS, &idx);
 	if (t && t->set) {
-		if (cfg && cfg->lossy_set && tagger_group_addressed(skb, &p, kind)) {
+		if (cfg && cfg->lossy_set &&
+		    tagger_group_addressed(skb, &p, kind)) {
 			tagger_set_dscp(skb, &p, kind, cfg->lossy_dscp);
 			skb->priority = cfg->lossy_prio;
 		} else {

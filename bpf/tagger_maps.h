@@ -44,26 +44,26 @@
 
 #include <linux/types.h>
 
-#define TAGGER_IFSLOT		tagger_ifslot
-#define TAGGER_RULES_OUTER	tagger_rules
-#define TAGGER_RULES_INNER	tagger_rules_inner	/* template only */
-#define TAGGER_GEN		tagger_gen
-#define TAGGER_COUNTERS		tagger_counters
-#define TAGGER_PORT_STATS	tagger_port_stats
-#define TAGGER_HOST_TAGS	tagger_host_tags
-#define TAGGER_HOST_CFG		tagger_host_cfg
-#define TAGGER_HOST_COUNTERS	tagger_host_counters
+#define TAGGER_IFSLOT tagger_ifslot
+#define TAGGER_RULES_OUTER tagger_rules
+#define TAGGER_RULES_INNER tagger_rules_inner /* template only */
+#define TAGGER_GEN tagger_gen
+#define TAGGER_COUNTERS tagger_counters
+#define TAGGER_PORT_STATS tagger_port_stats
+#define TAGGER_HOST_TAGS tagger_host_tags
+#define TAGGER_HOST_CFG tagger_host_cfg
+#define TAGGER_HOST_COUNTERS tagger_host_counters
 
 #define __tagger_str(x) #x
 #define tagger_str(x) __tagger_str(x)
 
-#define TAGGER_DSCP_MAX		64
-#define TAGGER_RULE_SLOTS	2	/* generations alive at once */
-#define TAGGER_MAX_PORTS	256	/* port slots 1..255 */
-#define TAGGER_MAX_IFINDEX	65536
+#define TAGGER_DSCP_MAX 64
+#define TAGGER_RULE_SLOTS 2 /* generations alive at once */
+#define TAGGER_MAX_PORTS 256 /* port slots 1..255 */
+#define TAGGER_MAX_IFINDEX 65536
 
-#define TAGGER_F_LOSSLESS	0x01	/* lossless answer */
-#define TAGGER_F_RULE		0x02	/* a rule answers (lossless or lossy) */
+#define TAGGER_F_LOSSLESS 0x01 /* lossless answer */
+#define TAGGER_F_RULE 0x02 /* a rule answers (lossless or lossy) */
 
 /*
  * classify: prio = ingress priority.
@@ -96,8 +96,8 @@ static inline __u32 tagger_table_size(__u32 nslots)
 }
 
 enum tagger_dir {
-	TAGGER_DIR_IN = 0,	/* ingress: the tag it came with, its verdict */
-	TAGGER_DIR_OUT = 1,	/* egress: the tag it left with, its verdict */
+	TAGGER_DIR_IN = 0, /* ingress: the tag it came with, its verdict */
+	TAGGER_DIR_OUT = 1, /* egress: the tag it left with, its verdict */
 	TAGGER_DIRS = 2,
 };
 
@@ -111,47 +111,48 @@ struct tagger_counter {
 static inline __u32 tagger_counter_index(__u32 slot, __u32 dir, __u32 dscp,
 					 __u32 lossless)
 {
-	return ((slot * TAGGER_DIRS + dir) * TAGGER_DSCP_MAX + (dscp & 63)) * 2 +
+	return ((slot * TAGGER_DIRS + dir) * TAGGER_DSCP_MAX + (dscp & 63)) *
+		       2 +
 	       !!lossless;
 }
 
 /* Why a packet became lossy at a port; see tagger_lossy() in bpf/lib/counters.h. */
 enum tagger_lossy_reason {
-	TAGGER_LOSSY_NO_CLASSIFY = 0,	/* ingress: (port, tag) has no rule */
-	TAGGER_LOSSY_NO_REWRITE,	/* egress: (tag, in, out) off the ELP */
-	TAGGER_LOSSY_REWRITE,		/* egress: a rule maps to the lossy tag */
-	TAGGER_LOSSY_BAD_HEADER,	/* IP header truncated or malformed */
-	TAGGER_LOSSY_NO_TABLE,		/* no rule table loaded */
-	TAGGER_LOSSY_UNCLASSIFIED,	/* egress: no tagger ingress saw it */
-	TAGGER_LOSSY_MULTICAST,		/* ingress: broadcast or multicast */
+	TAGGER_LOSSY_NO_CLASSIFY = 0, /* ingress: (port, tag) has no rule */
+	TAGGER_LOSSY_NO_REWRITE, /* egress: (tag, in, out) off the ELP */
+	TAGGER_LOSSY_REWRITE, /* egress: a rule maps to the lossy tag */
+	TAGGER_LOSSY_BAD_HEADER, /* IP header truncated or malformed */
+	TAGGER_LOSSY_NO_TABLE, /* no rule table loaded */
+	TAGGER_LOSSY_UNCLASSIFIED, /* egress: no tagger ingress saw it */
+	TAGGER_LOSSY_MULTICAST, /* ingress: broadcast or multicast */
 	TAGGER_LOSSY_REASONS,
 };
 
 struct tagger_port_stats {
-	__u64 lossy[TAGGER_LOSSY_REASONS];	/* demotions by reason */
-	__u64 pfc_frames;	/* 802.1Qbb PFC (0x8808, opcode 0x0101) */
-	__u64 pause_frames;	/* other MAC control (802.3x PAUSE) */
-	__u64 non_ip;		/* passed untouched */
+	__u64 lossy[TAGGER_LOSSY_REASONS]; /* demotions by reason */
+	__u64 pfc_frames; /* 802.1Qbb PFC (0x8808, opcode 0x0101) */
+	__u64 pause_frames; /* other MAC control (802.3x PAUSE) */
+	__u64 non_ip; /* passed untouched */
 	__u64 pad;
 };
 
 /* Entry TAGGER_HOST_UDP_ENTRY of TAGGER_HOST_TAGS: the UDP selector's tag. */
-#define TAGGER_HOST_UDP_ENTRY	TAGGER_DSCP_MAX
-#define TAGGER_HOST_TAG_ENTRIES	(TAGGER_DSCP_MAX + 1)
+#define TAGGER_HOST_UDP_ENTRY TAGGER_DSCP_MAX
+#define TAGGER_HOST_TAG_ENTRIES (TAGGER_DSCP_MAX + 1)
 
 struct tagger_host_tag {
-	__u8 set;		/* 0: leave the packet as the application sent it */
-	__u8 dscp;		/* tag to send with */
-	__u8 prio;		/* priority the first switch classifies it into */
+	__u8 set; /* 0: leave the packet as the application sent it */
+	__u8 dscp; /* tag to send with */
+	__u8 prio; /* priority the first switch classifies it into */
 	__u8 pad;
 };
 
 struct tagger_host_cfg {
-	__u16 udp_lo;		/* UDP destination ports picked by the selector */
-	__u16 udp_hi;		/* (inclusive); udp_hi == 0: no UDP selector */
-	__u8 lossy_set;		/* 1: group-addressed packets of the class */
-	__u8 lossy_dscp;	/* leave with the lossy tag and priority */
-	__u8 lossy_prio;	/* instead (see bpf/lib/mcast.h) */
+	__u16 udp_lo; /* UDP destination ports picked by the selector */
+	__u16 udp_hi; /* (inclusive); udp_hi == 0: no UDP selector */
+	__u8 lossy_set; /* 1: group-addressed packets of the class */
+	__u8 lossy_dscp; /* leave with the lossy tag and priority */
+	__u8 lossy_prio; /* instead (see bpf/lib/mcast.h) */
 	__u8 pad;
 };
 

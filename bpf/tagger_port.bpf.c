@@ -14,9 +14,8 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-static __always_inline void tagger_set_mark(struct __sk_buff *skb,
-					    __u32 lossless, __u32 prio,
-					    __u32 gen)
+static __always_inline void
+tagger_set_mark(struct __sk_buff *skb, __u32 lossless, __u32 prio, __u32 gen)
 {
 	__u32 keep = skb->mark & ~(TAGGER_MARK_MASK | TAGGER_MARK_GEN);
 
@@ -74,7 +73,7 @@ int tagger_ingress(struct __sk_buff *skb)
 		if (v && (v->flags & TAGGER_F_LOSSLESS))
 			reason = TAGGER_LOSSY_MULTICAST;
 		else if (cfg && dscp == cfg->dscp)
-			reason = TAGGER_NOT_DEMOTED;	/* arrived lossy */
+			reason = TAGGER_NOT_DEMOTED; /* arrived lossy */
 		else
 			reason = TAGGER_LOSSY_NO_CLASSIFY;
 	}
@@ -86,7 +85,8 @@ int tagger_ingress(struct __sk_buff *skb)
 SEC("tc")
 int tagger_egress(struct __sk_buff *skb)
 {
-	__u32 mark = skb->mark, out = tagger_slot(skb->ifindex), gen, reason, idx;
+	__u32 mark = skb->mark, out = tagger_slot(skb->ifindex), gen, reason,
+	      idx;
 	const __u32 ok = TAGGER_MARK_VALID | TAGGER_MARK_LOSSLESS;
 	struct tagger_rule_val *v;
 	struct tagger_pkt p = {};
@@ -94,7 +94,7 @@ int tagger_egress(struct __sk_buff *skb)
 	int kind;
 
 	if (mark & TAGGER_MARK_PFC_FRAME)
-		return TAGGER_TC_NEXT;	/* becomes a PAUSE frame: see tagger_skb.h */
+		return TAGGER_TC_NEXT; /* becomes a PAUSE frame: see tagger_skb.h */
 	kind = tagger_parse(skb, &p);
 	if (kind == TAGGER_PKT_OTHER || kind == TAGGER_PKT_MACCTL)
 		return TAGGER_TC_NEXT;
@@ -107,7 +107,8 @@ int tagger_egress(struct __sk_buff *skb)
 	if (!tbl) {
 		reason = TAGGER_LOSSY_NO_TABLE;
 	} else if (kind != TAGGER_PKT_BAD_IP && (mark & ok) == ok) {
-		idx = tagger_rewrite_index(tagger_nslots, tagger_slot(skb->ingress_ifindex),
+		idx = tagger_rewrite_index(tagger_nslots,
+					   tagger_slot(skb->ingress_ifindex),
 					   out, p.tos >> 2);
 		v = tagger_entry(tbl, idx);
 		if (v && (v->flags & TAGGER_F_LOSSLESS)) {
@@ -116,13 +117,14 @@ int tagger_egress(struct __sk_buff *skb)
 			tagger_count(out, TAGGER_DIR_OUT, v->dscp, 1, skb->len);
 			return TAGGER_TC_NEXT;
 		}
-		reason = v && (v->flags & TAGGER_F_RULE) ? TAGGER_LOSSY_REWRITE :
-							   TAGGER_LOSSY_NO_REWRITE;
+		reason = v && (v->flags & TAGGER_F_RULE) ?
+				 TAGGER_LOSSY_REWRITE :
+				 TAGGER_LOSSY_NO_REWRITE;
 	} else if (!(mark & TAGGER_MARK_VALID)) {
 		reason = kind == TAGGER_PKT_BAD_IP ? TAGGER_LOSSY_BAD_HEADER :
 						     TAGGER_LOSSY_UNCLASSIFIED;
 	} else {
-		reason = TAGGER_NOT_DEMOTED;	/* lossy since ingress */
+		reason = TAGGER_NOT_DEMOTED; /* lossy since ingress */
 	}
 	tagger_lossy(skb, &p, kind, tbl, out, reason, 1);
 	return TAGGER_TC_NEXT;

@@ -37,24 +37,27 @@
 
 #define TAGGER_TC_NEXT (-1)
 
-#define TAGGER_MARK_VALID	0x80000000u	/* a tagger classifier ran */
-#define TAGGER_MARK_LOSSLESS	0x40000000u	/* ingress queue is lossless */
-#define TAGGER_MARK_ACCT	0x10000000u	/* pause machinery: bytes counted
+#define TAGGER_MARK_VALID 0x80000000u /* a tagger classifier ran */
+#define TAGGER_MARK_LOSSLESS 0x40000000u /* ingress queue is lossless */
+#define TAGGER_MARK_ACCT \
+	0x10000000u /* pause machinery: bytes counted
 						 * in the (in-port, prio) buffer */
-#define TAGGER_MARK_QUEUED	0x08000000u	/* pause machinery: the packet
+#define TAGGER_MARK_QUEUED \
+	0x08000000u /* pause machinery: the packet
 						 * entered its egress queue */
-#define TAGGER_MARK_PFC_FRAME	0x04000000u	/* pause machinery: a clone it
+#define TAGGER_MARK_PFC_FRAME \
+	0x04000000u /* pause machinery: a clone it
 						 * turns into a PFC frame at
 						 * egress; others pass it */
-#define TAGGER_MARK_PRIO_MASK	0x00000007u	/* ingress priority */
-#define TAGGER_MARK_GEN		0x20000000u	/* data plane: rule slot */
-#define TAGGER_MARK_MASK	(TAGGER_MARK_VALID | TAGGER_MARK_LOSSLESS | \
-				 TAGGER_MARK_ACCT | TAGGER_MARK_QUEUED | \
-				 TAGGER_MARK_PRIO_MASK)
+#define TAGGER_MARK_PRIO_MASK 0x00000007u /* ingress priority */
+#define TAGGER_MARK_GEN 0x20000000u /* data plane: rule slot */
+#define TAGGER_MARK_MASK                                               \
+	(TAGGER_MARK_VALID | TAGGER_MARK_LOSSLESS | TAGGER_MARK_ACCT | \
+	 TAGGER_MARK_QUEUED | TAGGER_MARK_PRIO_MASK)
 
-#define TAGGER_MARK(lossless, prio) \
+#define TAGGER_MARK(lossless, prio)                                    \
 	(TAGGER_MARK_VALID | ((lossless) ? TAGGER_MARK_LOSSLESS : 0) | \
-	 ((prio) & TAGGER_MARK_PRIO_MASK))
+	 ((prio)&TAGGER_MARK_PRIO_MASK))
 
 #define ETH_P_PFC 0x8808
 #define PFC_OPCODE 0x0101

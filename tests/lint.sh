@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # make lint: shellcheck at warning level over every shell script the
-# repository tracks, and the layer order of userspace/ (tools/check-layers.sh,
-# where the tree has layer folders). Exit 1 on any finding.
+# repository tracks, every tracked C file formatted as .clang-format says
+# (kernel style), and the layer order of userspace/ (tools/check-layers.sh).
+# Exit 1 on any finding.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -23,6 +24,20 @@ fi
 traps=$(grep -ln 'trap .*EXIT' tests/shell/*.sh tests/lab_lib.sh 2>/dev/null)
 if [ -n "$traps" ]; then
 	echo "lint: EXIT traps replace lib.sh's cleanup (use tgr_on_exit): $traps"
+	rc=1
+fi
+if command -v clang-format >/dev/null; then
+	mapfile -t csrc < <(git ls-files '*.c' '*.h' 2>/dev/null)
+	if clang-format --dry-run -Werror "${csrc[@]}" 2>/tmp/lint-cf.$$; then
+		echo "clang-format: ${#csrc[@]} C files, formatted"
+	else
+		grep -o '^[^:]*:[0-9]*' /tmp/lint-cf.$$ | sort -u -t: -k1,1 | head -20
+		echo "lint: files not formatted as .clang-format says (clang-format -i FILE)"
+		rc=1
+	fi
+	rm -f /tmp/lint-cf.$$
+else
+	echo "lint: clang-format is not installed (apt-get install clang-format)" >&2
 	rc=1
 fi
 if [ -x tools/check-layers.sh ] || [ -f tools/check-layers.sh ]; then

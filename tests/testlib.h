@@ -66,15 +66,15 @@ static inline const char *capture_end(void)
 }
 
 /* The seeds' Clos of the Tagger paper: T1-T4, L1-L4, S1-S2, 8 hosts. */
-#define SEED_CLOS_TOPO                                                     \
-	"switch S1 layer=2\nswitch S2 layer=2\n"                           \
+#define SEED_CLOS_TOPO                                                                 \
+	"switch S1 layer=2\nswitch S2 layer=2\n"                                       \
 	"switch L1 layer=1\nswitch L2 layer=1\nswitch L3 layer=1\nswitch L4 layer=1\n" \
 	"switch T1 layer=0\nswitch T2 layer=0\nswitch T3 layer=0\nswitch T4 layer=0\n" \
-	"link L1:s1 S1:l1\nlink L2:s1 S1:l2\nlink L3:s1 S1:l3\nlink L4:s1 S1:l4\n" \
-	"link L1:s2 S2:l1\nlink L2:s2 S2:l2\nlink L3:s2 S2:l3\nlink L4:s2 S2:l4\n" \
-	"link T1:l1 L1:t1\nlink T1:l2 L2:t1\nlink T2:l1 L1:t2\nlink T2:l2 L2:t2\n" \
-	"link T3:l3 L3:t3\nlink T3:l4 L4:t3\nlink T4:l3 L3:t4\nlink T4:l4 L4:t4\n" \
-	"host h1\nhost h2\nhost h3\nhost h4\n"                              \
+	"link L1:s1 S1:l1\nlink L2:s1 S1:l2\nlink L3:s1 S1:l3\nlink L4:s1 S1:l4\n"     \
+	"link L1:s2 S2:l1\nlink L2:s2 S2:l2\nlink L3:s2 S2:l3\nlink L4:s2 S2:l4\n"     \
+	"link T1:l1 L1:t1\nlink T1:l2 L2:t1\nlink T2:l1 L1:t2\nlink T2:l2 L2:t2\n"     \
+	"link T3:l3 L3:t3\nlink T3:l4 L4:t3\nlink T4:l3 L3:t4\nlink T4:l4 L4:t4\n"     \
+	"host h1\nhost h2\nhost h3\nhost h4\n"                                         \
 	"link h1:eth0 T1:h\nlink h2:eth0 T2:h\nlink h3:eth0 T3:h\nlink h4:eth0 T4:h\n"
 
 #endif /* __TAGGER_TESTLIB_H */

@@ -9,7 +9,7 @@ pkgs=(
 	make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 	libmnl-dev libjansson-dev libglpk-dev glpk-utils
 	# tests and fuzzing (shellcheck: make lint)
-	shellcheck check libsubunit-dev libclang-rt-14-dev jq time prometheus
+	shellcheck clang-format check libsubunit-dev libclang-rt-14-dev jq time prometheus
 	# lab
 	iproute2 ethtool iperf3 tcpdump tshark graphviz gnuplot-nox frr jq bc
 	# VM mode of the lab

@@ -38,8 +38,9 @@ static __always_inline struct tagger_port_stats *tagger_stats(__u32 slot)
 
 /* Returns the lossy priority it set. */
 static __always_inline __u32 tagger_lossy(struct __sk_buff *skb,
-					  struct tagger_pkt *p, int kind, void *tbl,
-					  __u32 slot, __u32 reason, int rewrite)
+					  struct tagger_pkt *p, int kind,
+					  void *tbl, __u32 slot, __u32 reason,
+					  int rewrite)
 {
 	struct tagger_rule_val *cfg = tbl ? tagger_entry(tbl, 0) : NULL;
 	__u32 prio = cfg ? cfg->prio : 0;

@@ -18,7 +18,7 @@
 static __always_inline __u16 tagger_csum_replace(__u16 check, __u16 old,
 						 __u16 new)
 {
-	__u32 sum = (__u16)~check + (__u16)~old + (__u32)new;
+	__u32 sum = (__u16)~check + (__u16)~old + (__u32) new;
 
 	sum = (sum & 0xffff) + (sum >> 16);
 	sum = (sum & 0xffff) + (sum >> 16);

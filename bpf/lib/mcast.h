@@ -21,12 +21,12 @@
 
 #include "parse.h"
 
-#define TAGGER_IP4_MCAST_MASK	0xf0000000u	/* 224.0.0.0/4 */
-#define TAGGER_IP4_MCAST_NET	0xe0000000u
-#define TAGGER_IP4_BCAST	0xffffffffu
-#define TAGGER_IP6_MCAST	0xff		/* ff00::/8: first byte */
+#define TAGGER_IP4_MCAST_MASK 0xf0000000u /* 224.0.0.0/4 */
+#define TAGGER_IP4_MCAST_NET 0xe0000000u
+#define TAGGER_IP4_BCAST 0xffffffffu
+#define TAGGER_IP6_MCAST 0xff /* ff00::/8: first byte */
 /* Where tagger_parse can put the IP header: after two VLAN tags. */
-#define TAGGER_L3_MAX		(ETH_HLEN + TAGGER_VLAN_MAX * 4)
+#define TAGGER_L3_MAX (ETH_HLEN + TAGGER_VLAN_MAX * 4)
 
 /*
  * Only for kind TAGGER_PKT_IP4/IP6 from tagger_parse: its header is then
@@ -43,7 +43,7 @@ static __always_inline int tagger_group_addressed(struct __sk_buff *skb,
 
 	if ((void *)(eth + 1) > data_end)
 		return 0;
-	if (eth[0] & 1)		/* I/G bit: group (broadcast is all ones) */
+	if (eth[0] & 1) /* I/G bit: group (broadcast is all ones) */
 		return 1;
 	if (l3 > TAGGER_L3_MAX)
 		return 0;

@@ -39,25 +39,25 @@
 enum tagger_pkt_kind {
 	TAGGER_PKT_IP4,
 	TAGGER_PKT_IP6,
-	TAGGER_PKT_BAD_IP,	/* IP ethertype, header short or malformed */
-	TAGGER_PKT_MACCTL,	/* MAC control: PFC or PAUSE */
-	TAGGER_PKT_OTHER,	/* not IP (ARP, LLDP, ...), or a short frame */
+	TAGGER_PKT_BAD_IP, /* IP ethertype, header short or malformed */
+	TAGGER_PKT_MACCTL, /* MAC control: PFC or PAUSE */
+	TAGGER_PKT_OTHER, /* not IP (ARP, LLDP, ...), or a short frame */
 };
 
 struct tagger_pkt {
-	__u32 l3;		/* offset of the IP header */
-	__u32 l4;		/* offset of the transport header */
-	__u8 tos;		/* IPv4 TOS / IPv6 traffic class */
-	__u8 l4proto;		/* IPv6: the fixed header's next header */
-	__u16 opcode;		/* MAC control opcode, host order */
-	__u8 frag;		/* IPv4: MF set or a fragment offset */
-	__u8 ip6;		/* IPv6: extension headers may follow */
+	__u32 l3; /* offset of the IP header */
+	__u32 l4; /* offset of the transport header */
+	__u8 tos; /* IPv4 TOS / IPv6 traffic class */
+	__u8 l4proto; /* IPv6: the fixed header's next header */
+	__u16 opcode; /* MAC control opcode, host order */
+	__u8 frag; /* IPv4: MF set or a fragment offset */
+	__u8 ip6; /* IPv6: extension headers may follow */
 	__u8 pad[2];
 };
 
-#define TAGGER_IP6_EXT_MAX	6
-#define TAGGER_VLAN_MAX		2
-#define TAGGER_IP_FRAG		0x3fff	/* IPv4 MF flag and fragment offset */
+#define TAGGER_IP6_EXT_MAX 6
+#define TAGGER_VLAN_MAX 2
+#define TAGGER_IP_FRAG 0x3fff /* IPv4 MF flag and fragment offset */
 
 struct tagger_vlan_hdr {
 	__be16 tci;
@@ -208,7 +208,8 @@ static __always_inline int tagger_parse_fast(struct __sk_buff *skb,
 	if ((void *)(ip + 1) > data_end || eth->h_proto != bpf_htons(ETH_P_IP))
 		return -1;
 	ihl = ip->ihl * 4;
-	if (ip->version != 4 || ihl < sizeof(*ip) || skb->len < sizeof(*eth) + ihl)
+	if (ip->version != 4 || ihl < sizeof(*ip) ||
+	    skb->len < sizeof(*eth) + ihl)
 		return -1;
 	p->l3 = sizeof(*eth);
 	p->l4 = sizeof(*eth) + ihl;
@@ -232,8 +233,8 @@ static __always_inline int tagger_parse(struct __sk_buff *skb,
  * longer than TAGGER_IP6_EXT_MAX.
  */
 static __always_inline int tagger_ip6_l4(struct __sk_buff *skb,
-					 const struct tagger_pkt *p,
-					 __u32 *l4, __u8 *proto)
+					 const struct tagger_pkt *p, __u32 *l4,
+					 __u8 *proto)
 {
 	__u32 off = p->l4;
 	__u8 nh = p->l4proto, h[2];
@@ -249,8 +250,9 @@ static __always_inline int tagger_ip6_l4(struct __sk_buff *skb,
 		if (bpf_skb_load_bytes(skb, off, h, sizeof(h)))
 			return -1;
 		if (nh == IPPROTO_FRAGMENT) {
-			if (bpf_skb_load_bytes(skb, off + 2, &frag, sizeof(frag)) ||
-			    (frag & bpf_htons(0xfff9)))	/* offset or M */
+			if (bpf_skb_load_bytes(skb, off + 2, &frag,
+					       sizeof(frag)) ||
+			    (frag & bpf_htons(0xfff9))) /* offset or M */
 				return -1;
 			off += 8;
 		} else if (nh == IPPROTO_AH) {
@@ -265,9 +267,8 @@ static __always_inline int tagger_ip6_l4(struct __sk_buff *skb,
 	return 0;
 }
 
-static __always_inline int tagger_udp_dport(struct __sk_buff *skb,
-					    const struct tagger_pkt *p,
-					    __u16 *port)
+static __always_inline int
+tagger_udp_dport(struct __sk_buff *skb, const struct tagger_pkt *p, __u16 *port)
 {
 	struct udphdr udp;
 	__u32 l4 = p->l4;

@@ -24,8 +24,8 @@
 #include "lib/pfc_queue.h"
 
 /* Address families of struct bpf_fib_lookup (linux/socket.h). */
-#define PFC_AF_INET	2
-#define PFC_AF_INET6	10
+#define PFC_AF_INET 2
+#define PFC_AF_INET6 10
 
 /*
  * Will the stack forward this packet? Only forwarded packets occupy the
@@ -70,7 +70,7 @@ static __always_inline int pfc_forwarded(struct __sk_buff *skb, int kind,
 static __always_inline void pfc_track_peak(struct pfc_pp *c, __u64 v)
 {
 	if (v > c->peak)
-		c->peak = v;	/* approximate under races: statistics only */
+		c->peak = v; /* approximate under races: statistics only */
 }
 
 /*
@@ -79,11 +79,12 @@ static __always_inline void pfc_track_peak(struct pfc_pp *c, __u64 v)
  * since the crossing is how long the resume took, end to end (what the
  * benchmark calls XON -> flow resumed).
  */
-static __always_inline void pfc_resumed(struct pfc_pp *c, __u32 slot, __u32 prio)
+static __always_inline void pfc_resumed(struct pfc_pp *c, __u32 slot,
+					__u32 prio)
 {
 	__u64 since = __sync_lock_test_and_set(&c->xon_at, 0);
 
-	if (since)	/* else another CPU's packet was first */
+	if (since) /* else another CPU's packet was first */
 		pfc_emit(PFC_EV_RESUMED, slot, prio, 0, since);
 }
 
@@ -96,7 +97,7 @@ static __always_inline void pfc_account_in(struct __sk_buff *skb, __u32 slot,
 	__u64 now_b;
 
 	if (!forwarding || !pfc_forwarded(skb, kind, pkt))
-		return;	/* delivered here: not buffered */
+		return; /* delivered here: not buffered */
 	c = pfc_pp_get(slot, prio);
 	if (!c)
 		return;
@@ -107,13 +108,15 @@ static __always_inline void pfc_account_in(struct __sk_buff *skb, __u32 slot,
 	now_b = __sync_fetch_and_add(&c->bytes, len) + len;
 	pfc_track_peak(c, now_b);
 	if (!(mark & TAGGER_MARK_LOSSLESS))
-		return;	/* lossy priorities never pause */
+		return; /* lossy priorities never pause */
 	if (c->xon_at)
 		pfc_resumed(c, slot, prio);
-	if (!c->xoff && pfc_xoff_next(0, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
+	if (!c->xoff &&
+	    pfc_xoff_next(0, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
 	    __sync_val_compare_and_swap(&c->xoff, 0, 1) == 0) {
 		__sync_fetch_and_add(&c->xoff_crossings, 1);
-		pfc_emit(PFC_EV_XOFF, slot, prio, pfc_pause_now(skb, mark, prio), 0);
+		pfc_emit(PFC_EV_XOFF, slot, prio,
+			 pfc_pause_now(skb, mark, prio), 0);
 	}
 }
 
@@ -151,9 +154,8 @@ static __always_inline void pfc_log_queued(struct __sk_buff *skb, __u32 slot,
 }
 
 /* Where a drop is filed: failure_drops, drops, or the qdisc's own count. */
-static __always_inline void pfc_file_drop(struct pfc_pp *c,
-					  struct net_device___pfc *dev,
-					  __u32 reason)
+static __always_inline void
+pfc_file_drop(struct pfc_pp *c, struct net_device___pfc *dev, __u32 reason)
 {
 	__u8 kind = drop_kind[reason & 0xff];
 
@@ -166,8 +168,8 @@ static __always_inline void pfc_file_drop(struct pfc_pp *c,
 }
 
 /* Return an accounted packet's bytes to its (in-port, priority). */
-static __always_inline void pfc_give_back(struct sk_buff___pfc *skb, int dropped,
-					  __u32 reason)
+static __always_inline void pfc_give_back(struct sk_buff___pfc *skb,
+					  int dropped, __u32 reason)
 {
 	struct net_device___pfc *dev = skb->dev;
 	__u32 mark = skb->mark, slot, prio, len = skb->len;
@@ -200,7 +202,8 @@ static __always_inline void pfc_give_back(struct sk_buff___pfc *skb, int dropped
 		old = len;
 	}
 	now_b = old - len;
-	if (c->xoff && !pfc_xoff_next(1, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
+	if (c->xoff &&
+	    !pfc_xoff_next(1, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
 	    __sync_val_compare_and_swap(&c->xoff, 1, 0) == 1) {
 		c->xon_at = bpf_ktime_get_ns();
 		pfc_emit(PFC_EV_XON, slot, prio, 0, 0);
@@ -222,7 +225,7 @@ static __always_inline void pfc_first_out(struct sk_buff___pfc *skb)
 	if (!dev || pfc_dev_netns(dev) != netns_ino)
 		return;
 	if (skb->protocol == bpf_htons(ETH_P_PFC))
-		return;	/* frames of the pause machinery itself */
+		return; /* frames of the pause machinery itself */
 	if (pfc_port_slot(dev->ifindex, &slot) < 0)
 		return;
 	q = prio < PFC_PRIOS ? (int)prio : pfc_queue_of(prio);

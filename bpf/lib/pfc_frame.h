@@ -28,8 +28,8 @@
 
 struct pfc_frame_body {
 	__be16 opcode;
-	__be16 vector;			/* class-enable vector */
-	__be16 quanta[PFC_PRIOS];	/* 512 bit times each */
+	__be16 vector; /* class-enable vector */
+	__be16 quanta[PFC_PRIOS]; /* 512 bit times each */
 };
 
 static __always_inline int pfc_rx(struct __sk_buff *skb, __u32 slot)
@@ -41,10 +41,10 @@ static __always_inline int pfc_rx(struct __sk_buff *skb, __u32 slot)
 	if (bpf_skb_load_bytes(skb, ETH_HLEN, &f, sizeof(f)) < 0)
 		return TC_ACT_SHOT;
 	if (bpf_ntohs(f.opcode) != PFC_OPCODE)
-		return TC_ACT_SHOT;	/* 802.3x PAUSE and others: not ours */
+		return TC_ACT_SHOT; /* 802.3x PAUSE and others: not ours */
 	vec = bpf_ntohs(f.vector) & 0xff;
 	if (!vec)
-		return TC_ACT_SHOT;	/* a no-op frame (the gate kick) */
+		return TC_ACT_SHOT; /* a no-op frame (the gate kick) */
 #pragma unroll
 	for (int p = 0; p < PFC_PRIOS; p++) {
 		struct pfc_pp *c;
@@ -61,7 +61,7 @@ static __always_inline int pfc_rx(struct __sk_buff *skb, __u32 slot)
 	/* Straight-line reserve/submit: older verifiers (6.1) need it. */
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e)
-		return TC_ACT_SHOT;	/* the agent's expiry timer copes */
+		return TC_ACT_SHOT; /* the agent's expiry timer copes */
 	e->type = PFC_EV_RX;
 	e->slot = slot;
 	e->prio = 0;
@@ -72,7 +72,7 @@ static __always_inline int pfc_rx(struct __sk_buff *skb, __u32 slot)
 	for (int p = 0; p < PFC_PRIOS; p++)
 		e->quanta[p] = bpf_ntohs(f.quanta[p]);
 	bpf_ringbuf_submit(e, 0);
-	return TC_ACT_SHOT;	/* consumed */
+	return TC_ACT_SHOT; /* consumed */
 }
 
 static __always_inline __u32 pfc_pause_now(struct __sk_buff *skb, __u32 mark,
@@ -101,7 +101,8 @@ static __always_inline int pfc_make_pause(struct __sk_buff *skb, __u32 prio)
 		__u8 src[ETH_ALEN];
 		__be16 proto;
 		struct pfc_frame_body body;
-		__u8 pad[PFC_FRAME_LEN - ETH_HLEN - sizeof(struct pfc_frame_body)];
+		__u8 pad[PFC_FRAME_LEN - ETH_HLEN -
+			 sizeof(struct pfc_frame_body)];
 	} f = {};
 
 	if (bpf_skb_load_bytes(skb, 0, f.src, sizeof(f.src)) < 0)

@@ -27,8 +27,8 @@ const volatile __u32 lossless_mask;
 const volatile __u64 xoff_bytes[PFC_PRIOS];
 const volatile __u64 xon_bytes[PFC_PRIOS];
 const volatile __u8 dscp_prio[64];
-const volatile __u8 drop_kind[256];	/* enum pfc_drop_kind by drop reason */
-const volatile __u32 forwarding = 1;	/* 0: a host, nothing to account */
+const volatile __u8 drop_kind[256]; /* enum pfc_drop_kind by drop reason */
+const volatile __u32 forwarding = 1; /* 0: a host, nothing to account */
 const volatile __u16 pause_quanta = 0xffff;
 
 /*
@@ -55,13 +55,13 @@ __u32 emap[PFC_PRIOS];
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, PFC_MAX_PORTS);
-	__type(key, __u32);	/* ifindex */
-	__type(value, __u32);	/* slot */
+	__type(key, __u32); /* ifindex */
+	__type(value, __u32); /* slot */
 } ports SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, PFC_MAX_PORTS * PFC_PRIOS);
+	__uint(max_entries, PFC_MAX_PORTS *PFC_PRIOS);
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct pfc_pp);
@@ -69,7 +69,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, PFC_MAX_PORTS * PFC_PRIOS * PFC_RING);
+	__uint(max_entries, PFC_MAX_PORTS *PFC_PRIOS *PFC_RING);
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, __u64);
@@ -104,7 +104,7 @@ static __always_inline void pfc_emit(__u32 type, __u32 slot, __u32 prio,
 	struct pfc_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 
 	if (!e)
-		return;	/* the agent's periodic reconcile catches up */
+		return; /* the agent's periodic reconcile catches up */
 	__builtin_memset(e, 0, sizeof(*e));
 	e->type = type;
 	e->slot = slot;

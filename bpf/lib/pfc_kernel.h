@@ -42,8 +42,8 @@ struct sk_buff___pfc {
 } __attribute__((preserve_access_index));
 
 /* Bits of enum netdev_state_t, unchanged since 2.6. */
-#define PFC_LINK_STATE_START		(1ul << 0)	/* up */
-#define PFC_LINK_STATE_NOCARRIER	(1ul << 2)
+#define PFC_LINK_STATE_START (1ul << 0) /* up */
+#define PFC_LINK_STATE_NOCARRIER (1ul << 2)
 
 static __always_inline unsigned int pfc_dev_netns(struct net_device___pfc *dev)
 {

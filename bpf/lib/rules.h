@@ -33,7 +33,8 @@ static __always_inline void *tagger_table(__u32 slot)
 	return bpf_map_lookup_elem(&TAGGER_RULES_OUTER, &slot);
 }
 
-static __always_inline struct tagger_rule_val *tagger_entry(void *tbl, __u32 idx)
+static __always_inline struct tagger_rule_val *tagger_entry(void *tbl,
+							    __u32 idx)
 {
 	return bpf_map_lookup_elem(tbl, &idx);
 }

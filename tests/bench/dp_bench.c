@@ -26,7 +26,7 @@
 #include "tagger_skb.h"
 #include "lib/util.h"
 
-#define IF_OUT 1	/* lo: test runs need a real device */
+#define IF_OUT 1 /* lo: test runs need a real device */
 #define IF_IN 7
 #define SLOT_OUT 1
 #define SLOT_IN 2
@@ -65,7 +65,8 @@ static void fill(struct dp_table *t, size_t entries)
 	for (i = 0; t->n < entries; i++) {
 		idx = (uint32_t)(((uint64_t)i * 2654435761u) % t->size);
 		if (idx < 3 * TAGGER_DSCP_MAX ||
-		    idx / TAGGER_DSCP_MAX == tagger_rewrite_index(ns, SLOT_IN, SLOT_OUT, 0) / 64)
+		    idx / TAGGER_DSCP_MAX ==
+			    tagger_rewrite_index(ns, SLOT_IN, SLOT_OUT, 0) / 64)
 			continue;
 		add(t, idx, 1, ll, 5);
 	}
@@ -73,18 +74,20 @@ static void fill(struct dp_table *t, size_t entries)
 
 static double run_ns(int prog, uint8_t *pkt, int len, uint32_t mark, int repeat)
 {
-	struct __sk_buff ctx = { .ifindex = IF_OUT, .ingress_ifindex = IF_IN,
+	struct __sk_buff ctx = { .ifindex = IF_OUT,
+				 .ingress_ifindex = IF_IN,
 				 .mark = mark };
 	uint8_t out[256];
 	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt, .data_size_in = len,
-		    .data_out = out, .data_size_out = sizeof(out), .ctx_in = &ctx,
-		    .ctx_size_in = sizeof(ctx), .repeat = repeat);
+		    .data_out = out, .data_size_out = sizeof(out),
+		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx),
+		    .repeat = repeat);
 
 	if (bpf_prog_test_run_opts(prog, &o)) {
 		perror("test run");
 		exit(1);
 	}
-	return o.duration;	/* average ns per run */
+	return o.duration; /* average ns per run */
 }
 
 static void set_slot(int fd, uint32_t ifindex, uint32_t slot)
@@ -98,10 +101,13 @@ static void set_slot(int fd, uint32_t ifindex, uint32_t slot)
 static int empty_prog(void)
 {
 	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = TAGGER_TC_NEXT },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+		  .dst_reg = 0,
+		  .imm = TAGGER_TC_NEXT },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
-	int fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "empty", "GPL", insns, 2, NULL);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "empty", "GPL", insns,
+			       2, NULL);
 
 	if (fd < 0) {
 		perror("load empty program");
@@ -121,13 +127,15 @@ int main(int argc, char **argv)
 	int empty = empty_prog(), progs[3], s_fd;
 
 	/* Ethernet + IPv4 (tos 10 << 2) + UDP, checksum left as is. */
-	memcpy(pkt + 12, "\x08\x00\x45\x28\x00\x3c\x00\x00\x00\x00\x40\x11", 12);
+	memcpy(pkt + 12, "\x08\x00\x45\x28\x00\x3c\x00\x00\x00\x00\x40\x11",
+	       12);
 	memcpy(pkt + 26, "\x0a\x00\x00\x01\x0a\x00\x00\x02", 8);
 	progs[0] = empty;
 	printf("%-9s %6s %9s %9s %9s %9s %9s\n", "entries", "ports", "empty_ns",
 	       "ingress_ns", "egress_ns", "added_ns", "ratio");
 	for (s = 0; s < nsizes; s++) {
-		size_t entries = argc > 2 ? strtoul(argv[s + 2], NULL, 10) : defaults[s];
+		size_t entries =
+			argc > 2 ? strtoul(argv[s + 2], NULL, 10) : defaults[s];
 		double best[3] = { 1e18, 1e18, 1e18 }, added;
 		struct dp_table tab;
 		int fd;
@@ -145,13 +153,16 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		close(s_fd);
-		set_slot(bpf_map__fd(skel->maps.tagger_ifslot), IF_OUT, SLOT_OUT);
+		set_slot(bpf_map__fd(skel->maps.tagger_ifslot), IF_OUT,
+			 SLOT_OUT);
 		set_slot(bpf_map__fd(skel->maps.tagger_ifslot), IF_IN, SLOT_IN);
 		progs[1] = bpf_program__fd(skel->progs.tagger_ingress);
 		progs[2] = bpf_program__fd(skel->progs.tagger_egress);
 		fd = dp_table_create(&tab);
-		if (fd < 0 || dp_table_install(bpf_map__fd(skel->maps.tagger_rules),
-					       bpf_map__fd(skel->maps.tagger_gen), fd, 1) < 0) {
+		if (fd < 0 ||
+		    dp_table_install(bpf_map__fd(skel->maps.tagger_rules),
+				     bpf_map__fd(skel->maps.tagger_gen), fd,
+				     1) < 0) {
 			fprintf(stderr, "cannot load %zu entries\n", entries);
 			return 1;
 		}

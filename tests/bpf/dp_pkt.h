@@ -14,7 +14,7 @@
 struct pkt {
 	uint8_t b[256];
 	int len;
-	int l3;		/* offset of the IP header */
+	int l3; /* offset of the IP header */
 };
 
 enum { PKT_V4, PKT_V6, PKT_ARP, PKT_PFC };
@@ -52,19 +52,27 @@ static inline void pkt_build(struct pkt *p, int kind, int vlan, uint8_t tos,
 	memset(p, 0, sizeof(*p));
 	memcpy(b, "\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01", 12);
 	if (vlan) {
-		b[o] = 0x81; b[o + 1] = 0x00; b[o + 2] = 0x20; b[o + 3] = 0x05;
+		b[o] = 0x81;
+		b[o + 1] = 0x00;
+		b[o + 2] = 0x20;
+		b[o + 3] = 0x05;
 		o += 4;
 	}
 	if (kind == PKT_ARP) {
-		b[o] = 0x08; b[o + 1] = 0x06;
+		b[o] = 0x08;
+		b[o + 1] = 0x06;
 		p->len = o + 2 + 28;
 		return;
 	}
 	if (kind == PKT_PFC) {
 		memcpy(b, "\x01\x80\xc2\x00\x00\x01", 6);
-		b[o] = 0x88; b[o + 1] = 0x08; b[o + 2] = 0x01; b[o + 3] = 0x01;
-		b[o + 5] = 0x08;	/* class-enable vector: priority 3 */
-		b[o + 10] = 0xff; b[o + 11] = 0xff;
+		b[o] = 0x88;
+		b[o + 1] = 0x08;
+		b[o + 2] = 0x01;
+		b[o + 3] = 0x01;
+		b[o + 5] = 0x08; /* class-enable vector: priority 3 */
+		b[o + 10] = 0xff;
+		b[o + 11] = 0xff;
 		p->len = 60;
 		return;
 	}
@@ -72,31 +80,44 @@ static inline void pkt_build(struct pkt *p, int kind, int vlan, uint8_t tos,
 	if (kind == PKT_V4) {
 		uint8_t *ip = b + p->l3;
 
-		b[o] = 0x08; b[o + 1] = 0x00;
+		b[o] = 0x08;
+		b[o + 1] = 0x00;
 		ihl = 5 + opt_words;
 		ip[0] = 0x40 | ihl;
 		ip[1] = tos;
-		ip[2] = (ihl * 4 + plen) >> 8; ip[3] = (ihl * 4 + plen) & 255;
-		ip[8] = 64; ip[9] = 17;
+		ip[2] = (ihl * 4 + plen) >> 8;
+		ip[3] = (ihl * 4 + plen) & 255;
+		ip[8] = 64;
+		ip[9] = 17;
 		memcpy(ip + 12, "\x0a\x00\x00\x01\x0a\x00\x00\x02", 8);
 		for (int k = 0; k < opt_words * 4; k++)
-			ip[20 + k] = k == opt_words * 4 - 1 ? 0 : 1;	/* NOPs, EOL */
+			ip[20 + k] =
+				k == opt_words * 4 - 1 ? 0 : 1; /* NOPs, EOL */
 		ip[10] = ip_csum(ip, ihl * 4) >> 8;
 		ip[11] = ip_csum(ip, ihl * 4) & 255;
 		o = p->l3 + ihl * 4;
 	} else {
 		uint8_t *ip = b + p->l3;
 
-		b[o] = 0x86; b[o + 1] = 0xdd;
+		b[o] = 0x86;
+		b[o + 1] = 0xdd;
 		ip[0] = 0x60 | (tos >> 4);
-		ip[1] = (tos << 4) | 0x0a;	/* flow label 0xabcde */
-		ip[2] = 0xbc; ip[3] = 0xde;
-		ip[5] = plen; ip[6] = 17; ip[7] = 64;
-		ip[8] = 0xfd; ip[23] = 1; ip[24] = 0xfd; ip[39] = 2;
+		ip[1] = (tos << 4) | 0x0a; /* flow label 0xabcde */
+		ip[2] = 0xbc;
+		ip[3] = 0xde;
+		ip[5] = plen;
+		ip[6] = 17;
+		ip[7] = 64;
+		ip[8] = 0xfd;
+		ip[23] = 1;
+		ip[24] = 0xfd;
+		ip[39] = 2;
 		o = p->l3 + 40;
 	}
-	b[o] = 0x30; b[o + 1] = 0x39;
-	b[o + 2] = dport >> 8; b[o + 3] = dport & 255;
+	b[o] = 0x30;
+	b[o + 1] = 0x39;
+	b[o + 2] = dport >> 8;
+	b[o + 3] = dport & 255;
 	b[o + 5] = plen;
 	p->len = o + plen;
 }
@@ -117,7 +138,10 @@ static inline void pkt_push_vlan(struct pkt *p, uint16_t tpid)
 {
 	uint8_t *t = pkt_insert(p, 12, 4);
 
-	t[0] = tpid >> 8; t[1] = tpid & 255; t[2] = 0x30; t[3] = 0x07;
+	t[0] = tpid >> 8;
+	t[1] = tpid & 255;
+	t[2] = 0x30;
+	t[3] = 0x07;
 }
 
 /* IPv4: set MF and the fragment offset (8-byte units); DF is kept. */
@@ -127,7 +151,8 @@ static inline void pkt_frag4(struct pkt *p, int mf, uint16_t off)
 	int ihl = (ip[0] & 15) * 4;
 	uint16_t v = (ip[6] & 0x40) << 8 | (mf ? 0x2000 : 0) | (off & 0x1fff);
 
-	ip[6] = v >> 8; ip[7] = v & 255;
+	ip[6] = v >> 8;
+	ip[7] = v & 255;
 	ip[10] = ip[11] = 0;
 	ip[10] = ip_csum(ip, ihl) >> 8;
 	ip[11] = ip_csum(ip, ihl) & 255;
@@ -146,12 +171,15 @@ static inline void pkt_ext6(struct pkt *p, uint8_t nh, int mf, uint16_t off)
 	e = pkt_insert(p, p->l3 + 40, 8);
 	e[0] = ip[6];
 	ip[6] = nh;
-	ip[4] = plen >> 8; ip[5] = plen & 255;
+	ip[4] = plen >> 8;
+	ip[5] = plen & 255;
 	if (nh == 44) {
-		e[2] = v >> 8; e[3] = v & 255;
-		e[7] = 0x2a;	/* identification */
+		e[2] = v >> 8;
+		e[3] = v & 255;
+		e[7] = 0x2a; /* identification */
 	} else if (nh == 0 || nh == 60) {
-		e[2] = 1; e[3] = 4;	/* PadN over the 6 option bytes */
+		e[2] = 1;
+		e[3] = 4; /* PadN over the 6 option bytes */
 	}
 }
 

@@ -21,12 +21,12 @@
 
 #include "dp_pkt.h"
 
-#define NEED_ROOT()                                                   \
-	do {                                                          \
-		if (geteuid()) {                                      \
+#define NEED_ROOT()                                                            \
+	do {                                                                   \
+		if (geteuid()) {                                               \
 			fprintf(stderr, "skipped %s: needs root\n", __func__); \
-			return;                                       \
-		}                                                     \
+			return;                                                \
+		}                                                              \
 	} while (0)
 
 struct run {
@@ -40,8 +40,10 @@ static inline struct run pkt_run(struct bpf_program *prog, const struct pkt *in,
 				 uint32_t priority)
 {
 	struct run r = { 0 };
-	struct __sk_buff ctx = { .ifindex = ifindex, .ingress_ifindex = iif,
-				 .mark = mark, .priority = priority };
+	struct __sk_buff ctx = { .ifindex = ifindex,
+				 .ingress_ifindex = iif,
+				 .mark = mark,
+				 .priority = priority };
 	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in->b,
 		    .data_size_in = in->len, .data_out = r.out.b,
 		    .data_size_out = sizeof(r.out.b), .ctx_in = &ctx,

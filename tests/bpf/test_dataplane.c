@@ -91,8 +91,10 @@ static void install(const char *json, int first)
 	fd = dp_table_create(&tab);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_ge(dp_table_install(bpf_map__fd(skel->maps.tagger_rules),
-					  bpf_map__fd(skel->maps.tagger_gen), fd, first), 0);
-	close(fd);	/* the outer map holds it */
+					  bpf_map__fd(skel->maps.tagger_gen),
+					  fd, first),
+			 0);
+	close(fd); /* the outer map holds it */
 	dp_table_free(&tab);
 }
 
@@ -105,13 +107,14 @@ static void setup(void)
 		return;
 	skel = tagger_port_bpf__open();
 	ck_assert_ptr_nonnull(skel);
-	bpf_object__for_each_map(m, skel->obj)
-		bpf_map__set_pin_path(m, NULL);
+	bpf_object__for_each_map(m, skel->obj) bpf_map__set_pin_path(m, NULL);
 	tmpl = dp_prepare(skel, 2);
 	ck_assert_int_ge(tmpl, 0);
 	ck_assert_int_eq(tagger_port_bpf__load(skel), 0);
 	close(tmpl);
-	ck_assert_int_eq(dp_ifslots_set(bpf_map__fd(skel->maps.tagger_ifslot), ports, 2), 0);
+	ck_assert_int_eq(
+		dp_ifslots_set(bpf_map__fd(skel->maps.tagger_ifslot), ports, 2),
+		0);
 	install(rules_json, 1);
 }
 
@@ -145,7 +148,8 @@ static uint64_t percpu_sum(struct bpf_map *m, uint32_t idx, size_t off)
 	return sum;
 }
 
-static uint64_t counter(uint32_t slot, uint32_t dir, uint32_t dscp, int lossless)
+static uint64_t counter(uint32_t slot, uint32_t dir, uint32_t dscp,
+			int lossless)
 {
 	return percpu_sum(skel->maps.tagger_counters,
 			  tagger_counter_index(slot, dir, dscp, lossless), 0);
@@ -175,7 +179,7 @@ START_TEST(ipv4_tag_is_classified_into_its_priority)
 	ck_assert_uint_eq(r.ret, NEXT);
 	ck_assert_uint_eq(r.ctx.priority, 3);
 	ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(1, 3));
-	ck_assert_mem_eq(r.out.b, p.b, p.len);	/* ingress never rewrites */
+	ck_assert_mem_eq(r.out.b, p.b, p.len); /* ingress never rewrites */
 	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_IN, 10, 1), 1);
 }
 END_TEST
@@ -188,7 +192,7 @@ START_TEST(vlan_and_ipv6_are_classified_too)
 	NEED_ROOT();
 	pkt_build(&p, PKT_V4, 1, TOS(20, 3), 0, 9);
 	r = ingress(&p);
-	ck_assert_uint_eq(r.ctx.priority, 4);	/* wildcard in "*" */
+	ck_assert_uint_eq(r.ctx.priority, 4); /* wildcard in "*" */
 	ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(1, 4));
 	pkt_build(&p, PKT_V6, 0, TOS(10, 0), 0, 9);
 	r = ingress(&p);
@@ -228,18 +232,20 @@ END_TEST
  */
 START_TEST(group_addressed_packets_are_demoted_at_ingress)
 {
-	static const char v6_mcast[16] = "\xff\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\x01";
+	static const char v6_mcast[16] =
+		"\xff\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\x01";
 	struct pkt p;
 	struct run r;
 	int k;
 
 	NEED_ROOT();
 	for (k = 0; k < 5; k++) {
-		pkt_build(&p, k < 3 ? PKT_V4 : PKT_V6, k == 4, TOS(10, 1), 0, 9);
+		pkt_build(&p, k < 3 ? PKT_V4 : PKT_V6, k == 4, TOS(10, 1), 0,
+			  9);
 		if (k == 0)
-			pkt_dst4(&p, "\xe0\x00\x00\xfb");	/* 224.0.0.251 */
+			pkt_dst4(&p, "\xe0\x00\x00\xfb"); /* 224.0.0.251 */
 		else if (k == 1)
-			pkt_dst4(&p, "\xef\xff\xff\xfa");	/* 239.255.255.250 */
+			pkt_dst4(&p, "\xef\xff\xff\xfa"); /* 239.255.255.250 */
 		else if (k == 2)
 			pkt_dst4(&p, "\xff\xff\xff\xff");
 		else
@@ -265,7 +271,7 @@ START_TEST(group_addressed_packets_are_demoted_at_ingress)
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 0));
 	/* The same tag to a unicast address stays lossless. */
 	pkt_build(&p, PKT_V4, 0, TOS(10, 1), 0, 9);
-	pkt_dst4(&p, "\xdf\xff\xff\xfe");	/* 223.255.255.254 */
+	pkt_dst4(&p, "\xdf\xff\xff\xfe"); /* 223.255.255.254 */
 	r = ingress(&p);
 	ck_assert_uint_eq(r.ctx.priority, 3);
 	ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(1, 3));
@@ -295,7 +301,7 @@ START_TEST(egress_rewrites_dscp_keeps_ecn_and_checksum)
 		ck_assert_uint_eq(r.ret, NEXT);
 		ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, ecn));
 		ck_assert(ip_csum_ok(&r.out));
-		ck_assert_uint_eq(r.ctx.priority, 4);	/* tag 20's priority */
+		ck_assert_uint_eq(r.ctx.priority, 4); /* tag 20's priority */
 		ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(1, 3));
 		/* Nothing but the TOS byte and the checksum changed. */
 		r.out.b[p.l3 + 1] = p.b[p.l3 + 1];
@@ -403,9 +409,11 @@ START_TEST(truncated_headers_never_read_past_the_end)
 				ck_assert_uint_eq(r.ctx.mark, 0);
 			} else if (cut < hdr) {
 				ck_assert_uint_eq(r.ctx.priority, 0);
-				ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(0, 0));
+				ck_assert_uint_eq(r.ctx.mark,
+						  TAGGER_MARK(0, 0));
 			} else {
-				ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(1, 3));
+				ck_assert_uint_eq(r.ctx.mark,
+						  TAGGER_MARK(1, 3));
 			}
 			r = egress(&q, TAGGER_MARK(1, 3));
 			ck_assert_uint_eq(r.ret, NEXT);
@@ -441,16 +449,22 @@ START_TEST(non_ip_passes_untouched_and_pfc_is_counted)
 	ck_assert_uint_eq(r.ctx.priority, 7);
 	ck_assert_uint_eq(r.ctx.mark, 0);
 	ck_assert_mem_eq(r.out.b, p.b, p.len);
-	ck_assert_uint_eq(port_stat(SLOT_A, offsetof(struct tagger_port_stats, non_ip)), 1);
+	ck_assert_uint_eq(
+		port_stat(SLOT_A, offsetof(struct tagger_port_stats, non_ip)),
+		1);
 	pkt_build(&p, PKT_PFC, 0, 0, 0, 0);
 	r = ingress(&p);
-	ck_assert_uint_eq(r.ret, NEXT);	/* handed on to the pause machinery */
+	ck_assert_uint_eq(r.ret, NEXT); /* handed on to the pause machinery */
 	ck_assert_uint_eq(r.ctx.mark, 0);
 	ck_assert_mem_eq(r.out.b, p.b, p.len);
-	ck_assert_uint_eq(port_stat(SLOT_A, offsetof(struct tagger_port_stats, pfc_frames)), 1);
-	p.b[14] = 0x00;	/* opcode 0x0001: 802.3x PAUSE */
+	ck_assert_uint_eq(port_stat(SLOT_A, offsetof(struct tagger_port_stats,
+						     pfc_frames)),
+			  1);
+	p.b[14] = 0x00; /* opcode 0x0001: 802.3x PAUSE */
 	ingress(&p);
-	ck_assert_uint_eq(port_stat(SLOT_A, offsetof(struct tagger_port_stats, pause_frames)), 1);
+	ck_assert_uint_eq(port_stat(SLOT_A, offsetof(struct tagger_port_stats,
+						     pause_frames)),
+			  1);
 	r = egress(&p, 0);
 	ck_assert_mem_eq(r.out.b, p.b, p.len);
 }
@@ -485,14 +499,18 @@ START_TEST(qinq_is_classified_and_rewritten)
 		ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, 2));
 	}
 	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_IN, 10, 1), 4);
-	ck_assert_uint_eq(port_stat(SLOT_A, offsetof(struct tagger_port_stats, non_ip)), 0);
+	ck_assert_uint_eq(
+		port_stat(SLOT_A, offsetof(struct tagger_port_stats, non_ip)),
+		0);
 	/* A third tag is beyond the parser: passed untouched as non-IP. */
 	pkt_build(&p, PKT_V4, 1, TOS(10, 1), 0, 9);
 	pkt_push_vlan(&p, 0x8100);
 	pkt_push_vlan(&p, 0x88a8);
 	r = ingress(&p);
 	ck_assert_uint_eq(r.ctx.mark, 0);
-	ck_assert_uint_eq(port_stat(SLOT_A, offsetof(struct tagger_port_stats, non_ip)), 1);
+	ck_assert_uint_eq(
+		port_stat(SLOT_A, offsetof(struct tagger_port_stats, non_ip)),
+		1);
 }
 END_TEST
 
@@ -502,8 +520,13 @@ END_TEST
  */
 START_TEST(ipv4_fragments_are_classified_alike)
 {
-	static const struct { int mf; uint16_t off; } f[] = {
-		{ 1, 0 }, { 1, 185 }, { 0, 370 },
+	static const struct {
+		int mf;
+		uint16_t off;
+	} f[] = {
+		{ 1, 0 },
+		{ 1, 185 },
+		{ 0, 370 },
 	};
 	struct pkt p;
 	struct run r;
@@ -519,7 +542,8 @@ START_TEST(ipv4_fragments_are_classified_alike)
 		r = egress(&p, r.ctx.mark);
 		ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, 0));
 		ck_assert(ip_csum_ok(&r.out));
-		ck_assert_uint_eq(r.out.b[p.l3 + 6], p.b[p.l3 + 6]);	/* flags kept */
+		ck_assert_uint_eq(r.out.b[p.l3 + 6],
+				  p.b[p.l3 + 6]); /* flags kept */
 		ck_assert_uint_eq(r.out.b[p.l3 + 7], p.b[p.l3 + 7]);
 	}
 	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_IN, 10, 1), 3);
@@ -529,8 +553,13 @@ END_TEST
 /* IPv6 extension headers do not move the traffic class: same verdicts. */
 START_TEST(ipv6_extension_headers_are_classified_alike)
 {
-	static const struct { uint8_t nh; int mf; uint16_t off; } e[] = {
-		{ 0, 0, 0 }, { 43, 0, 0 }, { 60, 0, 0 }, { 44, 1, 0 }, { 44, 0, 100 },
+	static const struct {
+		uint8_t nh;
+		int mf;
+		uint16_t off;
+	} e[] = {
+		{ 0, 0, 0 },  { 43, 0, 0 },   { 60, 0, 0 },
+		{ 44, 1, 0 }, { 44, 0, 100 },
 	};
 	struct pkt p;
 	struct run r;
@@ -546,7 +575,8 @@ START_TEST(ipv6_extension_headers_are_classified_alike)
 		r = egress(&p, r.ctx.mark);
 		ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, 3));
 		ck_assert_uint_eq(r.ctx.priority, 4);
-		ck_assert_mem_eq(r.out.b + p.l3 + 2, p.b + p.l3 + 2, p.len - p.l3 - 2);
+		ck_assert_mem_eq(r.out.b + p.l3 + 2, p.b + p.l3 + 2,
+				 p.len - p.l3 - 2);
 	}
 	/* Hop-by-hop, then routing, then a fragment header. */
 	pkt_build(&p, PKT_V6, 0, TOS(20, 0), 0, 9);
@@ -567,7 +597,7 @@ START_TEST(a_packet_is_rewritten_by_the_rules_that_classified_it)
 	pkt_build(&p, PKT_V4, 0, TOS(10, 0), 0, 9);
 	in_old = ingress(&p);
 	ck_assert_uint_eq(in_old.ctx.mark & TAGGER_MARK_GEN, 0);
-	install(rules2_json, 0);	/* generation 1, slot 1 */
+	install(rules2_json, 0); /* generation 1, slot 1 */
 	in_new = ingress(&p);
 	ck_assert_uint_eq(in_new.ctx.mark, TAGGER_MARK(1, 3) | TAGGER_MARK_GEN);
 	/* Classified before the swap: the old rewrite (10 -> 20). */
@@ -577,7 +607,7 @@ START_TEST(a_packet_is_rewritten_by_the_rules_that_classified_it)
 	r = egress(&p, in_new.ctx.mark);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(30, 0));
 	ck_assert_uint_eq(r.ctx.priority, 5);
-	install(rules_json, 0);		/* generation 2, slot 0 again */
+	install(rules_json, 0); /* generation 2, slot 0 again */
 	r = egress(&p, ingress(&p).ctx.mark);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, 0));
 }
@@ -590,7 +620,8 @@ START_TEST(other_mark_bits_survive_classification)
 
 	NEED_ROOT();
 	pkt_build(&p, PKT_V4, 0, TOS(10, 0), 0, 9);
-	r = pkt_run(skel->progs.tagger_ingress, &p, IF_A, IF_A, 0x1234500 | 7, 7);
+	r = pkt_run(skel->progs.tagger_ingress, &p, IF_A, IF_A, 0x1234500 | 7,
+		    7);
 	ck_assert_uint_eq(r.ctx.mark, 0x1234500 | TAGGER_MARK(1, 3));
 }
 END_TEST
@@ -615,19 +646,24 @@ START_TEST(wildcards_expand_most_specific_first)
 
 		ck_assert_uint_lt(tab.idx[k], tab.size);
 		if (tab.idx[k] < tab.nslots * TAGGER_DSCP_MAX)
-			continue;	/* classify */
+			continue; /* classify */
 		rest = tab.idx[k] / TAGGER_DSCP_MAX - tab.nslots;
 		in = rest / tab.nslots;
 		out = rest % tab.nslots;
-		ck_assert_uint_eq(tab.idx[k], tagger_rewrite_index(3, in, out, tab.idx[k] % 64));
+		ck_assert_uint_eq(
+			tab.idx[k],
+			tagger_rewrite_index(3, in, out, tab.idx[k] % 64));
 		if (tab.idx[k] % 64 != 20)
 			continue;
 		seen++;
 		if (in == SLOT_B && out == SLOT_A) {
-			ck_assert_uint_eq(v->flags, TAGGER_F_RULE);	/* exact lossy beats (*,*) */
+			ck_assert_uint_eq(
+				v->flags,
+				TAGGER_F_RULE); /* exact lossy beats (*,*) */
 			ck_assert_uint_eq(v->dscp, 0);
 		} else {
-			ck_assert_uint_eq(v->flags, TAGGER_F_LOSSLESS | TAGGER_F_RULE);
+			ck_assert_uint_eq(v->flags,
+					  TAGGER_F_LOSSLESS | TAGGER_F_RULE);
 			ck_assert_uint_eq(v->dscp, 30);
 			ck_assert_uint_eq(v->prio, 5);
 		}
@@ -647,15 +683,18 @@ static struct tagger_host_bpf *host_load(void)
 
 	h = tagger_host_bpf__open();
 	ck_assert_ptr_nonnull(h);
-	bpf_object__for_each_map(m, h->obj)
-		bpf_map__set_pin_path(m, NULL);
+	bpf_object__for_each_map(m, h->obj) bpf_map__set_pin_path(m, NULL);
 	ck_assert_int_eq(tagger_host_bpf__load(h), 0);
 	idx = TAGGER_HOST_UDP_ENTRY;
-	ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_tags),
-					     &idx, &t, 0), 0);
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_tags), &idx,
+				    &t, 0),
+		0);
 	idx = 0;
-	ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg),
-					     &idx, &cfg, 0), 0);
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg), &idx,
+				    &cfg, 0),
+		0);
 	return h;
 }
 
@@ -681,36 +720,36 @@ START_TEST(host_udp_selector_never_matches_a_fragment)
 	NEED_ROOT();
 	h = host_load();
 	pkt_build(&p, PKT_V4, 0, TOS(0, 1), 0, 4791);
-	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 1));	/* whole: matched */
+	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 1)); /* whole: matched */
 	pkt_frag4(&p, 1, 0);
-	ck_assert_uint_eq(host_tos(h, &p), TOS(0, 1));	/* first fragment */
-	pkt_frag4(&p, 0, 3);	/* last fragment whose data looks like 4791 */
+	ck_assert_uint_eq(host_tos(h, &p), TOS(0, 1)); /* first fragment */
+	pkt_frag4(&p, 0, 3); /* last fragment whose data looks like 4791 */
 	ck_assert_uint_eq(host_tos(h, &p), TOS(0, 1));
 	pkt_frag4(&p, 1, 3);
 	ck_assert_uint_eq(host_tos(h, &p), TOS(0, 1));
 	pkt_build(&p, PKT_V4, 1, TOS(0, 1), 0, 4791);
-	p.b[p.l3 + 6] = 0x40;	/* DF only: not a fragment */
+	p.b[p.l3 + 6] = 0x40; /* DF only: not a fragment */
 	pkt_frag4(&p, 0, 0);
 	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 1));
 
 	pkt_build(&p, PKT_V6, 0, TOS(0, 2), 0, 4791);
 	pkt_ext6(&p, 43, 0, 0);
 	pkt_ext6(&p, 0, 0, 0);
-	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 2));	/* HBH, routing, UDP */
+	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 2)); /* HBH, routing, UDP */
 	pkt_build(&p, PKT_V6, 0, TOS(0, 2), 0, 4791);
 	pkt_ext6(&p, 60, 0, 0);
 	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 2));
 	pkt_build(&p, PKT_V6, 0, TOS(0, 2), 0, 4791);
-	pkt_ext6(&p, 44, 0, 0);	/* atomic fragment: the whole datagram */
+	pkt_ext6(&p, 44, 0, 0); /* atomic fragment: the whole datagram */
 	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 2));
 	pkt_build(&p, PKT_V6, 0, TOS(0, 2), 0, 4791);
-	pkt_ext6(&p, 44, 1, 0);	/* first fragment */
+	pkt_ext6(&p, 44, 1, 0); /* first fragment */
 	ck_assert_uint_eq(host_tos(h, &p), TOS(0, 2));
 	pkt_build(&p, PKT_V6, 0, TOS(0, 2), 0, 4791);
-	pkt_ext6(&p, 44, 0, 9);	/* last fragment */
+	pkt_ext6(&p, 44, 0, 9); /* last fragment */
 	pkt_ext6(&p, 0, 0, 0);
 	ck_assert_uint_eq(host_tos(h, &p), TOS(0, 2));
-	pkt_build(&p, PKT_V6, 0, TOS(0, 2), 0, 4790);	/* other port */
+	pkt_build(&p, PKT_V6, 0, TOS(0, 2), 0, 4790); /* other port */
 	pkt_ext6(&p, 0, 0, 0);
 	ck_assert_uint_eq(host_tos(h, &p), TOS(0, 2));
 	tagger_host_bpf__destroy(h);
@@ -731,18 +770,23 @@ START_TEST(host_sets_the_initial_tag_by_dscp_or_udp_port)
 	NEED_ROOT();
 	h = tagger_host_bpf__open();
 	ck_assert_ptr_nonnull(h);
-	bpf_object__for_each_map(m, h->obj)
-		bpf_map__set_pin_path(m, NULL);
+	bpf_object__for_each_map(m, h->obj) bpf_map__set_pin_path(m, NULL);
 	ck_assert_int_eq(tagger_host_bpf__load(h), 0);
-	idx = 26;	/* the application's class DSCP */
-	ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_tags),
-					     &idx, &t, 0), 0);
+	idx = 26; /* the application's class DSCP */
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_tags), &idx,
+				    &t, 0),
+		0);
 	idx = TAGGER_HOST_UDP_ENTRY;
-	ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_tags),
-					     &idx, &t, 0), 0);
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_tags), &idx,
+				    &t, 0),
+		0);
 	idx = 0;
-	ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg),
-					     &idx, &cfg, 0), 0);
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg), &idx,
+				    &cfg, 0),
+		0);
 
 	pkt_build(&p, PKT_V4, 0, TOS(26, 2), 0, 9);
 	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
@@ -753,7 +797,7 @@ START_TEST(host_sets_the_initial_tag_by_dscp_or_udp_port)
 	pkt_build(&p, PKT_V6, 0, TOS(0, 1), 0, 4791);
 	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(10, 1));
-	pkt_build(&p, PKT_V4, 0, TOS(0, 1), 0, 4790);	/* not the class */
+	pkt_build(&p, PKT_V4, 0, TOS(0, 1), 0, 4790); /* not the class */
 	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 1));
 	ck_assert_uint_eq(r.ctx.priority, 7);
@@ -764,9 +808,13 @@ END_TEST
 /* Host egress: a group-addressed packet of the class leaves lossy. */
 START_TEST(host_keeps_group_addressed_packets_lossy)
 {
-	static const char v6_mcast[16] = "\xff\x05\0\0\0\0\0\0\0\0\0\0\0\x01\0\x03";
-	struct tagger_host_cfg cfg = { .udp_lo = 4791, .udp_hi = 4791, .lossy_set = 1,
-				       .lossy_dscp = 0, .lossy_prio = 1 };
+	static const char v6_mcast[16] =
+		"\xff\x05\0\0\0\0\0\0\0\0\0\0\0\x01\0\x03";
+	struct tagger_host_cfg cfg = { .udp_lo = 4791,
+				       .udp_hi = 4791,
+				       .lossy_set = 1,
+				       .lossy_dscp = 0,
+				       .lossy_prio = 1 };
 	struct tagger_host_bpf *h;
 	struct pkt p;
 	struct run r;
@@ -774,8 +822,10 @@ START_TEST(host_keeps_group_addressed_packets_lossy)
 
 	NEED_ROOT();
 	h = host_load();
-	ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg),
-					     &zero, &cfg, 0), 0);
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg), &zero,
+				    &cfg, 0),
+		0);
 	pkt_build(&p, PKT_V4, 0, TOS(10, 1), 0, 4791);
 	pkt_dst4(&p, "\xe0\x00\x00\x05");
 	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
@@ -826,7 +876,8 @@ Suite *dataplane_suite(void)
 	tcase_add_test(tc, qinq_is_classified_and_rewritten);
 	tcase_add_test(tc, ipv4_fragments_are_classified_alike);
 	tcase_add_test(tc, ipv6_extension_headers_are_classified_alike);
-	tcase_add_test(tc, a_packet_is_rewritten_by_the_rules_that_classified_it);
+	tcase_add_test(tc,
+		       a_packet_is_rewritten_by_the_rules_that_classified_it);
 	tcase_add_test(tc, other_mark_bits_survive_classification);
 	tcase_add_test(tc, host_sets_the_initial_tag_by_dscp_or_udp_port);
 	tcase_add_test(tc, host_udp_selector_never_matches_a_fragment);

@@ -28,15 +28,15 @@
 #include "pfc.skel.h"
 #include "tagger_skb.h"
 
-#define XOFF 100	/* bytes: two of dp_pkt.h's 58-byte packets cross it */
+#define XOFF 100 /* bytes: two of dp_pkt.h's 58-byte packets cross it */
 #define XON 50
 #define QUANTA 0x1234
-#define NEXT 0xffffffffu	/* TAGGER_TC_NEXT as the test run returns it */
-#define SHOT 2		/* TC_ACT_SHOT */
+#define NEXT 0xffffffffu /* TAGGER_TC_NEXT as the test run returns it */
+#define SHOT 2 /* TC_ACT_SHOT */
 
 static struct pfc_bpf *skel;
 static int old_ns = -1;
-static int if_in, if_out;	/* pfct1 (slot 0), pfct0 (slot 1) */
+static int if_in, if_out; /* pfct1 (slot 0), pfct0 (slot 1) */
 
 static void sh(const char *cmd)
 {
@@ -81,11 +81,13 @@ static void setup(void)
 	skel->rodata->pause_quanta = QUANTA;
 	ck_assert_int_eq(pfc_bpf__load(skel), 0);
 	slot = 0;
-	ck_assert_int_eq(bpf_map__update_elem(skel->maps.ports, &if_in, 4, &slot,
-					      4, BPF_ANY), 0);
+	ck_assert_int_eq(bpf_map__update_elem(skel->maps.ports, &if_in, 4,
+					      &slot, 4, BPF_ANY),
+			 0);
 	slot = 1;
-	ck_assert_int_eq(bpf_map__update_elem(skel->maps.ports, &if_out, 4, &slot,
-					      4, BPF_ANY), 0);
+	ck_assert_int_eq(bpf_map__update_elem(skel->maps.ports, &if_out, 4,
+					      &slot, 4, BPF_ANY),
+			 0);
 }
 
 static void teardown(void)
@@ -93,7 +95,7 @@ static void teardown(void)
 	pfc_bpf__destroy(skel);
 	skel = NULL;
 	if (old_ns >= 0) {
-		setns(old_ns, CLONE_NEWNET);	/* the veths go with the netns */
+		setns(old_ns, CLONE_NEWNET); /* the veths go with the netns */
 		close(old_ns);
 		old_ns = -1;
 	}
@@ -109,8 +111,9 @@ static struct pfc_pp pp(uint32_t slot, uint32_t prio)
 	struct pfc_pp v;
 	uint32_t k = PFC_SLOT(slot, prio);
 
-	ck_assert_int_eq(bpf_map__lookup_elem(skel->maps.pp, &k, 4, &v,
-					      sizeof(v), 0), 0);
+	ck_assert_int_eq(
+		bpf_map__lookup_elem(skel->maps.pp, &k, 4, &v, sizeof(v), 0),
+		0);
 	return v;
 }
 
@@ -127,8 +130,8 @@ static int on_event(void *ctx, void *data, size_t size)
 
 static int drain(void)
 {
-	struct ring_buffer *rb = ring_buffer__new(bpf_map__fd(skel->maps.events),
-						  on_event, NULL, NULL);
+	struct ring_buffer *rb = ring_buffer__new(
+		bpf_map__fd(skel->maps.events), on_event, NULL, NULL);
 
 	ck_assert_ptr_nonnull(rb);
 	nevs = 0;
@@ -145,8 +148,8 @@ START_TEST(pfc_frame_is_consumed_and_counted_per_priority)
 	NEED_ROOT();
 	pkt_build(&f, PKT_PFC, 0, 0, 0, 0);
 	memset(f.b + 16, 0, 18);
-	f.b[17] = 1u << 3 | 1u << 4;		/* class-enable vector: 3 and 4 */
-	f.b[18 + 2 * 3] = f.b[19 + 2 * 3] = 0xff;	/* 3: 65535, 4: 0 quanta */
+	f.b[17] = 1u << 3 | 1u << 4; /* class-enable vector: 3 and 4 */
+	f.b[18 + 2 * 3] = f.b[19 + 2 * 3] = 0xff; /* 3: 65535, 4: 0 quanta */
 	r = ingress(&f, 0);
 	ck_assert_uint_eq(r.ret, SHOT);
 	ck_assert_uint_eq(pp(0, 3).pfc_rx, 1);
@@ -170,10 +173,10 @@ START_TEST(pause_and_kick_frames_without_a_class_are_consumed_silently)
 
 	NEED_ROOT();
 	pkt_build(&f, PKT_PFC, 0, 0, 0, 0);
-	f.b[17] = 0;		/* no class enabled: the agent's gate kick */
+	f.b[17] = 0; /* no class enabled: the agent's gate kick */
 	ck_assert_uint_eq(ingress(&f, 0).ret, SHOT);
 	f.b[17] = 0x08;
-	f.b[14] = 0x00;		/* opcode 0x0001: 802.3x PAUSE, not ours */
+	f.b[14] = 0x00; /* opcode 0x0001: 802.3x PAUSE, not ours */
 	ck_assert_uint_eq(ingress(&f, 0).ret, SHOT);
 	ck_assert_uint_eq(pp(0, 3).pfc_rx, 0);
 	ck_assert_int_eq(drain(), 0);
@@ -200,7 +203,7 @@ START_TEST(crossing_xoff_raises_xoff_and_tells_the_agent_once)
 	ck_assert_uint_eq(evs[0].type, PFC_EV_XOFF);
 	ck_assert_uint_eq(evs[0].slot, 0);
 	ck_assert_uint_eq(evs[0].prio, 3);
-	ck_assert_uint_eq(evs[0].vector, 0);	/* fast_pause off: agent sends */
+	ck_assert_uint_eq(evs[0].vector, 0); /* fast_pause off: agent sends */
 }
 END_TEST
 
@@ -231,7 +234,7 @@ START_TEST(an_unclassified_packet_gets_its_dscp_priority)
 	ck_assert_uint_eq(r.ret, NEXT);
 	ck_assert_uint_eq(r.ctx.priority, 3);
 	ck_assert_uint_eq(r.ctx.mark & ~TAGGER_MARK_ACCT, TAGGER_MARK(1, 3));
-	ck_assert(r.ctx.mark & TAGGER_MARK_ACCT);	/* forwarded: counted */
+	ck_assert(r.ctx.mark & TAGGER_MARK_ACCT); /* forwarded: counted */
 	pkt_build(&p, PKT_V6, 0, 8 << 2, 0, 4791);
 	r = ingress(&p, 0);
 	ck_assert_uint_eq(r.ctx.priority, 1);
@@ -260,9 +263,12 @@ END_TEST
 START_TEST(a_marked_clone_becomes_a_pfc_frame_byte_by_byte)
 {
 	static const uint8_t want_head[] = {
-		0x01, 0x80, 0xc2, 0x00, 0x00, 0x01,	/* to the PFC group */
-		0x02, 0x00, 0x00, 0x00, 0x00, 0x02,	/* from our port */
-		0x88, 0x08, 0x01, 0x01, 0x00, 0x20,	/* MAC control, PFC, prio 5 */
+		0x01, 0x80, 0xc2,
+		0x00, 0x00, 0x01, /* to the PFC group */
+		0x02, 0x00, 0x00,
+		0x00, 0x00, 0x02, /* from our port */
+		0x88, 0x08, 0x01,
+		0x01, 0x00, 0x20, /* MAC control, PFC, prio 5 */
 	};
 	struct pkt p;
 	struct run r;
@@ -271,7 +277,7 @@ START_TEST(a_marked_clone_becomes_a_pfc_frame_byte_by_byte)
 	NEED_ROOT();
 	pkt_build(&p, PKT_V4, 0, 24 << 2, 0, 4791);
 	r = pkt_run(skel->progs.pfc_egress, &p, if_in, if_in,
-		     TAGGER_MARK_PFC_FRAME | 5, 0);
+		    TAGGER_MARK_PFC_FRAME | 5, 0);
 	ck_assert_uint_eq(r.ret, NEXT);
 	ck_assert_int_eq(r.out.len, 60);
 	ck_assert_mem_eq(r.out.b, want_head, sizeof(want_head));
@@ -282,7 +288,7 @@ START_TEST(a_marked_clone_becomes_a_pfc_frame_byte_by_byte)
 	}
 	for (i = 34; i < 60; i++)
 		ck_assert_uint_eq(r.out.b[i], 0);
-	ck_assert_uint_eq(r.ctx.priority, 0x10000);	/* HTB's direct queue */
+	ck_assert_uint_eq(r.ctx.priority, 0x10000); /* HTB's direct queue */
 	ck_assert_uint_eq(r.ctx.mark, 0);
 }
 END_TEST
@@ -312,7 +318,9 @@ Suite *pfc_bpf_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, pfc_frame_is_consumed_and_counted_per_priority);
-	tcase_add_test(tc, pause_and_kick_frames_without_a_class_are_consumed_silently);
+	tcase_add_test(
+		tc,
+		pause_and_kick_frames_without_a_class_are_consumed_silently);
 	tcase_add_test(tc, crossing_xoff_raises_xoff_and_tells_the_agent_once);
 	tcase_add_test(tc, a_lossy_priority_is_counted_but_never_pauses);
 	tcase_add_test(tc, an_unclassified_packet_gets_its_dscp_priority);

@@ -24,7 +24,8 @@ static void check_walk(struct path_sink *s, const int32_t *h, int n)
 	for (k = 0; k < n; k++) {
 		if (h[k] < 0 || h[k] >= cur->nports)
 			__builtin_trap();
-		if (k + 1 < n && port_peer_node(cur, h[k]) != port_node(cur, h[k + 1]))
+		if (k + 1 < n &&
+		    port_peer_node(cur, h[k]) != port_node(cur, h[k + 1]))
 			__builtin_trap();
 	}
 }

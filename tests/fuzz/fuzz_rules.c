@@ -37,7 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *root;
 
 	log_quiet = true;
-	root = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, &jerr);
+	root = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES,
+			  &jerr);
 	if (!root)
 		return 0;
 	r = rules_from_json(root, "fuzz");

@@ -21,7 +21,8 @@
 static const char topo_fallback[] =
 	"switch A\nswitch B\nswitch C\nhost ha\nhost hc\n"
 	"link A:2 B:1\nlink B:2 C:1\nlink C:2 A:1\nlink ha:e A:h\nlink hc:e C:h\n";
-static const char elp_fallback[] = "A B C\nB C A\nC A B\nha A B C hc\nhc C A ha\n";
+static const char elp_fallback[] =
+	"A B C\nB C A\nC A B\nha A B C hc\nhc C A ha\n";
 
 static void run(const char *topo, size_t tlen, const char *paths, size_t plen,
 		const char *rules, size_t rlen)

@@ -19,8 +19,8 @@ void bound_opts_init(struct bound_opts *o)
  * per port, the stamp of the segment that last entered it; stamps only
  * grow, so nothing needs clearing between paths.
  */
-static int path_segments(const struct topo *t, const struct elp *e, int i, uint64_t *seen,
-			 uint64_t *stamp)
+static int path_segments(const struct topo *t, const struct elp *e, int i,
+			 uint64_t *seen, uint64_t *stamp)
 {
 	const int32_t *h = elp_hops(e, i);
 	int k, segs = 1;
@@ -54,8 +54,9 @@ static int revisit_bound(const struct topo *t, const struct elp *e)
 	return best;
 }
 
-void bound_compute(const struct topo *t, const struct elp *e, int nclasses, int found,
-		   bool minimal_if_acyclic, const struct bound_opts *o, struct bound *b)
+void bound_compute(const struct topo *t, const struct elp *e, int nclasses,
+		   int found, bool minimal_if_acyclic,
+		   const struct bound_opts *o, struct bound *b)
 {
 	struct cbd_witness w;
 	int lb, r, k;

@@ -38,20 +38,21 @@
 #include "model/topo.h"
 
 struct bound_opts {
-	long max_vars;		/* skip the MIP above this many 0-1 variables */
-	double seconds;		/* GLPK time limit per K */
+	long max_vars; /* skip the MIP above this many 0-1 variables */
+	double seconds; /* GLPK time limit per K */
 };
 
 struct bound {
 	int lower;
-	int exact;		/* -1: not computed or not solved */
-	int optimal;		/* 1 yes, 0 no, -1 unknown */
-	const char *why;	/* which argument gives the lower bound */
+	int exact; /* -1: not computed or not solved */
+	int optimal; /* 1 yes, 0 no, -1 unknown */
+	const char *why; /* which argument gives the lower bound */
 };
 
 void bound_opts_init(struct bound_opts *o);
-void bound_compute(const struct topo *t, const struct elp *e, int nclasses, int found,
-		   bool minimal_if_acyclic, const struct bound_opts *o, struct bound *b);
+void bound_compute(const struct topo *t, const struct elp *e, int nclasses,
+		   int found, bool minimal_if_acyclic,
+		   const struct bound_opts *o, struct bound *b);
 
 /* bound_exact.c: 1 feasible, 0 infeasible, -1 unknown (too big, time-out) */
 int bound_exact_feasible(const struct topo *t, const struct elp *e, int k,

@@ -15,8 +15,8 @@
 
 struct seqs {
 	int n;
-	int *start;	/* n + 1 */
-	int *port;	/* in-ports of forwarding hops */
+	int *start; /* n + 1 */
+	int *port; /* in-ports of forwarding hops */
 };
 
 struct lp {
@@ -46,15 +46,18 @@ static int cmp_seq(const void *a, const void *b)
 {
 	const struct seqs *s = sort_seqs;
 	int x = *(const int *)a, y = *(const int *)b;
-	int lx = s->start[x + 1] - s->start[x], ly = s->start[y + 1] - s->start[y];
+	int lx = s->start[x + 1] - s->start[x],
+	    ly = s->start[y + 1] - s->start[y];
 
 	if (lx != ly)
 		return lx - ly;
-	return memcmp(s->port + s->start[x], s->port + s->start[y], lx * sizeof(int));
+	return memcmp(s->port + s->start[x], s->port + s->start[y],
+		      lx * sizeof(int));
 }
 
 /* In-port sequences, duplicates removed (they add nothing to the program). */
-static void build_seqs(const struct topo *t, const struct elp *e, struct seqs *s)
+static void build_seqs(const struct topo *t, const struct elp *e,
+		       struct seqs *s)
 {
 	struct seqs all = { .n = e->npaths };
 	bool *fw = forwarding_nodes(t, e);
@@ -134,10 +137,10 @@ static int add_cols(struct lp *l, int n, int kind, double lo, double hi)
 struct model {
 	int k;
 	struct seqs s;
-	struct hmap trans;	/* key2(u, v) -> transition index */
-	struct hmap ports;	/* port -> index */
+	struct hmap trans; /* key2(u, v) -> transition index */
+	struct hmap ports; /* port -> index */
 	int ntrans, nports;
-	int xb, zb, ab, fb;	/* first column of each variable family */
+	int xb, zb, ab, fb; /* first column of each variable family */
 };
 
 static int x_col(const struct model *m, int p, int j, int t)
@@ -165,7 +168,8 @@ static void index_model(struct model *m)
 		for (j = m->s.start[p]; j < m->s.start[p + 1]; j++) {
 			index_of(&m->ports, (uint64_t)m->s.port[j], &m->nports);
 			if (j + 1 < m->s.start[p + 1])
-				index_of(&m->trans, key2(m->s.port[j], m->s.port[j + 1]),
+				index_of(&m->trans,
+					 key2(m->s.port[j], m->s.port[j + 1]),
 					 &m->ntrans);
 		}
 }
@@ -215,14 +219,16 @@ static void build_rows(struct lp *l, struct model *m)
 		/* one class: every packet enters with tag 0 */
 		glp_set_col_bnds(l->p, x_col(m, p, 0, 0), GLP_FX, 1, 1);
 		for (j = 0; j + 1 < len; j++) {
-			int a = m->s.port[m->s.start[p] + j], b = m->s.port[m->s.start[p] + j + 1];
+			int a = m->s.port[m->s.start[p] + j],
+			    b = m->s.port[m->s.start[p] + j + 1];
 			uint64_t tr;
 
 			hmap_get(&m->trans, key2(a, b), &tr);
 			hop_rows(l, m, p, j, (int)tr);
 		}
 	}
-	HMAP_FOR_EACH(&m->trans, it) {
+	HMAP_FOR_EACH(&m->trans, it)
+	{
 		int tr = (int)it->val, a, b;
 		uint64_t pa, pb;
 
@@ -264,7 +270,8 @@ int bound_exact_feasible(const struct topo *t, const struct elp *e, int k,
 		return -1;
 	build_seqs(t, e, &m.s);
 	index_model(&m);
-	vars = (long)m.s.start[m.s.n] * k + (long)m.ntrans * k * k + (long)m.ntrans * k;
+	vars = (long)m.s.start[m.s.n] * k + (long)m.ntrans * k * k +
+	       (long)m.ntrans * k;
 	if (vars > o->max_vars || k < 1)
 		goto out;
 	l.p = glp_create_prob();
@@ -280,12 +287,17 @@ int bound_exact_feasible(const struct topo *t, const struct elp *e, int k,
 	parm.tm_lim = (int)(o->seconds * 1000);
 	ret = glp_intopt(l.p, &parm);
 	status = glp_mip_status(l.p);
-	if (ret == GLP_ENOPFS || ret == GLP_ENODFS || (ret == 0 && status == GLP_NOFEAS))
+	if (ret == GLP_ENOPFS || ret == GLP_ENODFS ||
+	    (ret == 0 && status == GLP_NOFEAS))
 		res = 0;
 	else if (ret == 0 && (status == GLP_OPT || status == GLP_FEAS))
 		res = 1;
-	pr_info("exact: %d tags %s (%ld 0-1 variables, %d paths after merging)\n", k,
-		res > 0 ? "feasible" : res == 0 ? "infeasible" : "unknown", vars, m.s.n);
+	pr_info("exact: %d tags %s (%ld 0-1 variables, %d paths after merging)\n",
+		k,
+		res > 0	 ? "feasible" :
+		res == 0 ? "infeasible" :
+			   "unknown",
+		vars, m.s.n);
 	glp_delete_prob(l.p);
 out:
 	free(l.ia);

@@ -27,17 +27,20 @@ int cbd_check(const struct topo *t, const struct elp *e, struct cbd_witness *w)
 			hmap_put(&used, (uint64_t)h[k], 1);
 			if (k + 1 < n) {
 				bool fresh;
-				uint64_t *v = hmap_slot(&deps, key2(h[k], h[k + 1]), &fresh);
+				uint64_t *v = hmap_slot(
+					&deps, key2(h[k], h[k + 1]), &fresh);
 
 				if (fresh)
-					*v = (uint64_t)i;	/* first path: the witness */
+					*v = (uint64_t)
+						i; /* first path: the witness */
 			}
 		}
 	}
 	src = xmalloc((deps.n + 1) * sizeof(*src));
 	dst = xmalloc((deps.n + 1) * sizeof(*dst));
 	path = xmalloc((deps.n + 1) * sizeof(*path));
-	HMAP_FOR_EACH(&deps, it) {
+	HMAP_FOR_EACH(&deps, it)
+	{
 		src[m] = (int)(it->key >> 32);
 		dst[m] = (int)(uint32_t)it->key;
 		path[m++] = (int)it->val;
@@ -93,9 +96,10 @@ json_t *cbd_witness_json(const struct topo *t, const struct elp *e,
 		char *b = port_label(t, w->cycle[k].to);
 		char *p = elp_path_text(t, e, w->cycle[k].path);
 
-		json_array_append_new(arr, json_pack("{s:s,s:s,s:s,s:i}",
-			"link", a, "waits_on", b, "path", p,
-			"line", e->line[w->cycle[k].path]));
+		json_array_append_new(
+			arr, json_pack("{s:s,s:s,s:s,s:i}", "link", a,
+				       "waits_on", b, "path", p, "line",
+				       e->line[w->cycle[k].path]));
 		free(a);
 		free(b);
 		free(p);

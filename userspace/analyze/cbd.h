@@ -22,14 +22,15 @@
 #include "model/topo.h"
 
 struct cbd_dep {
-	int from;	/* egress port of the upstream link */
-	int to;		/* egress port of the downstream link */
-	int path;	/* one path that creates the dependency */
+	int from; /* egress port of the upstream link */
+	int to; /* egress port of the downstream link */
+	int path; /* one path that creates the dependency */
 };
 
 struct cbd_witness {
 	int len;
-	struct cbd_dep *cycle;	/* len dependencies, each .to is the next .from */
+	struct cbd_dep
+		*cycle; /* len dependencies, each .to is the next .from */
 	int64_t links;
 	int64_t deps;
 };

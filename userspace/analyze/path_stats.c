@@ -61,7 +61,8 @@ static int path_dst(const struct topo *t, const struct elp *e, int i)
 }
 
 /* pair key -> (count << 32 | shortest length) */
-void path_stats_elp(const struct topo *t, const struct elp *e, struct path_stats *st)
+void path_stats_elp(const struct topo *t, const struct elp *e,
+		    struct path_stats *st)
 {
 	struct hmap pairs, ends;
 	struct hmap_entry *it;
@@ -91,7 +92,8 @@ void path_stats_elp(const struct topo *t, const struct elp *e, struct path_stats
 		if (len > st->max_len)
 			st->max_len = len;
 	}
-	HMAP_FOR_EACH(&pairs, it) {
+	HMAP_FOR_EACH(&pairs, it)
+	{
 		int n = (int)(it->val >> 32);
 
 		st->pairs++;
@@ -116,27 +118,29 @@ void path_stats_elp(const struct topo *t, const struct elp *e, struct path_stats
 
 json_t *path_stats_json(const struct path_stats *st)
 {
-	return json_pack("{s:I,s:I,s:f,s:f,s:f,s:i,s:i,s:i}",
-			 "pairs", (json_int_t)st->pairs,
-			 "paths", (json_int_t)st->paths,
+	return json_pack("{s:I,s:I,s:f,s:f,s:f,s:i,s:i,s:i}", "pairs",
+			 (json_int_t)st->pairs, "paths", (json_int_t)st->paths,
 			 "avg_paths", path_stats_avg_paths(st),
 			 "avg_path_length", path_stats_avg_len(st),
-			 "avg_shortest_path_length", path_stats_avg_shortest(st),
-			 "min_paths", st->min_paths < 0 ? 0 : st->min_paths,
-			 "max_paths", st->max_paths,
-			 "max_path_length", st->max_len);
+			 "avg_shortest_path_length",
+			 path_stats_avg_shortest(st), "min_paths",
+			 st->min_paths < 0 ? 0 : st->min_paths, "max_paths",
+			 st->max_paths, "max_path_length", st->max_len);
 }
 
 void path_stats_print(FILE *f, const struct path_stats *st)
 {
-	fprintf(f, "pairs %lld, paths %lld\n"
+	fprintf(f,
+		"pairs %lld, paths %lld\n"
 		"average number of paths      %.2f\n"
 		"average path length          %.2f\n"
 		"average shortest path length %.2f\n"
 		"minimum number of paths      %d\n"
 		"maximum number of paths      %d\n"
 		"longest path                 %d\n",
-		(long long)st->pairs, (long long)st->paths, path_stats_avg_paths(st),
-		path_stats_avg_len(st), path_stats_avg_shortest(st),
-		st->min_paths < 0 ? 0 : st->min_paths, st->max_paths, st->max_len);
+		(long long)st->pairs, (long long)st->paths,
+		path_stats_avg_paths(st), path_stats_avg_len(st),
+		path_stats_avg_shortest(st),
+		st->min_paths < 0 ? 0 : st->min_paths, st->max_paths,
+		st->max_len);
 }

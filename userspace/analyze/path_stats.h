@@ -25,12 +25,12 @@
 #include "model/topo.h"
 
 struct path_stats {
-	int64_t pairs;		/* ordered pairs, with or without paths */
+	int64_t pairs; /* ordered pairs, with or without paths */
 	int64_t pairs_with_paths;
 	int64_t paths;
-	int64_t hops;		/* sum of path lengths */
-	int64_t shortest_hops;	/* sum over pairs of their shortest path */
-	int min_paths;		/* -1 before the first pair */
+	int64_t hops; /* sum of path lengths */
+	int64_t shortest_hops; /* sum over pairs of their shortest path */
+	int min_paths; /* -1 before the first pair */
 	int max_paths;
 	int max_len;
 	double seconds;
@@ -39,7 +39,8 @@ struct path_stats {
 void path_stats_init(struct path_stats *st);
 void path_stats_pair(struct path_stats *st, int npaths, const int *lens);
 void path_stats_merge(struct path_stats *into, const struct path_stats *from);
-void path_stats_elp(const struct topo *t, const struct elp *e, struct path_stats *st);
+void path_stats_elp(const struct topo *t, const struct elp *e,
+		    struct path_stats *st);
 json_t *path_stats_json(const struct path_stats *st);
 void path_stats_print(FILE *f, const struct path_stats *st);
 
@@ -55,7 +56,9 @@ static inline double path_stats_avg_len(const struct path_stats *st)
 
 static inline double path_stats_avg_shortest(const struct path_stats *st)
 {
-	return st->pairs_with_paths ? (double)st->shortest_hops / st->pairs_with_paths : 0;
+	return st->pairs_with_paths ?
+		       (double)st->shortest_hops / st->pairs_with_paths :
+		       0;
 }
 
 #endif /* __TAGGER_PATH_STATS_H */

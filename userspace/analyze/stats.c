@@ -80,27 +80,31 @@ json_t *rules_stats_json(const struct rules *r, const struct rules_stats *s)
 
 	for (i = 0; i < s->nsw; i++)
 		json_object_set_new(per, r->sw[s->per[i].sw].name,
-				    json_pack("{s:i,s:i,s:i}", "classify", s->per[i].classify,
-					      "rewrite", s->per[i].rewrite,
-					      "rules", s->per[i].total));
+				    json_pack("{s:i,s:i,s:i}", "classify",
+					      s->per[i].classify, "rewrite",
+					      s->per[i].rewrite, "rules",
+					      s->per[i].total));
 	o = json_pack("{s:i,s:o,s:i,s:i,s:I,s:I,s:I,s:I,s:i,s:i,s:f,s:i,s:o}",
-		      "priorities", s->priorities, "priority_list", prio_list(s->prio_mask),
-		      "lossless_tags", s->lossless_tags, "classes", s->classes,
-		      "rules", (json_int_t)s->total, "classify_rules", (json_int_t)s->classify,
-		      "rewrite_rules", (json_int_t)s->rewrite,
-		      "wildcard_rules", (json_int_t)s->wildcard,
-		      "switches", s->nsw,
+		      "priorities", s->priorities, "priority_list",
+		      prio_list(s->prio_mask), "lossless_tags",
+		      s->lossless_tags, "classes", s->classes, "rules",
+		      (json_int_t)s->total, "classify_rules",
+		      (json_int_t)s->classify, "rewrite_rules",
+		      (json_int_t)s->rewrite, "wildcard_rules",
+		      (json_int_t)s->wildcard, "switches", s->nsw,
 		      "max_switch_rules", s->nsw ? s->per[0].total : 0,
-		      "avg_switch_rules", s->avg,
-		      "min_switch_rules", s->nsw ? s->per[s->nsw - 1].total : 0,
-		      "per_switch", per);
-	json_object_set_new(o, "bottleneck", s->nsw ?
-			    json_pack("{s:s,s:i}", "switch", r->sw[s->per[0].sw].name,
-				      "rules", s->per[0].total) : json_null());
+		      "avg_switch_rules", s->avg, "min_switch_rules",
+		      s->nsw ? s->per[s->nsw - 1].total : 0, "per_switch", per);
+	json_object_set_new(o, "bottleneck",
+			    s->nsw ? json_pack("{s:s,s:i}", "switch",
+					       r->sw[s->per[0].sw].name,
+					       "rules", s->per[0].total) :
+				     json_null());
 	return o;
 }
 
-void rules_stats_print(FILE *f, const struct rules *r, const struct rules_stats *s, int top)
+void rules_stats_print(FILE *f, const struct rules *r,
+		       const struct rules_stats *s, int top)
 {
 	int i, w = 6, p;
 
@@ -112,18 +116,21 @@ void rules_stats_print(FILE *f, const struct rules *r, const struct rules_stats 
 	fprintf(f, "lossless tags: %d", s->lossless_tags);
 	if (s->classes > 1)
 		fprintf(f, ", %d classes", s->classes);
-	fprintf(f, "\nrules: %lld (classify %lld, rewrite %lld), %lld with wildcards\n",
-		(long long)s->total, (long long)s->classify, (long long)s->rewrite,
-		(long long)s->wildcard);
+	fprintf(f,
+		"\nrules: %lld (classify %lld, rewrite %lld), %lld with wildcards\n",
+		(long long)s->total, (long long)s->classify,
+		(long long)s->rewrite, (long long)s->wildcard);
 	if (!s->nsw)
 		return;
-	fprintf(f, "per switch: min %d (%s), avg %.1f, max %d (%s, the bottleneck)\n",
-		s->per[s->nsw - 1].total, r->sw[s->per[s->nsw - 1].sw].name, s->avg,
-		s->per[0].total, r->sw[s->per[0].sw].name);
+	fprintf(f,
+		"per switch: min %d (%s), avg %.1f, max %d (%s, the bottleneck)\n",
+		s->per[s->nsw - 1].total, r->sw[s->per[s->nsw - 1].sw].name,
+		s->avg, s->per[0].total, r->sw[s->per[0].sw].name);
 	for (i = 0; i < s->nsw; i++)
 		if ((int)strlen(r->sw[s->per[i].sw].name) > w)
 			w = (int)strlen(r->sw[s->per[i].sw].name);
-	fprintf(f, "\n%-*s %8s %8s %8s\n", w, "switch", "classify", "rewrite", "rules");
+	fprintf(f, "\n%-*s %8s %8s %8s\n", w, "switch", "classify", "rewrite",
+		"rules");
 	for (i = 0; i < s->nsw && (!top || i < top); i++)
 		fprintf(f, "%-*s %8d %8d %8d\n", w, r->sw[s->per[i].sw].name,
 			s->per[i].classify, s->per[i].rewrite, s->per[i].total);

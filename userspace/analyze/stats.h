@@ -20,29 +20,30 @@
 #include "model/rules.h"
 
 struct switch_stats {
-	int sw;			/* index in the rules */
+	int sw; /* index in the rules */
 	int classify;
 	int rewrite;
 	int total;
 };
 
 struct rules_stats {
-	int priorities;		/* lossless priorities a switch must keep */
-	uint8_t prio_mask;	/* which ones */
+	int priorities; /* lossless priorities a switch must keep */
+	uint8_t prio_mask; /* which ones */
 	int lossless_tags;
 	int classes;
 	int64_t classify;
 	int64_t rewrite;
 	int64_t total;
-	int64_t wildcard;	/* rules with a "*" port */
+	int64_t wildcard; /* rules with a "*" port */
 	int nsw;
-	struct switch_stats *per;	/* biggest first, then by name */
+	struct switch_stats *per; /* biggest first, then by name */
 	double avg;
 };
 
 void rules_stats(const struct rules *r, struct rules_stats *s);
 json_t *rules_stats_json(const struct rules *r, const struct rules_stats *s);
-void rules_stats_print(FILE *f, const struct rules *r, const struct rules_stats *s, int top);
+void rules_stats_print(FILE *f, const struct rules *r,
+		       const struct rules_stats *s, int top);
 void rules_stats_free(struct rules_stats *s);
 
 #endif /* __TAGGER_STATS_H */

@@ -16,13 +16,15 @@ static uint64_t path_hash(int c, const int32_t *h, int n)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		x ^= (uint64_t)(uint32_t)h[i] + 0x9e3779b97f4a7c15ULL + (x << 6) + (x >> 2);
+		x ^= (uint64_t)(uint32_t)h[i] + 0x9e3779b97f4a7c15ULL +
+		     (x << 6) + (x >> 2);
 		x *= 0xbf58476d1ce4e5b9ULL;
 	}
 	return x == HMAP_EMPTY ? 0 : x;
 }
 
-static bool same(const struct lp_paths *lp, int p, int c, const int32_t *h, int n)
+static bool same(const struct lp_paths *lp, int p, int c, const int32_t *h,
+		 int n)
 {
 	return lp->comm[p] == c && (int)(lp->off[p + 1] - lp->off[p]) == n &&
 	       !memcmp(lp->hops + lp->off[p], h, n * sizeof(*h));
@@ -73,7 +75,10 @@ static void lp_collect(const struct topo *t, const struct elp *e,
 			b--;
 		if (b <= a)
 			continue;
-		if (!hmap_get(comm, key2(port_node(t, h[a]), port_peer_node(t, h[b - 1])), &c))
+		if (!hmap_get(comm,
+			      key2(port_node(t, h[a]),
+				   port_peer_node(t, h[b - 1])),
+			      &c))
 			continue;
 		lp_add(lp, (int)c, h + a, b - a);
 	}
@@ -101,9 +106,11 @@ static void lp_free(struct lp_paths *lp)
  * of per-link copies keeps it sparse ("splitting dense columns").
  */
 static int solve_lp(const struct traffic_matrix *tm, const struct lp_paths *lp,
-		    const struct topo *t, int method, struct throughput_result *res)
+		    const struct topo *t, int method,
+		    struct throughput_result *res)
 {
-	int *row_of_port = xmalloc((t->nports + 1) * sizeof(int)), nrows = tm->n, c, p, k;
+	int *row_of_port = xmalloc((t->nports + 1) * sizeof(int)),
+	    nrows = tm->n, c, p, k;
 	int64_t nz = 0, cap = 3 * (int64_t)t->nports + lp->n + lp->nhops + 1;
 	int *ia = xmalloc(cap * sizeof(int)), *ja = xmalloc(cap * sizeof(int));
 	double *ar = xmalloc(cap * sizeof(double)), lambda = 0;
@@ -119,18 +126,20 @@ static int solve_lp(const struct traffic_matrix *tm, const struct lp_paths *lp,
 	nl = nrows - tm->n;
 	res->links = nl;
 	res->paths = lp->n;
-	chain0 = nrows;		/* rows chain0+1 .. chain0+nl-1: lambda_l = lambda_l+1 */
-	col0 = lp->n + 1;	/* columns col0+1 .. col0+nl: lambda_l */
+	chain0 =
+		nrows; /* rows chain0+1 .. chain0+nl-1: lambda_l = lambda_l+1 */
+	col0 = lp->n + 1; /* columns col0+1 .. col0+nl: lambda_l */
 	glp_set_obj_dir(P, GLP_MIN);
 	glp_add_rows(P, nrows + nl - 1);
 	for (c = 1; c <= tm->n; c++)
-		glp_set_row_bnds(P, c, GLP_FX, tm->demand[c - 1], tm->demand[c - 1]);
+		glp_set_row_bnds(P, c, GLP_FX, tm->demand[c - 1],
+				 tm->demand[c - 1]);
 	for (c = tm->n + 1; c <= nrows; c++)
 		glp_set_row_bnds(P, c, GLP_UP, 0, 0);
 	for (c = chain0 + 1; c < chain0 + nl; c++)
 		glp_set_row_bnds(P, c, GLP_FX, 0, 0);
 	glp_add_cols(P, lp->n + 1 + nl);
-	glp_set_col_bnds(P, 1, GLP_FX, 0, 0);	/* unused */
+	glp_set_col_bnds(P, 1, GLP_FX, 0, 0); /* unused */
 	for (l = 1; l <= nl; l++) {
 		glp_set_col_bnds(P, col0 + l, GLP_LO, 0, 0);
 		nz++;
@@ -151,7 +160,8 @@ static int solve_lp(const struct traffic_matrix *tm, const struct lp_paths *lp,
 		ia[nz] = lp->comm[p] + 1, ja[nz] = p + 2, ar[nz] = 1;
 		for (k = lp->off[p]; k < (int)lp->off[p + 1]; k++) {
 			nz++;
-			ia[nz] = row_of_port[lp->hops[k]], ja[nz] = p + 2, ar[nz] = 1;
+			ia[nz] = row_of_port[lp->hops[k]], ja[nz] = p + 2,
+			ar[nz] = 1;
 		}
 	}
 	glp_load_matrix(P, (int)nz, ia, ja, ar);
@@ -213,7 +223,7 @@ int throughput_solve(const struct topo *t, const struct elp *e,
 	for (c = 0; c < tm->n; c++)
 		res->unrouted += !has[c];
 	if (res->unrouted)
-		res->theta = 0;	/* some demand cannot move at all */
+		res->theta = 0; /* some demand cannot move at all */
 	else if (method == THROUGHPUT_FPTAS)
 		rc = throughput_fptas(tm, &lp, t, eps, res);
 	else

@@ -47,33 +47,33 @@ enum traffic_kind {
 };
 
 enum throughput_method {
-	THROUGHPUT_INTERIOR,	/* GLPK interior point (default: large LPs) */
-	THROUGHPUT_SIMPLEX,	/* GLPK primal simplex */
-	THROUGHPUT_DUAL,	/* GLPK dual simplex */
-	THROUGHPUT_FPTAS,	/* Garg-Koenemann/Fleischer, certified bounds */
+	THROUGHPUT_INTERIOR, /* GLPK interior point (default: large LPs) */
+	THROUGHPUT_SIMPLEX, /* GLPK primal simplex */
+	THROUGHPUT_DUAL, /* GLPK dual simplex */
+	THROUGHPUT_FPTAS, /* Garg-Koenemann/Fleischer, certified bounds */
 };
 
 struct traffic {
 	enum traffic_kind kind;
-	double p;		/* uniform: fraction of ToRs */
+	double p; /* uniform: fraction of ToRs */
 };
 
 struct traffic_matrix {
-	int n;			/* commodities */
-	int *src, *dst;		/* node ids */
+	int n; /* commodities */
+	int *src, *dst; /* node ids */
 	double *demand;
 	int ntors;
-	int hosts;		/* H */
+	int hosts; /* H */
 };
 
 struct throughput_result {
-	double theta;		/* exact, or the certified lower bound */
-	double upper;		/* certified upper bound (= theta if exact) */
-	int phases;		/* FPTAS phases */
+	double theta; /* exact, or the certified lower bound */
+	double upper; /* certified upper bound (= theta if exact) */
+	int phases; /* FPTAS phases */
 	int commodities;
-	int unrouted;		/* commodities with no path in the ELP */
-	int64_t paths;		/* path variables in the LP */
-	int links;		/* link constraints */
+	int unrouted; /* commodities with no path in the ELP */
+	int64_t paths; /* path variables in the LP */
+	int links; /* link constraints */
 	double seconds;
 };
 

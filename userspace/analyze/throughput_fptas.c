@@ -22,9 +22,9 @@
 
 struct fp {
 	const struct lp_paths *lp;
-	int *first;		/* commodity -> its first path (paths grouped) */
-	int *order;		/* paths sorted by commodity */
-	int *link;		/* hop -> link index */
+	int *first; /* commodity -> its first path (paths grouped) */
+	int *order; /* paths sorted by commodity */
+	int *link; /* hop -> link index */
 	int nlinks;
 	double *y, *load, *routed;
 };
@@ -135,7 +135,8 @@ static void fp_free(struct fp *f)
 }
 
 int throughput_fptas(const struct traffic_matrix *tm, const struct lp_paths *lp,
-		     const struct topo *t, double eps, struct throughput_result *res)
+		     const struct topo *t, double eps,
+		     struct throughput_result *res)
 {
 	double lo = 0, hi = INFINITY, scale, vol = 0, len;
 	int c, l, phase;
@@ -194,8 +195,8 @@ int throughput_fptas(const struct traffic_matrix *tm, const struct lp_paths *lp,
 	res->upper = hi;
 	res->phases = phase;
 	if (phase > MAX_PHASES)
-		pr_warn("throughput: bounds %.4f..%.4f after %d phases\n", lo, hi,
-			MAX_PHASES);
+		pr_warn("throughput: bounds %.4f..%.4f after %d phases\n", lo,
+			hi, MAX_PHASES);
 	fp_free(&f);
 	return 0;
 }

@@ -15,14 +15,15 @@
 
 struct lp_paths {
 	int n, cap;
-	int *comm;		/* commodity of each path */
-	uint32_t *off;		/* n + 1 offsets into hops */
+	int *comm; /* commodity of each path */
+	uint32_t *off; /* n + 1 offsets into hops */
 	int32_t *hops;
 	uint32_t nhops, hops_cap;
-	struct hmap seen;	/* hash of (commodity, hops) -> path + 1 */
+	struct hmap seen; /* hash of (commodity, hops) -> path + 1 */
 };
 
 int throughput_fptas(const struct traffic_matrix *tm, const struct lp_paths *lp,
-		     const struct topo *t, double eps, struct throughput_result *res);
+		     const struct topo *t, double eps,
+		     struct throughput_result *res);
 
 #endif /* __TAGGER_THROUGHPUT_PATHS_H */

@@ -24,11 +24,13 @@ int traffic_parse(const char *s, struct traffic *tr)
 		tr->kind = TRAFFIC_UNIFORM;
 		tr->p = strtod(s + 8, &end);
 		if (end == s + 8 || *end || !(tr->p > 0 && tr->p <= 1)) {
-			p_err("uniform=P wants a fraction 0 < P <= 1, not \"%s\"", s + 8);
+			p_err("uniform=P wants a fraction 0 < P <= 1, not \"%s\"",
+			      s + 8);
 			return -1;
 		}
 	} else {
-		p_err("--traffic wants all-to-all, uniform=P or permutation, not \"%s\"", s);
+		p_err("--traffic wants all-to-all, uniform=P or permutation, not \"%s\"",
+		      s);
 		return -1;
 	}
 	return 0;
@@ -44,7 +46,8 @@ static int find_tors(const struct topo *t, int hosts_default, int *tor, int *h)
 			continue;
 		h[i] = 0;
 		for (x = 0; x < t->nodes[i].nports; x++)
-			h[i] += !topo_is_switch(t, port_peer_node(t, t->nodes[i].ports[x]));
+			h[i] += !topo_is_switch(
+				t, port_peer_node(t, t->nodes[i].ports[x]));
 		any |= h[i] > 0;
 	}
 	for (i = 0; i < t->nnodes; i++) {
@@ -77,7 +80,8 @@ static void add(struct traffic_matrix *tm, int *cap, int u, int v, double d)
  */
 static int permutation(const struct topo *t, const int *tor, int n, int *pi)
 {
-	glp_graph *G = glp_create_graph(sizeof(int), sizeof(double) + sizeof(int));
+	glp_graph *G =
+		glp_create_graph(sizeof(int), sizeof(double) + sizeof(int));
 	struct bfs b;
 	int i, j, rc;
 	double sol;
@@ -95,8 +99,8 @@ static int permutation(const struct topo *t, const int *tor, int n, int *pi)
 				continue;
 			a = glp_add_arc(G, i + 1, n + j + 1);
 			/* Unreachable pairs are the worst of all: weight above any path. */
-			*(double *)a->data = b.dist[tor[j]] < 0 ? t->nnodes :
-								 b.dist[tor[j]];
+			*(double *)a->data =
+				b.dist[tor[j]] < 0 ? t->nnodes : b.dist[tor[j]];
 		}
 	}
 	rc = glp_asnprob_okalg(GLP_ASN_MAX, G, 0, 0, &sol, sizeof(double));
@@ -113,7 +117,8 @@ static int permutation(const struct topo *t, const int *tor, int n, int *pi)
 int traffic_build(const struct topo *t, const struct traffic *tr, uint64_t seed,
 		  int hosts_default, struct traffic_matrix *tm)
 {
-	int *tor = xmalloc(t->nnodes * sizeof(int)), *h = xcalloc(t->nnodes, sizeof(int));
+	int *tor = xmalloc(t->nnodes * sizeof(int)),
+	    *h = xcalloc(t->nnodes, sizeof(int));
 	int n, i, j, cap = 0, H = 0;
 	struct rng r;
 
@@ -124,7 +129,8 @@ int traffic_build(const struct topo *t, const struct traffic *tr, uint64_t seed,
 	tm->ntors = n;
 	tm->hosts = H;
 	if (n < 2) {
-		p_err("%s: fewer than two ToRs to send traffic between", t->file);
+		p_err("%s: fewer than two ToRs to send traffic between",
+		      t->file);
 		goto fail;
 	}
 	if (tr->kind == TRAFFIC_ALL_TO_ALL) {
@@ -132,9 +138,11 @@ int traffic_build(const struct topo *t, const struct traffic *tr, uint64_t seed,
 			for (j = 0; j < n; j++)
 				if (i != j)
 					add(tm, &cap, tor[i], tor[j],
-					    (double)h[tor[i]] * h[tor[j]] / (H - 1));
+					    (double)h[tor[i]] * h[tor[j]] /
+						    (H - 1));
 	} else if (tr->kind == TRAFFIC_UNIFORM) {
-		int m = (int)lround(tr->p * (n - 1)), *pick = xmalloc(n * sizeof(int));
+		int m = (int)lround(tr->p * (n - 1)),
+		    *pick = xmalloc(n * sizeof(int));
 
 		if (m < 1)
 			m = 1;
@@ -158,7 +166,8 @@ int traffic_build(const struct topo *t, const struct traffic *tr, uint64_t seed,
 		int *pi = xmalloc(n * sizeof(int));
 
 		if (permutation(t, tor, n, pi)) {
-			p_err("%s: no permutation of the ToRs (GLPK assignment failed)", t->file);
+			p_err("%s: no permutation of the ToRs (GLPK assignment failed)",
+			      t->file);
 			free(pi);
 			goto fail;
 		}

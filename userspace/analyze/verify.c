@@ -16,25 +16,25 @@
 
 /* Why a walk became lossy: the first failing hop. */
 enum lossy_reason {
-	LOSSY_INITIAL,		/* the source has no lossless initial tag */
-	LOSSY_NO_RULES,		/* a forwarding node is not in "switches" */
-	LOSSY_CLASSIFY,		/* classify has no rule or answers lossy */
-	LOSSY_REWRITE,		/* rewrite has no rule or answers lossy */
+	LOSSY_INITIAL, /* the source has no lossless initial tag */
+	LOSSY_NO_RULES, /* a forwarding node is not in "switches" */
+	LOSSY_CLASSIFY, /* classify has no rule or answers lossy */
+	LOSSY_REWRITE, /* rewrite has no rule or answers lossy */
 };
 
 struct lossy_rec {
 	int path;
 	int cls;
-	int hop;		/* index of the node in the path (0 = source) */
+	int hop; /* index of the node in the path (0 = source) */
 	int tag;
-	int rule;		/* answering rule, -1 if none matched */
+	int rule; /* answering rule, -1 if none matched */
 	enum lossy_reason why;
 };
 
 struct dec_rec {
 	int sw;
 	int rule;
-	int path;		/* a path that takes this rule, -1 if none */
+	int path; /* a path that takes this rule, -1 if none */
 	int hop;
 };
 
@@ -44,19 +44,19 @@ struct vctx {
 	const struct rules *r;
 	struct verify_result *res;
 	int max;
-	int *node_sw;		/* topology node -> rules switch or -1 */
-	int *node_host;		/* topology node -> rules host or -1 */
-	int *port_local;	/* topology port -> port index in its switch */
-	int **sw_ports;		/* rules switch, port index -> topology port */
-	struct hmap edges;	/* key2(from node, to node) -> edge index */
+	int *node_sw; /* topology node -> rules switch or -1 */
+	int *node_host; /* topology node -> rules host or -1 */
+	int *port_local; /* topology port -> port index in its switch */
+	int **sw_ports; /* rules switch, port index -> topology port */
+	struct hmap edges; /* key2(from node, to node) -> edge index */
 	struct verify_edge *ev;
 	int64_t nev, evcap;
 	struct lossy_rec *lossy;
 	int nlossy, lossy_cap;
 	struct dec_rec *dec;
 	int ndec, dec_cap;
-	struct hmap dec_idx;	/* key2(sw, rule) -> index in dec */
-	struct hmap cyc;	/* key2(from node, to node) -> index in the cycle */
+	struct hmap dec_idx; /* key2(sw, rule) -> index in dec */
+	struct hmap cyc; /* key2(from node, to node) -> index in the cycle */
 };
 
 static inline uint32_t bdg_node(int port, int prio)
@@ -83,8 +83,9 @@ static bool bind(struct vctx *c)
 
 		n = topo_find_node(t, rs->name);
 		if (n < 0) {
-			input_err(r->file, 0, "switches.%s: no node \"%s\" in %s",
-				  rs->name, rs->name, t->file);
+			input_err(r->file, 0,
+				  "switches.%s: no node \"%s\" in %s", rs->name,
+				  rs->name, t->file);
 			return false;
 		}
 		c->node_sw[n] = s;
@@ -93,8 +94,11 @@ static bool bind(struct vctx *c)
 			int p = topo_find_port(t, n, rs->ports[k]);
 
 			if (p < 0) {
-				input_err(r->file, 0, "switches.%s.ports[%d]: %s has no port \"%s\" in %s",
-					  rs->name, k, rs->name, rs->ports[k], t->file);
+				input_err(
+					r->file, 0,
+					"switches.%s.ports[%d]: %s has no port \"%s\" in %s",
+					rs->name, k, rs->name, rs->ports[k],
+					t->file);
 				return false;
 			}
 			c->sw_ports[s][k] = p;
@@ -105,8 +109,11 @@ static bool bind(struct vctx *c)
 			int p = t->nodes[n].ports[k];
 
 			if (c->port_local[p] < 0) {
-				input_err(r->file, 0, "switches.%s.ports: port \"%s\" of %s in %s is missing",
-					  rs->name, t->ports[p].name, rs->name, t->file);
+				input_err(
+					r->file, 0,
+					"switches.%s.ports: port \"%s\" of %s in %s is missing",
+					rs->name, t->ports[p].name, rs->name,
+					t->file);
 				return false;
 			}
 		}
@@ -123,13 +130,20 @@ static bool bind(struct vctx *c)
 	return true;
 }
 
-static int64_t add_edge(struct vctx *c, int from, int p, int to, int q, int sw, int rule)
+static int64_t add_edge(struct vctx *c, int from, int p, int to, int q, int sw,
+			int rule)
 {
 	bool fresh;
-	uint64_t *slot = hmap_slot(&c->edges, key2(bdg_node(from, p), bdg_node(to, q)), &fresh);
+	uint64_t *slot = hmap_slot(
+		&c->edges, key2(bdg_node(from, p), bdg_node(to, q)), &fresh);
 	struct verify_edge ed = {
-		.from_port = from, .from_prio = p, .to_port = to, .to_prio = q,
-		.sw = sw, .rule = rule, .path = -1,
+		.from_port = from,
+		.from_prio = p,
+		.to_port = to,
+		.to_prio = q,
+		.sw = sw,
+		.rule = rule,
+		.path = -1,
 	};
 
 	if (fresh) {
@@ -180,25 +194,34 @@ static void rule_edges(struct vctx *c, int s, int k)
 		if (p < 0)
 			continue;
 		for (o = olo; o < ohi; o++) {
-			int out = c->sw_ports[s][o], in_b = c->t->ports[out].peer;
+			int out = c->sw_ports[s][o],
+			    in_b = c->t->ports[out].peer;
 			int sb = c->node_sw[port_node(c->t, in_b)];
 
-			if (wild && (rules_rewrite(r, s, rw->tag, i, o, &rk), rk != k))
+			if (wild &&
+			    (rules_rewrite(r, s, rw->tag, i, o, &rk), rk != k))
 				continue;
 			if (sb < 0)
-				continue;	/* a host: a sink, it waits on nobody */
-			q = rules_classify(r, sb, c->port_local[in_b], rw->new_tag, NULL);
+				continue; /* a host: a sink, it waits on nobody */
+			q = rules_classify(r, sb, c->port_local[in_b],
+					   rw->new_tag, NULL);
 			if (q >= 0)
-				add_edge(c, c->sw_ports[s][i], p, in_b, q, s, k);
+				add_edge(c, c->sw_ports[s][i], p, in_b, q, s,
+					 k);
 		}
 	}
 }
 
-static void note_lossy(struct vctx *c, int path, int cls, int hop, int tag, int rule,
-		       enum lossy_reason why)
+static void note_lossy(struct vctx *c, int path, int cls, int hop, int tag,
+		       int rule, enum lossy_reason why)
 {
 	struct lossy_rec l = {
-		.path = path, .cls = cls, .hop = hop, .tag = tag, .rule = rule, .why = why,
+		.path = path,
+		.cls = cls,
+		.hop = hop,
+		.tag = tag,
+		.rule = rule,
+		.why = why,
 	};
 
 	c->res->lossy_walks++;
@@ -212,8 +235,9 @@ static int initial_tag(const struct vctx *c, int node, int cls)
 	int h = c->node_host[node];
 
 	if (r->nclasses)
-		return h >= 0 && r->hosts[h].nclasses ? r->hosts[h].classes[cls]
-						      : r->class_tags[cls];
+		return h >= 0 && r->hosts[h].nclasses ?
+			       r->hosts[h].classes[cls] :
+			       r->class_tags[cls];
 	if (h >= 0 && r->hosts[h].tag >= 0)
 		return r->hosts[h].tag;
 	return r->ntags ? r->tags[0].tag : -1;
@@ -240,7 +264,7 @@ static bool walk(struct vctx *c, int i, int cls, bool annotate)
 	uint64_t ci;
 
 	if (n <= 0)
-		return true;	/* elp_add() callers may add an empty path */
+		return true; /* elp_add() callers may add an empty path */
 	tag = initial_tag(c, port_node(t, h[0]), cls);
 	if (tag < 0 || !rules_tag_lossless(r, tag)) {
 		if (!annotate)
@@ -248,12 +272,14 @@ static bool walk(struct vctx *c, int i, int cls, bool annotate)
 		return false;
 	}
 	for (k = 1; k <= n; k++) {
-		int in = t->ports[h[k - 1]].peer, sw = c->node_sw[port_node(t, in)];
+		int in = t->ports[h[k - 1]].peer,
+		    sw = c->node_sw[port_node(t, in)];
 		int loc = c->port_local[in], p, nt, rule;
 
 		if (sw < 0) {
 			if (k < n && lossless && !annotate)
-				note_lossy(c, i, cls, k, tag, -1, LOSSY_NO_RULES);
+				note_lossy(c, i, cls, k, tag, -1,
+					   LOSSY_NO_RULES);
 			return k == n && lossless;
 		}
 		p = rules_classify(r, sw, loc, tag, &rule);
@@ -261,7 +287,9 @@ static bool walk(struct vctx *c, int i, int cls, bool annotate)
 			note_lossy(c, i, cls, k, tag, rule, LOSSY_CLASSIFY);
 		lossless &= p >= 0;
 		if (annotate && p >= 0 && prev >= 0 &&
-		    hmap_get(&c->cyc, key2(bdg_node(prev, prev_p), bdg_node(in, p)), &ci) &&
+		    hmap_get(&c->cyc,
+			     key2(bdg_node(prev, prev_p), bdg_node(in, p)),
+			     &ci) &&
 		    c->res->cycle[ci].path < 0)
 			c->res->cycle[ci].path = i;
 		if (k == n)
@@ -272,7 +300,8 @@ static bool walk(struct vctx *c, int i, int cls, bool annotate)
 			note_decreasing(c, sw, rule, i, k);
 		if (nt < 0) {
 			if (lossless && !annotate)
-				note_lossy(c, i, cls, k, tag, rule, LOSSY_REWRITE);
+				note_lossy(c, i, cls, k, tag, rule,
+					   LOSSY_REWRITE);
 			lossless = false;
 			nt = r->lossy_tag;
 		}
@@ -291,8 +320,12 @@ static void annotate_cycle(struct vctx *c, int ncls)
 
 	hmap_init(&c->cyc, res->cycle_len);
 	for (k = 0; k < res->cycle_len; k++)
-		hmap_put(&c->cyc, key2(bdg_node(res->cycle[k].from_port, res->cycle[k].from_prio),
-				       bdg_node(res->cycle[k].to_port, res->cycle[k].to_prio)), k);
+		hmap_put(&c->cyc,
+			 key2(bdg_node(res->cycle[k].from_port,
+				       res->cycle[k].from_prio),
+			      bdg_node(res->cycle[k].to_port,
+				       res->cycle[k].to_prio)),
+			 k);
 	for (i = 0; i < c->e->npaths && named < res->cycle_len; i++) {
 		for (k = 0; k < ncls; k++)
 			walk(c, i, k, true);
@@ -320,10 +353,12 @@ static int64_t count_nodes(struct vctx *c)
 			if (cl->prio == r->lossy_prio)
 				continue;
 			for (i = lo; i < hi; i++) {
-				uint32_t v = bdg_node(c->sw_ports[s][i], cl->prio);
+				uint32_t v =
+					bdg_node(c->sw_ports[s][i], cl->prio);
 
 				if (cl->in == RULES_ANY &&
-				    (rules_classify(r, s, i, cl->tag, &rk), rk != k))
+				    (rules_classify(r, s, i, cl->tag, &rk),
+				     rk != k))
 					continue;
 				n += !seen[v];
 				seen[v] = 1;
@@ -382,8 +417,8 @@ static char *where(const struct vctx *c, int path)
 	char *p = elp_path_text(c->t, c->e, path), *s;
 	int line = c->e->line[path];
 
-	if (line ? asprintf(&s, "%s (%s:%d)", p, c->e->file, line) < 0
-		 : asprintf(&s, "%s", p) < 0)
+	if (line ? asprintf(&s, "%s (%s:%d)", p, c->e->file, line) < 0 :
+		   asprintf(&s, "%s", p) < 0)
 		abort();
 	free(p);
 	return s;
@@ -394,10 +429,13 @@ static void lossy_problem(struct vctx *c, const struct lossy_rec *l)
 	const struct topo *t = c->t;
 	const struct rules *r = c->r;
 	const int32_t *h = elp_hops(c->e, l->path);
-	int n = elp_len(c->e, l->path), node = l->hop ? port_peer_node(t, h[l->hop - 1])
-						       : port_node(t, h[0]);
-	const char *nm = t->nodes[node].name, *in = NULL, *out = NULL, *missing = NULL;
-	char *w = where(c, l->path), *rt = NULL, *why = NULL, cls[32] = "", *text;
+	int n = elp_len(c->e, l->path),
+	    node = l->hop ? port_peer_node(t, h[l->hop - 1]) :
+			    port_node(t, h[0]);
+	const char *nm = t->nodes[node].name, *in = NULL, *out = NULL,
+		   *missing = NULL;
+	char *w = where(c, l->path), *rt = NULL, *why = NULL, cls[32] = "",
+	     *text;
 	char *plain = elp_path_text(t, c->e, l->path);
 	int sw = c->node_sw[node];
 	json_t *j;
@@ -410,39 +448,50 @@ static void lossy_problem(struct vctx *c, const struct lossy_rec *l)
 		snprintf(cls, sizeof(cls), ", class %d", r->class_ids[l->cls]);
 	switch (l->why) {
 	case LOSSY_INITIAL:
-		if (asprintf(&why, "the source %s has no lossless initial tag", nm) < 0)
+		if (asprintf(&why, "the source %s has no lossless initial tag",
+			     nm) < 0)
 			abort();
 		break;
 	case LOSSY_NO_RULES:
-		if (asprintf(&why, "at %s: %s forwards but is not in \"switches\"", nm, nm) < 0)
+		if (asprintf(&why,
+			     "at %s: %s forwards but is not in \"switches\"",
+			     nm, nm) < 0)
 			abort();
 		break;
 	case LOSSY_CLASSIFY:
 		if (l->rule < 0) {
 			missing = "classify";
-			if (asprintf(&why, "at %s: no classify rule for in %s tag %d", nm, in,
-				     l->tag) < 0)
+			if (asprintf(&why,
+				     "at %s: no classify rule for in %s tag %d",
+				     nm, in, l->tag) < 0)
 				abort();
 		} else {
-			const struct rules_classify *cl = &r->sw[sw].classify[l->rule];
+			const struct rules_classify *cl =
+				&r->sw[sw].classify[l->rule];
 
 			if (asprintf(&rt, "classify[%d]", l->rule) < 0 ||
-			    asprintf(&why, "at %s: %s (in %s tag %d priority %d) queues it lossy",
-				     nm, rt, rules_port_name(r, sw, cl->in), cl->tag, cl->prio) < 0)
+			    asprintf(
+				    &why,
+				    "at %s: %s (in %s tag %d priority %d) queues it lossy",
+				    nm, rt, rules_port_name(r, sw, cl->in),
+				    cl->tag, cl->prio) < 0)
 				abort();
 		}
 		break;
 	case LOSSY_REWRITE:
 		if (l->rule < 0) {
 			missing = "rewrite";
-			if (asprintf(&why, "at %s: no rewrite rule for tag %d in %s out %s", nm,
-				     l->tag, in, out) < 0)
+			if (asprintf(
+				    &why,
+				    "at %s: no rewrite rule for tag %d in %s out %s",
+				    nm, l->tag, in, out) < 0)
 				abort();
 		} else {
 			char *x = verify_rule_text(r, sw, l->rule);
 
 			if (asprintf(&rt, "rewrite[%d]", l->rule) < 0 ||
-			    asprintf(&why, "at %s: %s demotes it to lossy", nm, x) < 0)
+			    asprintf(&why, "at %s: %s demotes it to lossy", nm,
+				     x) < 0)
 				abort();
 			free(x);
 		}
@@ -451,11 +500,13 @@ static void lossy_problem(struct vctx *c, const struct lossy_rec *l)
 	if (asprintf(&text, "lossy path %s%s: %s", w, cls, why) < 0)
 		abort();
 	j = json_pack("{s:s,s:s,s:i,s:s,s:i,s:i,s:s?,s:s?,s:s?,s:s?,s:s}",
-		      "kind", "lossy_path", "path", plain, "line", c->e->line[l->path],
-		      "node", nm, "hop", l->hop, "tag", l->tag, "in", in, "out", out,
-		      "missing", missing, "rule", rt, "message", text);
+		      "kind", "lossy_path", "path", plain, "line",
+		      c->e->line[l->path], "node", nm, "hop", l->hop, "tag",
+		      l->tag, "in", in, "out", out, "missing", missing, "rule",
+		      rt, "message", text);
 	if (r->nclasses)
-		json_object_set_new(j, "class", json_integer(r->class_ids[l->cls]));
+		json_object_set_new(j, "class",
+				    json_integer(r->class_ids[l->cls]));
 	verify_add_problem(c->res, VERIFY_LOSSY_PATH, text, j);
 	free(plain);
 	free(w);
@@ -467,7 +518,8 @@ static void decreasing_problem(struct vctx *c, const struct dec_rec *d)
 {
 	const struct rules *r = c->r;
 	const struct rules_rewrite *rw = &r->sw[d->sw].rewrite[d->rule];
-	char *rt = verify_rule_text(r, d->sw, d->rule), *w = NULL, *plain = NULL;
+	char *rt = verify_rule_text(r, d->sw, d->rule), *w = NULL,
+	     *plain = NULL;
 	char *text, name[32];
 	json_t *j;
 
@@ -476,17 +528,19 @@ static void decreasing_problem(struct vctx *c, const struct dec_rec *d)
 		plain = elp_path_text(c->t, c->e, d->path);
 	}
 	if (asprintf(&text, "decreasing tag: %s lowers rank %d to %d%s%s", rt,
-		     r->rank[rw->tag], r->rank[rw->new_tag], w ? "\n      on path " : "",
-		     w ? w : "") < 0)
+		     r->rank[rw->tag], r->rank[rw->new_tag],
+		     w ? "\n      on path " : "", w ? w : "") < 0)
 		abort();
 	snprintf(name, sizeof(name), "rewrite[%d]", d->rule);
-	j = json_pack("{s:s,s:s,s:s,s:i,s:s,s:s,s:i,s:s?,s:s}", "kind", "decreasing_tag",
-		      "switch", r->sw[d->sw].name, "rule", name, "tag", rw->tag,
-		      "in", rules_port_name(r, d->sw, rw->in),
-		      "out", rules_port_name(r, d->sw, rw->out), "new_tag", rw->new_tag,
-		      "path", plain, "message", text);
+	j = json_pack("{s:s,s:s,s:s,s:i,s:s,s:s,s:i,s:s?,s:s}", "kind",
+		      "decreasing_tag", "switch", r->sw[d->sw].name, "rule",
+		      name, "tag", rw->tag, "in",
+		      rules_port_name(r, d->sw, rw->in), "out",
+		      rules_port_name(r, d->sw, rw->out), "new_tag",
+		      rw->new_tag, "path", plain, "message", text);
 	if (w) {
-		json_object_set_new(j, "line", json_integer(c->e->line[d->path]));
+		json_object_set_new(j, "line",
+				    json_integer(c->e->line[d->path]));
 		json_object_set_new(j, "hop", json_integer(d->hop));
 	}
 	verify_add_problem(c->res, VERIFY_DECREASING_TAG, text, j);
@@ -503,11 +557,13 @@ static void verify_report(struct vctx *c)
 	int i;
 
 	if (res->cycle_len) {
-		if (asprintf(&text, "cycle of %d buffer dependencies", res->cycle_len) < 0)
+		if (asprintf(&text, "cycle of %d buffer dependencies",
+			     res->cycle_len) < 0)
 			abort();
 		verify_add_problem(res, VERIFY_CYCLE, text,
 				   json_pack("{s:s,s:i,s:s}", "kind", "cycle",
-					     "length", res->cycle_len, "message", text));
+					     "length", res->cycle_len,
+					     "message", text));
 	}
 	for (i = 0; i < c->ndec && i < c->max; i++)
 		decreasing_problem(c, &c->dec[i]);
@@ -515,8 +571,9 @@ static void verify_report(struct vctx *c)
 		lossy_problem(c, &c->lossy[i]);
 }
 
-int verify_rules(const struct topo *t, const struct elp *e, const struct rules *r,
-		 const struct verify_opts *opts, struct verify_result *res)
+int verify_rules(const struct topo *t, const struct elp *e,
+		 const struct rules *r, const struct verify_opts *opts,
+		 struct verify_result *res)
 {
 	struct vctx c = { .t = t, .e = e, .r = r, .res = res };
 	double t0 = now_seconds();

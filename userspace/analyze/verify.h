@@ -38,19 +38,19 @@
 #include "model/topo.h"
 
 struct verify_opts {
-	bool allow_lossy;	/* lossy ELP paths are counted, not problems */
-	int max_problems;	/* witnesses kept per kind; 0 means 10 */
+	bool allow_lossy; /* lossy ELP paths are counted, not problems */
+	int max_problems; /* witnesses kept per kind; 0 means 10 */
 };
 
 /* One BDG edge: (port in, prio) of one switch waits on the next one. */
 struct verify_edge {
-	int from_port;		/* topology port ids (in-ports) */
+	int from_port; /* topology port ids (in-ports) */
 	int from_prio;
 	int to_port;
 	int to_prio;
-	int sw;			/* rules switch whose rewrite rule makes it */
+	int sw; /* rules switch whose rewrite rule makes it */
 	int rule;
-	int path;		/* an ELP path that takes it, or -1 */
+	int path; /* an ELP path that takes it, or -1 */
 };
 
 enum verify_kind {
@@ -61,19 +61,19 @@ enum verify_kind {
 
 struct verify_problem {
 	enum verify_kind kind;
-	char *text;		/* one line or more, no trailing newline */
-	json_t *json;		/* the same, structured */
+	char *text; /* one line or more, no trailing newline */
+	json_t *json; /* the same, structured */
 };
 
 struct verify_result {
-	bool ok;		/* everything holds: exit 0 */
-	bool deadlock_free;	/* the BDG is acyclic */
+	bool ok; /* everything holds: exit 0 */
+	bool deadlock_free; /* the BDG is acyclic */
 	bool monotonic;
 	int64_t paths;
-	int64_t walks;		/* paths x classes */
-	int64_t lossless_paths;	/* lossless for every class */
+	int64_t walks; /* paths x classes */
+	int64_t lossless_paths; /* lossless for every class */
 	int64_t lossy_walks;
-	int64_t decreasing;	/* rules that lower a tag */
+	int64_t decreasing; /* rules that lower a tag */
 	int64_t bdg_nodes;
 	int64_t bdg_edges;
 	struct verify_edge *cycle;
@@ -84,12 +84,15 @@ struct verify_result {
 	double seconds;
 };
 
-int verify_rules(const struct topo *t, const struct elp *e, const struct rules *r,
-		 const struct verify_opts *opts, struct verify_result *res);
+int verify_rules(const struct topo *t, const struct elp *e,
+		 const struct rules *r, const struct verify_opts *opts,
+		 struct verify_result *res);
 json_t *verify_result_json(const struct topo *t, const struct elp *e,
-			   const struct rules *r, const struct verify_result *res);
+			   const struct rules *r,
+			   const struct verify_result *res);
 void verify_result_print(FILE *f, const struct topo *t, const struct elp *e,
-			 const struct rules *r, const struct verify_result *res);
+			 const struct rules *r,
+			 const struct verify_result *res);
 void verify_result_free(struct verify_result *res);
 
 /* Shared with verify_report.c. */

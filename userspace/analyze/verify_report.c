@@ -12,8 +12,9 @@ char *verify_rule_text(const struct rules *r, int sw, int rule)
 	const struct rules_rewrite *rw = &r->sw[sw].rewrite[rule];
 	char *s;
 
-	if (asprintf(&s, "%s rewrite[%d] (tag %d in %s out %s -> %d%s)", r->sw[sw].name,
-		     rule, rw->tag, rules_port_name(r, sw, rw->in),
+	if (asprintf(&s, "%s rewrite[%d] (tag %d in %s out %s -> %d%s)",
+		     r->sw[sw].name, rule, rw->tag,
+		     rules_port_name(r, sw, rw->in),
 		     rules_port_name(r, sw, rw->out), rw->new_tag,
 		     rw->new_tag == r->lossy_tag ? " lossy" : "") < 0)
 		abort();
@@ -23,7 +24,8 @@ char *verify_rule_text(const struct rules *r, int sw, int rule)
 void verify_add_problem(struct verify_result *res, enum verify_kind kind,
 			char *text, json_t *json)
 {
-	res->problems = xrealloc(res->problems, (res->nproblems + 1) * sizeof(*res->problems));
+	res->problems = xrealloc(res->problems,
+				 (res->nproblems + 1) * sizeof(*res->problems));
 	res->problems[res->nproblems].kind = kind;
 	res->problems[res->nproblems].text = text;
 	res->problems[res->nproblems++].json = json;
@@ -44,12 +46,14 @@ void verify_result_free(struct verify_result *res)
 
 static json_t *bdg_node_json(const struct topo *t, int port, int prio)
 {
-	return json_pack("{s:s,s:s,s:i}", "switch", t->nodes[port_node(t, port)].name,
-			 "port", t->ports[port].name, "priority", prio);
+	return json_pack("{s:s,s:s,s:i}", "switch",
+			 t->nodes[port_node(t, port)].name, "port",
+			 t->ports[port].name, "priority", prio);
 }
 
 static json_t *cycle_json(const struct topo *t, const struct elp *e,
-			  const struct rules *r, const struct verify_result *res)
+			  const struct rules *r,
+			  const struct verify_result *res)
 {
 	json_t *arr = json_array();
 	int k;
@@ -60,15 +64,17 @@ static json_t *cycle_json(const struct topo *t, const struct elp *e,
 		json_t *o;
 
 		snprintf(name, sizeof(name), "rewrite[%d]", ed->rule);
-		o = json_pack("{s:o,s:o,s:s,s:s,s:s}",
-			      "from", bdg_node_json(t, ed->from_port, ed->from_prio),
+		o = json_pack("{s:o,s:o,s:s,s:s,s:s}", "from",
+			      bdg_node_json(t, ed->from_port, ed->from_prio),
 			      "to", bdg_node_json(t, ed->to_port, ed->to_prio),
-			      "switch", r->sw[ed->sw].name, "rule", name, "rule_text", rt);
+			      "switch", r->sw[ed->sw].name, "rule", name,
+			      "rule_text", rt);
 		if (ed->path >= 0) {
 			char *p = elp_path_text(t, e, ed->path);
 
 			json_object_set_new(o, "path", json_string(p));
-			json_object_set_new(o, "line", json_integer(e->line[ed->path]));
+			json_object_set_new(o, "line",
+					    json_integer(e->line[ed->path]));
 			free(p);
 		} else {
 			json_object_set_new(o, "path", json_null());
@@ -80,26 +86,26 @@ static json_t *cycle_json(const struct topo *t, const struct elp *e,
 }
 
 json_t *verify_result_json(const struct topo *t, const struct elp *e,
-			   const struct rules *r, const struct verify_result *res)
+			   const struct rules *r,
+			   const struct verify_result *res)
 {
 	json_t *probs = json_array();
 	int i;
 
 	for (i = 0; i < res->nproblems; i++)
 		json_array_append(probs, res->problems[i].json);
-	return json_pack("{s:b,s:b,s:b,s:I,s:I,s:I,s:I,s:i,s:o,s:I,s:o,s:I,s:I,s:f}",
-			 "ok", res->ok, "deadlock_free", res->deadlock_free,
-			 "monotonic", res->monotonic,
-			 "paths", (json_int_t)res->paths,
-			 "lossless_paths", (json_int_t)res->lossless_paths,
-			 "lossy_paths", (json_int_t)(res->paths - res->lossless_paths),
-			 "walks", (json_int_t)res->walks, "classes", res->nclasses,
-			 "cycle", res->cycle_len ? cycle_json(t, e, r, res) : json_null(),
-			 "decreasing_rules", (json_int_t)res->decreasing,
-			 "problems", probs,
-			 "bdg_nodes", (json_int_t)res->bdg_nodes,
-			 "bdg_edges", (json_int_t)res->bdg_edges,
-			 "seconds", res->seconds);
+	return json_pack(
+		"{s:b,s:b,s:b,s:I,s:I,s:I,s:I,s:i,s:o,s:I,s:o,s:I,s:I,s:f}",
+		"ok", res->ok, "deadlock_free", res->deadlock_free, "monotonic",
+		res->monotonic, "paths", (json_int_t)res->paths,
+		"lossless_paths", (json_int_t)res->lossless_paths,
+		"lossy_paths", (json_int_t)(res->paths - res->lossless_paths),
+		"walks", (json_int_t)res->walks, "classes", res->nclasses,
+		"cycle",
+		res->cycle_len ? cycle_json(t, e, r, res) : json_null(),
+		"decreasing_rules", (json_int_t)res->decreasing, "problems",
+		probs, "bdg_nodes", (json_int_t)res->bdg_nodes, "bdg_edges",
+		(json_int_t)res->bdg_edges, "seconds", res->seconds);
 }
 
 static void print_cycle(FILE *f, const struct topo *t, const struct elp *e,
@@ -111,17 +117,20 @@ static void print_cycle(FILE *f, const struct topo *t, const struct elp *e,
 		const struct verify_edge *ed = &res->cycle[k];
 		char *rt = verify_rule_text(r, ed->sw, ed->rule);
 
-		fprintf(f, "  (%s, in %s, prio %d) waits on (%s, in %s, prio %d)\n"
+		fprintf(f,
+			"  (%s, in %s, prio %d) waits on (%s, in %s, prio %d)\n"
 			"      by rule %s\n",
-			t->nodes[port_node(t, ed->from_port)].name, t->ports[ed->from_port].name,
-			ed->from_prio, t->nodes[port_node(t, ed->to_port)].name,
+			t->nodes[port_node(t, ed->from_port)].name,
+			t->ports[ed->from_port].name, ed->from_prio,
+			t->nodes[port_node(t, ed->to_port)].name,
 			t->ports[ed->to_port].name, ed->to_prio, rt);
 		if (ed->path >= 0) {
 			char *p = elp_path_text(t, e, ed->path);
 
 			fprintf(f, "      by path %s", p);
 			if (e->line[ed->path])
-				fprintf(f, " (%s:%d)", e->file, e->line[ed->path]);
+				fprintf(f, " (%s:%d)", e->file,
+					e->line[ed->path]);
 			fputc('\n', f);
 			free(p);
 		}
@@ -135,14 +144,18 @@ void verify_result_print(FILE *f, const struct topo *t, const struct elp *e,
 	int64_t lossy = res->paths - res->lossless_paths, shown = 0;
 	int i;
 
-	fprintf(f, "%s: deadlock-free %s, tags monotonic %s, %lld of %lld paths lossless",
-		res->ok ? "verified" : "NOT verified", res->deadlock_free ? "yes" : "NO",
+	fprintf(f,
+		"%s: deadlock-free %s, tags monotonic %s, %lld of %lld paths lossless",
+		res->ok ? "verified" : "NOT verified",
+		res->deadlock_free ? "yes" : "NO",
 		res->monotonic ? "yes" : "NO", (long long)res->lossless_paths,
 		(long long)res->paths);
 	if (res->nclasses > 1)
 		fprintf(f, " in all %d classes", res->nclasses);
-	fprintf(f, "\n  buffer dependency graph: %lld nodes, %lld edges; %.3f s\n",
-		(long long)res->bdg_nodes, (long long)res->bdg_edges, res->seconds);
+	fprintf(f,
+		"\n  buffer dependency graph: %lld nodes, %lld edges; %.3f s\n",
+		(long long)res->bdg_nodes, (long long)res->bdg_edges,
+		res->seconds);
 	for (i = 0; i < res->nproblems; i++) {
 		fprintf(f, "%s\n", res->problems[i].text);
 		if (res->problems[i].kind == VERIFY_CYCLE)
@@ -150,8 +163,10 @@ void verify_result_print(FILE *f, const struct topo *t, const struct elp *e,
 		shown += res->problems[i].kind == VERIFY_LOSSY_PATH;
 	}
 	if (res->lossy_walks > shown)
-		fprintf(f, "... %lld more lossy walks not shown (%lld paths lossy in all)\n",
-			(long long)(res->lossy_walks - shown), (long long)lossy);
+		fprintf(f,
+			"... %lld more lossy walks not shown (%lld paths lossy in all)\n",
+			(long long)(res->lossy_walks - shown),
+			(long long)lossy);
 	for (i = 0, shown = 0; i < res->nproblems; i++)
 		shown += res->problems[i].kind == VERIFY_DECREASING_TAG;
 	if (res->decreasing > shown)

@@ -13,7 +13,8 @@ bool help_asked;
 /* Remembered, so that main() can print the null of -j for every help. */
 bool is_help(const char *arg)
 {
-	bool h = !strcmp(arg, "help") || !strcmp(arg, "-h") || !strcmp(arg, "--help");
+	bool h = !strcmp(arg, "help") || !strcmp(arg, "-h") ||
+		 !strcmp(arg, "--help");
 
 	help_asked |= h;
 	return h;
@@ -54,4 +55,3 @@ int usage_help(int (*help)(int argc, char **argv))
 		help(0, NULL);
 	return EXIT_USAGE;
 }
-

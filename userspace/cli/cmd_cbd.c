@@ -37,17 +37,17 @@ int do_cbd(int argc, char **argv)
 		return EXIT_USAGE;
 	cbd = cbd_check(t, e, &w);
 	if (json_output) {
-		json_emit(json_pack("{s:b,s:o,s:i,s:I,s:I,s:f}", "cbd", cbd,
-				    "cycle", cbd ? cbd_witness_json(t, e, &w) : json_null(),
-				    "paths", e->npaths, "links", (json_int_t)w.links,
-				    "dependencies", (json_int_t)w.deps,
-				    "seconds", now_seconds() - t0));
+		json_emit(json_pack(
+			"{s:b,s:o,s:i,s:I,s:I,s:f}", "cbd", cbd, "cycle",
+			cbd ? cbd_witness_json(t, e, &w) : json_null(), "paths",
+			e->npaths, "links", (json_int_t)w.links, "dependencies",
+			(json_int_t)w.deps, "seconds", now_seconds() - t0));
 	} else if (cbd) {
 		printf("CBD: a cycle of %d link dependencies\n", w.len);
 		cbd_witness_print(stdout, t, e, &w);
 	} else {
-		printf("no CBD: %d paths, %lld links, %lld dependencies\n", e->npaths,
-		       (long long)w.links, (long long)w.deps);
+		printf("no CBD: %d paths, %lld links, %lld dependencies\n",
+		       e->npaths, (long long)w.links, (long long)w.deps);
 	}
 	cbd_witness_free(&w);
 	elp_free(e);

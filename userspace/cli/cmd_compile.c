@@ -85,12 +85,16 @@ static int check_opts(const struct compile_opts *o)
 
 	for (i = 0; i < o->nprios; i++)
 		if (o->prios[i] == o->lossy_prio)
-			return usage_err(NULL, "priority %d is both lossless and the lossy priority",
-					 o->lossy_prio);
+			return usage_err(
+				NULL,
+				"priority %d is both lossless and the lossy priority",
+				o->lossy_prio);
 	for (i = 0; i < o->ndscp; i++)
 		if (o->dscp[i] == o->lossy_dscp)
-			return usage_err(NULL, "DSCP %d is both a lossless tag and the lossy tag",
-					 o->lossy_dscp);
+			return usage_err(
+				NULL,
+				"DSCP %d is both a lossless tag and the lossy tag",
+				o->lossy_dscp);
 	return 0;
 }
 
@@ -100,7 +104,8 @@ static int algo_opt(const struct opt *opt, const char *val)
 
 	*algo = compile_find_algo(val);
 	if (!*algo) {
-		p_err("What is algorithm \"%s\"? (best | order | greedy | brute | clos)", val);
+		p_err("What is algorithm \"%s\"? (best | order | greedy | brute | clos)",
+		      val);
 		return 1;
 	}
 	return 0;
@@ -112,7 +117,8 @@ static int prios_opt(const struct opt *opt, const char *val)
 
 	o->nprios = parse_distinct(val, 7, o->prios);
 	if (o->nprios < 0) {
-		p_err("--priorities takes distinct priorities 0-7, not \"%s\"", val);
+		p_err("--priorities takes distinct priorities 0-7, not \"%s\"",
+		      val);
 		return 1;
 	}
 	return 0;
@@ -130,19 +136,39 @@ static int dscp_opt(const struct opt *opt, const char *val)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct compile_opts *o, struct compile_cli *c)
+static int parse_args(int argc, char **argv, struct compile_opts *o,
+		      struct compile_cli *c)
 {
 	bool no_verify = false, no_bound = false;
 	int seconds = -1, got, rc;
 	char *pos[2];
 	const struct opt opts[] = {
-		{ .name = "--algorithm", .type = OPT_FUNC, .out = &o->algo, .func = algo_opt },
-		{ .name = "--classes", .type = OPT_INT, .min = 1, .max = 8, .out = &o->nclasses },
-		{ .name = "--priorities", .type = OPT_FUNC, .out = o, .func = prios_opt },
-		{ .name = "--dscp", .type = OPT_FUNC, .out = o, .func = dscp_opt },
-		{ .name = "--lossy-priority", .type = OPT_INT, .min = 0, .max = 7,
+		{ .name = "--algorithm",
+		  .type = OPT_FUNC,
+		  .out = &o->algo,
+		  .func = algo_opt },
+		{ .name = "--classes",
+		  .type = OPT_INT,
+		  .min = 1,
+		  .max = 8,
+		  .out = &o->nclasses },
+		{ .name = "--priorities",
+		  .type = OPT_FUNC,
+		  .out = o,
+		  .func = prios_opt },
+		{ .name = "--dscp",
+		  .type = OPT_FUNC,
+		  .out = o,
+		  .func = dscp_opt },
+		{ .name = "--lossy-priority",
+		  .type = OPT_INT,
+		  .min = 0,
+		  .max = 7,
 		  .out = &o->lossy_prio },
-		{ .name = "--lossy-dscp", .type = OPT_INT, .min = 0, .max = 63,
+		{ .name = "--lossy-dscp",
+		  .type = OPT_INT,
+		  .min = 0,
+		  .max = 63,
 		  .out = &o->lossy_dscp },
 		{ .name = "--strict", .type = OPT_FLAG, .out = &o->strict },
 		{ .name = "--compress", .type = OPT_FLAG, .out = &o->compress },
@@ -150,7 +176,10 @@ static int parse_args(int argc, char **argv, struct compile_opts *o, struct comp
 		{ .name = "--dot", .type = OPT_STR, .out = &c->dot },
 		{ .name = "--no-verify", .type = OPT_FLAG, .out = &no_verify },
 		{ .name = "--no-bound", .type = OPT_FLAG, .out = &no_bound },
-		{ .name = "--exact-seconds", .type = OPT_INT, .min = 0, .max = 3600,
+		{ .name = "--exact-seconds",
+		  .type = OPT_INT,
+		  .min = 0,
+		  .max = 3600,
 		  .out = &seconds },
 		{ .name = "-o", .type = OPT_STR, .out = &c->out },
 		{ .name = "--output", .type = OPT_STR, .out = &c->out },
@@ -194,8 +223,8 @@ static int close_out(FILE *f, const char *path)
 }
 
 static int write_outputs(const struct topo *t, const struct compile_result *r,
-			 const struct compile_opts *o, const struct compile_cli *c,
-			 json_t *rules)
+			 const struct compile_opts *o,
+			 const struct compile_cli *c, json_t *rules)
 {
 	FILE *f;
 
@@ -203,7 +232,8 @@ static int write_outputs(const struct topo *t, const struct compile_result *r,
 		const char *path = c->out ? c->out : "-";
 
 		/* jansson keeps insertion order: the output is reproducible */
-		size_t flags = r->nrules > 20000 ? JSON_COMPACT : JSON_INDENT(1);
+		size_t flags =
+			r->nrules > 20000 ? JSON_COMPACT : JSON_INDENT(1);
 
 		f = open_out(path);
 		if (!f || json_dumpf(rules, f, flags) ||
@@ -212,7 +242,8 @@ static int write_outputs(const struct topo *t, const struct compile_result *r,
 	}
 	if (c->table) {
 		f = open_out(c->table);
-		if (!f || rules_write_table(f, t, r, o) || close_out(f, c->table))
+		if (!f || rules_write_table(f, t, r, o) ||
+		    close_out(f, c->table))
 			return -1;
 	}
 	if (c->dot) {
@@ -229,15 +260,17 @@ static void report_lossy(const struct topo *t, const struct elp *e,
 	int i;
 
 	pr_warn("%d path%s (x class) cannot stay lossless with the priorities "
-		"available (%d tags needed, %d lossless):\n", r->lossy,
-		r->lossy == 1 ? "" : "s", r->ntags, r->nlossless);
+		"available (%d tags needed, %d lossless):\n",
+		r->lossy, r->lossy == 1 ? "" : "s", r->ntags, r->nlossless);
 	for (i = 0; i < r->nlossy_list; i++) {
 		const struct lossy_path *lp = &r->lossy_list[i];
 		const int32_t *h = elp_hops(e, lp->path);
-		int node = lp->hop ? port_peer_node(t, h[lp->hop - 1]) : port_node(t, h[0]);
+		int node = lp->hop ? port_peer_node(t, h[lp->hop - 1]) :
+				     port_node(t, h[0]);
 
 		pr_warn("  %s:%d class %d: lossy from %s (hop %d)\n", e->file,
-			e->line[lp->path], lp->cls, t->nodes[node].name, lp->hop);
+			e->line[lp->path], lp->cls, t->nodes[node].name,
+			lp->hop);
 	}
 	if (r->lossy > r->nlossy_list)
 		pr_warn("  ... and %d more\n", r->lossy - r->nlossy_list);
@@ -257,41 +290,54 @@ static json_t *json_tristate(int v)
 }
 
 static void print_summary(const struct elp *e, const struct compile_result *r,
-			  const struct compile_opts *o, const struct outcome *oc,
-			  double seconds)
+			  const struct compile_opts *o,
+			  const struct outcome *oc, double seconds)
 {
 	if (json_output) {
-		json_t *j = json_pack("{s:s,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:f}",
-				      "algorithm", o->algo->name, "chosen", r->algo->name,
-				      "priorities", r->nlossless, "tags_needed", r->ntags,
-				      "classes", o->nclasses, "rules", r->nrules,
-				      "max_switch_rules", r->max_switch_rules,
-				      "switches", r->nsw, "paths", e->npaths,
-				      "lossy_paths", r->lossy, "seconds", seconds);
+		json_t *j = json_pack(
+			"{s:s,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:f}",
+			"algorithm", o->algo->name, "chosen", r->algo->name,
+			"priorities", r->nlossless, "tags_needed", r->ntags,
+			"classes", o->nclasses, "rules", r->nrules,
+			"max_switch_rules", r->max_switch_rules, "switches",
+			r->nsw, "paths", e->npaths, "lossy_paths", r->lossy,
+			"seconds", seconds);
 
-		json_object_set_new(j, "lower_bound", oc->bounded ?
-				    json_integer(oc->b.lower) : json_null());
-		json_object_set_new(j, "exact", oc->bounded && oc->b.exact >= 0 ?
-				    json_integer(oc->b.exact) : json_null());
-		json_object_set_new(j, "optimal", json_tristate(oc->bounded ? oc->b.optimal : -1));
+		json_object_set_new(j, "lower_bound",
+				    oc->bounded ? json_integer(oc->b.lower) :
+						  json_null());
+		json_object_set_new(j, "exact",
+				    oc->bounded && oc->b.exact >= 0 ?
+					    json_integer(oc->b.exact) :
+					    json_null());
+		json_object_set_new(
+			j, "optimal",
+			json_tristate(oc->bounded ? oc->b.optimal : -1));
 		json_object_set_new(j, "verified", json_boolean(oc->verified));
-		json_object_set_new(j, "deadlock_free", oc->verified ?
-				    json_boolean(oc->deadlock_free) : json_null());
+		json_object_set_new(j, "deadlock_free",
+				    oc->verified ?
+					    json_boolean(oc->deadlock_free) :
+					    json_null());
 		json_emit(j);
 		return;
 	}
-	fprintf(stderr, "%s: %d lossless priorit%s, %d rules (max %d per switch) on %d "
-		"switches, %d paths, %d lossy, %.3f s\n", r->algo->name, r->nlossless,
-		r->nlossless == 1 ? "y" : "ies", r->nrules, r->max_switch_rules, r->nsw,
-		e->npaths, r->lossy, seconds);
+	fprintf(stderr,
+		"%s: %d lossless priorit%s, %d rules (max %d per switch) on %d "
+		"switches, %d paths, %d lossy, %.3f s\n",
+		r->algo->name, r->nlossless, r->nlossless == 1 ? "y" : "ies",
+		r->nrules, r->max_switch_rules, r->nsw, e->npaths, r->lossy,
+		seconds);
 	if (oc->bounded)
-		fprintf(stderr, "lower bound %d (%s)%s\n", oc->b.lower, oc->b.why,
+		fprintf(stderr, "lower bound %d (%s)%s\n", oc->b.lower,
+			oc->b.why,
 			oc->b.optimal == 1 ? ": optimal" :
-			oc->b.optimal == 0 ? ": not optimal" : "");
+			oc->b.optimal == 0 ? ": not optimal" :
+					     "");
 	if (oc->verified)
-		fprintf(stderr, "verified: deadlock-free, tags never decrease, %d of %d "
-			"paths lossless (%.3f s)\n", e->npaths - r->lossy, e->npaths,
-			oc->verify_seconds);
+		fprintf(stderr,
+			"verified: deadlock-free, tags never decrease, %d of %d "
+			"paths lossless (%.3f s)\n",
+			e->npaths - r->lossy, e->npaths, oc->verify_seconds);
 }
 
 /*
@@ -300,7 +346,8 @@ static void print_summary(const struct elp *e, const struct compile_result *r,
  * check, never as rules that deadlock in a network.
  */
 static int verify_compiled(const struct topo *t, const struct elp *e,
-			   const struct compile_result *r, json_t *json, struct outcome *oc)
+			   const struct compile_result *r, json_t *json,
+			   struct outcome *oc)
 {
 	struct verify_opts vo = { .allow_lossy = true };
 	struct verify_result vr;
@@ -319,7 +366,8 @@ static int verify_compiled(const struct topo *t, const struct elp *e,
 	    vr.lossy_walks != r->lossy) {
 		verify_result_print(stderr, t, e, rules, &vr);
 		p_err("the compiled rules fail verification (%lld lossy walks, %d expected): "
-		      "a compiler bug", (long long)vr.lossy_walks, r->lossy);
+		      "a compiler bug",
+		      (long long)vr.lossy_walks, r->lossy);
 		rc = EXIT_PROBLEM;
 	}
 	verify_result_free(&vr);
@@ -360,9 +408,11 @@ int do_compile(int argc, char **argv)
 	if (c.bound) {
 		double tb = now_seconds();
 
-		bool minimal = r.algo == &tag_algo_greedy || r.algo == &tag_algo_order;
+		bool minimal =
+			r.algo == &tag_algo_greedy || r.algo == &tag_algo_order;
 
-		bound_compute(t, e, o.nclasses, r.ntags, minimal, &c.bopts, &oc.b);
+		bound_compute(t, e, o.nclasses, r.ntags, minimal, &c.bopts,
+			      &oc.b);
 		oc.bounded = true;
 		pr_info("compile: bound %.3f s\n", now_seconds() - tb);
 	}

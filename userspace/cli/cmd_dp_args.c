@@ -67,7 +67,9 @@ static int option(int argc, char **argv, int *i, struct dp_opts *o,
 	} else if (!strcmp(argv[*i - 1], "--mode")) {
 		m = dp_mode_parse(a);
 		if (m < 0)
-			return usage_err(help, "What is \"%s\"? (mode: auto, tcx or tc)", a);
+			return usage_err(
+				help, "What is \"%s\"? (mode: auto, tcx or tc)",
+				a);
 		o->mode = m;
 	} else if (!strcmp(argv[*i - 1], "--topo")) {
 		o->topo_file = a;
@@ -77,14 +79,16 @@ static int option(int argc, char **argv, int *i, struct dp_opts *o,
 		o->udp_dport = a;
 	} else if (!strcmp(argv[*i - 1], "--class")) {
 		if (!parse_uint(a, 1 << 30, &v))
-			return usage_err(help, "What is \"%s\"? (a class number)", a);
+			return usage_err(help,
+					 "What is \"%s\"? (a class number)", a);
 		o->class_id = v;
 	}
 	return 0;
 }
 
 int dp_cli_run(int argc, char **argv, const char *words, const char *allowed,
-	       int (*fn)(const struct dp_opts *), int (*help)(int argc, char **argv))
+	       int (*fn)(const struct dp_opts *),
+	       int (*help)(int argc, char **argv))
 {
 	int i, np = 0, npos = 1, ret = EXIT_USAGE;
 	char **maps = xcalloc(argc + 1, sizeof(char *));
@@ -110,7 +114,8 @@ int dp_cli_run(int argc, char **argv, const char *words, const char *allowed,
 				goto out;
 		} else if (np < npos) {
 			pos[np++] = argv[i];
-		} else if (allowed_opt(allowed, "PORT=IFNAME") && is_map(argv[i])) {
+		} else if (allowed_opt(allowed, "PORT=IFNAME") &&
+			   is_map(argv[i])) {
 			maps[o.nmaps++] = argv[i];
 		} else {
 			usage_err(help, "What is \"%s\"?", argv[i]);
@@ -127,16 +132,20 @@ int dp_cli_run(int argc, char **argv, const char *words, const char *allowed,
 	}
 	for (i = 0; i < o.nmaps; i++)
 		if (!dp_valid_ifname(strchr(maps[i], '=') + 1)) {
-			usage_err(help, "\"%s\": not a valid interface name after '='",
-				  maps[i]);
+			usage_err(
+				help,
+				"\"%s\": not a valid interface name after '='",
+				maps[i]);
 			goto out;
 		}
 	o.name = pos[0];
 	o.maps = maps;
 	if (strstr(words, "IFNAME")) {
 		if (!dp_valid_ifname(pos[1])) {
-			usage_err(help, "\"%s\" is not a valid interface name (1-15 "
-				  "characters, no '/', not \".\" or \"..\")", pos[1]);
+			usage_err(help,
+				  "\"%s\" is not a valid interface name (1-15 "
+				  "characters, no '/', not \".\" or \"..\")",
+				  pos[1]);
 			goto out;
 		}
 		o.ifname = pos[1];

@@ -22,6 +22,7 @@
 
 bool dp_valid_ifname(const char *s);
 int dp_cli_run(int argc, char **argv, const char *words, const char *allowed,
-	       int (*fn)(const struct dp_opts *), int (*help)(int argc, char **argv));
+	       int (*fn)(const struct dp_opts *),
+	       int (*help)(int argc, char **argv));
 
 #endif /* __TAGGER_DP_CLI_H */

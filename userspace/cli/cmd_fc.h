@@ -20,9 +20,11 @@
 #include "gen/gen.h"
 #include "model/topo.h"
 
-#define TOPO_FC_USAGE "N [--hosts H] [--fabric S] [--layers K | --split L1,..,Lk]\n" \
+#define TOPO_FC_USAGE                                                  \
+	"N [--hosts H] [--fabric S] [--layers K | --split L1,..,Lk]\n" \
 	"               [--min-paths M] [--seed S] [--threads T] | testbed [--hosts H]"
-#define PATHS_FC_USAGE "[--split L1,..,Lk] [--max-paths N] [--threads T] [--fail NODE:PORT]"
+#define PATHS_FC_USAGE \
+	"[--split L1,..,Lk] [--max-paths N] [--threads T] [--fail NODE:PORT]"
 #define PATHS_EDST_USAGE "[--trees N]"
 
 extern const char topo_fc_doc[];
@@ -33,7 +35,8 @@ int topo_fc_make(int argc, char **argv, struct topo **out);
 int paths_fc_run(const struct topo *t, enum gen_between between,
 		 struct path_sink *sink, int argc, char **argv, json_t **extra);
 int paths_edst_run(const struct topo *t, enum gen_between between,
-		   struct path_sink *sink, int argc, char **argv, json_t **extra);
+		   struct path_sink *sink, int argc, char **argv,
+		   json_t **extra);
 int do_paths_stats(int argc, char **argv);
 
 /* Shared by the FC kinds. */

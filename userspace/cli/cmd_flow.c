@@ -50,8 +50,11 @@ static int num_opt(const struct opt *o, const char *s)
 	return 0;
 }
 
-#define NUM_OPT(opt, word, num) \
-	{ .name = opt, .type = OPT_FUNC, .out = num, .func = num_opt, .deprecated = word }
+#define NUM_OPT(opt, word, num)                                             \
+	{                                                                   \
+		.name = opt, .type = OPT_FUNC, .out = num, .func = num_opt, \
+		.deprecated = word                                          \
+	}
 
 static FILE *open_out(const char *path)
 {
@@ -67,16 +70,21 @@ static int do_send(int argc, char **argv)
 	struct num port = { FLOW_PORT, 1, 65535 }, id = { 1, 0, 4294967295.0 };
 	struct num rate = { 100, 0.001, 100000 };
 	struct num size = { 1000, sizeof(struct flow_hdr), 65000 };
-	struct num dscp = { 0, 0, 63 }, prio = { -1, 0, 15 }, secs = { 0, 0, 1e6 };
+	struct num dscp = { 0, 0, 63 }, prio = { -1, 0, 15 },
+		   secs = { 0, 0, 1e6 };
 	const char *out = NULL;
-	const struct opt opts[] = {
-		NUM_OPT("--port", "port", &port), NUM_OPT("--id", "id", &id),
-		NUM_OPT("--rate", "rate", &rate), NUM_OPT("--size", "size", &size),
-		NUM_OPT("--dscp", "dscp", &dscp), NUM_OPT("--prio", "prio", &prio),
-		NUM_OPT("--seconds", "seconds", &secs),
-		{ .name = "-o", .type = OPT_STR, .out = &out, .deprecated = "out" },
-		{ 0 }
-	};
+	const struct opt opts[] = { NUM_OPT("--port", "port", &port),
+				    NUM_OPT("--id", "id", &id),
+				    NUM_OPT("--rate", "rate", &rate),
+				    NUM_OPT("--size", "size", &size),
+				    NUM_OPT("--dscp", "dscp", &dscp),
+				    NUM_OPT("--prio", "prio", &prio),
+				    NUM_OPT("--seconds", "seconds", &secs),
+				    { .name = "-o",
+				      .type = OPT_STR,
+				      .out = &out,
+				      .deprecated = "out" },
+				    { 0 } };
 	struct flow_send_opts o;
 	char *dst;
 	int rc, got;
@@ -87,10 +95,15 @@ static int do_send(int argc, char **argv)
 		return usage_help(help);
 	if (!got)
 		return usage_err(help, "send takes DST");
-	o = (struct flow_send_opts){ .dst = dst, .port = (int)port.v,
-		.flow = (uint32_t)id.v, .mbit = rate.v, .size = (int)size.v,
-		.dscp = (int)dscp.v, .prio = (int)prio.v, .seconds = secs.v,
-		.out = open_out(out) };
+	o = (struct flow_send_opts){ .dst = dst,
+				     .port = (int)port.v,
+				     .flow = (uint32_t)id.v,
+				     .mbit = rate.v,
+				     .size = (int)size.v,
+				     .dscp = (int)dscp.v,
+				     .prio = (int)prio.v,
+				     .seconds = secs.v,
+				     .out = open_out(out) };
 	if (!o.out)
 		return EXIT_USAGE;
 	rc = flow_send(&o);
@@ -104,13 +117,15 @@ static int do_recv(int argc, char **argv)
 	struct num port = { FLOW_PORT, 1, 65535 }, interval = { 100, 1, 60000 };
 	struct num secs = { 0, 0, 1e6 };
 	const char *out = NULL;
-	const struct opt opts[] = {
-		NUM_OPT("--port", "port", &port),
-		NUM_OPT("--interval", "interval", &interval),
-		NUM_OPT("--seconds", "seconds", &secs),
-		{ .name = "-o", .type = OPT_STR, .out = &out, .deprecated = "out" },
-		{ 0 }
-	};
+	const struct opt opts[] = { NUM_OPT("--port", "port", &port),
+				    NUM_OPT("--interval", "interval",
+					    &interval),
+				    NUM_OPT("--seconds", "seconds", &secs),
+				    { .name = "-o",
+				      .type = OPT_STR,
+				      .out = &out,
+				      .deprecated = "out" },
+				    { 0 } };
 	struct flow_recv_opts o;
 	int rc;
 
@@ -118,8 +133,10 @@ static int do_recv(int argc, char **argv)
 		return help(0, NULL);
 	if (opts_parse(opts, argc, argv, NULL, 0, NULL))
 		return usage_help(help);
-	o = (struct flow_recv_opts){ .port = (int)port.v, .interval_ms = (int)interval.v,
-		.seconds = secs.v, .out = open_out(out) };
+	o = (struct flow_recv_opts){ .port = (int)port.v,
+				     .interval_ms = (int)interval.v,
+				     .seconds = secs.v,
+				     .out = open_out(out) };
 	if (!o.out)
 		return EXIT_USAGE;
 	rc = flow_recv(&o);
@@ -130,11 +147,9 @@ static int do_recv(int argc, char **argv)
 
 int do_flow(int argc, char **argv)
 {
-	static const struct cmd cmds[] = {
-		{ "send", do_send },
-		{ "recv", do_recv },
-		{ 0 }
-	};
+	static const struct cmd cmds[] = { { "send", do_send },
+					   { "recv", do_recv },
+					   { 0 } };
 
 	return cmd_select(cmds, argc, argv, help);
 }

@@ -47,7 +47,8 @@ static int do_attach(int argc, char **argv)
 
 static int do_detach(int argc, char **argv)
 {
-	return dp_cli_run(argc, argv, "NAME IFNAME", "--bpf-root", dp_host_detach, help);
+	return dp_cli_run(argc, argv, "NAME IFNAME", "--bpf-root",
+			  dp_host_detach, help);
 }
 
 int do_host(int argc, char **argv)

@@ -42,7 +42,8 @@ static void port_addr(int p, char *buf)
 
 static json_t *plan_json(const struct topo *t, const struct lab_routes *r)
 {
-	json_t *ports = json_array(), *routes = json_array(), *hosts = json_object();
+	json_t *ports = json_array(), *routes = json_array(),
+	       *hosts = json_object();
 	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN];
 	int p, i, k;
 
@@ -51,15 +52,19 @@ static json_t *plan_json(const struct topo *t, const struct lab_routes *r)
 
 		port_addr(p, a);
 		port_addr(q, b);
-		json_array_append_new(ports, json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}",
-			"node", t->nodes[port_node(t, p)].name, "port", t->ports[p].name,
-			"addr", a, "peer_addr", b, "peer_node", t->nodes[port_node(t, q)].name,
-			"peer_port", t->ports[q].name));
+		json_array_append_new(
+			ports,
+			json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "node",
+				  t->nodes[port_node(t, p)].name, "port",
+				  t->ports[p].name, "addr", a, "peer_addr", b,
+				  "peer_node", t->nodes[port_node(t, q)].name,
+				  "peer_port", t->ports[q].name));
 	}
 	for (i = 0; i < t->nnodes; i++)
 		if (!topo_is_switch(t, i) && t->nodes[i].nports) {
 			port_addr(t->nodes[i].ports[0], a);
-			json_object_set_new(hosts, t->nodes[i].name, json_string(a));
+			json_object_set_new(hosts, t->nodes[i].name,
+					    json_string(a));
 		}
 	for (i = 0; i < r->n; i++) {
 		json_t *nh = json_array();
@@ -68,13 +73,15 @@ static json_t *plan_json(const struct topo *t, const struct lab_routes *r)
 			p = r->r[i].ports[k];
 			port_addr(t->ports[p].peer, b);
 			json_array_append_new(nh, json_pack("{s:s,s:s}", "port",
-				t->ports[p].name, "via", b));
+							    t->ports[p].name,
+							    "via", b));
 		}
 		port_addr(t->nodes[r->r[i].dst].ports[0], a);
-		json_array_append_new(routes, json_pack("{s:s,s:s,s:s,s:o}",
-			"node", t->nodes[r->r[i].node].name,
-			"dst", t->nodes[r->r[i].dst].name, "dst_addr", a,
-			"nexthops", nh));
+		json_array_append_new(
+			routes, json_pack("{s:s,s:s,s:s,s:o}", "node",
+					  t->nodes[r->r[i].node].name, "dst",
+					  t->nodes[r->r[i].dst].name,
+					  "dst_addr", a, "nexthops", nh));
 	}
 	return json_pack("{s:o,s:o,s:o,s:i}", "ports", ports, "hosts", hosts,
 			 "routes", routes, "unroutable", r->unroutable);
@@ -90,9 +97,9 @@ static void plan_print(const struct topo *t, const struct lab_routes *r)
 
 		port_addr(p, a);
 		port_addr(q, b);
-		printf("addr %s %s %s/31 %s %s %s\n", t->nodes[port_node(t, p)].name,
-		       t->ports[p].name, a, b, t->nodes[port_node(t, q)].name,
-		       t->ports[q].name);
+		printf("addr %s %s %s/31 %s %s %s\n",
+		       t->nodes[port_node(t, p)].name, t->ports[p].name, a, b,
+		       t->nodes[port_node(t, q)].name, t->ports[q].name);
 	}
 	for (i = 0; i < t->nnodes; i++)
 		if (!topo_is_switch(t, i) && t->nodes[i].nports) {
@@ -170,12 +177,16 @@ static int do_plan(int argc, char **argv)
 	const struct opt opts[] = {
 		{ .name = "--paths", .type = OPT_STR, .out = &paths },
 		{ .name = "--shortest", .type = OPT_FLAG, .out = &shortest },
-		{ .name = "--down", .type = OPT_FUNC, .out = &d, .func = down_opt },
+		{ .name = "--down",
+		  .type = OPT_FUNC,
+		  .out = &d,
+		  .func = down_opt },
 		{ 0 }
 	};
 
 	if (argc < 1 || is_help(argv[0]))
-		return argc < 1 ? usage_err(help, "plan takes TOPO") : help(argc, argv);
+		return argc < 1 ? usage_err(help, "plan takes TOPO") :
+				  help(argc, argv);
 	t = topo_parse(argv[0]);
 	if (!t)
 		return EXIT_USAGE;
@@ -193,7 +204,8 @@ static int do_plan(int argc, char **argv)
 	if (rc == EXIT_OK && paths && !(e = elp_parse(t, paths)))
 		rc = EXIT_USAGE;
 	if (rc == EXIT_OK) {
-		if (e ? lab_routes_from_paths(t, e, down, &r) : (lab_routes_shortest(t, down, &r), 0)) {
+		if (e ? lab_routes_from_paths(t, e, down, &r) :
+			(lab_routes_shortest(t, down, &r), 0)) {
 			rc = EXIT_USAGE;
 		} else {
 			if (json_output)
@@ -217,10 +229,7 @@ static int do_lab_help(int argc, char **argv)
 
 int do_lab(int argc, char **argv)
 {
-	static const struct cmd cmds[] = {
-		{ "plan", do_plan },
-		{ 0 }
-	};
+	static const struct cmd cmds[] = { { "plan", do_plan }, { 0 } };
 
 	return cmd_select(cmds, argc, argv, do_lab_help);
 }

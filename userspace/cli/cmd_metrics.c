@@ -44,16 +44,17 @@ static int help(int argc, char **argv)
 
 struct opts {
 	struct metrics_nodes nodes;
-	const char *out;	/* show */
-	const char *listen;	/* serve */
+	const char *out; /* show */
+	const char *listen; /* serve */
 };
 
 static int node_opt(struct opts *o, const char *opt, const char *val)
 {
 	if (!valid_name(val))
 		return usage_err(help, "\"%s\" is not a valid node name", val);
-	metrics_nodes_add(&o->nodes, strcmp(opt, "--pfc") ? METRICS_SWITCH :
-			  METRICS_PFC, val);
+	metrics_nodes_add(&o->nodes,
+			  strcmp(opt, "--pfc") ? METRICS_SWITCH : METRICS_PFC,
+			  val);
 	return 0;
 }
 
@@ -88,7 +89,8 @@ static int parse(int argc, char **argv, const char *allowed, struct opts *o)
 			o->listen = v;
 		}
 	}
-	o->nodes.discover = !o->nodes.n[METRICS_SWITCH] && !o->nodes.n[METRICS_PFC];
+	o->nodes.discover =
+		!o->nodes.n[METRICS_SWITCH] && !o->nodes.n[METRICS_PFC];
 	return 0;
 }
 
@@ -98,8 +100,9 @@ static void write_out(struct prom *p, FILE *f)
 		prom_write(p, f);
 		return;
 	}
-	json_dumpf(prom_json(p), f, (pretty_output ? JSON_INDENT(2) : JSON_COMPACT) |
-		   JSON_REAL_PRECISION(17));
+	json_dumpf(prom_json(p), f,
+		   (pretty_output ? JSON_INDENT(2) : JSON_COMPACT) |
+			   JSON_REAL_PRECISION(17));
 	fputc('\n', f);
 }
 
@@ -119,7 +122,7 @@ static int do_show(int argc, char **argv)
 		write_out(p, out.f);
 		r = outfile_close(&out, true) ? EXIT_RUNTIME : 0;
 	} else if (!r) {
-		r = EXIT_RUNTIME;	/* the output file could not be made */
+		r = EXIT_RUNTIME; /* the output file could not be made */
 	}
 	prom_free(p);
 done:
@@ -149,18 +152,22 @@ static int do_serve(int argc, char **argv)
 	if (r)
 		goto done;
 	if (metrics_http_addr(o.listen ?: "127.0.0.1", &ss, &len)) {
-		r = usage_err(help, "What is \"%s\"? (ADDR:PORT, [ADDR]:PORT for "
-			      "IPv6, numeric, port 0-65535)", o.listen);
+		r = usage_err(help,
+			      "What is \"%s\"? (ADDR:PORT, [ADDR]:PORT for "
+			      "IPv6, numeric, port 0-65535)",
+			      o.listen);
 		goto done;
 	}
 	fd = metrics_http_listen(&ss, len, bound, sizeof(bound));
 	if (fd < 0) {
-		p_err("cannot listen on %s: %s", o.listen ?: "127.0.0.1", strerror(-fd));
+		p_err("cannot listen on %s: %s", o.listen ?: "127.0.0.1",
+		      strerror(-fd));
 		r = EXIT_RUNTIME;
 		goto done;
 	}
 	if (json_output)
-		json_emit(json_pack("{s:s,s:s}", "listen", bound, "path", "/metrics"));
+		json_emit(json_pack("{s:s,s:s}", "listen", bound, "path",
+				    "/metrics"));
 	else
 		printf("listening on http://%s/metrics\n", bound);
 	fflush(stdout);

@@ -23,15 +23,17 @@
 
 struct paths_kind {
 	const char *name;
-	long k_min, k_max;	/* NAME=K / NAME K kinds; k_max 0: no K */
-	const char *usage;	/* options after TOPO */
+	long k_min, k_max; /* NAME=K / NAME K kinds; k_max 0: no K */
+	const char *usage; /* options after TOPO */
 	const char *doc;
-	paths_run_fn *run;	/* see gen_cli.h */
+	paths_run_fn *run; /* see gen_cli.h */
 };
 
-int paths_job_ends(const struct paths_job *job, bool relay, struct gen_ends *ends)
+int paths_job_ends(const struct paths_job *job, bool relay,
+		   struct gen_ends *ends)
 {
-	return gen_ends(job->t, job->between, relay, ends) ? EXIT_USAGE : EXIT_OK;
+	return gen_ends(job->t, job->between, relay, ends) ? EXIT_USAGE :
+							     EXIT_OK;
 }
 
 static int run_updown(const struct paths_job *job, int argc, char **argv)
@@ -52,15 +54,16 @@ static int run_bounce(const struct paths_job *job, int argc, char **argv)
 	struct gen_ends ends;
 	bool simple = false;
 	const struct opt opts[] = {
-		{ .name = "--simple", .type = OPT_FLAG, .out = &simple },
-		{ 0 }
+		{ .name = "--simple", .type = OPT_FLAG, .out = &simple }, { 0 }
 	};
 	int rc;
 
 	if (opts_parse(opts, argc, argv, NULL, 0, NULL) ||
 	    paths_job_ends(job, false, &ends))
 		return EXIT_USAGE;
-	rc = paths_bounce(job->t, &ends, job->k, simple, job->sink) ? EXIT_USAGE : EXIT_OK;
+	rc = paths_bounce(job->t, &ends, job->k, simple, job->sink) ?
+		     EXIT_USAGE :
+		     EXIT_OK;
 	gen_ends_free(&ends);
 	return rc;
 }
@@ -84,7 +87,8 @@ static int run_shortest(const struct paths_job *job, int argc, char **argv)
 	o.random = seed != NULL;
 	if (paths_job_ends(job, relay, &ends))
 		return EXIT_USAGE;
-	rc = paths_shortest(job->t, &ends, &o, job->sink) ? EXIT_USAGE : EXIT_OK;
+	rc = paths_shortest(job->t, &ends, &o, job->sink) ? EXIT_USAGE :
+							    EXIT_OK;
 	gen_ends_free(&ends);
 	return rc;
 }
@@ -95,7 +99,11 @@ static int run_ecmp(const struct paths_job *job, int argc, char **argv)
 	struct gen_ends ends;
 	bool relay = false;
 	const struct opt opts[] = {
-		{ .name = "--max-per-pair", .type = OPT_INT, .min = 1, .max = 1000000000, .out = &max },
+		{ .name = "--max-per-pair",
+		  .type = OPT_INT,
+		  .min = 1,
+		  .max = 1000000000,
+		  .out = &max },
 		{ .name = "--relay-hosts", .type = OPT_FLAG, .out = &relay },
 		{ 0 }
 	};
@@ -132,8 +140,7 @@ static int run_bcube(const struct paths_job *job, int argc, char **argv)
 	const char *ord = NULL;
 	struct gen_ends ends;
 	const struct opt opts[] = {
-		{ .name = "--order", .type = OPT_STR, .out = &ord },
-		{ 0 }
+		{ .name = "--order", .type = OPT_STR, .out = &ord }, { 0 }
 	};
 	int rc;
 
@@ -144,12 +151,14 @@ static int run_bcube(const struct paths_job *job, int argc, char **argv)
 	} else if (ord && !strcmp(ord, "parallel")) {
 		order = BCUBE_PARALLEL;
 	} else if (ord && strcmp(ord, "high-first")) {
-		p_err("--order wants high-first, low-first or parallel, not \"%s\"", ord);
+		p_err("--order wants high-first, low-first or parallel, not \"%s\"",
+		      ord);
 		return EXIT_USAGE;
 	}
 	if (paths_job_ends(job, true, &ends))
 		return EXIT_USAGE;
-	rc = paths_bcube(job->t, &ends, order, job->sink) ? EXIT_USAGE : EXIT_OK;
+	rc = paths_bcube(job->t, &ends, order, job->sink) ? EXIT_USAGE :
+							    EXIT_OK;
 	gen_ends_free(&ends);
 	return rc;
 }
@@ -170,7 +179,8 @@ static const struct paths_kind paths_kinds[] = {
 	{ "updown", 0, 0, "",
 	  "All shortest up-down paths (needs layer= on every switch; hosts sit\n"
 	  "below layer 0): up hops to higher layers, then down hops, of the least\n"
-	  "length any such path between the pair has.", run_updown },
+	  "length any such path between the pair has.",
+	  run_updown },
 	{ "bounce", 0, MAX_BOUNCES, "[--simple]",
 	  "bounce=K (or bounce K): the up-down paths plus paths with up to K\n"
 	  "bounces (a down hop followed by an up hop). For each pair: every walk\n"
@@ -178,26 +188,31 @@ static const struct paths_kind paths_kinds[] = {
 	  "shortest up-down length + 2K hops long, never taking one directed link\n"
 	  "twice, crossing only switches and stopping at the destination. The\n"
 	  "length bound keeps the set finite; bounce=0 is updown. --simple also\n"
-	  "forbids visiting a node twice (no T1 L1 T1 loops).", run_bounce },
+	  "forbids visiting a node twice (no T1 L1 T1 loops).",
+	  run_bounce },
 	{ "shortest", 0, 0, "[--seed S] [--relay-hosts]",
 	  "One shortest path per pair, destination-based like a routing table:\n"
 	  "each node's next hop toward a destination is its first port (topology\n"
 	  "order) that leads one hop closer; with --seed, a uniformly random one\n"
 	  "of those ports (deterministic for a seed). The paths to a destination\n"
-	  "form a tree.", run_shortest },
+	  "form a tree.",
+	  run_shortest },
 	{ "ecmp", 0, 0, "[--max-per-pair N] [--relay-hosts]",
 	  "All shortest paths per pair, depth first in port order, at most N per\n"
-	  "pair (default 64).", run_ecmp },
+	  "pair (default 64).",
+	  run_ecmp },
 	{ "ksp", 1, MAX_KSP, "[--relay-hosts]",
 	  "ksp=K (or ksp K): the K shortest simple paths per pair by Yen's\n"
-	  "algorithm (hop count; ties broken by egress port ids).", run_ksp },
+	  "algorithm (hop count; ties broken by egress port ids).",
+	  run_ksp },
 	{ "bcube", 0, 0, "[--order high-first|low-first|parallel]",
 	  "BCube dimension-order routing between servers: correct the differing\n"
 	  "address digits one level at a time, from the highest level (default,\n"
 	  "BCubeRouting's order) or from level 0, relaying through servers.\n"
 	  "parallel: one path per differing digit i, correcting from level i\n"
 	  "down cyclically (BCube's DCRouting(A,B,i) parallel paths). The\n"
-	  "topology must be wired as 'tagger topo bcube' does.", run_bcube },
+	  "topology must be wired as 'tagger topo bcube' does.",
+	  run_bcube },
 	{ "fc", 0, 0, PATHS_FC_USAGE, paths_fc_doc, run_fc },
 	{ "edst", 0, 0, PATHS_EDST_USAGE, paths_edst_doc, run_edst },
 	{ 0 }
@@ -211,11 +226,13 @@ static int help(int argc, char **argv)
 		json_emit(json_null());
 		return 0;
 	}
-	fprintf(stderr, "Usage: %s [-j] paths KIND TOPO [--between hosts|switches|tors] [OPTIONS] [-o FILE]\n",
+	fprintf(stderr,
+		"Usage: %s [-j] paths KIND TOPO [--between hosts|switches|tors] [OPTIONS] [-o FILE]\n",
 		bin_name);
 	for (k = paths_kinds; k->name; k++)
-		fprintf(stderr, "       %s paths %s%s TOPO%s%s\n", bin_name, k->name,
-			k->k_max ? "=K" : "", *k->usage ? " " : "", k->usage);
+		fprintf(stderr, "       %s paths %s%s TOPO%s%s\n", bin_name,
+			k->name, k->k_max ? "=K" : "", *k->usage ? " " : "",
+			k->usage);
 	fprintf(stderr, "       %s paths stats TOPO ELP\n", bin_name);
 	fprintf(stderr,
 		"\n"
@@ -226,7 +243,8 @@ static int help(int argc, char **argv)
 		"layers). Paths never cross hosts unless --relay-hosts (bcube always).\n"
 		"With -j, prints a summary (paths, max_len and avg_len in hops,\n"
 		"unreachable pairs, seconds) instead; the paths then go only to -o FILE.\n"
-		"'%s paths KIND help' describes a kind.\n", bin_name);
+		"'%s paths KIND help' describes a kind.\n",
+		bin_name);
 	return 0;
 }
 
@@ -240,9 +258,10 @@ static int kind_help(int argc, char **argv)
 		json_emit(json_null());
 		return 0;
 	}
-	fprintf(stderr, "Usage: %s [-j] paths %s%s TOPO [--between hosts|switches|tors]%s%s [-o FILE]\n\n%s\n",
-		bin_name, k->name, k->k_max ? "=K" : "", *k->usage ? " " : "", k->usage,
-		k->doc);
+	fprintf(stderr,
+		"Usage: %s [-j] paths %s%s TOPO [--between hosts|switches|tors]%s%s [-o FILE]\n\n%s\n",
+		bin_name, k->name, k->k_max ? "=K" : "", *k->usage ? " " : "",
+		k->usage, k->doc);
 	return 0;
 }
 
@@ -284,10 +303,11 @@ static const struct paths_kind *find_kind(int *argc, char ***argv, int *kval)
 
 static json_t *summary(const char *kind, const struct path_sink *s, double secs)
 {
-	return json_pack("{s:s,s:I,s:i,s:f,s:I,s:f}", "kind", kind,
-			 "paths", (json_int_t)s->paths, "max_len", s->max_len,
-			 "avg_len", s->paths ? (double)s->hops / s->paths : 0.0,
-			 "unreachable", (json_int_t)s->unreachable, "seconds", secs);
+	return json_pack("{s:s,s:I,s:i,s:f,s:I,s:f}", "kind", kind, "paths",
+			 (json_int_t)s->paths, "max_len", s->max_len, "avg_len",
+			 s->paths ? (double)s->hops / s->paths : 0.0,
+			 "unreachable", (json_int_t)s->unreachable, "seconds",
+			 secs);
 }
 
 /* Paths go to FILE whole or not at all (outfile.h). */
@@ -299,7 +319,7 @@ static int generate(const struct paths_kind *k, struct paths_job *job,
 	int rc, err;
 
 	if (json_output && (!file || !strcmp(file, "-"))) {
-		sink_count(job->sink);	/* -j alone: count, print the summary */
+		sink_count(job->sink); /* -j alone: count, print the summary */
 		return k->run(job, argc, argv);
 	}
 	if (outfile_open(&out, file))
@@ -348,7 +368,8 @@ int do_paths(int argc, char **argv)
 	if (between && gen_between_parse(between, &job.between))
 		return EXIT_USAGE;
 	if (!argc || (argv[0][0] == '-' && argv[0][1]))
-		return usage_err(kind_help, "paths %s wants TOPO before its options",
+		return usage_err(kind_help,
+				 "paths %s wants TOPO before its options",
 				 k->name);
 	t = topo_parse(argv[0]);
 	if (!t)

@@ -23,13 +23,16 @@ const char paths_edst_doc[] =
 	"statistics of table 2.";
 
 int paths_edst_run(const struct topo *t, enum gen_between between,
-		   struct path_sink *sink, int argc, char **argv, json_t **extra)
+		   struct path_sink *sink, int argc, char **argv,
+		   json_t **extra)
 {
 	int want = 0, k, rc;
-	const struct opt opts[] = {
-		{ .name = "--trees", .type = OPT_INT, .min = 1, .max = 100000, .out = &want },
-		{ 0 }
-	};
+	const struct opt opts[] = { { .name = "--trees",
+				      .type = OPT_INT,
+				      .min = 1,
+				      .max = 100000,
+				      .out = &want },
+				    { 0 } };
 	struct path_stats st;
 	struct edst tr;
 	struct elp *e;
@@ -38,20 +41,23 @@ int paths_edst_run(const struct topo *t, enum gen_between between,
 		return EXIT_USAGE;
 	k = edst_find(t, want, &tr);
 	if (!k) {
-		p_err("%s: the switches have no spanning tree (not connected)", t->file);
+		p_err("%s: the switches have no spanning tree (not connected)",
+		      t->file);
 		edst_free(&tr);
 		return EXIT_USAGE;
 	}
 	if (want && k < want)
-		pr_warn("%s: only %d edge-disjoint spanning trees\n", t->file, k);
+		pr_warn("%s: only %d edge-disjoint spanning trees\n", t->file,
+			k);
 	e = elp_new(NULL);
 	edst_route(t, &tr, e, &st);
-	*extra = json_pack("{s:i,s:i,s:o}", "trees", k, "unused_links", tr.unused_links,
-			   "stats", path_stats_json(&st));
+	*extra = json_pack("{s:i,s:i,s:o}", "trees", k, "unused_links",
+			   tr.unused_links, "stats", path_stats_json(&st));
 	pr_info("paths edst: %d trees, %d links in none\n", k, tr.unused_links);
 	if (log_level >= LOG_INFO && !log_quiet)
 		path_stats_print(stderr, &st);
-	rc = fc_emit(t, e, fc_between_hosts(t, between), sink) ? EXIT_USAGE : EXIT_OK;
+	rc = fc_emit(t, e, fc_between_hosts(t, between), sink) ? EXIT_USAGE :
+								 EXIT_OK;
 	elp_free(e);
 	edst_free(&tr);
 	return rc;

@@ -34,7 +34,7 @@ const char paths_fc_doc[] =
 
 /* Hosts hanging off each switch: host egress port, switch port toward it. */
 struct tor_hosts {
-	int *start;		/* nnodes + 1, by node id */
+	int *start; /* nnodes + 1, by node id */
 	int *up, *down;
 };
 
@@ -118,8 +118,8 @@ int fc_emit(const struct topo *t, const struct elp *e, bool hosts,
 		const int32_t *h = elp_hops(e, i);
 		int n = elp_len(e, i);
 
-		emit_host_paths(&th, port_node(t, h[0]), port_peer_node(t, h[n - 1]),
-				h, n, sink);
+		emit_host_paths(&th, port_node(t, h[0]),
+				port_peer_node(t, h[n - 1]), h, n, sink);
 	}
 	tor_hosts_free(&th);
 	return 0;
@@ -180,7 +180,8 @@ static json_t *reroute_json(const struct fc_reroute_stats *rs)
 {
 	return json_pack("{s:i,s:i,s:i,s:i,s:i}", "affected", rs->affected,
 			 "updown", rs->updown, "bounced", rs->bounced,
-			 "unreachable", rs->unreachable, "max_bounces", rs->max_bounces);
+			 "unreachable", rs->unreachable, "max_bounces",
+			 rs->max_bounces);
 }
 
 int paths_fc_run(const struct topo *t, enum gen_between between,
@@ -195,13 +196,22 @@ int paths_fc_run(const struct topo *t, enum gen_between between,
 	int fail_port = -1, rc = EXIT_USAGE;
 	const struct opt opts[] = {
 		{ .name = "--split", .type = OPT_STR, .out = &split },
-		{ .name = "--max-paths", .type = OPT_INT, .min = 1, .max = 512, .out = &o.max_paths },
-		{ .name = "--threads", .type = OPT_INT, .min = 1, .max = 256, .out = &o.threads },
+		{ .name = "--max-paths",
+		  .type = OPT_INT,
+		  .min = 1,
+		  .max = 512,
+		  .out = &o.max_paths },
+		{ .name = "--threads",
+		  .type = OPT_INT,
+		  .min = 1,
+		  .max = 256,
+		  .out = &o.threads },
 		{ .name = "--fail", .type = OPT_STR, .out = &fail },
 		{ 0 }
 	};
 
-	if (opts_parse(opts, argc, argv, NULL, 0, NULL) || fc_layout_opt(t, split, &L))
+	if (opts_parse(opts, argc, argv, NULL, 0, NULL) ||
+	    fc_layout_opt(t, split, &L))
 		return EXIT_USAGE;
 	if (fail && (fail_port = find_port(t, fail)) < 0)
 		goto out;
@@ -211,8 +221,10 @@ int paths_fc_run(const struct topo *t, enum gen_between between,
 		pr_warn("%s: some ToR pairs have no up-down path (use more layers)\n",
 			t->file);
 	sink->unreachable += st.pairs - st.pairs_with_paths;
-	*extra = json_pack("{s:i,s:o}", "layers", L.k, "stats", path_stats_json(&st));
-	pr_info("paths fc: %d ToRs, %d virtual layers, %.2f s\n", L.ntors, L.k, st.seconds);
+	*extra = json_pack("{s:i,s:o}", "layers", L.k, "stats",
+			   path_stats_json(&st));
+	pr_info("paths fc: %d ToRs, %d virtual layers, %.2f s\n", L.ntors, L.k,
+		st.seconds);
 	if (log_level >= LOG_INFO && !log_quiet)
 		path_stats_print(stderr, &st);
 	all = e;
@@ -221,10 +233,12 @@ int paths_fc_run(const struct topo *t, enum gen_between between,
 		fc_reroute(t, &L, e, fail_port, all, &rs);
 		json_object_set_new(*extra, "reroute", reroute_json(&rs));
 		pr_info("paths fc: %d paths take the failed link: %d rerouted up-down, "
-			"%d bounced (at most %d bounces), %d unreachable\n", rs.affected,
-			rs.updown, rs.bounced, rs.max_bounces, rs.unreachable);
+			"%d bounced (at most %d bounces), %d unreachable\n",
+			rs.affected, rs.updown, rs.bounced, rs.max_bounces,
+			rs.unreachable);
 	}
-	rc = fc_emit(t, all, fc_between_hosts(t, between), sink) ? EXIT_USAGE : EXIT_OK;
+	rc = fc_emit(t, all, fc_between_hosts(t, between), sink) ? EXIT_USAGE :
+								   EXIT_OK;
 	if (all != e)
 		elp_free(all);
 	elp_free(e);

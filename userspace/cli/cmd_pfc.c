@@ -121,7 +121,8 @@ static int per_prio(const char *s, uint64_t out[PFC_PRIOS])
 			r = -1;
 		else {
 			*c = '\0';
-			if (!parse_uint(tok, 7, &prio) || !pfc_parse_size(c + 1, &v))
+			if (!parse_uint(tok, 7, &prio) ||
+			    !pfc_parse_size(c + 1, &v))
 				r = -1;
 			else
 				out[prio] = v;
@@ -226,11 +227,11 @@ static int link_option(struct pfc_config *c, const char *a, const char *v)
 	return 1;
 }
 
-#define NEED_ARG()                                                          \
-	do {                                                                \
-		if (i + 1 >= argc)                                          \
-			return usage_err(do_help, "%s needs a value", a);   \
-		v = argv[++i];                                              \
+#define NEED_ARG()                                                        \
+	do {                                                              \
+		if (i + 1 >= argc)                                        \
+			return usage_err(do_help, "%s needs a value", a); \
+		v = argv[++i];                                            \
 	} while (0)
 
 static int agent_option(struct pfc_config *c, int argc, char **argv, int *ip,
@@ -243,7 +244,8 @@ static int agent_option(struct pfc_config *c, int argc, char **argv, int *ip,
 	uint64_t x;
 
 	bool *flag = !strcmp(a, "--keep-offloads") ? &c->keep_offloads :
-		     !strcmp(a, "--slow-pause") ? &c->slow_pause : NULL;
+		     !strcmp(a, "--slow-pause")	   ? &c->slow_pause :
+						     NULL;
 
 	if (flag) {
 		if (v)
@@ -364,8 +366,10 @@ static int do_agent(int argc, char **argv)
 	int i, r, mtu;
 
 	if (argc < 2 || is_help(argv[0]))
-		return argc && is_help(argv[0]) ? do_help(0, NULL) :
-		       usage_err(do_help, "pfc agent needs NAME and ports");
+		return argc && is_help(argv[0]) ?
+			       do_help(0, NULL) :
+			       usage_err(do_help,
+					 "pfc agent needs NAME and ports");
 	c = xcalloc(1, sizeof(*c));
 	pfc_config_init(c);
 	if (!valid_name(argv[0]) || strlen(argv[0]) >= sizeof(c->node)) {
@@ -374,8 +378,9 @@ static int do_agent(int argc, char **argv)
 	}
 	snprintf(c->node, sizeof(c->node), "%s", argv[0]);
 	for (i = 1; i < argc; i++) {
-		r = argv[i][0] == '-' ? agent_option(c, argc, argv, &i, &trace, &dir) :
-					parse_port(c, argv[i]);
+		r = argv[i][0] == '-' ?
+			    agent_option(c, argc, argv, &i, &trace, &dir) :
+			    parse_port(c, argv[i]);
 		if (r)
 			goto out;
 	}
@@ -413,11 +418,13 @@ static int do_send(int argc, char **argv)
 	uint8_t mac[6];
 	int ifindex, fd, i, r = 0, count = 1, got;
 	char *pos[3];
-	const struct opt opts[] = {
-		{ .name = "--count", .type = OPT_INT, .min = 1, .max = 1000000,
-		  .out = &count, .deprecated = "count" },
-		{ 0 }
-	};
+	const struct opt opts[] = { { .name = "--count",
+				      .type = OPT_INT,
+				      .min = 1,
+				      .max = 1000000,
+				      .out = &count,
+				      .deprecated = "count" },
+				    { 0 } };
 
 	if (argc && is_help(argv[0]))
 		return do_help(0, NULL);
@@ -429,7 +436,8 @@ static int do_send(int argc, char **argv)
 	if (prio_mask(argv[1], &mask) || !mask)
 		return usage_err(do_help, "bad priorities \"%s\"", argv[1]);
 	if (!parse_uint(argv[2], PFC_QUANTA_MAX, &q))
-		return usage_err(do_help, "bad quanta \"%s\" (0..65535)", argv[2]);
+		return usage_err(do_help, "bad quanta \"%s\" (0..65535)",
+				 argv[2]);
 	ifindex = if_nametoindex(argv[0]);
 	if (!ifindex) {
 		p_err("%s: no such interface", argv[0]);
@@ -453,8 +461,8 @@ static int do_send(int argc, char **argv)
 	}
 	if (json_output)
 		json_emit(json_pack("{s:s,s:i,s:i,s:i}", "dev", argv[0],
-				    "vector", mask, "quanta", (int)q,
-				    "frames", count));
+				    "vector", mask, "quanta", (int)q, "frames",
+				    count));
 	return 0;
 }
 
@@ -473,7 +481,8 @@ static int headroom_option(struct pfc_config *c, struct headroom_args *h,
 	if (!strcmp(a, "--mtu") || !strcmp(a, "mtu"))
 		return parse_uint(v, 65535, &h->mtu) && h->mtu >= 68 ? 0 : -1;
 	if (!strcmp(a, "--frame"))
-		return parse_uint(v, 65535, &h->frame) && h->frame >= 64 ? 0 : -1;
+		return parse_uint(v, 65535, &h->frame) && h->frame >= 64 ? 0 :
+									   -1;
 	if (!strcmp(a, "--lossless"))
 		return prio_mask(v, &c->lossless_mask);
 	if (!strcmp(a, "--ports"))
@@ -486,15 +495,15 @@ static int headroom_option(struct pfc_config *c, struct headroom_args *h,
 static json_t *terms_json(const struct pfc_config *c,
 			  const struct pfc_headroom_terms *t)
 {
-	return json_pack("{s:I,s:i,s:i,s:i,s:I,s:I,s:i,s:I,s:I,s:I,s:I,s:I}",
-			 "rate_bps", (json_int_t)t->rate_bps, "frame", (int)t->frame,
-			 "pfc_frame", (int)t->pfc, "cable_m", (int)c->cable_m,
-			 "t_wire_ns", (json_int_t)t->t_wire_ns,
-			 "t_pro_ns", (json_int_t)t->t_pro_ns,
-			 "t_pro_quanta", (int)c->t_pro_quanta,
-			 "t_resp_ns", (json_int_t)t->t_resp_ns,
-			 "wire_bytes", (json_int_t)t->wire, "pro_bytes", (json_int_t)t->pro,
-			 "resp_bytes", (json_int_t)t->resp, "headroom", (json_int_t)t->total);
+	return json_pack(
+		"{s:I,s:i,s:i,s:i,s:I,s:I,s:i,s:I,s:I,s:I,s:I,s:I}", "rate_bps",
+		(json_int_t)t->rate_bps, "frame", (int)t->frame, "pfc_frame",
+		(int)t->pfc, "cable_m", (int)c->cable_m, "t_wire_ns",
+		(json_int_t)t->t_wire_ns, "t_pro_ns", (json_int_t)t->t_pro_ns,
+		"t_pro_quanta", (int)c->t_pro_quanta, "t_resp_ns",
+		(json_int_t)t->t_resp_ns, "wire_bytes", (json_int_t)t->wire,
+		"pro_bytes", (json_int_t)t->pro, "resp_bytes",
+		(json_int_t)t->resp, "headroom", (json_int_t)t->total);
 }
 
 static void print_terms(const struct pfc_config *c,
@@ -502,7 +511,8 @@ static void print_terms(const struct pfc_config *c,
 {
 	char wire[48], pro[32] = "";
 
-	snprintf(wire, sizeof(wire), "(%u m x %d ns/m)", c->cable_m, PFC_NS_PER_M);
+	snprintf(wire, sizeof(wire), "(%u m x %d ns/m)", c->cable_m,
+		 PFC_NS_PER_M);
 	if (c->t_pro_quanta)
 		snprintf(pro, sizeof(pro), "(%u quanta)", c->t_pro_quanta);
 	printf("rate %.0f Mbit/s, s_MTU %u B (frame), s_PFC %u B\n",
@@ -514,39 +524,47 @@ static void print_terms(const struct pfc_config *c,
 	printf("t_resp   %10" PRIu64 " ns %-20s r t_resp %" PRIu64 " B\n",
 	       t->t_resp_ns, "", t->resp);
 	printf("headroom %" PRIu64 " B = 2 (%u + %u + %" PRIu64 ") + %" PRIu64
-	       " + %" PRIu64 "\n", t->total, t->frame, t->pfc, t->wire, t->pro,
-	       t->resp);
+	       " + %" PRIu64 "\n",
+	       t->total, t->frame, t->pfc, t->wire, t->pro, t->resp);
 }
 
 /* --ports: n ports x k lossless priorities x headroom, against --buffer. */
-static json_t *switch_total(const struct pfc_config *c, const struct headroom_args *h)
+static json_t *switch_total(const struct pfc_config *c,
+			    const struct headroom_args *h)
 {
 	int k = __builtin_popcount(c->lossless_mask);
 	uint64_t total = h->ports * k * c->headroom[0];
 	json_t *j;
 
-	j = json_pack("{s:i,s:i,s:I}", "ports", (int)h->ports, "lossless_priorities",
-		      k, "switch_headroom", (json_int_t)total);
+	j = json_pack("{s:i,s:i,s:I}", "ports", (int)h->ports,
+		      "lossless_priorities", k, "switch_headroom",
+		      (json_int_t)total);
 	if (h->buffer) {
 		json_object_set_new(j, "buffer", json_integer(h->buffer));
-		json_object_set_new(j, "fits", json_boolean(total <= h->buffer));
+		json_object_set_new(j, "fits",
+				    json_boolean(total <= h->buffer));
 	}
 	return j;
 }
 
 static void print_switch(const json_t *sw, uint64_t headroom)
 {
-	uint64_t total = json_integer_value(json_object_get(sw, "switch_headroom"));
+	uint64_t total =
+		json_integer_value(json_object_get(sw, "switch_headroom"));
 	uint64_t buffer = json_integer_value(json_object_get(sw, "buffer"));
 
-	printf("switch   %" PRIu64 " B = %lld ports x %lld lossless priorities x %"
-	       PRIu64 " B\n", total, json_integer_value(json_object_get(sw, "ports")),
-	       json_integer_value(json_object_get(sw, "lossless_priorities")), headroom);
+	printf("switch   %" PRIu64
+	       " B = %lld ports x %lld lossless priorities x %" PRIu64 " B\n",
+	       total, json_integer_value(json_object_get(sw, "ports")),
+	       json_integer_value(json_object_get(sw, "lossless_priorities")),
+	       headroom);
 	if (buffer && total <= buffer)
-		printf("buffer   %" PRIu64 " B: fits, headroom is %.1f %% of it\n",
+		printf("buffer   %" PRIu64
+		       " B: fits, headroom is %.1f %% of it\n",
 		       buffer, 100.0 * total / buffer);
 	else if (buffer)
-		printf("buffer   %" PRIu64 " B: does not fit, %" PRIu64 " B short\n",
+		printf("buffer   %" PRIu64 " B: does not fit, %" PRIu64
+		       " B short\n",
 		       buffer, total - buffer);
 }
 
@@ -589,12 +607,13 @@ static int do_headroom(int argc, char **argv)
 	sw = h.ports ? switch_total(&c, &h) : NULL;
 	if (json_output) {
 		j = terms_json(&c, &t);
-		json_object_update_new(j, json_pack("{s:I,s:I,s:I,s:i,s:f,s:f}",
-						"xoff", (json_int_t)c.xoff[0],
-						"xon", (json_int_t)c.xon[0],
-						"lossy_limit", (json_int_t)c.lossy_limit,
-						"quanta", (int)c.quanta,
-						"pause_ms", q / 1e6, "refresh_ms", q / 2e6));
+		json_object_update_new(
+			j, json_pack("{s:I,s:I,s:I,s:i,s:f,s:f}", "xoff",
+				     (json_int_t)c.xoff[0], "xon",
+				     (json_int_t)c.xon[0], "lossy_limit",
+				     (json_int_t)c.lossy_limit, "quanta",
+				     (int)c.quanta, "pause_ms", q / 1e6,
+				     "refresh_ms", q / 2e6));
 		if (sw)
 			json_object_update_new(j, sw);
 		json_emit(j);
@@ -603,10 +622,11 @@ static int do_headroom(int argc, char **argv)
 	print_terms(&c, &t);
 	printf("xon      %" PRIu64 " B = r t_pro\n", c.xon[0]);
 	printf("xoff     %" PRIu64 " B = xon + headroom\n", c.xoff[0]);
-	printf("per in-port and priority at most xoff + headroom = %" PRIu64 " B\n",
+	printf("per in-port and priority at most xoff + headroom = %" PRIu64
+	       " B\n",
 	       c.xoff[0] + c.headroom[0]);
-	printf("quanta   %u = %.3f ms pause, refreshed every %.3f ms\n", c.quanta,
-	       q / 1e6, q / 2e6);
+	printf("quanta   %u = %.3f ms pause, refreshed every %.3f ms\n",
+	       c.quanta, q / 1e6, q / 2e6);
 	if (sw)
 		print_switch(sw, c.headroom[0]);
 	json_decref(sw);
@@ -619,22 +639,21 @@ static int do_stop(int argc, char **argv)
 	int r;
 
 	if (argc < 1 || is_help(argv[0]))
-		return argc ? do_help(0, NULL) : usage_err(do_help, "pfc stop needs NAME");
+		return argc ? do_help(0, NULL) :
+			      usage_err(do_help, "pfc stop needs NAME");
 	r = pfc_node_dir(argc, argv, dir, sizeof(dir), do_help);
 	if (r)
 		return r;
 	return pfc_stop(argv[0], dir);
 }
 
-static const struct cmd pfc_cmds[] = {
-	{ "agent", do_agent },
-	{ "show", do_pfc_show },
-	{ "stop", do_stop },
-	{ "detach", do_stop },
-	{ "send", do_send },
-	{ "headroom", do_headroom },
-	{ 0 }
-};
+static const struct cmd pfc_cmds[] = { { "agent", do_agent },
+				       { "show", do_pfc_show },
+				       { "stop", do_stop },
+				       { "detach", do_stop },
+				       { "send", do_send },
+				       { "headroom", do_headroom },
+				       { 0 } };
 
 int do_pfc(int argc, char **argv)
 {

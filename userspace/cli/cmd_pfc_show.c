@@ -24,9 +24,11 @@
 
 static int show_help(int argc, char **argv)
 {
-	fprintf(stderr, "Usage: %1$s [-j] pfc show NAME [--dir DIR]\n"
-			"       %1$s pfc stop NAME [--dir DIR]\n"
-			"(\"dir DIR\" is deprecated: use --dir DIR)\n", bin_name);
+	fprintf(stderr,
+		"Usage: %1$s [-j] pfc show NAME [--dir DIR]\n"
+		"       %1$s pfc stop NAME [--dir DIR]\n"
+		"(\"dir DIR\" is deprecated: use --dir DIR)\n",
+		bin_name);
 	return 0;
 }
 
@@ -36,10 +38,11 @@ int pfc_node_dir(int argc, char **argv, char *buf, size_t len,
 	const char *dir = NULL;
 	char *name;
 	int got;
-	const struct opt opts[] = {
-		{ .name = "--dir", .type = OPT_STR, .out = &dir, .deprecated = "dir" },
-		{ 0 }
-	};
+	const struct opt opts[] = { { .name = "--dir",
+				      .type = OPT_STR,
+				      .out = &dir,
+				      .deprecated = "dir" },
+				    { 0 } };
 
 	if (opts_parse(opts, argc, argv, &name, 1, &got))
 		return usage_help(help);
@@ -47,7 +50,7 @@ int pfc_node_dir(int argc, char **argv, char *buf, size_t len,
 		return usage_err(help, "NAME is missing");
 	if (!valid_name(name))
 		return usage_err(help, "bad node name \"%s\"", name);
-	argv[0] = name;	/* the callers name the node argv[0] */
+	argv[0] = name; /* the callers name the node argv[0] */
 	if (dir) {
 		snprintf(buf, len, "%s/%s", dir, name);
 		return 0;
@@ -86,14 +89,16 @@ static void show_plain(const struct pfc_state *st, enum pfc_agent_status as,
 	uint32_t i, p;
 
 	printf("node %s: %s, backend %s, rate %.0f Mbit/s, lossless %s, %s\n",
-	       st->node, as == PFC_AGENT_DIED ? "DIED without stopping" :
-	       pfc_status_name(as), st->backend,
-	       st->rate_bps / 1e6, mask_str(st->lossless_mask, buf),
-	       pfc_sched_name(st->sched));
+	       st->node,
+	       as == PFC_AGENT_DIED ? "DIED without stopping" :
+				      pfc_status_name(as),
+	       st->backend, st->rate_bps / 1e6,
+	       mask_str(st->lossless_mask, buf), pfc_sched_name(st->sched));
 	printf("  xoff %" PRIu64 " xon %" PRIu64 " headroom %" PRIu64
 	       " quanta %u watchdog %u ms %s, %" PRIu64 " events\n",
 	       st->xoff[3], st->xon[3], st->headroom[3], st->quanta,
-	       st->wd_detect_ms, pfc_wd_action_name(st->wd_action), st->wd_events);
+	       st->wd_detect_ms, pfc_wd_action_name(st->wd_action),
+	       st->wd_events);
 	if (as == PFC_AGENT_RUNNING)
 		printf("  pid %u, standby %u, %u takeover(s)\n", st->pid,
 		       st->standby_pid, st->takeovers);
@@ -105,40 +110,50 @@ static void show_plain(const struct pfc_state *st, enum pfc_agent_status as,
 	for (i = 0; i < st->nports && i < PFC_MAX_PORTS; i++) {
 		const struct pfc_state_port *sp = &st->ports[i];
 
-		printf("port %s (%s), %.0f Mbit/s, dcb %s\n", sp->name, sp->ifname,
-		       sp->rate_bps / 1e6, sp->dcb);
+		printf("port %s (%s), %.0f Mbit/s, dcb %s\n", sp->name,
+		       sp->ifname, sp->rate_bps / 1e6, sp->dcb);
 		for (p = 0; p < PFC_PRIOS; p++) {
 			const struct pfc_state_prio *s = &sp->prio[p];
 
 			pfc_add_totals(&t, st, p, s, now);
 			if (!active(st, p, s))
 				continue;
-			printf("  prio %u %-8s in: %" PRIu64 " B buffered (peak %" PRIu64
-			       "), %" PRIu64 "/%" PRIu64 " pkts in/out, %" PRIu64
-			       " xoff, pfc tx %" PRIu64
-			       "/%" PRIu64 " resume, %" PRIu64 " drops\n", p,
-			       (st->lossless_mask >> p) & 1 ? "lossless" : "lossy",
-			       s->bytes, s->peak, s->pkts, s->returned, s->xoff_crossings,
-			       s->pfc_tx, s->pfc_tx_resume, s->drops);
+			printf("  prio %u %-8s in: %" PRIu64
+			       " B buffered (peak %" PRIu64 "), %" PRIu64
+			       "/%" PRIu64 " pkts in/out, %" PRIu64
+			       " xoff, pfc tx %" PRIu64 "/%" PRIu64
+			       " resume, %" PRIu64 " drops\n",
+			       p,
+			       (st->lossless_mask >> p) & 1 ? "lossless" :
+							      "lossy",
+			       s->bytes, s->peak, s->pkts, s->returned,
+			       s->xoff_crossings, s->pfc_tx, s->pfc_tx_resume,
+			       s->drops);
 			if (s->resumes)
-				printf("                  resumed %" PRIu64 " times, first"
+				printf("                  resumed %" PRIu64
+				       " times, first"
 				       " packet back after XON: avg %.1f us, max"
-				       " %.1f us\n", s->resumes, pfc_resume_avg_us(s),
+				       " %.1f us\n",
+				       s->resumes, pfc_resume_avg_us(s),
 				       s->resume_max_ns / 1e3);
-			printf("                  out: %s, %" PRIu64 " pauses, %.1f ms paused,"
-			       " pfc rx %" PRIu64 "/%" PRIu64 " resume, queue %" PRIu64
-			       " B/%" PRIu64 " pkts, %" PRIu64 " drops, watchdog %" PRIu64
-			       "\n", s->paused_since ? "PAUSED" : "running",
-			       s->pauses, pfc_paused_ns(s, now) / 1e6, s->pfc_rx,
-			       s->pfc_rx_resume, s->q_backlog, s->q_qlen, s->q_drops,
-			       s->wd_events);
+			printf("                  out: %s, %" PRIu64
+			       " pauses, %.1f ms paused,"
+			       " pfc rx %" PRIu64 "/%" PRIu64
+			       " resume, queue %" PRIu64 " B/%" PRIu64
+			       " pkts, %" PRIu64 " drops, watchdog %" PRIu64
+			       "\n",
+			       s->paused_since ? "PAUSED" : "running",
+			       s->pauses, pfc_paused_ns(s, now) / 1e6,
+			       s->pfc_rx, s->pfc_rx_resume, s->q_backlog,
+			       s->q_qlen, s->q_drops, s->wd_events);
 		}
 	}
 	printf("totals: pfc tx %" PRIu64 " rx %" PRIu64 ", xoff %" PRIu64
 	       ", buffered %" PRIu64 " B, lossless drops %" PRIu64
 	       ", lossy drops %" PRIu64 ", lost to failures %" PRIu64
-	       ", paused %.1f ms\n", t.pfc_tx, t.pfc_rx, t.xoff, t.buffered,
-	       t.ll_drops, t.lossy_drops, t.failure_drops, t.paused_ns / 1e6);
+	       ", paused %.1f ms\n",
+	       t.pfc_tx, t.pfc_rx, t.xoff, t.buffered, t.ll_drops,
+	       t.lossy_drops, t.failure_drops, t.paused_ns / 1e6);
 	if (st->note[0])
 		printf("note: %s\n", st->note);
 }
@@ -151,7 +166,8 @@ int do_pfc_show(int argc, char **argv)
 	int r;
 
 	if (argc < 1 || is_help(argv[0]))
-		return argc ? show_help(0, NULL) : usage_err(show_help, "pfc show needs NAME");
+		return argc ? show_help(0, NULL) :
+			      usage_err(show_help, "pfc show needs NAME");
 	r = pfc_node_dir(argc, argv, dir, sizeof(dir), show_help);
 	if (r)
 		return r;
@@ -166,7 +182,6 @@ int do_pfc_show(int argc, char **argv)
 	return 0;
 }
 
-
 int pfc_stop(const char *node, const char *dir)
 {
 	int pid, r = pfc_node_stop(node, dir, &pid);
@@ -174,7 +189,8 @@ int pfc_stop(const char *node, const char *dir)
 	if (r)
 		return r;
 	if (json_output)
-		json_emit(json_pack("{s:s,s:b}", "node", node, "stopped", pid != 0));
+		json_emit(json_pack("{s:s,s:b}", "node", node, "stopped",
+				    pid != 0));
 	else if (pid)
 		pr_info("stopped the pause agent of %s (pid %d)\n", node, pid);
 	return 0;

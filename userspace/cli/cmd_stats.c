@@ -29,10 +29,12 @@ int do_stats(int argc, char **argv)
 	struct rules_stats s;
 	struct rules *r;
 	int top = 0, got;
-	const struct opt opts[] = {
-		{ .name = "--top", .type = OPT_INT, .min = 0, .max = 1 << 30, .out = &top },
-		{ 0 }
-	};
+	const struct opt opts[] = { { .name = "--top",
+				      .type = OPT_INT,
+				      .min = 0,
+				      .max = 1 << 30,
+				      .out = &top },
+				    { 0 } };
 
 	if (argc >= 1 && is_help(argv[0]))
 		return help(argc, argv);

@@ -41,35 +41,35 @@ static int help(int argc, char **argv)
 
 static int do_attach(int argc, char **argv)
 {
-	return dp_cli_run(argc, argv, "NAME RULES.json", "--bpf-root --mode PORT=IFNAME",
-			  dp_switch_attach, help);
+	return dp_cli_run(argc, argv, "NAME RULES.json",
+			  "--bpf-root --mode PORT=IFNAME", dp_switch_attach,
+			  help);
 }
 
 static int do_update(int argc, char **argv)
 {
-	return dp_cli_run(argc, argv, "NAME RULES.json", "--bpf-root --topo --force",
-			  dp_switch_update, help);
+	return dp_cli_run(argc, argv, "NAME RULES.json",
+			  "--bpf-root --topo --force", dp_switch_update, help);
 }
 
 static int do_show(int argc, char **argv)
 {
-	return dp_cli_run(argc, argv, "NAME", "--bpf-root", dp_switch_show, help);
+	return dp_cli_run(argc, argv, "NAME", "--bpf-root", dp_switch_show,
+			  help);
 }
 
 static int do_detach(int argc, char **argv)
 {
-	return dp_cli_run(argc, argv, "NAME", "--bpf-root", dp_switch_detach, help);
+	return dp_cli_run(argc, argv, "NAME", "--bpf-root", dp_switch_detach,
+			  help);
 }
 
 int do_switch(int argc, char **argv)
 {
 	static const struct cmd cmds[] = {
-		{ "attach", do_attach },
-		{ "update", do_update },
-		{ "show", do_show },
-		{ "detach", do_detach },
-		{ "help", help },
-		{ 0 },
+		{ "attach", do_attach }, { "update", do_update },
+		{ "show", do_show },	 { "detach", do_detach },
+		{ "help", help },	 { 0 },
 	};
 
 	return cmd_select(cmds, argc, argv, help);

@@ -42,7 +42,8 @@ static int help(int argc, char **argv)
 	return 0;
 }
 
-static const char *const traffic_names[] = { "all-to-all", "uniform", "permutation" };
+static const char *const traffic_names[] = { "all-to-all", "uniform",
+					     "permutation" };
 
 int do_throughput(int argc, char **argv)
 {
@@ -61,7 +62,11 @@ int do_throughput(int argc, char **argv)
 	const struct opt opts[] = {
 		{ .name = "--traffic", .type = OPT_STR, .out = &traffic },
 		{ .name = "--seed", .type = OPT_U64, .out = &seed },
-		{ .name = "--hosts-per-tor", .type = OPT_INT, .min = 1, .max = 100000, .out = &hosts },
+		{ .name = "--hosts-per-tor",
+		  .type = OPT_INT,
+		  .min = 1,
+		  .max = 100000,
+		  .out = &hosts },
 		{ .name = "--method", .type = OPT_STR, .out = &method },
 		{ .name = "--epsilon", .type = OPT_STR, .out = &epss },
 		{ 0 }
@@ -80,7 +85,9 @@ int do_throughput(int argc, char **argv)
 
 		eps = strtod(epss, &end);
 		if (end == epss || *end || !(eps > 0 && eps < 1))
-			return usage_err(help, "--epsilon wants 0 < E < 1, not \"%s\"", epss);
+			return usage_err(
+				help, "--epsilon wants 0 < E < 1, not \"%s\"",
+				epss);
 	}
 	if (!strcmp(method, "interior"))
 		meth = THROUGHPUT_INTERIOR;
@@ -91,8 +98,10 @@ int do_throughput(int argc, char **argv)
 	else if (!strcmp(method, "fptas"))
 		meth = THROUGHPUT_FPTAS;
 	else
-		return usage_err(help, "--method wants interior, simplex, dual or fptas, not \"%s\"",
-				 method);
+		return usage_err(
+			help,
+			"--method wants interior, simplex, dual or fptas, not \"%s\"",
+			method);
 	e = elp_parse_files(pos[0], pos[1], &t);
 	if (!e)
 		return EXIT_USAGE;
@@ -105,22 +114,25 @@ int do_throughput(int argc, char **argv)
 		pr_warn("%s: %d of %d ToR pairs with traffic have no path: throughput 0\n",
 			pos[1], res.unrouted, res.commodities);
 	if (json_output)
-		json_emit(json_pack("{s:f,s:f,s:s,s:s,s:f,s:i,s:i,s:i,s:I,s:i,s:f}",
-				    "throughput", res.theta, "upper", res.upper,
-				    "method", method, "traffic", traffic_names[tr.kind],
-				    "fraction", tr.kind == TRAFFIC_UNIFORM ? tr.p : 1.0,
-				    "tors", tm.ntors, "commodities", res.commodities,
-				    "unrouted", res.unrouted, "paths", (json_int_t)res.paths,
-				    "links", res.links, "seconds", res.seconds));
+		json_emit(json_pack(
+			"{s:f,s:f,s:s,s:s,s:f,s:i,s:i,s:i,s:I,s:i,s:f}",
+			"throughput", res.theta, "upper", res.upper, "method",
+			method, "traffic", traffic_names[tr.kind], "fraction",
+			tr.kind == TRAFFIC_UNIFORM ? tr.p : 1.0, "tors",
+			tm.ntors, "commodities", res.commodities, "unrouted",
+			res.unrouted, "paths", (json_int_t)res.paths, "links",
+			res.links, "seconds", res.seconds));
 	else if (res.upper > res.theta)
 		printf("throughput %.4f .. %.4f (%s, %d ToRs, %d commodities, %lld paths, "
-		       "%d links, %d phases, %.2f s)\n", res.theta, res.upper, traffic,
-		       tm.ntors, res.commodities, (long long)res.paths, res.links,
-		       res.phases, res.seconds);
+		       "%d links, %d phases, %.2f s)\n",
+		       res.theta, res.upper, traffic, tm.ntors, res.commodities,
+		       (long long)res.paths, res.links, res.phases,
+		       res.seconds);
 	else
 		printf("throughput %.4f (%s, %d ToRs, %d commodities, %lld paths, "
-		       "%d links, %.2f s)\n", res.theta, traffic, tm.ntors,
-		       res.commodities, (long long)res.paths, res.links, res.seconds);
+		       "%d links, %.2f s)\n",
+		       res.theta, traffic, tm.ntors, res.commodities,
+		       (long long)res.paths, res.links, res.seconds);
 out_tm:
 	traffic_free(&tm);
 out_elp:

@@ -21,23 +21,45 @@
 
 struct topo_kind {
 	const char *name;
-	const char *usage;	/* what follows the kind */
-	const char *doc;	/* description, one or more lines */
-	topo_make_fn *make;	/* see gen_cli.h */
+	const char *usage; /* what follows the kind */
+	const char *doc; /* description, one or more lines */
+	topo_make_fn *make; /* see gen_cli.h */
 };
 
 static int make_clos(int argc, char **argv, struct topo **out)
 {
 	struct clos_opts o;
-	const struct opt opts[] = {
-		{ .name = "--pods", .type = OPT_INT, .min = 1, .max = MAX_SIZE, .out = &o.pods },
-		{ .name = "--tors", .type = OPT_INT, .min = 1, .max = MAX_SIZE, .out = &o.tors },
-		{ .name = "--leaves", .type = OPT_INT, .min = 1, .max = MAX_SIZE, .out = &o.leaves },
-		{ .name = "--spines", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &o.spines },
-		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &o.hosts },
-		{ .name = "--planes", .type = OPT_INT, .min = 1, .max = MAX_SIZE, .out = &o.planes },
-		{ 0 }
-	};
+	const struct opt opts[] = { { .name = "--pods",
+				      .type = OPT_INT,
+				      .min = 1,
+				      .max = MAX_SIZE,
+				      .out = &o.pods },
+				    { .name = "--tors",
+				      .type = OPT_INT,
+				      .min = 1,
+				      .max = MAX_SIZE,
+				      .out = &o.tors },
+				    { .name = "--leaves",
+				      .type = OPT_INT,
+				      .min = 1,
+				      .max = MAX_SIZE,
+				      .out = &o.leaves },
+				    { .name = "--spines",
+				      .type = OPT_INT,
+				      .min = 0,
+				      .max = MAX_SIZE,
+				      .out = &o.spines },
+				    { .name = "--hosts",
+				      .type = OPT_INT,
+				      .min = 0,
+				      .max = MAX_SIZE,
+				      .out = &o.hosts },
+				    { .name = "--planes",
+				      .type = OPT_INT,
+				      .min = 1,
+				      .max = MAX_SIZE,
+				      .out = &o.planes },
+				    { 0 } };
 
 	clos_defaults(&o);
 	if (opts_parse(opts, argc, argv, NULL, 0, NULL))
@@ -53,7 +75,8 @@ static int numbers(const char *kind, char **pos, int got, int want,
 	int i;
 
 	if (got != want) {
-		p_err("topo %s wants %d number%s", kind, want, want > 1 ? "s" : "");
+		p_err("topo %s wants %d number%s", kind, want,
+		      want > 1 ? "s" : "");
 		return EXIT_USAGE;
 	}
 	for (i = 0; i < want; i++)
@@ -68,10 +91,12 @@ static int make_fattree(int argc, char **argv, struct topo **out)
 	static const long min[] = { 2 };
 	int hosts = -1, k, got;
 	char *pos[1];
-	const struct opt opts[] = {
-		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &hosts },
-		{ 0 }
-	};
+	const struct opt opts[] = { { .name = "--hosts",
+				      .type = OPT_INT,
+				      .min = 0,
+				      .max = MAX_SIZE,
+				      .out = &hosts },
+				    { 0 } };
 
 	if (opts_parse(opts, argc, argv, pos, 1, &got) ||
 	    numbers("fattree", pos, got, 1, names, min, &k))
@@ -83,12 +108,22 @@ static int make_fattree(int argc, char **argv, struct topo **out)
 static int make_leafspine(int argc, char **argv, struct topo **out)
 {
 	int leaves = 4, spines = 2, hosts = 1;
-	const struct opt opts[] = {
-		{ .name = "--leaves", .type = OPT_INT, .min = 1, .max = MAX_SIZE, .out = &leaves },
-		{ .name = "--spines", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &spines },
-		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &hosts },
-		{ 0 }
-	};
+	const struct opt opts[] = { { .name = "--leaves",
+				      .type = OPT_INT,
+				      .min = 1,
+				      .max = MAX_SIZE,
+				      .out = &leaves },
+				    { .name = "--spines",
+				      .type = OPT_INT,
+				      .min = 0,
+				      .max = MAX_SIZE,
+				      .out = &spines },
+				    { .name = "--hosts",
+				      .type = OPT_INT,
+				      .min = 0,
+				      .max = MAX_SIZE,
+				      .out = &hosts },
+				    { 0 } };
 
 	if (opts_parse(opts, argc, argv, NULL, 0, NULL))
 		return EXIT_USAGE;
@@ -118,7 +153,11 @@ static int make_jellyfish(int argc, char **argv, struct topo **out)
 	int v[2], hosts = 0, got;
 	char *pos[2];
 	const struct opt opts[] = {
-		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &hosts },
+		{ .name = "--hosts",
+		  .type = OPT_INT,
+		  .min = 0,
+		  .max = MAX_SIZE,
+		  .out = &hosts },
 		{ .name = "--seed", .type = OPT_U64, .out = &seed },
 		{ 0 }
 	};
@@ -136,10 +175,12 @@ static int make_chain(int argc, char **argv, struct topo **out, bool ring)
 	static const long min[] = { 1 };
 	int n, hosts = 0, got;
 	char *pos[1];
-	const struct opt opts[] = {
-		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = MAX_SIZE, .out = &hosts },
-		{ 0 }
-	};
+	const struct opt opts[] = { { .name = "--hosts",
+				      .type = OPT_INT,
+				      .min = 0,
+				      .max = MAX_SIZE,
+				      .out = &hosts },
+				    { 0 } };
 
 	if (opts_parse(opts, argc, argv, pos, 1, &got) ||
 	    numbers(ring ? "ring" : "line", pos, got, 1, names, min, &n))
@@ -159,34 +200,42 @@ static int make_line(int argc, char **argv, struct topo **out)
 }
 
 static const struct topo_kind topo_kinds[] = {
-	{ "clos", "[--pods N] [--tors N] [--leaves N] [--spines N] [--hosts N] [--planes N]",
+	{ "clos",
+	  "[--pods N] [--tors N] [--leaves N] [--spines N] [--hosts N] [--planes N]",
 	  "3-tier Clos: per pod --tors ToRs (T1.., layer 0) each linked to the\n"
 	  "--leaves leaves (L1.., layer 1) of its pod; leaf j of a pod linked to\n"
 	  "every spine (S1.., layer 2) of plane j mod --planes (the spines split\n"
 	  "into equal planes); --hosts hosts (h1..) per ToR. Defaults: the Tagger\n"
 	  "paper's Clos, 2 pods x (2 ToRs + 2 leaves), 2 spines, 1 host per ToR,\n"
-	  "1 plane (T1-T4, L1-L4, S1-S2, h1-h4).", make_clos },
+	  "1 plane (T1-T4, L1-L4, S1-S2, h1-h4).",
+	  make_clos },
 	{ "fattree", "K [--hosts N]",
 	  "k-ary fat-tree: k pods of k/2 ToRs and k/2 aggregation switches (L..),\n"
 	  "(k/2)^2 cores (S..) in k/2 planes, k/2 hosts per ToR unless --hosts.\n"
-	  "Names and layers as in clos.", make_fattree },
+	  "Names and layers as in clos.",
+	  make_fattree },
 	{ "leafspine", "[--leaves N] [--spines N] [--hosts N]",
 	  "2-tier leaf-spine: every leaf (L1.., layer 0) linked to every spine\n"
 	  "(S1.., layer 1), --hosts hosts per leaf. Defaults: 4 leaves, 2 spines,\n"
-	  "1 host per leaf.", make_leafspine },
+	  "1 host per leaf.",
+	  make_leafspine },
 	{ "bcube", "N K",
 	  "BCube(N,K): N^(K+1) servers s<digits> (hosts with K+1 ports that relay\n"
 	  "traffic; port eth<i> to the level-i switch) and K+1 levels of N^K\n"
-	  "N-port switches w<level>-<digits>. No layers.", make_bcube },
+	  "N-port switches w<level>-<digits>. No layers.",
+	  make_bcube },
 	{ "jellyfish", "N D [--hosts H] [--seed S]",
 	  "Jellyfish: a random simple connected D-regular graph of N switches\n"
 	  "(sw1..), drawn by Steger-Wormald pairing (asymptotically uniform),\n"
 	  "reproducible from --seed (default 1) on every machine; H hosts per\n"
-	  "switch (default 0).", make_jellyfish },
+	  "switch (default 0).",
+	  make_jellyfish },
 	{ "ring", "N [--hosts H]",
-	  "Ring of N >= 3 switches sw1..swN, H hosts per switch (default 0).", make_ring },
+	  "Ring of N >= 3 switches sw1..swN, H hosts per switch (default 0).",
+	  make_ring },
 	{ "line", "N [--hosts H]",
-	  "Line of N switches sw1..swN, H hosts per switch (default 0).", make_line },
+	  "Line of N switches sw1..swN, H hosts per switch (default 0).",
+	  make_line },
 	{ "fc", TOPO_FC_USAGE, topo_fc_doc, topo_fc_make },
 	{ 0 }
 };
@@ -199,15 +248,18 @@ static int help(int argc, char **argv)
 		json_emit(json_null());
 		return 0;
 	}
-	fprintf(stderr, "Usage: %s [-j] topo KIND [OPTIONS] [-o FILE]\n", bin_name);
+	fprintf(stderr, "Usage: %s [-j] topo KIND [OPTIONS] [-o FILE]\n",
+		bin_name);
 	for (k = topo_kinds; k->name; k++)
-		fprintf(stderr, "       %s topo %s %s\n", bin_name, k->name, k->usage);
+		fprintf(stderr, "       %s topo %s %s\n", bin_name, k->name,
+			k->usage);
 	fprintf(stderr,
 		"\n"
 		"Writes the topology text format to FILE (stdout by default). With -j,\n"
 		"prints a summary (nodes, switches, hosts, links) instead; the topology\n"
 		"then goes only to -o FILE.\n"
-		"'%s topo KIND help' describes a kind.\n", bin_name);
+		"'%s topo KIND help' describes a kind.\n",
+		bin_name);
 	return 0;
 }
 
@@ -235,9 +287,9 @@ static json_t *summary(const char *kind, const struct topo *t, double secs)
 		if (t->nodes[i].layer + 1 > layers)
 			layers = t->nodes[i].layer + 1;
 	}
-	return json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:f}", "kind", kind,
-			 "nodes", t->nnodes, "switches", t->nnodes - hosts,
-			 "hosts", hosts, "links", t->nports / 2, "layers", layers,
+	return json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:f}", "kind", kind, "nodes",
+			 t->nnodes, "switches", t->nnodes - hosts, "hosts",
+			 hosts, "links", t->nports / 2, "layers", layers,
 			 "seconds", secs);
 }
 
@@ -275,7 +327,7 @@ int do_topo(int argc, char **argv)
 	if (opts_take(&argc, argv, "-o", &file) < 0)
 		return usage_err(kind_help, "-o wants a file");
 	if (file && !strcmp(file, "-"))
-		file = NULL;	/* "-o -" is stdout, as without -o */
+		file = NULL; /* "-o -" is stdout, as without -o */
 	rc = k->make(argc, argv, &t);
 	if (rc) {
 		if (!json_output)

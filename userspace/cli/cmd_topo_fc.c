@@ -67,7 +67,8 @@ static struct topo *build(const struct fc_spec *sp)
 /* Minimum number of paths of any pair, or -1 once one falls below min. */
 static int min_paths(const struct topo *t, const struct fc_cli *c)
 {
-	struct fc_route_opts o = { .threads = c->threads, .stop_below = c->min_paths };
+	struct fc_route_opts o = { .threads = c->threads,
+				   .stop_below = c->min_paths };
 	struct path_stats st;
 	struct fc_layout L;
 	char err[256];
@@ -88,9 +89,10 @@ static void show_split(const char *what, const struct fc_spec *sp)
 	int j, n = 0;
 
 	for (j = 0; j < sp->k; j++)
-		n += snprintf(buf + n, sizeof(buf) - n, "%s%d", j ? "," : "", sp->split[j]);
-	pr_info("topo fc: N=%d s=%d k=%d split %s (%s)\n", sp->ntors, sp->fabric,
-		sp->k, buf, what);
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%d", j ? "," : "",
+			      sp->split[j]);
+	pr_info("topo fc: N=%d s=%d k=%d split %s (%s)\n", sp->ntors,
+		sp->fabric, sp->k, buf, what);
 }
 
 /* Strategy (*): try k_min; if some pair has too few paths, k_min + 1. */
@@ -101,7 +103,8 @@ static struct topo *strategy(struct fc_spec *sp, const struct fc_cli *c)
 
 	if (kmin < 0 || fc_split_even(sp->fabric, kmin, sp->split)) {
 		p_err("topo fc: %d fabric ports cannot reach %d ToRs in up-down "
-		      "(inequality 4); give --layers or --split", sp->fabric, sp->ntors);
+		      "(inequality 4); give --layers or --split",
+		      sp->fabric, sp->ntors);
 		return NULL;
 	}
 	sp->k = kmin;
@@ -120,7 +123,8 @@ static struct topo *strategy(struct fc_spec *sp, const struct fc_cli *c)
 	topo_free(t);
 	if (fc_split_even(sp->fabric, kmin + 1, sp->split)) {
 		p_err("topo fc: k_min=%d leaves pairs with fewer than %d paths and "
-		      "k_min+1 has no split of %d ports", kmin, c->min_paths, sp->fabric);
+		      "k_min+1 has no split of %d ports",
+		      kmin, c->min_paths, sp->fabric);
 		return NULL;
 	}
 	sp->k = kmin + 1;
@@ -132,15 +136,37 @@ static struct topo *strategy(struct fc_spec *sp, const struct fc_cli *c)
 
 int topo_fc_make(int argc, char **argv, struct topo **out)
 {
-	struct fc_cli c = { .hosts = -1, .fabric = -1, .min_paths = 2, .seed = 1 };
+	struct fc_cli c = {
+		.hosts = -1, .fabric = -1, .min_paths = 2, .seed = 1
+	};
 	const struct opt opts[] = {
-		{ .name = "--hosts", .type = OPT_INT, .min = 0, .max = 10000, .out = &c.hosts },
-		{ .name = "--fabric", .type = OPT_INT, .min = 2, .max = 10000, .out = &c.fabric },
-		{ .name = "--layers", .type = OPT_INT, .min = 2, .max = FC_MAX_LAYERS, .out = &c.layers },
+		{ .name = "--hosts",
+		  .type = OPT_INT,
+		  .min = 0,
+		  .max = 10000,
+		  .out = &c.hosts },
+		{ .name = "--fabric",
+		  .type = OPT_INT,
+		  .min = 2,
+		  .max = 10000,
+		  .out = &c.fabric },
+		{ .name = "--layers",
+		  .type = OPT_INT,
+		  .min = 2,
+		  .max = FC_MAX_LAYERS,
+		  .out = &c.layers },
 		{ .name = "--split", .type = OPT_STR, .out = &c.split },
-		{ .name = "--min-paths", .type = OPT_INT, .min = 1, .max = 10000, .out = &c.min_paths },
+		{ .name = "--min-paths",
+		  .type = OPT_INT,
+		  .min = 1,
+		  .max = 10000,
+		  .out = &c.min_paths },
 		{ .name = "--seed", .type = OPT_U64, .out = &c.seed },
-		{ .name = "--threads", .type = OPT_INT, .min = 1, .max = 256, .out = &c.threads },
+		{ .name = "--threads",
+		  .type = OPT_INT,
+		  .min = 1,
+		  .max = 256,
+		  .out = &c.threads },
 		{ 0 }
 	};
 	struct fc_spec sp = { 0 };
@@ -164,8 +190,10 @@ int topo_fc_make(int argc, char **argv, struct topo **out)
 		p_err("topo fc: --layers or --split, not both");
 		return EXIT_USAGE;
 	}
-	sp = (struct fc_spec){ .ntors = n, .hosts = c.hosts < 0 ? 14 : c.hosts,
-			       .fabric = c.fabric < 0 ? 18 : c.fabric, .seed = c.seed };
+	sp = (struct fc_spec){ .ntors = n,
+			       .hosts = c.hosts < 0 ? 14 : c.hosts,
+			       .fabric = c.fabric < 0 ? 18 : c.fabric,
+			       .seed = c.seed };
 	if (c.split) {
 		if (parse_split(c.split, &sp))
 			return EXIT_USAGE;
@@ -177,8 +205,8 @@ int topo_fc_make(int argc, char **argv, struct topo **out)
 		sp.k = c.layers;
 		if (fc_split_even(sp.fabric, sp.k, sp.split)) {
 			p_err("topo fc: %d fabric ports have no even split into %d layers "
-			      "(need an even count, at least 2 per layer gap)", sp.fabric,
-			      sp.k);
+			      "(need an even count, at least 2 per layer gap)",
+			      sp.fabric, sp.k);
 			return EXIT_USAGE;
 		}
 		*out = build(&sp);

@@ -36,12 +36,15 @@ int do_verify(int argc, char **argv)
 	struct elp *e = NULL;
 	int nfiles, rc = EXIT_USAGE;
 	double t0, t1, t2;
-	const struct opt table[] = {
-		{ .name = "--allow-lossy", .type = OPT_FLAG, .out = &opts.allow_lossy },
-		{ .name = "--max-problems", .type = OPT_INT, .min = 1, .max = 1000000,
-		  .out = &opts.max_problems },
-		{ 0 }
-	};
+	const struct opt table[] = { { .name = "--allow-lossy",
+				       .type = OPT_FLAG,
+				       .out = &opts.allow_lossy },
+				     { .name = "--max-problems",
+				       .type = OPT_INT,
+				       .min = 1,
+				       .max = 1000000,
+				       .out = &opts.max_problems },
+				     { 0 } };
 
 	if (argc >= 1 && is_help(argv[0]))
 		return help(argc, argv);

@@ -23,16 +23,17 @@
 
 struct paths_job {
 	const struct topo *t;
-	enum gen_between between;	/* --between, shared by every kind */
-	int k;				/* K of NAME=K kinds */
+	enum gen_between between; /* --between, shared by every kind */
+	int k; /* K of NAME=K kinds */
 	struct path_sink *sink;
-	json_t *extra;			/* kind's own -j summary fields, or NULL */
+	json_t *extra; /* kind's own -j summary fields, or NULL */
 };
 
 typedef int topo_make_fn(int argc, char **argv, struct topo **out);
 typedef int paths_run_fn(const struct paths_job *job, int argc, char **argv);
 
 /* Endpoints by --between; EXIT_OK or EXIT_USAGE after p_err(). */
-int paths_job_ends(const struct paths_job *job, bool relay, struct gen_ends *ends);
+int paths_job_ends(const struct paths_job *job, bool relay,
+		   struct gen_ends *ends);
 
 #endif /* __TAGGER_GEN_CLI_H */

@@ -10,7 +10,7 @@
 #include "cli/cmd.h"
 #include "lib/log.h"
 
-#ifndef TAGGER_VERSION	/* the Makefile passes it from VERSION */
+#ifndef TAGGER_VERSION /* the Makefile passes it from VERSION */
 #define TAGGER_VERSION "unknown"
 #endif
 
@@ -59,33 +59,28 @@ static int do_version(int argc, char **argv)
 }
 
 static const struct cmd commands[] = {
-	{ "help", do_help },
-	{ "version", do_version },
-	{ "topo", do_topo },
-	{ "paths", do_paths },
-	{ "cbd", do_cbd },
-	{ "lab", do_lab },
-	{ "flow", do_flow },
-	{ "compile", do_compile },
-	{ "verify", do_verify },
-	{ "stats", do_stats },
-	{ "switch", do_switch },
-	{ "host", do_host },
-	{ "pfc", do_pfc },
-	{ "throughput", do_throughput },
-	{ "metrics", do_metrics },
-	{ 0 }
+	{ "help", do_help },	   { "version", do_version },
+	{ "topo", do_topo },	   { "paths", do_paths },
+	{ "cbd", do_cbd },	   { "lab", do_lab },
+	{ "flow", do_flow },	   { "compile", do_compile },
+	{ "verify", do_verify },   { "stats", do_stats },
+	{ "switch", do_switch },   { "host", do_host },
+	{ "pfc", do_pfc },	   { "throughput", do_throughput },
+	{ "metrics", do_metrics }, { 0 }
 };
 
 static int global_option(const char *a)
 {
 	if (!strcmp(a, "-j") || !strcmp(a, "-json") || !strcmp(a, "--json"))
 		json_output = true;
-	else if (!strcmp(a, "-p") || !strcmp(a, "-pretty") || !strcmp(a, "--pretty"))
+	else if (!strcmp(a, "-p") || !strcmp(a, "-pretty") ||
+		 !strcmp(a, "--pretty"))
 		json_output = pretty_output = true;
-	else if (!strcmp(a, "-v") || !strcmp(a, "-verbose") || !strcmp(a, "--verbose"))
+	else if (!strcmp(a, "-v") || !strcmp(a, "-verbose") ||
+		 !strcmp(a, "--verbose"))
 		log_level = log_level < LOG_DEBUG ? log_level + 1 : LOG_DEBUG;
-	else if (!strcmp(a, "-q") || !strcmp(a, "-quiet") || !strcmp(a, "--quiet"))
+	else if (!strcmp(a, "-q") || !strcmp(a, "-quiet") ||
+		 !strcmp(a, "--quiet"))
 		log_quiet = true;
 	else if (!strcmp(a, "-V") || !strcmp(a, "--version"))
 		return 2;

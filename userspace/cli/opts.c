@@ -15,7 +15,8 @@ bool opt_number(const char *name, const char *s, long min, long max, int *out)
 	unsigned long v;
 
 	if (!parse_uint(s, (unsigned long)max, &v) || (long)v < min) {
-		p_err("%s wants a number from %ld to %ld, not \"%s\"", name, min, max, s);
+		p_err("%s wants a number from %ld to %ld, not \"%s\"", name,
+		      min, max, s);
 		return false;
 	}
 	*out = (int)v;
@@ -28,8 +29,10 @@ bool opt_u64(const char *name, const char *s, uint64_t *out)
 	char *end;
 
 	errno = 0;
-	if (*s < '0' || *s > '9' || (v = strtoull(s, &end, 10), errno || *end)) {
-		p_err("%s wants a number from 0 to 2^64-1, not \"%s\"", name, s);
+	if (*s < '0' || *s > '9' ||
+	    (v = strtoull(s, &end, 10), errno || *end)) {
+		p_err("%s wants a number from 0 to 2^64-1, not \"%s\"", name,
+		      s);
 		return false;
 	}
 	*out = v;
@@ -65,7 +68,8 @@ static const struct opt *lookup_deprecated(const struct opt *opts, int argc,
 		return NULL;
 	for (; opts && opts->name; opts++)
 		if (opts->deprecated && !strcmp(argv[i], opts->deprecated)) {
-			pr_warn("\"%s\" is deprecated, use %s\n", argv[i], opts->name);
+			pr_warn("\"%s\" is deprecated, use %s\n", argv[i],
+				opts->name);
 			return opts;
 		}
 	return NULL;
@@ -98,7 +102,8 @@ static bool set_bytes(const struct opt *o, const char *val)
 	if (!(rate ? pfc_parse_rate(val, &v) : pfc_parse_size(val, &v)) ||
 	    v < (uint64_t)o->min) {
 		p_err("%s wants a %s, not \"%s\"", o->name,
-		      rate ? "rate (100mbit, 1gbit)" : "size (1500, 64k, 1m)", val);
+		      rate ? "rate (100mbit, 1gbit)" : "size (1500, 64k, 1m)",
+		      val);
 		return false;
 	}
 	*(uint64_t *)o->out = v;
@@ -199,7 +204,8 @@ int opts_take(int *argc, char **argv, const char *name, char **val)
 	for (i = 0; i < *argc; i++) {
 		int used;
 
-		if (strncmp(argv[i], name, len) || (argv[i][len] && argv[i][len] != '='))
+		if (strncmp(argv[i], name, len) ||
+		    (argv[i][len] && argv[i][len] != '='))
 			continue;
 		if (argv[i][len] == '=') {
 			*val = argv[i] + len + 1;

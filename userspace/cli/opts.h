@@ -26,15 +26,15 @@
 #include <stdint.h>
 
 enum opt_type {
-	OPT_INT,	/* int, within [min, max] */
-	OPT_U64,	/* uint64_t, any value (seeds) */
-	OPT_STR,	/* const char * */
-	OPT_FLAG,	/* bool, no value */
-	OPT_ENUM,	/* int, the .names entry whose name is the value */
-	OPT_SIZE,	/* uint64_t bytes, tc style (64k, 1m), at least min */
-	OPT_RATE,	/* uint64_t bit/s, tc style (100mbit), at least min */
-	OPT_LIST,	/* struct opt_list, "1,3-5" of ints in [min, max] */
-	OPT_FUNC,	/* .func(o, value): anything else; may repeat */
+	OPT_INT, /* int, within [min, max] */
+	OPT_U64, /* uint64_t, any value (seeds) */
+	OPT_STR, /* const char * */
+	OPT_FLAG, /* bool, no value */
+	OPT_ENUM, /* int, the .names entry whose name is the value */
+	OPT_SIZE, /* uint64_t bytes, tc style (64k, 1m), at least min */
+	OPT_RATE, /* uint64_t bit/s, tc style (100mbit), at least min */
+	OPT_LIST, /* struct opt_list, "1,3-5" of ints in [min, max] */
+	OPT_FUNC, /* .func(o, value): anything else; may repeat */
 };
 
 struct opt_enum {
@@ -53,11 +53,11 @@ struct opt {
 	enum opt_type type;
 	long min, max;
 	void *out;
-	const struct opt_enum *names;	/* OPT_ENUM, ends with { NULL } */
+	const struct opt_enum *names; /* OPT_ENUM, ends with { NULL } */
 	/* OPT_FUNC: 0 taken, -1 a bad value (opts_parse says so), 1 refused
 	 * and already reported with p_err() */
 	int (*func)(const struct opt *o, const char *val);
-	const char *deprecated;	/* an old bare keyword for this option */
+	const char *deprecated; /* an old bare keyword for this option */
 };
 
 int opts_parse(const struct opt *opts, int argc, char **argv, char **pos,

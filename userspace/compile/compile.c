@@ -28,11 +28,8 @@ static const struct tag_algo *portfolio[] = {
 };
 
 static const struct tag_algo *algos[] = {
-	&tag_algo_best,
-	&tag_algo_order,
-	&tag_algo_brute,
-	&tag_algo_greedy,
-	&tag_algo_clos,
+	&tag_algo_best,	  &tag_algo_order, &tag_algo_brute,
+	&tag_algo_greedy, &tag_algo_clos,
 };
 
 const struct tag_algo *compile_find_algo(const char *name)
@@ -118,7 +115,8 @@ static void collect_rules(const struct topo *t, struct compile_result *r)
 		memset(&r->sw[r->nsw], 0, sizeof(*r->sw));
 		r->sw[r->nsw++].node = i;
 	}
-	HMAP_FOR_EACH(&tg->nodes, it) {
+	HMAP_FOR_EACH(&tg->nodes, it)
+	{
 		int port = (int)(it->key >> 8), tag = (int)(it->key & 0xff);
 		struct sw_rules *s = &r->sw[sw_index(r, port_node(t, port))];
 		struct cls_rule c = { .in = port, .tag = tag, .lossless = 1 };
@@ -126,13 +124,16 @@ static void collect_rules(const struct topo *t, struct compile_result *r)
 		if (tag < r->nlossless)
 			VEC_PUSH(s->cls, s->ncls, s->cls_cap, c);
 	}
-	HMAP_FOR_EACH(&tg->rules, it) {
+	HMAP_FOR_EACH(&tg->rules, it)
+	{
 		int tag = rule_key_tag(it->key), in = rule_key_in(it->key);
 		struct sw_rules *s = &r->sw[sw_index(r, port_node(t, in))];
-		struct rw_rule w = { tag, in, rule_key_out(it->key), (int)it->val };
+		struct rw_rule w = { tag, in, rule_key_out(it->key),
+				     (int)it->val };
 
 		/* Lossy in or lossy out: no rule, the default is lossy. */
-		if (tag >= r->nlossless || it->val == TAG_LOSSY || (int)it->val >= r->nlossless)
+		if (tag >= r->nlossless || it->val == TAG_LOSSY ||
+		    (int)it->val >= r->nlossless)
 			continue;
 		VEC_PUSH(s->rw, s->nrw, s->rw_cap, w);
 	}
@@ -154,7 +155,8 @@ static void count_rules(struct compile_result *r)
 
 static bool has_node(const struct compile_result *r, int port, int tag)
 {
-	return tag < r->nlossless && hmap_get(&r->tg.nodes, node_key(port, tag), NULL);
+	return tag < r->nlossless &&
+	       hmap_get(&r->tg.nodes, node_key(port, tag), NULL);
 }
 
 /* Hop index where a packet of class cls on path i turns lossy, or -1. */
@@ -170,7 +172,8 @@ static int lossy_hop(const struct topo *t, const struct elp *e,
 		int in = t->ports[h[j - 1]].peer;
 		uint64_t v;
 
-		if (tagging_node_forwards(&r->tg, port_node(t, in)) && !has_node(r, in, tag))
+		if (tagging_node_forwards(&r->tg, port_node(t, in)) &&
+		    !has_node(r, in, tag))
 			return j;
 		if (j == m)
 			break;
@@ -197,7 +200,8 @@ static void find_lossy_paths(const struct topo *t, const struct elp *e,
 				struct lossy_path lp = { i, c, hop };
 
 				r->lossy_list = xrealloc(r->lossy_list,
-							 (r->nlossy_list + 1) * sizeof(lp));
+							 (r->nlossy_list + 1) *
+								 sizeof(lp));
 				r->lossy_list[r->nlossy_list++] = lp;
 			}
 			r->lossy++;
@@ -205,7 +209,8 @@ static void find_lossy_paths(const struct topo *t, const struct elp *e,
 	}
 }
 
-static bool better_result(const struct compile_result *a, const struct compile_result *b)
+static bool better_result(const struct compile_result *a,
+			  const struct compile_result *b)
 {
 	if (a->ntags != b->ntags)
 		return a->ntags < b->ntags;
@@ -227,8 +232,8 @@ static int run_portfolio(const struct topo *t, const struct elp *e,
 		one.algo = portfolio[i];
 		if (compile_run(t, e, &one, &cand))
 			return -1;
-		pr_info("best: %s needs %d tags, %d rules\n", cand.algo->name, cand.ntags,
-			cand.nrules);
+		pr_info("best: %s needs %d tags, %d rules\n", cand.algo->name,
+			cand.ntags, cand.nrules);
 		if (!i || better_result(&cand, r)) {
 			if (i)
 				compile_result_free(r);
@@ -269,16 +274,17 @@ static int check_port_limit(const struct topo *t, const struct elp *e)
 		if (n->nports <= RULES_MAX_PORTS ||
 		    (n->kind == NODE_HOST && !relays(t, e, i)))
 			continue;
-		input_err(t->file, n->line, "%s \"%s\" has %d ports; rules allow at most %d",
-			  n->kind == NODE_HOST ? "relay host" : "switch", n->name, n->nports,
-			  RULES_MAX_PORTS);
+		input_err(t->file, n->line,
+			  "%s \"%s\" has %d ports; rules allow at most %d",
+			  n->kind == NODE_HOST ? "relay host" : "switch",
+			  n->name, n->nports, RULES_MAX_PORTS);
 		return -1;
 	}
 	return 0;
 }
 
-int compile_run(const struct topo *t, const struct elp *e, const struct compile_opts *o,
-		struct compile_result *r)
+int compile_run(const struct topo *t, const struct elp *e,
+		const struct compile_opts *o, struct compile_result *r)
 {
 	double t0 = now_seconds();
 	int i;

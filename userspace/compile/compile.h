@@ -27,20 +27,20 @@
 #include "compile/tagging.h"
 #include "model/topo.h"
 
-#define RULE_ANY (-1)		/* the "*" wildcard of a port */
-#define RULE_LOSSY (-2)		/* an explicit lossy answer (after compression) */
+#define RULE_ANY (-1) /* the "*" wildcard of a port */
+#define RULE_LOSSY (-2) /* an explicit lossy answer (after compression) */
 
 struct cls_rule {
-	int in;		/* port id or RULE_ANY */
-	int tag;	/* tag index */
-	int lossless;	/* 0: an explicit lossy exception */
+	int in; /* port id or RULE_ANY */
+	int tag; /* tag index */
+	int lossless; /* 0: an explicit lossy exception */
 };
 
 struct rw_rule {
 	int tag;
-	int in;		/* port id or RULE_ANY */
-	int out;	/* port id or RULE_ANY */
-	int new_tag;	/* tag index or RULE_LOSSY */
+	int in; /* port id or RULE_ANY */
+	int out; /* port id or RULE_ANY */
+	int new_tag; /* tag index or RULE_LOSSY */
 };
 
 struct sw_rules {
@@ -56,9 +56,9 @@ struct sw_rules {
 struct compile_opts {
 	const struct tag_algo *algo;
 	int nclasses;
-	int prios[TAG_MAX];	/* lossless priority of tag i */
-	int nprios;		/* how many lossless priorities are available */
-	int dscp[TAG_MAX];	/* DSCP codepoint of tag i */
+	int prios[TAG_MAX]; /* lossless priority of tag i */
+	int nprios; /* how many lossless priorities are available */
+	int dscp[TAG_MAX]; /* DSCP codepoint of tag i */
 	int ndscp;
 	int lossy_prio;
 	int lossy_dscp;
@@ -69,27 +69,27 @@ struct compile_opts {
 struct lossy_path {
 	int path;
 	int cls;
-	int hop;	/* index of the node where it turns lossy */
+	int hop; /* index of the node where it turns lossy */
 };
 
 struct compile_result {
 	struct tagging tg;
-	const struct tag_algo *algo;	/* the one that produced the result */
-	int ntags;		/* tags the algorithm used */
-	int nlossless;		/* of those, tags that got a priority */
-	struct sw_rules *sw;	/* one per forwarding node, topology order */
+	const struct tag_algo *algo; /* the one that produced the result */
+	int ntags; /* tags the algorithm used */
+	int nlossless; /* of those, tags that got a priority */
+	struct sw_rules *sw; /* one per forwarding node, topology order */
 	int nsw;
 	int nrules;
 	int max_switch_rules;
-	int lossy;		/* (path, class) pairs not lossless end to end */
-	struct lossy_path *lossy_list;	/* the first few, for messages */
+	int lossy; /* (path, class) pairs not lossless end to end */
+	struct lossy_path *lossy_list; /* the first few, for messages */
 	int nlossy_list;
 	double seconds;
 };
 
 void compile_opts_init(struct compile_opts *o);
-int compile_run(const struct topo *t, const struct elp *e, const struct compile_opts *o,
-		struct compile_result *r);
+int compile_run(const struct topo *t, const struct elp *e,
+		const struct compile_opts *o, struct compile_result *r);
 json_t *compile_rules_json(const struct topo *t, const struct compile_result *r,
 			   const struct compile_opts *o);
 void compile_result_free(struct compile_result *r);
@@ -99,9 +99,11 @@ const struct tag_algo *compile_find_algo(const char *name);
 extern const struct tag_algo tag_algo_best;
 
 void rules_compress(const struct topo *t, struct sw_rules *s);
-int rules_write_table(FILE *f, const struct topo *t, const struct compile_result *r,
+int rules_write_table(FILE *f, const struct topo *t,
+		      const struct compile_result *r,
 		      const struct compile_opts *o);
-int tagged_write_dot(FILE *f, const struct topo *t, const struct compile_result *r,
+int tagged_write_dot(FILE *f, const struct topo *t,
+		     const struct compile_result *r,
 		     const struct compile_opts *o);
 
 #endif /* __TAGGER_COMPILE_H */

@@ -28,7 +28,8 @@ void ldg_build(const struct tagging *tg, struct ldg *g)
 		const int32_t *h = elp_hops(e, i);
 
 		for (k = 1; k < elp_len(e, i); k++) {
-			int u = t->ports[h[k - 1]].peer, v = t->ports[h[k]].peer;
+			int u = t->ports[h[k - 1]].peer,
+			    v = t->ports[h[k]].peer;
 
 			if (tg->forwards[port_node(t, v)])
 				(*hmap_slot(&w, key2(u, v), NULL))++;
@@ -37,7 +38,8 @@ void ldg_build(const struct tagging *tg, struct ldg *g)
 	g->n = t->nports;
 	g->ostart = xcalloc(g->n + 1, sizeof(int64_t));
 	g->istart = xcalloc(g->n + 1, sizeof(int64_t));
-	HMAP_FOR_EACH(&w, it) {
+	HMAP_FOR_EACH(&w, it)
+	{
 		g->ostart[(it->key >> 32) + 1]++;
 		g->istart[(uint32_t)it->key + 1]++;
 		m++;
@@ -55,7 +57,8 @@ void ldg_build(const struct tagging *tg, struct ldg *g)
 	memcpy(fo, g->ostart, (g->n + 1) * sizeof(int64_t));
 	memcpy(fi, g->istart, (g->n + 1) * sizeof(int64_t));
 	/* hmap order depends only on the keys inserted: reproducible runs */
-	HMAP_FOR_EACH(&w, it) {
+	HMAP_FOR_EACH(&w, it)
+	{
 		int u = (int)(it->key >> 32), v = (int)(uint32_t)it->key;
 		int64_t a = fo[u]++, b = fi[v]++;
 
@@ -103,7 +106,8 @@ static void heap_push(struct heap *h, int64_t delta, int v)
 	int i;
 
 	VEC_PUSH(h->a, h->n, h->cap, it);
-	for (i = h->n - 1; i > 0 && above(&h->a[i], &h->a[(i - 1) / 2]); i = (i - 1) / 2) {
+	for (i = h->n - 1; i > 0 && above(&h->a[i], &h->a[(i - 1) / 2]);
+	     i = (i - 1) / 2) {
 		struct heap_item tmp = h->a[i];
 
 		h->a[i] = h->a[(i - 1) / 2];
@@ -241,7 +245,8 @@ static double *mean_sort_key;
 
 static int by_mean(const void *a, const void *b)
 {
-	double x = mean_sort_key[*(const int *)a], y = mean_sort_key[*(const int *)b];
+	double x = mean_sort_key[*(const int *)a],
+	       y = mean_sort_key[*(const int *)b];
 
 	if (x != y)
 		return x < y ? -1 : 1;
@@ -257,7 +262,8 @@ void ldg_order_mean(const struct tagging *tg, int *pos)
 {
 	const struct topo *t = tg->t;
 	int n = t->nports, i, k;
-	double *sum = xcalloc(n, sizeof(double)), *cnt = xcalloc(n, sizeof(double));
+	double *sum = xcalloc(n, sizeof(double)),
+	       *cnt = xcalloc(n, sizeof(double));
 	int *idx = xmalloc(n * sizeof(int));
 
 	for (i = 0; i < tg->e->npaths; i++) {
@@ -282,4 +288,3 @@ void ldg_order_mean(const struct tagging *tg, int *pos)
 	free(cnt);
 	free(idx);
 }
-

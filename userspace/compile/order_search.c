@@ -22,31 +22,31 @@
 #include "compile/tag_order.h"
 #include "lib/util.h"
 
-#define NC (TAG_MAX + 1)	/* counts above TAG_MAX are clamped */
+#define NC (TAG_MAX + 1) /* counts above TAG_MAX are clamped */
 
 struct search {
 	const struct tagging *tg;
 	int *pos;
 	int n;
-	int64_t *pstart;	/* distinct paths through each in-port (CSR) */
+	int64_t *pstart; /* distinct paths through each in-port (CSR) */
 	int *plist;
-	int *count;		/* backward edges per path, clamped */
-	int64_t hist[NC];	/* paths per count */
+	int *count; /* backward edges per path, clamped */
+	int64_t hist[NC]; /* paths per count */
 	uint64_t work;
 	/* bucketing events by neighbour: per-port slot and stamp */
 	int *slot;
 	uint32_t *stamp;
 	uint32_t epoch;
-	int *nbr;		/* distinct neighbours of the port being moved */
-	int *first;		/* bucket starts, one per neighbour + 1 */
+	int *nbr; /* distinct neighbours of the port being moved */
+	int *first; /* bucket starts, one per neighbour + 1 */
 	int nbr_cap;
 };
 
 struct event {
-	int at;		/* neighbour position */
+	int at; /* neighbour position */
 	int path;
 	int delta;
-	int nbr;	/* neighbour port */
+	int nbr; /* neighbour port */
 };
 
 static int clamp(int c)
@@ -139,8 +139,8 @@ static int by_pos(const void *a, const void *b)
  * Sort events by neighbour position. A port has few distinct neighbours,
  * so bucket events per neighbour and sort only the neighbours: O(E + d log d).
  */
-static void sort_events(struct search *s, struct event *ev, int n, struct event **tmp,
-			int *tmp_cap)
+static void sort_events(struct search *s, struct event *ev, int n,
+			struct event **tmp, int *tmp_cap)
 {
 	int i, d = 0;
 
@@ -155,8 +155,11 @@ static void sort_events(struct search *s, struct event *ev, int n, struct event 
 			s->stamp[w] = s->epoch;
 			if (d + 1 >= s->nbr_cap) {
 				s->nbr_cap = 2 * (d + 1);
-				s->nbr = xrealloc(s->nbr, s->nbr_cap * sizeof(int));
-				s->first = xrealloc(s->first, (s->nbr_cap + 1) * sizeof(int));
+				s->nbr = xrealloc(s->nbr,
+						  s->nbr_cap * sizeof(int));
+				s->first =
+					xrealloc(s->first, (s->nbr_cap + 1) *
+								   sizeof(int));
 			}
 			s->nbr[d++] = w;
 		}
@@ -185,7 +188,8 @@ static void sort_events(struct search *s, struct event *ev, int n, struct event 
  * Events of v: for every path through it, where its count steps as v
  * moves, and the count with v before every other port (start).
  */
-static int collect(struct search *s, int v, struct event **ev, int *cap, int *start)
+static int collect(struct search *s, int v, struct event **ev, int *cap,
+		   int *start)
 {
 	const struct topo *t = s->tg->t;
 	const struct elp *e = s->tg->e;
@@ -200,11 +204,14 @@ static int collect(struct search *s, int v, struct event **ev, int *cap, int *st
 			continue;
 		h = elp_hops(e, i);
 		for (j = 1; j < elp_len(e, i); j++) {
-			int a = t->ports[h[j - 1]].peer, c = t->ports[h[j]].peer;
+			int a = t->ports[h[j - 1]].peer,
+			    c = t->ports[h[j]].peer;
 			struct event ev1;
 
-			if (!s->tg->forwards[port_node(t, c)] || (a != v && c != v)) {
-				base += s->tg->forwards[port_node(t, c)] && s->pos[a] > s->pos[c];
+			if (!s->tg->forwards[port_node(t, c)] ||
+			    (a != v && c != v)) {
+				base += s->tg->forwards[port_node(t, c)] &&
+					s->pos[a] > s->pos[c];
 				continue;
 			}
 			if (a == v)
@@ -240,7 +247,8 @@ static void move_to(struct search *s, int v, int gap)
 	s->pos[v] = old < gap ? gap - 1 : gap;
 }
 
-static bool improve(struct search *s, int v, struct event **ev, int *cap, int *cur)
+static bool improve(struct search *s, int v, struct event **ev, int *cap,
+		    int *cur)
 {
 	static struct event *tmp;
 	static int tmp_cap;
@@ -336,9 +344,11 @@ int order_search(const struct tagging *tg, int *pos, uint64_t budget)
 		any = false;
 		for (v = 0; v < s.n && s.work < budget; v++)
 			any |= improve(&s, v, &ev, &cap, cur);
-		pr_debug("order: pass: %d backward edges on %lld paths (was %d on %lld), "
-			 "%llu events\n", top(s.hist), (long long)s.hist[top(s.hist)], before,
-			 (long long)at, (unsigned long long)s.work);
+		pr_debug(
+			"order: pass: %d backward edges on %lld paths (was %d on %lld), "
+			"%llu events\n",
+			top(s.hist), (long long)s.hist[top(s.hist)], before,
+			(long long)at, (unsigned long long)s.work);
 		if (top(s.hist) == before && s.hist[before] * 4 > at * 3)
 			break;
 	}

@@ -24,8 +24,8 @@
 #define CELL_LOSSY RULE_LOSSY
 
 struct matrix {
-	int n;		/* ports of the switch */
-	int *cell;	/* n x n new tags, CELL_LOSSY where there is no rule */
+	int n; /* ports of the switch */
+	int *cell; /* n x n new tags, CELL_LOSSY where there is no rule */
 };
 
 static int local_index(const struct topo_node *nd, int port)
@@ -72,7 +72,8 @@ static int cost_with_default(const struct matrix *m, int g)
 
 	for (i = 0; i < m->n; i++) {
 		const int *row = m->cell + i * m->n;
-		int mode = row_mode(row, m->n, &mc), by_g = count_ne(row, m->n, g);
+		int mode = row_mode(row, m->n, &mc),
+		    by_g = count_ne(row, m->n, g);
 		int by_row = 1 + (m->n - mc);
 
 		cost += by_g < by_row || mode == g ? by_g : by_row;
@@ -96,7 +97,8 @@ static void emit_matrix(struct sw_rules *s, const struct topo_node *nd,
 		emit(s, tag, RULE_ANY, RULE_ANY, g);
 	for (i = 0; i < m->n; i++) {
 		const int *row = m->cell + i * m->n;
-		int mode = row_mode(row, m->n, &mc), by_g = count_ne(row, m->n, g);
+		int mode = row_mode(row, m->n, &mc),
+		    by_g = count_ne(row, m->n, g);
 		int base = g;
 
 		if (!(by_g < 1 + (m->n - mc) || mode == g)) {
@@ -105,7 +107,8 @@ static void emit_matrix(struct sw_rules *s, const struct topo_node *nd,
 		}
 		for (j = 0; j < m->n; j++)
 			if (row[j] != base)
-				emit(s, tag, nd->ports[i], nd->ports[j], row[j]);
+				emit(s, tag, nd->ports[i], nd->ports[j],
+				     row[j]);
 	}
 }
 
@@ -124,8 +127,8 @@ static void compress_rewrite(struct sw_rules *s, const struct topo_node *nd,
 		for (k = 0; k < m.n * m.n; k++)
 			m.cell[k] = CELL_LOSSY;
 		for (k = lo; k < hi; k++)
-			m.cell[local_index(nd, old[k].in) * m.n + local_index(nd, old[k].out)] =
-				old[k].new_tag;
+			m.cell[local_index(nd, old[k].in) * m.n +
+			       local_index(nd, old[k].out)] = old[k].new_tag;
 		best = cost_with_default(&m, CELL_LOSSY);
 		for (k = lo; k < hi; k++) {
 			int c = cost_with_default(&m, old[k].new_tag);
@@ -161,9 +164,11 @@ static void compress_classify(struct sw_rules *s, const struct topo_node *nd,
 				for (k = lo; k < hi; k++)
 					found |= old[k].in == nd->ports[i];
 				if (!found) {
-					struct cls_rule ex = { nd->ports[i], tag, 0 };
+					struct cls_rule ex = { nd->ports[i],
+							       tag, 0 };
 
-					VEC_PUSH(s->cls, s->ncls, s->cls_cap, ex);
+					VEC_PUSH(s->cls, s->ncls, s->cls_cap,
+						 ex);
 				}
 			}
 		} else {

@@ -29,22 +29,30 @@ static json_t *switch_json(const struct topo *t, const struct sw_rules *s,
 	int i;
 
 	for (i = 0; i < n->nports; i++)
-		json_array_append_new(ports, json_string(t->ports[n->ports[i]].name));
+		json_array_append_new(ports,
+				      json_string(t->ports[n->ports[i]].name));
 	for (i = 0; i < s->ncls; i++) {
 		const struct cls_rule *c = &s->cls[i];
 
-		json_array_append_new(cls, json_pack("{s:o,s:i,s:i}",
-			"in", port_name(t, c->in), "tag", o->dscp[c->tag],
-			"priority", c->lossless ? o->prios[c->tag] : o->lossy_prio));
+		json_array_append_new(cls,
+				      json_pack("{s:o,s:i,s:i}", "in",
+						port_name(t, c->in), "tag",
+						o->dscp[c->tag], "priority",
+						c->lossless ? o->prios[c->tag] :
+							      o->lossy_prio));
 	}
 	for (i = 0; i < s->nrw; i++) {
 		const struct rw_rule *w = &s->rw[i];
 
-		json_array_append_new(rw, json_pack("{s:i,s:o,s:o,s:i}",
-			"tag", o->dscp[w->tag], "in", port_name(t, w->in),
-			"out", port_name(t, w->out), "new_tag", wire_tag(o, w->new_tag)));
+		json_array_append_new(rw,
+				      json_pack("{s:i,s:o,s:o,s:i}", "tag",
+						o->dscp[w->tag], "in",
+						port_name(t, w->in), "out",
+						port_name(t, w->out), "new_tag",
+						wire_tag(o, w->new_tag)));
 	}
-	return json_pack("{s:o,s:o,s:o}", "ports", ports, "classify", cls, "rewrite", rw);
+	return json_pack("{s:o,s:o,s:o}", "ports", ports, "classify", cls,
+			 "rewrite", rw);
 }
 
 static json_t *links_json(const struct topo *t)
@@ -53,19 +61,23 @@ static json_t *links_json(const struct topo *t)
 	int i;
 
 	for (i = 0; i < t->nports; i++) {
-		const struct topo_port *p = &t->ports[i], *q = &t->ports[p->peer];
+		const struct topo_port *p = &t->ports[i],
+				       *q = &t->ports[p->peer];
 		char a[512], b[512];
 
 		if (p->peer < i)
 			continue;
-		snprintf(a, sizeof(a), "%s:%s", t->nodes[p->node].name, p->name);
-		snprintf(b, sizeof(b), "%s:%s", t->nodes[q->node].name, q->name);
+		snprintf(a, sizeof(a), "%s:%s", t->nodes[p->node].name,
+			 p->name);
+		snprintf(b, sizeof(b), "%s:%s", t->nodes[q->node].name,
+			 q->name);
 		json_array_append_new(links, json_pack("[s,s]", a, b));
 	}
 	return links;
 }
 
-static int class_tag(const struct compile_result *r, const struct compile_opts *o, int c)
+static int class_tag(const struct compile_result *r,
+		     const struct compile_opts *o, int c)
 {
 	return c < r->nlossless ? o->dscp[c] : o->lossy_dscp;
 }
@@ -73,36 +85,41 @@ static int class_tag(const struct compile_result *r, const struct compile_opts *
 json_t *compile_rules_json(const struct topo *t, const struct compile_result *r,
 			   const struct compile_opts *o)
 {
-	json_t *tags = json_array(), *classes = json_array(), *hosts = json_object();
+	json_t *tags = json_array(), *classes = json_array(),
+	       *hosts = json_object();
 	json_t *sw = json_object();
 	int i, c;
 
 	for (i = 0; i < r->nlossless; i++)
-		json_array_append_new(tags, json_pack("{s:i,s:i}", "tag", o->dscp[i],
-						      "priority", o->prios[i]));
+		json_array_append_new(tags,
+				      json_pack("{s:i,s:i}", "tag", o->dscp[i],
+						"priority", o->prios[i]));
 	for (c = 0; c < o->nclasses; c++)
-		json_array_append_new(classes, json_pack("{s:i,s:i}", "class", c,
-							 "tag", class_tag(r, o, c)));
+		json_array_append_new(classes,
+				      json_pack("{s:i,s:i}", "class", c, "tag",
+						class_tag(r, o, c)));
 	for (i = 0; i < t->nnodes; i++) {
 		json_t *ct = json_array();
 
 		if (t->nodes[i].kind != NODE_HOST)
 			continue;
 		for (c = 0; c < o->nclasses; c++)
-			json_array_append_new(ct, json_integer(class_tag(r, o, c)));
+			json_array_append_new(ct,
+					      json_integer(class_tag(r, o, c)));
 		json_object_set_new(hosts, t->nodes[i].name,
-				    json_pack("{s:i,s:o}", "tag", class_tag(r, o, 0),
-					      "classes", ct));
+				    json_pack("{s:i,s:o}", "tag",
+					      class_tag(r, o, 0), "classes",
+					      ct));
 	}
 	for (i = 0; i < r->nsw; i++)
 		json_object_set_new(sw, t->nodes[r->sw[i].node].name,
 				    switch_json(t, &r->sw[i], o));
-	return json_pack("{s:s,s:{s:s,s:s,s:i,s:i,s:b},s:{s:i,s:i},s:o,s:o,s:o,s:o,s:o}",
-			 "format", "tagger-rules/1",
-			 "compiler", "algorithm", o->algo->name, "chosen", r->algo->name,
-			 "classes", o->nclasses,
-			 "tags_needed", r->ntags, "compressed", o->compress,
-			 "lossy", "tag", o->lossy_dscp, "priority", o->lossy_prio,
-			 "tags", tags, "classes", classes, "hosts", hosts,
-			 "links", links_json(t), "switches", sw);
+	return json_pack(
+		"{s:s,s:{s:s,s:s,s:i,s:i,s:b},s:{s:i,s:i},s:o,s:o,s:o,s:o,s:o}",
+		"format", "tagger-rules/1", "compiler", "algorithm",
+		o->algo->name, "chosen", r->algo->name, "classes", o->nclasses,
+		"tags_needed", r->ntags, "compressed", o->compress, "lossy",
+		"tag", o->lossy_dscp, "priority", o->lossy_prio, "tags", tags,
+		"classes", classes, "hosts", hosts, "links", links_json(t),
+		"switches", sw);
 }

@@ -7,7 +7,8 @@
  */
 #include "compile/tagging.h"
 
-static void brute_decide(struct tagging *tg, const struct tag_unit *u, uint8_t *tags)
+static void brute_decide(struct tagging *tg, const struct tag_unit *u,
+			 uint8_t *tags)
 {
 	int k;
 

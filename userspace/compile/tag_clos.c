@@ -27,10 +27,12 @@ static int check_layers(const struct tagging *tg)
 	int i, k;
 
 	for (i = 0; i < t->nnodes; i++) {
-		if (t->nodes[i].kind == NODE_SWITCH && t->nodes[i].layer == LAYER_NONE) {
-			input_err(t->file, t->nodes[i].line,
-				  "the clos algorithm needs layer= on every switch (\"%s\" has none)",
-				  t->nodes[i].name);
+		if (t->nodes[i].kind == NODE_SWITCH &&
+		    t->nodes[i].layer == LAYER_NONE) {
+			input_err(
+				t->file, t->nodes[i].line,
+				"the clos algorithm needs layer= on every switch (\"%s\" has none)",
+				t->nodes[i].name);
 			return -1;
 		}
 	}
@@ -41,10 +43,12 @@ static int check_layers(const struct tagging *tg)
 			int a = port_node(t, h[k]), b = port_peer_node(t, h[k]);
 
 			if (layer_of(t, a) == layer_of(t, b)) {
-				input_err(e->file, e->line[i],
-					  "hop \"%s\" -> \"%s\" stays in layer %d: not a Clos path "
-					  "(use --algorithm greedy)",
-					  t->nodes[a].name, t->nodes[b].name, layer_of(t, a));
+				input_err(
+					e->file, e->line[i],
+					"hop \"%s\" -> \"%s\" stays in layer %d: not a Clos path "
+					"(use --algorithm greedy)",
+					t->nodes[a].name, t->nodes[b].name,
+					layer_of(t, a));
 				return -1;
 			}
 		}
@@ -57,13 +61,15 @@ static int clos_begin(struct tagging *tg)
 	return check_layers(tg);
 }
 
-static void clos_decide(struct tagging *tg, const struct tag_unit *u, uint8_t *tags)
+static void clos_decide(struct tagging *tg, const struct tag_unit *u,
+			uint8_t *tags)
 {
 	const struct topo *t = tg->t;
 	int k;
 
 	for (k = 0; k < u->nkeys; k++) {
-		int in = rule_key_in(u->keys[k]), out = rule_key_out(u->keys[k]);
+		int in = rule_key_in(u->keys[k]),
+		    out = rule_key_out(u->keys[k]);
 		int here = layer_of(t, port_node(t, in));
 		bool bounce = layer_of(t, port_peer_node(t, in)) > here &&
 			      layer_of(t, port_peer_node(t, out)) > here;

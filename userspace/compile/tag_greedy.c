@@ -27,9 +27,9 @@
 #include "lib/util.h"
 
 struct greedy {
-	int *hint;	/* port order seeding the dynamic order (speed only) */
-	int *cur;	/* t'_c */
-	bool *bumped;	/* some unit of class c went to t'_c + 1 this round */
+	int *hint; /* port order seeding the dynamic order (speed only) */
+	int *cur; /* t'_c */
+	bool *bumped; /* some unit of class c went to t'_c + 1 this round */
 };
 
 static int greedy_begin(struct tagging *tg)
@@ -63,7 +63,8 @@ static void fill(uint8_t *tags, int n, int tag)
 		tags[k] = (uint8_t)tag;
 }
 
-static void greedy_decide(struct tagging *tg, const struct tag_unit *u, uint8_t *tags)
+static void greedy_decide(struct tagging *tg, const struct tag_unit *u,
+			  uint8_t *tags)
 {
 	struct greedy *g = tg->priv;
 	int tag = g->cur[u->cls];

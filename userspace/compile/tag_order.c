@@ -23,7 +23,8 @@ struct order {
 static int order_begin(struct tagging *tg)
 {
 	struct order *o = xcalloc(1, sizeof(*o));
-	int *pos = xmalloc((tg->t->nports + 1) * sizeof(int)), best = 1 << 30, start;
+	int *pos = xmalloc((tg->t->nports + 1) * sizeof(int)), best = 1 << 30,
+	    start;
 	struct ldg g;
 
 	o->pos = xmalloc((tg->t->nports + 1) * sizeof(int));
@@ -39,7 +40,8 @@ static int order_begin(struct tagging *tg)
 			ldg_order_mean(tg, pos);
 		}
 		b = order_search(tg, pos, ORDER_SEARCH_BUDGET / 2);
-		pr_info("order: start %d: %d backward edges per path at most\n", start, b);
+		pr_info("order: start %d: %d backward edges per path at most\n",
+			start, b);
 		if (b < best) {
 			best = b;
 			memcpy(o->pos, pos, tg->t->nports * sizeof(int));
@@ -52,7 +54,8 @@ static int order_begin(struct tagging *tg)
 	return 0;
 }
 
-static void order_decide(struct tagging *tg, const struct tag_unit *u, uint8_t *tags)
+static void order_decide(struct tagging *tg, const struct tag_unit *u,
+			 uint8_t *tags)
 {
 	struct order *o = tg->priv;
 	int k;
@@ -60,14 +63,16 @@ static void order_decide(struct tagging *tg, const struct tag_unit *u, uint8_t *
 	for (k = 0; k < u->nkeys; k++) {
 		int in = rule_key_in(u->keys[k]);
 
-		tags[k] = (uint8_t)(rule_key_tag(u->keys[k]) + (o->pos[in] > o->pos[u->port]));
+		tags[k] = (uint8_t)(rule_key_tag(u->keys[k]) +
+				    (o->pos[in] > o->pos[u->port]));
 	}
 	/*
 	 * Same-tag edges all go forward in one order, so this cannot fail;
 	 * the check keeps the invariant tested rather than assumed.
 	 */
 	if (!tagging_add_edges(tg, u, tags)) {
-		pr_warn("order: a same-tag cycle at port %d; its keys turn lossy\n", u->port);
+		pr_warn("order: a same-tag cycle at port %d; its keys turn lossy\n",
+			u->port);
 		for (k = 0; k < u->nkeys; k++)
 			tags[k] = TAG_LOSSY;
 	}

@@ -9,8 +9,8 @@
 #include "compile/compile.h"
 
 static const char *colors[] = {
-	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
 };
 
 static void node_id(FILE *f, const struct topo *t, int port, int tag)
@@ -19,19 +19,24 @@ static void node_id(FILE *f, const struct topo *t, int port, int tag)
 		t->ports[port].name, tag);
 }
 
-int tagged_write_dot(FILE *f, const struct topo *t, const struct compile_result *r,
+int tagged_write_dot(FILE *f, const struct topo *t,
+		     const struct compile_result *r,
 		     const struct compile_opts *o)
 {
 	const struct tagging *tg = &r->tg;
 	struct hmap_entry *it;
 	int tag;
 
-	fprintf(f, "digraph tagged {\n  rankdir=LR;\n  node [shape=box, fontsize=10];\n");
+	fprintf(f,
+		"digraph tagged {\n  rankdir=LR;\n  node [shape=box, fontsize=10];\n");
 	for (tag = 0; tag < r->nlossless; tag++) {
-		fprintf(f, "  subgraph cluster_%d {\n    label=\"tag %d (DSCP %d, priority %d)\";\n"
-			"    color=\"%s\";\n", tag, tag, o->dscp[tag], o->prios[tag],
+		fprintf(f,
+			"  subgraph cluster_%d {\n    label=\"tag %d (DSCP %d, priority %d)\";\n"
+			"    color=\"%s\";\n",
+			tag, tag, o->dscp[tag], o->prios[tag],
 			colors[tag % 10]);
-		HMAP_FOR_EACH(&tg->nodes, it) {
+		HMAP_FOR_EACH(&tg->nodes, it)
+		{
 			int port = (int)(it->key >> 8);
 
 			if ((int)(it->key & 0xff) != tag)
@@ -42,11 +47,14 @@ int tagged_write_dot(FILE *f, const struct topo *t, const struct compile_result 
 		}
 		fprintf(f, "  }\n");
 	}
-	HMAP_FOR_EACH(&tg->rules, it) {
+	HMAP_FOR_EACH(&tg->rules, it)
+	{
 		int a = rule_key_tag(it->key), in = rule_key_in(it->key);
-		int next = t->ports[rule_key_out(it->key)].peer, b = (int)it->val;
+		int next = t->ports[rule_key_out(it->key)].peer,
+		    b = (int)it->val;
 
-		if (a >= r->nlossless || it->val == TAG_LOSSY || b >= r->nlossless ||
+		if (a >= r->nlossless || it->val == TAG_LOSSY ||
+		    b >= r->nlossless ||
 		    !tagging_node_forwards(tg, port_node(t, next)))
 			continue;
 		fprintf(f, "  ");

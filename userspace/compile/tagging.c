@@ -7,7 +7,7 @@
 #include "compile/tagging.h"
 #include "lib/util.h"
 
-#define TAG_COLLECTED 0xfd	/* a pending key already put in its unit */
+#define TAG_COLLECTED 0xfd /* a pending key already put in its unit */
 
 /* Switches forward; so does any host a path crosses (BCube servers relay). */
 static void mark_forwarding(struct tagging *tg)
@@ -45,10 +45,12 @@ static int ensure_node(struct tagging *tg, int port, int tag)
 	uint64_t *v = hmap_slot(&tg->nodes, node_key(port, tag), &fresh);
 
 	if (fresh) {
-		int64_t n = tg->t->nports, at = tg->hint ? tg->hint[port] : tg->dag.n;
+		int64_t n = tg->t->nports,
+			at = tg->hint ? tg->hint[port] : tg->dag.n;
 
 		/* unique: the hint is a permutation; creation order is unique too */
-		*v = (uint64_t)dyn_dag_add_node(&tg->dag, tg->hint ? tag * n + at : at);
+		*v = (uint64_t)dyn_dag_add_node(&tg->dag,
+						tg->hint ? tag * n + at : at);
 		if (tag + 1 > tg->ntags)
 			tg->ntags = tag + 1;
 	}
@@ -61,7 +63,8 @@ static int ensure_node(struct tagging *tg, int port, int tag)
  * close a cycle; otherwise each edge goes through the dynamic order, and
  * a failure rolls back the ones this call added.
  */
-bool tagging_add_edges(struct tagging *tg, const struct tag_unit *u, const uint8_t *tags)
+bool tagging_add_edges(struct tagging *tg, const struct tag_unit *u,
+		       const uint8_t *tags)
 {
 	int *added = NULL, nadded = 0, cap = 0, k, b;
 
@@ -77,7 +80,8 @@ bool tagging_add_edges(struct tagging *tg, const struct tag_unit *u, const uint8
 		if (!dyn_dag_add_edge(&tg->dag, a, b)) {
 			while (nadded) {
 				nadded -= 2;
-				dyn_dag_pop_edge(&tg->dag, added[nadded], added[nadded + 1]);
+				dyn_dag_pop_edge(&tg->dag, added[nadded],
+						 added[nadded + 1]);
 			}
 			free(added);
 			return false;
@@ -90,8 +94,8 @@ bool tagging_add_edges(struct tagging *tg, const struct tag_unit *u, const uint8
 }
 
 struct pending {
-	int inst;	/* path index */
-	int port;	/* in-port of the next hop */
+	int inst; /* path index */
+	int port; /* in-port of the next hop */
 	uint64_t key;
 };
 
@@ -99,7 +103,7 @@ struct round {
 	struct pending *pend;
 	struct pending *sorted;
 	int npend;
-	int *count;	/* per port, for the counting sort */
+	int *count; /* per port, for the counting sort */
 	uint64_t *keys;
 	uint8_t *tags;
 	int keys_cap;
@@ -123,10 +127,12 @@ static void sort_by_port(struct tagging *tg, struct round *r)
 }
 
 /* Decide the undecided keys of one unit, then move its packets on. */
-static void run_unit(struct tagging *tg, struct round *r, int lo, int hi, int cls,
-		     int hop, uint8_t *cur)
+static void run_unit(struct tagging *tg, struct round *r, int lo, int hi,
+		     int cls, int hop, uint8_t *cur)
 {
-	struct tag_unit u = { .cls = cls, .hop = hop, .port = r->sorted[lo].port };
+	struct tag_unit u = { .cls = cls,
+			      .hop = hop,
+			      .port = r->sorted[lo].port };
 	int i, k;
 
 	for (i = lo; i < hi; i++) {
@@ -137,7 +143,8 @@ static void run_unit(struct tagging *tg, struct round *r, int lo, int hi, int cl
 		*v = TAG_COLLECTED;
 		if (u.nkeys == r->keys_cap) {
 			r->keys_cap = r->keys_cap ? 2 * r->keys_cap : 64;
-			r->keys = xrealloc(r->keys, r->keys_cap * sizeof(*r->keys));
+			r->keys = xrealloc(r->keys,
+					   r->keys_cap * sizeof(*r->keys));
 			r->tags = xrealloc(r->tags, r->keys_cap);
 		}
 		r->keys[u.nkeys++] = r->sorted[i].key;
@@ -166,13 +173,14 @@ static void run_unit(struct tagging *tg, struct round *r, int lo, int hi, int cl
 		uint64_t v;
 
 		hmap_get(&tg->rules, r->sorted[i].key, &v);
-		cur[(size_t)r->sorted[i].inst * tg->nclasses + cls] = (uint8_t)v;
+		cur[(size_t)r->sorted[i].inst * tg->nclasses + cls] =
+			(uint8_t)v;
 	}
 }
 
 /* Move every packet of class cls from hop-1 to hop. */
-static void run_class_round(struct tagging *tg, struct round *r, int cls, int hop,
-			    uint8_t *cur)
+static void run_class_round(struct tagging *tg, struct round *r, int cls,
+			    int hop, uint8_t *cur)
 {
 	const struct topo *t = tg->t;
 	const struct elp *e = tg->e;
@@ -214,7 +222,8 @@ static void run_class_round(struct tagging *tg, struct round *r, int cls, int ho
 			continue;
 		}
 		*slot = TAG_PENDING;
-		r->pend[r->npend++] = (struct pending){ .inst = i, .port = in, .key = key };
+		r->pend[r->npend++] =
+			(struct pending){ .inst = i, .port = in, .key = key };
 	}
 	if (!r->npend)
 		return;
@@ -222,7 +231,8 @@ static void run_class_round(struct tagging *tg, struct round *r, int cls, int ho
 	for (lo = 0; lo < r->npend;) {
 		int hi = lo + 1;
 
-		while (hi < r->npend && r->sorted[hi].port == r->sorted[lo].port)
+		while (hi < r->npend &&
+		       r->sorted[hi].port == r->sorted[lo].port)
 			hi++;
 		run_unit(tg, r, lo, hi, cls, hop, cur);
 		lo = hi;
@@ -261,10 +271,12 @@ int tagging_run(struct tagging *tg, const struct topo *t, const struct elp *e,
 	}
 	if (algo->end)
 		algo->end(tg);
-	pr_debug("%s: %d nodes, %llu units, %llu forced, %llu reorders over %llu nodes\n",
-		 algo->name, tg->dag.n, (unsigned long long)tg->units,
-		 (unsigned long long)tg->forced, (unsigned long long)tg->dag.reorders,
-		 (unsigned long long)tg->dag.visited);
+	pr_debug(
+		"%s: %d nodes, %llu units, %llu forced, %llu reorders over %llu nodes\n",
+		algo->name, tg->dag.n, (unsigned long long)tg->units,
+		(unsigned long long)tg->forced,
+		(unsigned long long)tg->dag.reorders,
+		(unsigned long long)tg->dag.visited);
 	free(cur);
 	free(r.pend);
 	free(r.sorted);

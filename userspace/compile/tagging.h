@@ -41,9 +41,9 @@
 #include "lib/hmap.h"
 #include "model/topo.h"
 
-#define TAG_MAX 63		/* DSCP has 64 codepoints, one is the lossy tag */
+#define TAG_MAX 63 /* DSCP has 64 codepoints, one is the lossy tag */
 #define TAG_LOSSY 0xff
-#define TAG_PENDING 0xfe	/* a key seen in the current unit, not decided */
+#define TAG_PENDING 0xfe /* a key seen in the current unit, not decided */
 
 /* (tag 8 bits, in-port 28 bits, out-port 28 bits) */
 static inline uint64_t rule_key(int tag, int in, int out)
@@ -51,9 +51,18 @@ static inline uint64_t rule_key(int tag, int in, int out)
 	return ((uint64_t)tag << 56) | ((uint64_t)in << 28) | (uint64_t)out;
 }
 
-static inline int rule_key_tag(uint64_t k) { return (int)(k >> 56); }
-static inline int rule_key_in(uint64_t k) { return (int)((k >> 28) & 0xfffffff); }
-static inline int rule_key_out(uint64_t k) { return (int)(k & 0xfffffff); }
+static inline int rule_key_tag(uint64_t k)
+{
+	return (int)(k >> 56);
+}
+static inline int rule_key_in(uint64_t k)
+{
+	return (int)((k >> 28) & 0xfffffff);
+}
+static inline int rule_key_out(uint64_t k)
+{
+	return (int)(k & 0xfffffff);
+}
 
 static inline uint64_t node_key(int port, int tag)
 {
@@ -64,10 +73,10 @@ static inline uint64_t node_key(int port, int tag)
 struct tag_unit {
 	int cls;
 	int hop;
-	int port;		/* the in-port they enter by */
+	int port; /* the in-port they enter by */
 	int nkeys;
-	uint64_t *keys;		/* distinct undecided keys leading here */
-	int max_prev;		/* highest tag among the keys */
+	uint64_t *keys; /* distinct undecided keys leading here */
+	int max_prev; /* highest tag among the keys */
 };
 
 struct tagging;
@@ -77,7 +86,8 @@ struct tag_algo {
 	/* set up per-run state; -1 after a message rejects the input */
 	int (*begin)(struct tagging *tg);
 	/* fill tags[0..u->nkeys-1]; TAG_LOSSY allowed */
-	void (*decide)(struct tagging *tg, const struct tag_unit *u, uint8_t *tags);
+	void (*decide)(struct tagging *tg, const struct tag_unit *u,
+		       uint8_t *tags);
 	/* after all units of one class in one round */
 	void (*end_round)(struct tagging *tg, int cls, int hop);
 	void (*end)(struct tagging *tg);
@@ -87,26 +97,27 @@ struct tagging {
 	const struct topo *t;
 	const struct elp *e;
 	const struct tag_algo *algo;
-	void *priv;		/* the algorithm's state */
+	void *priv; /* the algorithm's state */
 	int nclasses;
-	bool *forwards;		/* per node: classifies and rewrites */
-	struct hmap rules;	/* rule_key -> new tag (or TAG_LOSSY) */
-	struct hmap nodes;	/* node_key(port, tag) -> dag node */
+	bool *forwards; /* per node: classifies and rewrites */
+	struct hmap rules; /* rule_key -> new tag (or TAG_LOSSY) */
+	struct hmap nodes; /* node_key(port, tag) -> dag node */
 	struct dyn_dag dag;
-	int ntags;		/* 1 + the highest tag used */
-	int *hint;		/* optional port order (a permutation): nodes
+	int ntags; /* 1 + the highest tag used */
+	int *hint; /* optional port order (a permutation): nodes
 				 * (port, tag) start at tag * nports + hint[port]
 				 * in the dynamic order */
-	int maxlen;		/* longest path, in hops */
+	int maxlen; /* longest path, in hops */
 	uint64_t units;
-	uint64_t forced;	/* packets whose key an earlier hop decided */
-	uint64_t overflow;	/* keys that would need a tag beyond TAG_MAX */
-	uint64_t lossy_keys;	/* keys an algorithm sent to the lossy tag */
+	uint64_t forced; /* packets whose key an earlier hop decided */
+	uint64_t overflow; /* keys that would need a tag beyond TAG_MAX */
+	uint64_t lossy_keys; /* keys an algorithm sent to the lossy tag */
 };
 
 int tagging_run(struct tagging *tg, const struct topo *t, const struct elp *e,
 		int nclasses, const struct tag_algo *algo);
-bool tagging_add_edges(struct tagging *tg, const struct tag_unit *u, const uint8_t *tags);
+bool tagging_add_edges(struct tagging *tg, const struct tag_unit *u,
+		       const uint8_t *tags);
 void tagging_free(struct tagging *tg);
 int tagging_node_forwards(const struct tagging *tg, int node);
 

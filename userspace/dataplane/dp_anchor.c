@@ -23,10 +23,15 @@
 
 /* The maps a node's directory pins, by the names libbpf pins them under. */
 static const char *const map_pins[] = {
-	tagger_str(TAGGER_IFSLOT), tagger_str(TAGGER_RULES_OUTER),
-	tagger_str(TAGGER_GEN), tagger_str(TAGGER_COUNTERS),
-	tagger_str(TAGGER_PORT_STATS), tagger_str(TAGGER_HOST_TAGS),
-	tagger_str(TAGGER_HOST_CFG), tagger_str(TAGGER_HOST_COUNTERS), NULL,
+	tagger_str(TAGGER_IFSLOT),
+	tagger_str(TAGGER_RULES_OUTER),
+	tagger_str(TAGGER_GEN),
+	tagger_str(TAGGER_COUNTERS),
+	tagger_str(TAGGER_PORT_STATS),
+	tagger_str(TAGGER_HOST_TAGS),
+	tagger_str(TAGGER_HOST_CFG),
+	tagger_str(TAGGER_HOST_COUNTERS),
+	NULL,
 };
 
 struct want {
@@ -34,8 +39,8 @@ struct want {
 };
 
 struct found {
-	int anchor;			/* fd, or -1 */
-	int prog[2];			/* ingress, egress */
+	int anchor; /* fd, or -1 */
+	int prog[2]; /* ingress, egress */
 	uint32_t prog_id[2];
 	uint32_t map_ids[MAX_IDS];
 	uint32_t nmaps;
@@ -43,7 +48,9 @@ struct found {
 
 static int pin_path(char *buf, size_t len, const char *dir, const char *name)
 {
-	return snprintf(buf, len, "%s/%s", dir, name) < (int)len ? 0 : -ENAMETOOLONG;
+	return snprintf(buf, len, "%s/%s", dir, name) < (int)len ?
+		       0 :
+		       -ENAMETOOLONG;
 }
 
 int dp_anchor_create(const char *dir, const int *progs, int n)
@@ -54,8 +61,8 @@ int dp_anchor_create(const char *dir, const int *progs, int n)
 	uint32_t zero = 0;
 
 	/* Inner maps of any size: a state map is as long as its record. */
-	tmpl = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_state", sizeof(uint32_t),
-			      DP_STATE_CHUNK, 1, &io);
+	tmpl = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_state",
+			      sizeof(uint32_t), DP_STATE_CHUNK, 1, &io);
 	if (tmpl < 0)
 		return -errno;
 	LIBBPF_OPTS(bpf_map_create_opts, ao, .inner_map_fd = tmpl);
@@ -99,7 +106,7 @@ int dp_anchor_set(const char *dir, int slot, int map_fd)
 	if (a < 0)
 		return errno == ENOENT ? 0 : -errno;
 	if (map_fd >= 0 ? bpf_map_update_elem(a, &k, &map_fd, BPF_ANY) :
-	    bpf_map_delete_elem(a, &k) && errno != ENOENT)
+			  bpf_map_delete_elem(a, &k) && errno != ENOENT)
 		err = -errno;
 	close(a);
 	return err;
@@ -149,7 +156,8 @@ static bool is_node(json_t *s, const struct want *w)
 {
 	const char *kind = json_string_value(json_object_get(s, "kind")) ?: "";
 	const char *name = json_string_value(json_object_get(s, "name")) ?: "";
-	const char *ifname = json_string_value(json_object_get(s, "ifname")) ?: "";
+	const char *ifname =
+		json_string_value(json_object_get(s, "ifname")) ?: "";
 
 	return !strcmp(kind, w->kind) && !strcmp(name, w->name) &&
 	       (!w->ifname || !strcmp(ifname, w->ifname));
@@ -157,7 +165,9 @@ static bool is_node(json_t *s, const struct want *w)
 
 static uint32_t obj_id(int fd)
 {
-	struct { __u32 type, id; } info = { 0 };	/* prog and map info alike */
+	struct {
+		__u32 type, id;
+	} info = { 0 }; /* prog and map info alike */
 	__u32 len = sizeof(info);
 
 	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
@@ -190,7 +200,8 @@ static int anchor_of(const uint32_t *ids, uint32_t n)
 static void try_prog(uint32_t id, const struct want *w, struct found *f)
 {
 	uint32_t ids[MAX_IDS];
-	struct bpf_prog_info pi = { .nr_map_ids = MAX_IDS, .map_ids = (__u64)(unsigned long)ids };
+	struct bpf_prog_info pi = { .nr_map_ids = MAX_IDS,
+				    .map_ids = (__u64)(unsigned long)ids };
 	__u32 len = sizeof(pi);
 	int fd, a, slot;
 	json_t *s;
@@ -208,7 +219,7 @@ static void try_prog(uint32_t id, const struct want *w, struct found *f)
 		goto out_anchor;
 	if (f->anchor >= 0) {
 		if (obj_id(a) != obj_id(f->anchor))
-			goto out_anchor;	/* another node's program */
+			goto out_anchor; /* another node's program */
 		close(a);
 	} else {
 		s = anchor_state(a);
@@ -232,15 +243,19 @@ out:
 }
 
 /* The programs on one hook: tcx's, and our cls_bpf filter's. */
-static void scan_hook(int ifindex, bool egress, const struct want *w, struct found *f)
+static void scan_hook(int ifindex, bool egress, const struct want *w,
+		      struct found *f)
 {
 	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
 		    .attach_point = egress ? BPF_TC_EGRESS : BPF_TC_INGRESS);
-	LIBBPF_OPTS(bpf_tc_opts, tc, .handle = DP_TC_HANDLE, .priority = DP_TC_PRIO);
+	LIBBPF_OPTS(bpf_tc_opts, tc, .handle = DP_TC_HANDLE,
+		    .priority = DP_TC_PRIO);
 	uint32_t ids[MAX_IDS], i;
-	LIBBPF_OPTS(bpf_prog_query_opts, q, .prog_ids = ids, .prog_cnt = MAX_IDS);
+	LIBBPF_OPTS(bpf_prog_query_opts, q, .prog_ids = ids,
+		    .prog_cnt = MAX_IDS);
 
-	if (!bpf_prog_query_opts(ifindex, (enum bpf_attach_type)dp_tcx_type(egress), &q))
+	if (!bpf_prog_query_opts(ifindex,
+				 (enum bpf_attach_type)dp_tcx_type(egress), &q))
 		for (i = 0; i < q.prog_cnt && i < MAX_IDS; i++)
 			try_prog(ids[i], w, f);
 	if (!bpf_tc_query(&hook, &tc))
@@ -284,7 +299,8 @@ static int mirror(const char *dir, const char *name, int fd)
 
 static int mirror_id(const char *dir, const char *name, uint32_t id, bool map)
 {
-	int fd = map ? bpf_map_get_fd_by_id(id) : bpf_prog_get_fd_by_id(id), err;
+	int fd = map ? bpf_map_get_fd_by_id(id) : bpf_prog_get_fd_by_id(id),
+	    err;
 
 	if (fd < 0)
 		return -errno;
@@ -307,8 +323,10 @@ static int mirror_maps(const char *dir, const struct found *f)
 		memset(&mi, 0, sizeof(mi));
 		len = sizeof(mi);
 		/* The kernel keeps BPF_OBJ_NAME_LEN - 1 characters of a name. */
-		for (k = 0; !bpf_obj_get_info_by_fd(fd, &mi, &len) && map_pins[k]; k++)
-			if (!strncmp(mi.name, map_pins[k], BPF_OBJ_NAME_LEN - 1)) {
+		for (k = 0;
+		     !bpf_obj_get_info_by_fd(fd, &mi, &len) && map_pins[k]; k++)
+			if (!strncmp(mi.name, map_pins[k],
+				     BPF_OBJ_NAME_LEN - 1)) {
 				err = mirror(dir, map_pins[k], fd);
 				break;
 			}
@@ -345,12 +363,15 @@ static int drop_stale(const char *dir)
 	char path[PATH_MAX + 64];
 	json_t *st;
 
-	if (pin_path(path, sizeof(path), dir, DP_ANCHOR_PIN) || access(path, F_OK))
+	if (pin_path(path, sizeof(path), dir, DP_ANCHOR_PIN) ||
+	    access(path, F_OK))
 		return 0;
 	st = dp_state_load(dir);
-	if (st && dp_state_netns_here(st) && !strcmp(dp_state_phase(st), "attached")) {
+	if (st && dp_state_netns_here(st) &&
+	    !strcmp(dp_state_phase(st), "attached")) {
 		pr_warn("%s: no interface runs these programs any more (detached "
-			"from another mount namespace): removing the pins\n", dir);
+			"from another mount namespace): removing the pins\n",
+			dir);
 		dp_remove(dir);
 	}
 	json_decref(st);
@@ -377,7 +398,8 @@ int dp_anchor_sync(const char *dir, const char *kind, const char *name,
 		err = -errno;
 	for (k = 0; !err && k < 2; k++)
 		if (f.prog[k] >= 0)
-			err = mirror(dir, k ? "prog_egress" : "prog_ingress", f.prog[k]);
+			err = mirror(dir, k ? "prog_egress" : "prog_ingress",
+				     f.prog[k]);
 	if (!err)
 		err = mirror_maps(dir, &f);
 	if (!err)
@@ -389,7 +411,7 @@ int dp_anchor_sync(const char *dir, const char *kind, const char *name,
 		if (f.prog[k] >= 0)
 			close(f.prog[k]);
 	if (err)
-		p_err("%s: pinning what the kernel holds of %s %s: %s", dir, kind,
-		      name, strerror(-err));
+		p_err("%s: pinning what the kernel holds of %s %s: %s", dir,
+		      kind, name, strerror(-err));
 	return err ? err : 1;
 }

@@ -10,9 +10,9 @@
 #include "dataplane/dp_attach.h"
 
 /* uapi values from Linux 6.6; the installed headers predate tcx. */
-#define DP_BPF_TCX_INGRESS	46
-#define DP_BPF_TCX_EGRESS	47
-#define DP_BPF_F_BEFORE		(1U << 3)
+#define DP_BPF_TCX_INGRESS 46
+#define DP_BPF_TCX_EGRESS 47
+#define DP_BPF_F_BEFORE (1U << 3)
 
 int dp_tcx_type(bool egress)
 {
@@ -29,15 +29,17 @@ static int tcx_attach(int prog_fd, int ifindex, bool egress)
 {
 	LIBBPF_OPTS(bpf_prog_attach_opts, opts, .flags = DP_BPF_F_BEFORE);
 
-	return bpf_prog_attach_opts(prog_fd, ifindex, dp_tcx_type(egress), &opts);
+	return bpf_prog_attach_opts(prog_fd, ifindex, dp_tcx_type(egress),
+				    &opts);
 }
 
-static int tc_attach(int prog_fd, int ifindex, bool egress, struct dp_attachment *a)
+static int tc_attach(int prog_fd, int ifindex, bool egress,
+		     struct dp_attachment *a)
 {
 	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
 		    .attach_point = egress ? BPF_TC_EGRESS : BPF_TC_INGRESS);
-	LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = prog_fd, .priority = DP_TC_PRIO,
-		    .handle = DP_TC_HANDLE);
+	LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = prog_fd,
+		    .priority = DP_TC_PRIO, .handle = DP_TC_HANDLE);
 	int err;
 
 	/* The clsact qdisc may be there already (the pause machinery). */
@@ -69,7 +71,8 @@ int dp_attach(int prog_fd, int ifindex, bool egress, enum dp_mode mode,
 			return 0;
 		}
 		/* Kernels before 6.6 reject the attach type. */
-		if (mode == DP_MODE_TCX || (err != -EINVAL && err != -EOPNOTSUPP))
+		if (mode == DP_MODE_TCX ||
+		    (err != -EINVAL && err != -EOPNOTSUPP))
 			return err;
 	}
 	a->mode = DP_MODE_TC;
@@ -80,14 +83,17 @@ int dp_detach(const struct dp_attachment *a)
 {
 	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = a->ifindex,
 		    .attach_point = a->egress ? BPF_TC_EGRESS : BPF_TC_INGRESS);
-	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = a->handle, .priority = a->prio);
+	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = a->handle,
+		    .priority = a->prio);
 
 	/* A link: pinned by taggers before the kernel-held attachments. */
 	if (a->mode == DP_MODE_TCX && a->link_fd >= 0)
 		return bpf_link_detach(a->link_fd) ? -errno : 0;
 	if (a->mode == DP_MODE_TCX)
-		return bpf_prog_detach2(a->prog_fd, a->ifindex, dp_tcx_type(a->egress)) ?
-		       -errno : 0;
+		return bpf_prog_detach2(a->prog_fd, a->ifindex,
+					dp_tcx_type(a->egress)) ?
+			       -errno :
+			       0;
 	/* Only our filter: the clsact qdisc may carry other programs. */
 	return bpf_tc_detach(&hook, &opts);
 }

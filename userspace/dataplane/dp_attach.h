@@ -26,8 +26,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define DP_TC_PRIO	1
-#define DP_TC_HANDLE	0x7467	/* "tg" */
+#define DP_TC_PRIO 1
+#define DP_TC_HANDLE 0x7467 /* "tg" */
 
 enum dp_mode {
 	DP_MODE_AUTO,
@@ -39,10 +39,10 @@ struct dp_attachment {
 	int ifindex;
 	bool egress;
 	enum dp_mode mode;
-	int prog_fd;		/* tcx */
-	int link_fd;		/* tcx link of an older tagger, or -1 */
-	uint32_t handle;	/* tc */
-	uint32_t prio;		/* tc */
+	int prog_fd; /* tcx */
+	int link_fd; /* tcx link of an older tagger, or -1 */
+	uint32_t handle; /* tc */
+	uint32_t prio; /* tc */
 };
 
 int dp_attach(int prog_fd, int ifindex, bool egress, enum dp_mode mode,

@@ -37,7 +37,8 @@ static int initial_tag(const struct rules *r, int h, const struct dp_opts *o)
 	for (k = 0; k < r->nclasses && k < host->nclasses; k++)
 		if (r->class_ids[k] == o->class_id)
 			return host->classes[k];
-	p_err("%s: host %s has no tag for class %d", o->rules_file, o->name, o->class_id);
+	p_err("%s: host %s has no tag for class %d", o->rules_file, o->name,
+	      o->class_id);
 	return -1;
 }
 
@@ -48,7 +49,8 @@ static int fill_maps(struct tagger_host_bpf *skel, const struct dp_opts *o,
 {
 	struct tagger_host_tag t = { .set = 1, .dscp = tag, .prio = prio };
 	/* Group-addressed packets of the class leave lossy: see mcast.h. */
-	struct tagger_host_cfg cfg = { .lossy_set = 1, .lossy_dscp = r->lossy_tag,
+	struct tagger_host_cfg cfg = { .lossy_set = 1,
+				       .lossy_dscp = r->lossy_tag,
 				       .lossy_prio = r->lossy_prio };
 	int tags_fd = bpf_map__fd(skel->maps.tagger_host_tags);
 	int *dscp = NULL, n = 0, k, *ports = NULL;
@@ -58,7 +60,8 @@ static int fill_maps(struct tagger_host_bpf *skel, const struct dp_opts *o,
 		n = split_list(o->class_dscp, 0, TAGGER_DSCP_MAX - 1, &dscp);
 		if (n < 0) {
 			p_err("--class-dscp \"%s\": expected DSCP codepoints 0-63, "
-			      "as in 26 or 24,26-28", o->class_dscp);
+			      "as in 26 or 24,26-28",
+			      o->class_dscp);
 			return EXIT_USAGE;
 		}
 		snprintf(what, len, "sent with DSCP %s", o->class_dscp);
@@ -67,7 +70,8 @@ static int fill_maps(struct tagger_host_bpf *skel, const struct dp_opts *o,
 		int np = split_list(o->udp_dport, 1, 65535, &ports);
 
 		if (np < 0 || strchr(o->udp_dport, ',')) {
-			p_err("--udp-dport \"%s\": expected PORT or LOW-HIGH", o->udp_dport);
+			p_err("--udp-dport \"%s\": expected PORT or LOW-HIGH",
+			      o->udp_dport);
 			free(dscp);
 			free(ports);
 			return EXIT_USAGE;
@@ -77,8 +81,9 @@ static int fill_maps(struct tagger_host_bpf *skel, const struct dp_opts *o,
 		free(ports);
 		idx = TAGGER_HOST_UDP_ENTRY;
 		bpf_map_update_elem(tags_fd, &idx, &t, BPF_ANY);
-		snprintf(what + strlen(what), len - strlen(what), "%sto UDP port %s",
-			 o->class_dscp ? " or " : "", o->udp_dport);
+		snprintf(what + strlen(what), len - strlen(what),
+			 "%sto UDP port %s", o->class_dscp ? " or " : "",
+			 o->udp_dport);
 	}
 	if (!o->class_dscp && !o->udp_dport) {
 		for (k = 0; k < TAGGER_DSCP_MAX; k++)
@@ -88,8 +93,8 @@ static int fill_maps(struct tagger_host_bpf *skel, const struct dp_opts *o,
 	for (k = 0; k < n; k++)
 		bpf_map_update_elem(tags_fd, &dscp[k], &t, BPF_ANY);
 	free(dscp);
-	bpf_map_update_elem(bpf_map__fd(skel->maps.tagger_host_cfg), &zero, &cfg,
-			    BPF_ANY);
+	bpf_map_update_elem(bpf_map__fd(skel->maps.tagger_host_cfg), &zero,
+			    &cfg, BPF_ANY);
 	return 0;
 }
 
@@ -100,21 +105,25 @@ static int fill_maps(struct tagger_host_bpf *skel, const struct dp_opts *o,
 static int host_teardown(const char *dir, json_t *state, const char *ifname)
 {
 	char path[PATH_MAX + 64];
-	struct dp_attachment a = { .egress = true, .link_fd = -1, .prog_fd = -1 };
+	struct dp_attachment a = { .egress = true,
+				   .link_fd = -1,
+				   .prog_fd = -1 };
 	json_t *h = json_object_get(state, "egress");
 	enum dp_mode mode;
 	int err = 0;
 
-	mode = dp_mode_parse(json_string_value(json_object_get(state, "mode")) ?: "");
+	mode = dp_mode_parse(
+		json_string_value(json_object_get(state, "mode")) ?: "");
 	a.ifindex = if_nametoindex(ifname);
 	a.handle = h ? json_integer_value(json_array_get(h, 0)) : DP_TC_HANDLE;
 	a.prio = h ? json_integer_value(json_array_get(h, 1)) : DP_TC_PRIO;
 	snprintf(path, sizeof(path), "%s/link_egress", dir);
-	a.link_fd = bpf_obj_get(path);	/* an older tagger's tcx link */
+	a.link_fd = bpf_obj_get(path); /* an older tagger's tcx link */
 	snprintf(path, sizeof(path), "%s/prog_egress", dir);
 	a.prog_fd = bpf_obj_get(path);
 	if (dp_rdma_detach(json_object_get(state, "rdma")))
-		pr_warn("%s: the RDMA CM's default RoCE ToS was not put back\n", ifname);
+		pr_warn("%s: the RDMA CM's default RoCE ToS was not put back\n",
+			ifname);
 	if (a.ifindex || a.link_fd >= 0)
 		err = dp_teardown_hook(&a, mode);
 	if (a.link_fd >= 0)
@@ -141,7 +150,7 @@ static json_t *host_settled(const char *dir, const struct dp_opts *o)
 
 	/* What the kernel holds wins over the pins; it may be all there is. */
 	if (dp_anchor_sync(dir, "host", o->name, o->ifname) < 0) {
-		errno = EXDEV;	/* p_err'd */
+		errno = EXDEV; /* p_err'd */
 		return NULL;
 	}
 	if (stat(dir, &sb)) {
@@ -195,7 +204,8 @@ int dp_host_attach(const struct dp_opts *o)
 		return EXIT_USAGE;
 	h = rules_find_host(r, o->name);
 	if (h < 0) {
-		p_err("%s: no host \"%s\" in the rules", o->rules_file, o->name);
+		p_err("%s: no host \"%s\" in the rules", o->rules_file,
+		      o->name);
 		goto out;
 	}
 	tag = initial_tag(r, h, o);
@@ -204,7 +214,8 @@ int dp_host_attach(const struct dp_opts *o)
 	prio = rules_tag_prio(r, tag);
 	ifindex = if_nametoindex(o->ifname);
 	if (!ifindex) {
-		p_err("no interface \"%s\" in this network namespace", o->ifname);
+		p_err("no interface \"%s\" in this network namespace",
+		      o->ifname);
 		goto out;
 	}
 	if (dp_path(dir, o->name, NULL) || (lock = dp_lock()) < 0)
@@ -213,7 +224,8 @@ int dp_host_attach(const struct dp_opts *o)
 		p_err("mkdir %s: %s", dir, strerror(errno));
 		goto out;
 	}
-	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%s", o->ifname);
+	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%s",
+		 o->ifname);
 	state = host_settled(dir, o);
 	if (state || errno == EXDEV) {
 		if (state)
@@ -227,10 +239,10 @@ int dp_host_attach(const struct dp_opts *o)
 		goto out;
 	}
 	/* Before anything is attached: a killed attach is rolled back by it. */
-	state = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:s}", "format", DP_STATE_FORMAT,
-			  "kind", "host", "name", o->name, "ifname", o->ifname,
-			  "phase", "attaching", "netns", dp_netns_json(),
-			  "mode", dp_mode_name(o->mode));
+	state = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:s}", "format",
+			  DP_STATE_FORMAT, "kind", "host", "name", o->name,
+			  "ifname", o->ifname, "phase", "attaching", "netns",
+			  dp_netns_json(), "mode", dp_mode_name(o->mode));
 	err = dp_state_save(dir, DP_STATE_CUR, state);
 	json_decref(state);
 	if (err) {
@@ -244,15 +256,18 @@ int dp_host_attach(const struct dp_opts *o)
 		p_err("loading the host program: %s", strerror(-err));
 		goto fail;
 	}
-	ret = fill_maps(skel, o, r, tag, prio < 0 ? 0 : prio, what, sizeof(what));
+	ret = fill_maps(skel, o, r, tag, prio < 0 ? 0 : prio, what,
+			sizeof(what));
 	if (ret)
 		goto fail;
 	ret = EXIT_USAGE;
 	prog = bpf_program__fd(skel->progs.tagger_host_egress);
 	snprintf(path, sizeof(path), "%s/prog_egress", dir);
-	err = bpf_obj_pin(prog, path) ? -errno : dp_anchor_create(dir, &prog, 1);
+	err = bpf_obj_pin(prog, path) ? -errno :
+					dp_anchor_create(dir, &prog, 1);
 	if (err) {
-		p_err("pinning the host program in %s: %s", dir, strerror(-err));
+		p_err("pinning the host program in %s: %s", dir,
+		      strerror(-err));
 		goto fail;
 	}
 	err = dp_attach(prog, ifindex, true, o->mode, &a);
@@ -263,9 +278,9 @@ int dp_host_attach(const struct dp_opts *o)
 	/* An RDMA engine's packets bypass tc: it is told the tag itself. */
 	rdma = dp_rdma_attach(o->ifname, r, tag);
 	state = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:i,s:s,s:i,s:i,s:[i,i]}",
-			  "format", DP_STATE_FORMAT, "kind", "host", "name", o->name,
-			  "ifname", o->ifname, "phase", "attached", "netns",
-			  dp_netns_json(), "ifindex", ifindex, "mode",
+			  "format", DP_STATE_FORMAT, "kind", "host", "name",
+			  o->name, "ifname", o->ifname, "phase", "attached",
+			  "netns", dp_netns_json(), "ifindex", ifindex, "mode",
 			  dp_mode_name(a.mode), "tag", tag, "priority", prio,
 			  "egress", a.handle, a.prio);
 	if (rdma)
@@ -279,13 +294,15 @@ int dp_host_attach(const struct dp_opts *o)
 		goto fail;
 	}
 	if (json_output)
-		json_emit(json_pack("{s:s,s:s,s:s,s:i,s:i,s:s,s:O?}", "host", o->name,
-				    "ifname", o->ifname, "mode", dp_mode_name(a.mode),
-				    "tag", tag, "priority", prio, "selects", what,
-				    "rdma", rdma));
+		json_emit(json_pack("{s:s,s:s,s:s,s:i,s:i,s:s,s:O?}", "host",
+				    o->name, "ifname", o->ifname, "mode",
+				    dp_mode_name(a.mode), "tag", tag,
+				    "priority", prio, "selects", what, "rdma",
+				    rdma));
 	else
 		printf("host %s: %s egress (%s): %s leave with tag %d, priority %d\n",
-		       o->name, o->ifname, dp_mode_name(a.mode), what, tag, prio);
+		       o->name, o->ifname, dp_mode_name(a.mode), what, tag,
+		       prio);
 	if (rdma && !json_output)
 		print_rdma(o->name, rdma);
 	ret = EXIT_OK;
@@ -312,19 +329,22 @@ int dp_host_detach(const struct dp_opts *o)
 	state = host_settled(dir, o);
 	if (!state) {
 		if (errno != EXDEV)
-			p_err("host %s is not attached to %s (%s)", o->name, o->ifname, dir);
+			p_err("host %s is not attached to %s (%s)", o->name,
+			      o->ifname, dir);
 		dp_unlock(lock);
 		return EXIT_USAGE;
 	}
 	err = host_teardown(dir, state, o->ifname);
 	dp_path(dir, o->name, NULL);
-	rmdir(dir);	/* if no other interface of the host is attached */
+	rmdir(dir); /* if no other interface of the host is attached */
 	if (!err) {
 		if (json_output)
-			json_emit(json_pack("{s:s,s:s,s:b}", "host", o->name, "ifname",
-					    o->ifname, "detached", 1));
+			json_emit(json_pack("{s:s,s:s,s:b}", "host", o->name,
+					    "ifname", o->ifname, "detached",
+					    1));
 		else
-			printf("host %s: detached from %s\n", o->name, o->ifname);
+			printf("host %s: detached from %s\n", o->name,
+			       o->ifname);
 	}
 	json_decref(state);
 	dp_unlock(lock);

@@ -23,7 +23,7 @@
 
 #define BPF_FS_MAGIC_ 0xcafe4a11
 #define STATE_CHUNK DP_STATE_CHUNK
-#define STATE_MAGIC 0x74677273u	/* "tgrs" */
+#define STATE_MAGIC 0x74677273u /* "tgrs" */
 
 static const char *root_opt;
 static bool root_private;
@@ -77,7 +77,8 @@ int dp_root_prepare(void)
 		    mount("bpf", parent, "bpf", 0, "mode=0700"))) {
 		p_err("no bpffs at %s, and none can be mounted privately there: "
 		      "%s (mount one: mount -t bpf bpf %s, or set TAGGER_BPF_ROOT "
-		      "to a directory on one)", parent, strerror(errno), parent);
+		      "to a directory on one)",
+		      parent, strerror(errno), parent);
 		free(parent);
 		return -1;
 	}
@@ -127,15 +128,16 @@ static int parents_trusted(const char *root)
 	int ok = 1;
 
 	while (ok && (p = strrchr(d, '/'))) {
-		p[p == d] = '\0';	/* "/a/b" -> "/a", "/a" -> "/" */
+		p[p == d] = '\0'; /* "/a/b" -> "/a", "/a" -> "/" */
 		if (stat(d, &st)) {
 			p_err("%s: %s", d, strerror(errno));
 			ok = 0;
 		} else if ((st.st_uid && st.st_uid != geteuid()) ||
 			   ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))) {
 			p_err("%s is owned by uid %u with mode %04o: another user "
-			      "could replace %s; tagger refuses it", d,
-			      (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777), root);
+			      "could replace %s; tagger refuses it",
+			      d, (unsigned)st.st_uid,
+			      (unsigned)(st.st_mode & 07777), root);
 			ok = 0;
 		}
 		if (p == d)
@@ -158,21 +160,25 @@ int dp_root_open(void)
 	fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		p_err("cannot open %s: %s%s", root, strerror(errno),
-		      errno == ELOOP || errno == ENOTDIR ? " (a symlink or file: "
-		      "tagger takes only a directory of its own)" : "");
+		      errno == ELOOP || errno == ENOTDIR ?
+			      " (a symlink or file: "
+			      "tagger takes only a directory of its own)" :
+			      "");
 		return -1;
 	}
 	if (fstatfs(fd, &sfs) || sfs.f_type != BPF_FS_MAGIC_) {
 		p_err("%s is not on a bpffs: set TAGGER_BPF_ROOT to a directory "
 		      "on one (mount -t bpf bpf DIR), or unset it and let the "
-		      "kernel hold the programs and their state", root);
+		      "kernel hold the programs and their state",
+		      root);
 		goto err;
 	}
 	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077)) {
 		p_err("%s is owned by uid %u with mode %04o: the tagger root must "
 		      "be owned by root and 0700 (another user may have made it "
-		      "first); remove it and let tagger create it", root,
-		      (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		      "first); remove it and let tagger create it",
+		      root, (unsigned)st.st_uid,
+		      (unsigned)(st.st_mode & 07777));
 		goto err;
 	}
 	return fd;
@@ -202,8 +208,8 @@ static int lock_wait(int fd, const char *what)
 		}
 		if (now_seconds() > deadline) {
 			p_err("another tagger holds the lock on %s (waited %.0f s): "
-			      "try again, or find it with: fuser -v %s", what,
-			      lock_timeout(), what);
+			      "try again, or find it with: fuser -v %s",
+			      what, lock_timeout(), what);
 			return -1;
 		}
 		usleep(10000);
@@ -236,9 +242,11 @@ static int netns_lock_take(void)
 	    st.st_uid != geteuid() || (st.st_mode & 077)) {
 		if (fd >= 0)
 			p_err("%s must be a directory owned by root with mode 0700: "
-			      "remove it and let tagger create it", DP_LOCK_DIR);
+			      "remove it and let tagger create it",
+			      DP_LOCK_DIR);
 		else
-			p_err("cannot open %s: %s", DP_LOCK_DIR, strerror(errno));
+			p_err("cannot open %s: %s", DP_LOCK_DIR,
+			      strerror(errno));
 		goto err;
 	}
 	close(fd);
@@ -273,7 +281,8 @@ int dp_lock(void)
 	if (err) {
 		p_err("cannot create %s: %s (set TAGGER_BPF_ROOT to a directory "
 		      "on a bpffs, or unset it and let the kernel hold the "
-		      "programs)", root, strerror(-err));
+		      "programs)",
+		      root, strerror(-err));
 		goto err;
 	}
 	fd = dp_root_open();
@@ -293,7 +302,7 @@ err:
 void dp_unlock(int fd)
 {
 	if (fd >= 0)
-		close(fd);	/* releases the flock */
+		close(fd); /* releases the flock */
 	if (netns_lock >= 0)
 		close(netns_lock);
 	netns_lock = -1;
@@ -306,8 +315,10 @@ struct state_head {
 
 int dp_state_save(const char *dir, const char *name, json_t *state)
 {
-	char *text = json_dumps(state, JSON_COMPACT), path[PATH_MAX + 64], tmp[PATH_MAX + 64];
-	size_t len = strlen(text), nchunks = (len + STATE_CHUNK - 1) / STATE_CHUNK;
+	char *text = json_dumps(state, JSON_COMPACT), path[PATH_MAX + 64],
+	     tmp[PATH_MAX + 64];
+	size_t len = strlen(text),
+	       nchunks = (len + STATE_CHUNK - 1) / STATE_CHUNK;
 	struct state_head head = { STATE_MAGIC, (uint32_t)len };
 	char *chunk = xcalloc(1, STATE_CHUNK);
 	uint32_t k;
@@ -319,8 +330,8 @@ int dp_state_save(const char *dir, const char *name, json_t *state)
 	}
 	/* An inner map of the anchor (dp_anchor.h): any size fits it. */
 	LIBBPF_OPTS(bpf_map_create_opts, mo, .map_flags = BPF_F_INNER_MAP);
-	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_state", sizeof(uint32_t),
-			    STATE_CHUNK, nchunks + 1, &mo);
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_state",
+			    sizeof(uint32_t), STATE_CHUNK, nchunks + 1, &mo);
 	if (fd < 0) {
 		err = -errno;
 		goto out;
@@ -377,7 +388,7 @@ json_t *dp_state_load_name(const char *dir, const char *name)
 	if (lstat(path, &st))
 		return NULL;
 	if (!S_ISREG(st.st_mode)) {
-		errno = ELOOP;	/* pins are regular inodes, never symlinks */
+		errno = ELOOP; /* pins are regular inodes, never symlinks */
 		return NULL;
 	}
 	fd = bpf_obj_get(path);
@@ -408,7 +419,8 @@ json_t *dp_state_read_fd(int fd)
 	text = xmalloc((size_t)head.len + 1);
 	for (k = 1; (size_t)(k - 1) * STATE_CHUNK < head.len; k++) {
 		size_t off = (size_t)(k - 1) * STATE_CHUNK;
-		size_t n = head.len - off < STATE_CHUNK ? head.len - off : STATE_CHUNK;
+		size_t n = head.len - off < STATE_CHUNK ? head.len - off :
+							  STATE_CHUNK;
 
 		if (bpf_map_lookup_elem(fd, &k, chunk))
 			goto out;

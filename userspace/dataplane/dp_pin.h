@@ -66,7 +66,7 @@ int dp_path(char *buf, const char *name, const char *sub);
 int dp_lock(void);
 void dp_unlock(int fd);
 #define DP_STATE_CUR "state"
-#define DP_STATE_NEXT "state_new"	/* bpffs refuses '.' in pin names */
+#define DP_STATE_NEXT "state_new" /* bpffs refuses '.' in pin names */
 
 int dp_state_save(const char *dir, const char *name, json_t *state);
 json_t *dp_state_load(const char *dir);

@@ -49,7 +49,7 @@ static int write_int(const char *path, int v)
 	if (!f)
 		return -errno;
 	fprintf(f, "%d\n", v);
-	err = fclose(f) ? -errno : 0;	/* configfs answers on the flush */
+	err = fclose(f) ? -errno : 0; /* configfs answers on the flush */
 	return err;
 }
 
@@ -79,10 +79,11 @@ static bool port_on(const char *port_dir, const char *ifname)
 	while (!hit && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%.3000s/gid_attrs/ndevs/%.255s", port_dir,
-			 e->d_name);
+		snprintf(path, sizeof(path), "%.3000s/gid_attrs/ndevs/%.255s",
+			 port_dir, e->d_name);
 		/* An unused GID entry reads as an error: skipped. */
-		hit = !read_line(path, name, sizeof(name)) && !strcmp(name, ifname);
+		hit = !read_line(path, name, sizeof(name)) &&
+		      !strcmp(name, ifname);
 	}
 	closedir(d);
 	return hit;
@@ -113,7 +114,8 @@ int dp_rdma_find(const char *ifname, char *ibdev, size_t len, int *port)
 
 			if (p->d_name[0] == '.')
 				continue;
-			snprintf(dir, sizeof(dir), "%.3000s/%s", path, p->d_name);
+			snprintf(dir, sizeof(dir), "%.3000s/%s", path,
+				 p->d_name);
 			if (port_on(dir, ifname)) {
 				snprintf(ibdev, len, "%s", e->d_name);
 				*port = atoi(p->d_name);
@@ -127,8 +129,8 @@ int dp_rdma_find(const char *ifname, char *ibdev, size_t len, int *port)
 		closedir(d);
 	if (found)
 		return 1;
-	snprintf(path, sizeof(path), "%s/class/net/%s/device/infiniband", sysfs_root(),
-		 ifname);
+	snprintf(path, sizeof(path), "%s/class/net/%s/device/infiniband",
+		 sysfs_root(), ifname);
 	d = opendir(path);
 	while (d && !found && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
@@ -151,7 +153,8 @@ static int cm_dir(char *buf, size_t len)
 	if (!stat(buf, &st))
 		return 0;
 	if (!getenv("TAGGER_CONFIGFS") && !stat(DEF_CONFIGFS, &st) &&
-	    !mount("configfs", DEF_CONFIGFS, "configfs", 0, NULL) && !stat(buf, &st))
+	    !mount("configfs", DEF_CONFIGFS, "configfs", 0, NULL) &&
+	    !stat(buf, &st))
 		return 0;
 	return -ENOENT;
 }
@@ -169,7 +172,7 @@ static int set_tos(json_t *rec, const char *ibdev, int port, int tos)
 	if (cm_dir(dev, sizeof(dev)))
 		return -ENOENT;
 	snprintf(dev + strlen(dev), sizeof(dev) - strlen(dev), "/%s", ibdev);
-	created = !mkdir(dev, 0755);	/* makes ports/ appear, in configfs */
+	created = !mkdir(dev, 0755); /* makes ports/ appear, in configfs */
 	if (!created && errno != EEXIST)
 		return -errno;
 	snprintf(path, sizeof(path), "%s/ports/%d/default_roce_tos", dev, port);
@@ -228,8 +231,10 @@ json_t *dp_rdma_attach(const char *ifname, const struct rules *r, int tag)
 	err = set_tos(rec, ibdev, port, tag << 2);
 	if (err) {
 		snprintf(msg, sizeof(msg), "default_roce_tos not set: %s%s",
-			 strerror(-err), err == -ENOENT ?
-			 " (rdma_cm loaded? configfs mounted?)" : "");
+			 strerror(-err),
+			 err == -ENOENT ?
+				 " (rdma_cm loaded? configfs mounted?)" :
+				 "");
 		json_object_set_new(rec, "error", json_string(msg));
 	}
 	json_object_set_new(rec, "dcb", set_dcb(ifname, r));
@@ -244,10 +249,10 @@ int dp_rdma_detach(const json_t *rec)
 	int err;
 
 	if (!path || !prev)
-		return 0;	/* nothing was set */
+		return 0; /* nothing was set */
 	err = write_int(path, json_integer_value(prev));
 	if (err == -ENOENT)
-		err = 0;	/* the device (or rdma_cm) is gone, and its ToS */
+		err = 0; /* the device (or rdma_cm) is gone, and its ToS */
 	if (!err && json_is_true(json_object_get(rec, "created"))) {
 		snprintf(dev, sizeof(dev), "%s", path);
 		cut = strstr(dev, "/ports/");

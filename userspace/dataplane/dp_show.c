@@ -78,10 +78,11 @@ static json_t *port_counters(const struct pins *p, int slot, int dir)
 			if (!percpu_sum(p, p->counters, idx, sizeof(c), &c) ||
 			    !c.packets)
 				continue;
-			json_array_append_new(arr, json_pack(
-				"{s:i,s:b,s:I,s:I}", "tag", tag, "lossless", ll,
-				"packets", (json_int_t)c.packets,
-				"bytes", (json_int_t)c.bytes));
+			json_array_append_new(
+				arr, json_pack("{s:i,s:b,s:I,s:I}", "tag", tag,
+					       "lossless", ll, "packets",
+					       (json_int_t)c.packets, "bytes",
+					       (json_int_t)c.bytes));
 		}
 	return arr;
 }
@@ -94,16 +95,17 @@ static json_t *port_json(const struct pins *p, json_t *port)
 
 	percpu_sum(p, p->stats, slot, sizeof(st), &st);
 	for (k = 0; k < TAGGER_LOSSY_REASONS; k++)
-		json_object_set_new(lossy, reason_names[k], json_integer(st.lossy[k]));
-	j = json_pack("{s:O,s:O,s:O,s:o,s:o,s:o,s:I,s:I,s:I}",
-		      "port", json_object_get(port, "port"),
-		      "ifname", json_object_get(port, "ifname"),
-		      "ifindex", json_object_get(port, "ifindex"),
-		      "in", port_counters(p, slot, TAGGER_DIR_IN),
-		      "out", port_counters(p, slot, TAGGER_DIR_OUT),
-		      "lossy", lossy, "pfc_frames", (json_int_t)st.pfc_frames,
-		      "pause_frames", (json_int_t)st.pause_frames,
-		      "non_ip", (json_int_t)st.non_ip);
+		json_object_set_new(lossy, reason_names[k],
+				    json_integer(st.lossy[k]));
+	j = json_pack("{s:O,s:O,s:O,s:o,s:o,s:o,s:I,s:I,s:I}", "port",
+		      json_object_get(port, "port"), "ifname",
+		      json_object_get(port, "ifname"), "ifindex",
+		      json_object_get(port, "ifindex"), "in",
+		      port_counters(p, slot, TAGGER_DIR_IN), "out",
+		      port_counters(p, slot, TAGGER_DIR_OUT), "lossy", lossy,
+		      "pfc_frames", (json_int_t)st.pfc_frames, "pause_frames",
+		      (json_int_t)st.pause_frames, "non_ip",
+		      (json_int_t)st.non_ip);
 	return j;
 }
 
@@ -112,12 +114,13 @@ static void print_counters(json_t *arr, const char *dir)
 	json_t *c;
 	size_t i;
 
-	json_array_foreach(arr, i, c)
-		printf("    %-3s tag %2lld %-8s %12lld packets %14lld bytes\n", dir,
-		       json_integer_value(json_object_get(c, "tag")),
-		       json_is_true(json_object_get(c, "lossless")) ? "lossless" : "lossy",
-		       json_integer_value(json_object_get(c, "packets")),
-		       json_integer_value(json_object_get(c, "bytes")));
+	json_array_foreach(arr, i, c) printf(
+		"    %-3s tag %2lld %-8s %12lld packets %14lld bytes\n", dir,
+		json_integer_value(json_object_get(c, "tag")),
+		json_is_true(json_object_get(c, "lossless")) ? "lossless" :
+							       "lossy",
+		json_integer_value(json_object_get(c, "packets")),
+		json_integer_value(json_object_get(c, "bytes")));
 }
 
 static void print_plain(json_t *j, json_t *rules)
@@ -134,8 +137,10 @@ static void print_plain(json_t *j, json_t *rules)
 	       json_integer_value(json_object_get(tab, "entries")),
 	       json_integer_value(json_object_get(tab, "classify")),
 	       json_integer_value(json_object_get(tab, "rewrite")));
-	printf("rules %s\n", json_string_value(json_object_get(j, "rules_file")));
-	json_array_foreach(json_object_get(j, "ports"), i, port) {
+	printf("rules %s\n",
+	       json_string_value(json_object_get(j, "rules_file")));
+	json_array_foreach(json_object_get(j, "ports"), i, port)
+	{
 		printf("  port %s (%s, ifindex %lld)\n",
 		       json_string_value(json_object_get(port, "port")),
 		       json_string_value(json_object_get(port, "ifname")),
@@ -144,12 +149,12 @@ static void print_plain(json_t *j, json_t *rules)
 		print_counters(json_object_get(port, "out"), "out");
 		printf("    lossy:");
 		l = json_object_get(port, "lossy");
-		json_object_foreach(l, key, v)
-			if (json_integer_value(v))
-				printf(" %s %lld", key, json_integer_value(v));
+		json_object_foreach(l, key, v) if (json_integer_value(v))
+			printf(" %s %lld", key, json_integer_value(v));
 		printf("  pfc %lld  pause %lld  non-ip %lld\n",
 		       json_integer_value(json_object_get(port, "pfc_frames")),
-		       json_integer_value(json_object_get(port, "pause_frames")),
+		       json_integer_value(
+			       json_object_get(port, "pause_frames")),
 		       json_integer_value(json_object_get(port, "non_ip")));
 	}
 	json_array_foreach(json_object_get(rules, "classify"), i, v)
@@ -177,11 +182,12 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 	if (dp_path(dir, o->name, NULL) || dp_root_prepare())
 		return EXIT_USAGE;
 	/* Pins of our own, from the kernel: nobody else sees them. */
-	if (dp_root_private() && dp_anchor_sync(dir, "switch", o->name, NULL) < 0)
+	if (dp_root_private() &&
+	    dp_anchor_sync(dir, "switch", o->name, NULL) < 0)
 		return EXIT_USAGE;
 	/* Reads only: no lock, so show never waits for an update. */
 	if (!access(dp_root(), F_OK)) {
-		int rfd = dp_root_open();	/* trusted, or nothing is read */
+		int rfd = dp_root_open(); /* trusted, or nothing is read */
 
 		if (rfd < 0)
 			return EXIT_USAGE;
@@ -190,7 +196,8 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 	/* What runs: a swapped-in update not yet committed counts. */
 	state = dp_state_view(dir);
 	if (!state) {
-		p_err("switch %s is not attached (%s: %s)", o->name, dir, strerror(errno));
+		p_err("switch %s is not attached (%s: %s)", o->name, dir,
+		      strerror(errno));
 		return EXIT_USAGE;
 	}
 	snprintf(what, sizeof(what), "switch %s", o->name);
@@ -200,9 +207,11 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 	}
 	if (strcmp(dp_state_phase(state), "attached")) {
 		p_err("switch %s is %s (or a tagger was killed doing so: the next "
-		      "attach, update or detach cleans up)", o->name,
-		      !strcmp(dp_state_phase(state), "attaching") ? "being attached" :
-		      "being detached");
+		      "attach, update or detach cleans up)",
+		      o->name,
+		      !strcmp(dp_state_phase(state), "attaching") ?
+			      "being attached" :
+			      "being detached");
 		json_decref(state);
 		return EXIT_USAGE;
 	}
@@ -211,22 +220,25 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 	p.stats = pin_fd(dir, tagger_str(TAGGER_PORT_STATS));
 	p.outer = pin_fd(dir, tagger_str(TAGGER_RULES_OUTER));
 	p.gen = pin_fd(dir, tagger_str(TAGGER_GEN));
-	if (p.counters < 0 || p.stats < 0 || p.outer < 0 || p.gen < 0 || p.ncpu < 1 ||
-	    bpf_map_lookup_elem(p.gen, &zero, &gen)) {
-		p_err("%s: pinned maps missing or unreadable: %s", dir, strerror(errno));
+	if (p.counters < 0 || p.stats < 0 || p.outer < 0 || p.gen < 0 ||
+	    p.ncpu < 1 || bpf_map_lookup_elem(p.gen, &zero, &gen)) {
+		p_err("%s: pinned maps missing or unreadable: %s", dir,
+		      strerror(errno));
 		goto out;
 	}
 	ports = json_array();
 	json_array_foreach(json_object_get(state, "ports"), i, port)
 		json_array_append_new(ports, port_json(&p, port));
-	rules = json_object_get(json_object_get(json_object_get(state, "rules"),
-						"switches"), o->name);
+	rules = json_object_get(
+		json_object_get(json_object_get(state, "rules"), "switches"),
+		o->name);
 	j = json_pack("{s:s,s:O,s:I,s:O,s:O,s:s?,s:o,s:O}", "switch", o->name,
-		      "mode", json_object_get(state, "mode"), "generation", (json_int_t)gen,
-		      "table", json_object_get(state, "table") ?: json_null(),
+		      "mode", json_object_get(state, "mode"), "generation",
+		      (json_int_t)gen, "table",
+		      json_object_get(state, "table") ?: json_null(),
 		      "rules_file", json_object_get(state, "rules_file"),
-		      "pins", dp_root_private() ? NULL : dir,
-		      "ports", ports, "rules", rules ?: json_null());
+		      "pins", dp_root_private() ? NULL : dir, "ports", ports,
+		      "rules", rules ?: json_null());
 	*out = j;
 	ret = EXIT_OK;
 out:

@@ -27,8 +27,8 @@ json_t *dp_netns_json(void)
 
 	if (netns_self(&st))
 		return json_null();
-	return json_pack("{s:I,s:I}", "dev", (json_int_t)st.st_dev,
-			 "ino", (json_int_t)st.st_ino);
+	return json_pack("{s:I,s:I}", "dev", (json_int_t)st.st_dev, "ino",
+			 (json_int_t)st.st_ino);
 }
 
 bool dp_state_netns_here(json_t *state)
@@ -37,8 +37,10 @@ bool dp_state_netns_here(json_t *state)
 	struct stat st;
 
 	return json_is_object(ns) && !netns_self(&st) &&
-	       (uint64_t)json_integer_value(json_object_get(ns, "dev")) == st.st_dev &&
-	       (uint64_t)json_integer_value(json_object_get(ns, "ino")) == st.st_ino;
+	       (uint64_t)json_integer_value(json_object_get(ns, "dev")) ==
+		       st.st_dev &&
+	       (uint64_t)json_integer_value(json_object_get(ns, "ino")) ==
+		       st.st_ino;
 }
 
 bool dp_state_netns_ok(json_t *state, const char *what)
@@ -47,13 +49,15 @@ bool dp_state_netns_ok(json_t *state, const char *what)
 	struct stat st;
 
 	if (!json_is_object(ns) || netns_self(&st))
-		return true;	/* recorded by an older tagger: anywhere */
-	if ((uint64_t)json_integer_value(json_object_get(ns, "dev")) == st.st_dev &&
-	    (uint64_t)json_integer_value(json_object_get(ns, "ino")) == st.st_ino)
+		return true; /* recorded by an older tagger: anywhere */
+	if ((uint64_t)json_integer_value(json_object_get(ns, "dev")) ==
+		    st.st_dev &&
+	    (uint64_t)json_integer_value(json_object_get(ns, "ino")) ==
+		    st.st_ino)
 		return true;
 	p_err("%s was attached in another network namespace (net:[%lld]); run "
-	      "this command there (nsenter --net=...)", what,
-	      json_integer_value(json_object_get(ns, "ino")));
+	      "this command there (nsenter --net=...)",
+	      what, json_integer_value(json_object_get(ns, "ino")));
 	return false;
 }
 
@@ -96,11 +100,13 @@ int dp_state_settle(const char *dir)
 	json_decref(pending);
 	if (g >= 0 && g == kernel_gen(dir)) {
 		pr_warn("%s: an update was interrupted after generation %lld went "
-			"live: its state is committed now\n", dir, (long long)g);
+			"live: its state is committed now\n",
+			dir, (long long)g);
 		return dp_state_commit(dir);
 	}
 	pr_warn("%s: an update was interrupted before its swap: generation %lld "
-		"did not go live, its state is dropped\n", dir, (long long)g);
+		"did not go live, its state is dropped\n",
+		dir, (long long)g);
 	return dp_state_drop(dir);
 }
 
@@ -109,7 +115,7 @@ static json_t *view_once(const char *dir)
 	json_t *s = dp_state_load_name(dir, DP_STATE_NEXT);
 
 	if (s && dp_state_gen(s) >= 0 && dp_state_gen(s) == kernel_gen(dir))
-		return s;	/* swapped in, not yet committed */
+		return s; /* swapped in, not yet committed */
 	json_decref(s);
 	return dp_state_load_name(dir, DP_STATE_CUR);
 }
@@ -133,7 +139,8 @@ json_t *dp_state_view(const char *dir)
 json_t *dp_rules_for_state(json_t *doc, size_t *size)
 {
 	static const char *const keep[] = {
-		"format", "lossy", "tags", "classes", "hosts", "switches", "links", NULL,
+		"format", "lossy",    "tags",  "classes",
+		"hosts",  "switches", "links", NULL,
 	};
 	json_t *r = json_object(), *v;
 	char *text;
@@ -159,7 +166,8 @@ static json_t *link_set(json_t *doc)
 	const char *a, *b;
 	size_t i;
 
-	json_array_foreach(json_object_get(doc, "links"), i, l) {
+	json_array_foreach(json_object_get(doc, "links"), i, l)
+	{
 		a = json_string_value(json_array_get(l, 0)) ?: "";
 		b = json_string_value(json_array_get(l, 1)) ?: "";
 		if (strcmp(a, b) > 0) {

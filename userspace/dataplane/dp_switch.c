@@ -32,7 +32,8 @@ struct rules *dp_load_rules(const char *file, json_t **doc)
 	root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		if (jerr.line > 0)
-			input_err(file, jerr.line, "%d: %s", jerr.column, jerr.text);
+			input_err(file, jerr.line, "%d: %s", jerr.column,
+				  jerr.text);
 		else
 			input_err(file, 0, "%s", jerr.text);
 		return NULL;
@@ -108,8 +109,8 @@ static struct dp_port *resolve_ports(const struct rules *r, int sw,
 	int i, j, p;
 
 	if (s->nports >= TAGGER_MAX_PORTS) {
-		p_err("switch %s has %d ports; the data plane takes %d", o->name,
-		      s->nports, TAGGER_MAX_PORTS - 1);
+		p_err("switch %s has %d ports; the data plane takes %d",
+		      o->name, s->nports, TAGGER_MAX_PORTS - 1);
 		goto err;
 	}
 	for (i = 0; i < s->nports; i++) {
@@ -124,8 +125,9 @@ static struct dp_port *resolve_ports(const struct rules *r, int sw,
 		p = rules_find_port(r, sw, o->maps[i]);
 		*eq = '=';
 		if (p < 0) {
-			p_err("%s: switch %s has no port \"%.*s\"", o->rules_file,
-			      o->name, (int)(eq - o->maps[i]), o->maps[i]);
+			p_err("%s: switch %s has no port \"%.*s\"",
+			      o->rules_file, o->name, (int)(eq - o->maps[i]),
+			      o->maps[i]);
 			goto err;
 		}
 		free(ports[p].ifname);
@@ -135,20 +137,22 @@ static struct dp_port *resolve_ports(const struct rules *r, int sw,
 		ports[i].ifindex = if_nametoindex(ports[i].ifname);
 		if (!ports[i].ifindex) {
 			p_err("port %s: no interface \"%s\" in this network namespace "
-			      "(map it with %s=IFNAME)", ports[i].name, ports[i].ifname,
-			      ports[i].name);
+			      "(map it with %s=IFNAME)",
+			      ports[i].name, ports[i].ifname, ports[i].name);
 			goto err;
 		}
 		if (ports[i].ifindex >= TAGGER_MAX_IFINDEX) {
 			p_err("port %s: ifindex %d of %s is beyond what the data plane "
-			      "indexes (%d)", ports[i].name, ports[i].ifindex,
-			      ports[i].ifname, TAGGER_MAX_IFINDEX - 1);
+			      "indexes (%d)",
+			      ports[i].name, ports[i].ifindex, ports[i].ifname,
+			      TAGGER_MAX_IFINDEX - 1);
 			goto err;
 		}
 		for (j = 0; j < i; j++)
 			if (ports[j].ifindex == ports[i].ifindex) {
-				p_err("ports %s and %s both map to %s", ports[j].name,
-				      ports[i].name, ports[i].ifname);
+				p_err("ports %s and %s both map to %s",
+				      ports[j].name, ports[i].name,
+				      ports[i].ifname);
 				goto err;
 			}
 	}
@@ -165,15 +169,20 @@ static json_t *ports_json(const struct dp_port *ports, int n,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		json_t *p = json_pack("{s:s,s:s,s:i,s:i}", "port", ports[i].name,
-				      "ifname", ports[i].ifname, "ifindex",
-				      ports[i].ifindex, "slot", ports[i].slot);
+		json_t *p =
+			json_pack("{s:s,s:s,s:i,s:i}", "port", ports[i].name,
+				  "ifname", ports[i].ifname, "ifindex",
+				  ports[i].ifindex, "slot", ports[i].slot);
 
 		if (att) {
-			json_object_set_new(p, "ingress", json_pack("[i,i]",
-					    att[2 * i].handle, att[2 * i].prio));
-			json_object_set_new(p, "egress", json_pack("[i,i]",
-					    att[2 * i + 1].handle, att[2 * i + 1].prio));
+			json_object_set_new(p, "ingress",
+					    json_pack("[i,i]",
+						      att[2 * i].handle,
+						      att[2 * i].prio));
+			json_object_set_new(p, "egress",
+					    json_pack("[i,i]",
+						      att[2 * i + 1].handle,
+						      att[2 * i + 1].prio));
 		}
 		json_array_append_new(arr, p);
 	}
@@ -189,10 +198,14 @@ struct dp_port *dp_state_ports(json_t *state, int *n)
 
 	*n = json_array_size(arr);
 	ports = xcalloc(*n + 1, sizeof(*ports));
-	json_array_foreach(arr, i, v) {
-		ports[i].name = xstrdup(json_string_value(json_object_get(v, "port")) ?: "?");
-		ports[i].ifname = xstrdup(json_string_value(json_object_get(v, "ifname")) ?: "?");
-		ports[i].ifindex = json_integer_value(json_object_get(v, "ifindex"));
+	json_array_foreach(arr, i, v)
+	{
+		ports[i].name = xstrdup(
+			json_string_value(json_object_get(v, "port")) ?: "?");
+		ports[i].ifname = xstrdup(
+			json_string_value(json_object_get(v, "ifname")) ?: "?");
+		ports[i].ifindex =
+			json_integer_value(json_object_get(v, "ifindex"));
 		ports[i].slot = json_integer_value(json_object_get(v, "slot"));
 	}
 	return ports;
@@ -208,18 +221,22 @@ static void detach_all(const struct dp_port *ports, struct dp_attachment *att,
 
 		if (err && err != -ENOENT && err != -ENODEV)
 			pr_warn("detach %s %s: %s\n", ports[k / 2].ifname,
-				att[k].egress ? "egress" : "ingress", strerror(-err));
+				att[k].egress ? "egress" : "ingress",
+				strerror(-err));
 	}
 }
 
-static int attach_ports(struct tagger_port_bpf *skel, const struct dp_port *ports,
-			int n, enum dp_mode mode, struct dp_attachment *att)
+static int attach_ports(struct tagger_port_bpf *skel,
+			const struct dp_port *ports, int n, enum dp_mode mode,
+			struct dp_attachment *att)
 {
-	int k, err, fds[2] = { bpf_program__fd(skel->progs.tagger_ingress),
-			       bpf_program__fd(skel->progs.tagger_egress) };
+	int k, err,
+		fds[2] = { bpf_program__fd(skel->progs.tagger_ingress),
+			   bpf_program__fd(skel->progs.tagger_egress) };
 
 	for (k = 0; k < 2 * n; k++) {
-		err = dp_attach(fds[k & 1], ports[k / 2].ifindex, k & 1, mode, &att[k]);
+		err = dp_attach(fds[k & 1], ports[k / 2].ifindex, k & 1, mode,
+				&att[k]);
 		if (err) {
 			p_err("attach to %s %s: %s", ports[k / 2].ifname,
 			      k & 1 ? "egress" : "ingress", strerror(-err));
@@ -232,8 +249,8 @@ static int attach_ports(struct tagger_port_bpf *skel, const struct dp_port *port
 	return 0;
 }
 
-static int load_programs(const char *dir, const struct dp_port *ports, int nports,
-			 struct tagger_port_bpf **out)
+static int load_programs(const char *dir, const struct dp_port *ports,
+			 int nports, struct tagger_port_bpf **out)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = dir);
 	struct tagger_port_bpf *skel;
@@ -248,7 +265,8 @@ static int load_programs(const char *dir, const struct dp_port *ports, int nport
 	if (tmpl >= 0)
 		close(tmpl);
 	if (!err)
-		err = dp_ifslots_set(bpf_map__fd(skel->maps.tagger_ifslot), ports, nports);
+		err = dp_ifslots_set(bpf_map__fd(skel->maps.tagger_ifslot),
+				     ports, nports);
 	if (!err) {
 		snprintf(path, sizeof(path), "%s/prog_ingress", dir);
 		err = bpf_program__pin(skel->progs.tagger_ingress, path);
@@ -273,15 +291,17 @@ static int load_programs(const char *dir, const struct dp_port *ports, int nport
 
 void dp_set_counts(json_t *state, const struct dp_table *tab)
 {
-	json_object_set_new(state, "table", json_pack(
-		"{s:I,s:I,s:I,s:I}", "entries", (json_int_t)tab->n - 1,
-		"classify", (json_int_t)tab->nclassify, "rewrite", (json_int_t)tab->nrewrite,
-		"size", (json_int_t)tab->size));
+	json_object_set_new(state, "table",
+			    json_pack("{s:I,s:I,s:I,s:I}", "entries",
+				      (json_int_t)tab->n - 1, "classify",
+				      (json_int_t)tab->nclassify, "rewrite",
+				      (json_int_t)tab->nrewrite, "size",
+				      (json_int_t)tab->size));
 }
 
 int dp_install_table(const struct rules *r, int sw, const struct dp_port *ports,
-			 int outer_fd, int gen_fd, bool first, struct dp_table *tab,
-			 int64_t *gen)
+		     int outer_fd, int gen_fd, bool first, struct dp_table *tab,
+		     int64_t *gen)
 {
 	int fd;
 
@@ -290,7 +310,7 @@ int dp_install_table(const struct rules *r, int sw, const struct dp_port *ports,
 	if (fd < 0)
 		return fd;
 	*gen = dp_table_install(outer_fd, gen_fd, fd, first);
-	close(fd);	/* the outer map holds the table now */
+	close(fd); /* the outer map holds the table now */
 	return *gen < 0 ? (int)*gen : 0;
 }
 
@@ -331,7 +351,8 @@ int dp_teardown_hook(struct dp_attachment *a, enum dp_mode mode)
 int dp_switch_teardown(const char *dir, json_t *state, int *nports)
 {
 	json_t *arr = json_object_get(state, "ports"), *pv;
-	const char *mode_s = json_string_value(json_object_get(state, "mode")) ?: "";
+	const char *mode_s =
+		json_string_value(json_object_get(state, "mode")) ?: "";
 	enum dp_mode mode = dp_mode_parse(mode_s);
 	char path[PATH_MAX + 64];
 	int n, k, err, ret = 0;
@@ -342,26 +363,34 @@ int dp_switch_teardown(const char *dir, json_t *state, int *nports)
 					    k & 1 ? "egress" : "ingress");
 		struct dp_attachment a = {
 			.ifindex = if_nametoindex(ports[k / 2].ifname),
-			.egress = k & 1, .mode = DP_MODE_TCX, .link_fd = -1, .prog_fd = -1,
-			.handle = h ? json_integer_value(json_array_get(h, 0)) : DP_TC_HANDLE,
-			.prio = h ? json_integer_value(json_array_get(h, 1)) : DP_TC_PRIO,
+			.egress = k & 1,
+			.mode = DP_MODE_TCX,
+			.link_fd = -1,
+			.prog_fd = -1,
+			.handle = h ? json_integer_value(json_array_get(h, 0)) :
+				      DP_TC_HANDLE,
+			.prio = h ? json_integer_value(json_array_get(h, 1)) :
+				    DP_TC_PRIO,
 		};
 
 		/* tcx links of older taggers are pinned: detached by the link. */
-		snprintf(path, sizeof(path), "%s/link_%s_%s", dir, ports[k / 2].ifname,
-			 k & 1 ? "egress" : "ingress");
+		snprintf(path, sizeof(path), "%s/link_%s_%s", dir,
+			 ports[k / 2].ifname, k & 1 ? "egress" : "ingress");
 		a.link_fd = bpf_obj_get(path);
-		snprintf(path, sizeof(path), "%s/prog_%s", dir, k & 1 ? "egress" : "ingress");
+		snprintf(path, sizeof(path), "%s/prog_%s", dir,
+			 k & 1 ? "egress" : "ingress");
 		a.prog_fd = bpf_obj_get(path);
-		err = a.ifindex || a.link_fd >= 0 ? dp_teardown_hook(&a, mode) :
-		      0;	/* gone with its interface */
+		err = a.ifindex || a.link_fd >= 0 ?
+			      dp_teardown_hook(&a, mode) :
+			      0; /* gone with its interface */
 		if (a.link_fd >= 0)
 			close(a.link_fd);
 		if (a.prog_fd >= 0)
 			close(a.prog_fd);
 		/* -EINVAL: no clsact qdisc, so no filter of ours either. */
 		if (err && err != -ENOENT && err != -ENODEV && err != -EINVAL) {
-			p_err("detach %s: %s", ports[k / 2].ifname, strerror(-err));
+			p_err("detach %s: %s", ports[k / 2].ifname,
+			      strerror(-err));
 			ret = err;
 		}
 	}
@@ -396,7 +425,7 @@ json_t *dp_switch_settled(const char *dir, const char *name, int *done)
 	snprintf(what, sizeof(what), "switch %s", name);
 	/* What the kernel holds wins over the pins; it may be all there is. */
 	if (dp_anchor_sync(dir, "switch", name, NULL) < 0) {
-		errno = EXDEV;	/* p_err'd: no way to tell what runs */
+		errno = EXDEV; /* p_err'd: no way to tell what runs */
 		return NULL;
 	}
 	if (stat(dir, &sb)) {
@@ -414,7 +443,8 @@ json_t *dp_switch_settled(const char *dir, const char *name, int *done)
 	json_decref(pend);
 	if (!st && !pend) {
 		/* Killed before its first record: nothing is attached. */
-		pr_warn("%s has no state (an attach was killed early): removing it\n", dir);
+		pr_warn("%s has no state (an attach was killed early): removing it\n",
+			dir);
 		dp_remove(dir);
 		*done = 1;
 		errno = ENOENT;
@@ -440,18 +470,20 @@ json_t *dp_switch_settled(const char *dir, const char *name, int *done)
 }
 
 /* The record written before anything is attached; see dp_state.h. */
-static json_t *attaching_state(const struct dp_opts *o, const struct dp_port *ports,
-			       int n, int *prio_was)
+static json_t *attaching_state(const struct dp_opts *o,
+			       const struct dp_port *ports, int n,
+			       int *prio_was)
 {
 	json_t *st = json_pack("{s:s,s:s,s:s,s:s,s:o,s:s,s:o}", "format",
-			       DP_STATE_FORMAT, "kind", "switch", "name", o->name,
-			       "phase", "attaching", "netns", dp_netns_json(),
-			       "mode", dp_mode_name(o->mode),
+			       DP_STATE_FORMAT, "kind", "switch", "name",
+			       o->name, "phase", "attaching", "netns",
+			       dp_netns_json(), "mode", dp_mode_name(o->mode),
 			       "ports", ports_json(ports, n, NULL));
 
 	*prio_was = dp_sysctl_read();
-	if (*prio_was)	/* to restore, whatever happens after */
-		json_object_set_new(st, "sysctl_prio_was", json_integer(*prio_was));
+	if (*prio_was) /* to restore, whatever happens after */
+		json_object_set_new(st, "sysctl_prio_was",
+				    json_integer(*prio_was));
 	return st;
 }
 
@@ -460,28 +492,33 @@ static void print_attached(const struct dp_opts *o, int n, enum dp_mode mode,
 			   const struct dp_table *tab, const char *dir)
 {
 	if (json_output) {
-		json_t *j = json_pack("{s:s,s:s,s:i,s:I,s:I,s:I,s:I,s:s?}",
-				      "switch", o->name, "mode", dp_mode_name(mode),
-				      "ports", n, "generation", (json_int_t)gen,
-				      "entries", (json_int_t)tab->n - 1,
-				      "classify", (json_int_t)tab->nclassify,
-				      "rewrite", (json_int_t)tab->nrewrite, "pins",
-				      dp_root_private() ? NULL : dir);
+		json_t *j = json_pack(
+			"{s:s,s:s,s:i,s:I,s:I,s:I,s:I,s:s?}", "switch", o->name,
+			"mode", dp_mode_name(mode), "ports", n, "generation",
+			(json_int_t)gen, "entries", (json_int_t)tab->n - 1,
+			"classify", (json_int_t)tab->nclassify, "rewrite",
+			(json_int_t)tab->nrewrite, "pins",
+			dp_root_private() ? NULL : dir);
 
 		if (changed)
-			json_object_set_new(j, "changed", json_pack(
-				"{s:{s:i,s:i}}", "net.ipv4.ip_forward_update_priority",
-				"from", old_prio, "to", 0));
+			json_object_set_new(
+				j, "changed",
+				json_pack("{s:{s:i,s:i}}",
+					  "net.ipv4.ip_forward_update_priority",
+					  "from", old_prio, "to", 0));
 		json_emit(j);
 		return;
 	}
 	if (changed)
 		printf("set net.ipv4.ip_forward_update_priority = 0 (was %d): "
-		       "forwarding keeps the priority tagger sets\n", old_prio);
+		       "forwarding keeps the priority tagger sets\n",
+		       old_prio);
 	printf("switch %s: %d ports attached with %s, first on ingress and "
-	       "egress; %s%s\n", o->name, n, dp_mode_name(mode),
+	       "egress; %s%s\n",
+	       o->name, n, dp_mode_name(mode),
 	       dp_root_private() ? "held by the kernel (no bpffs to pin in)" :
-	       "pinned in ", dp_root_private() ? "" : dir);
+				   "pinned in ",
+	       dp_root_private() ? "" : dir);
 	printf("generation %lld: %zu table entries (%zu classify, %zu rewrite)\n",
 	       (long long)gen, tab->n - 1, tab->nclassify, tab->nrewrite);
 }
@@ -497,7 +534,8 @@ int dp_switch_attach(const struct dp_opts *o)
 	struct tagger_port_bpf *skel = NULL;
 	struct dp_port *ports = NULL;
 	char dir[PATH_MAX], abs[PATH_MAX];
-	int sw, n = 0, lock = -1, err, ret = EXIT_USAGE, changed = 0, old_prio = 0, done;
+	int sw, n = 0, lock = -1, err, ret = EXIT_USAGE, changed = 0,
+		old_prio = 0, done;
 	struct dp_table tab = { 0 };
 	struct rules *r;
 	json_t *doc = NULL, *state = NULL, *kept;
@@ -510,7 +548,8 @@ int dp_switch_attach(const struct dp_opts *o)
 		return EXIT_USAGE;
 	sw = rules_find_switch(r, o->name);
 	if (sw < 0) {
-		p_err("%s: no switch \"%s\" in the rules", o->rules_file, o->name);
+		p_err("%s: no switch \"%s\" in the rules", o->rules_file,
+		      o->name);
 		goto out;
 	}
 	kept = dp_rules_for_state(doc, &size);
@@ -550,10 +589,12 @@ int dp_switch_attach(const struct dp_opts *o)
 		p_err("loading the port programs: %s", strerror(-err));
 		goto fail;
 	}
-	err = dp_install_table(r, sw, ports, bpf_map__fd(skel->maps.tagger_rules),
-			    bpf_map__fd(skel->maps.tagger_gen), true, &tab, &gen);
+	err = dp_install_table(
+		r, sw, ports, bpf_map__fd(skel->maps.tagger_rules),
+		bpf_map__fd(skel->maps.tagger_gen), true, &tab, &gen);
 	if (err) {
-		p_err("loading %zu rule table entries: %s", tab.n, strerror(-err));
+		p_err("loading %zu rule table entries: %s", tab.n,
+		      strerror(-err));
 		goto fail;
 	}
 	att = xcalloc(2 * n + 1, sizeof(*att));
@@ -567,7 +608,9 @@ int dp_switch_attach(const struct dp_opts *o)
 	json_object_set_new(state, "generation", json_integer(gen));
 	json_object_set(state, "rules", doc);
 	json_object_set_new(state, "rules_file",
-			    json_string(realpath(o->rules_file, abs) ? abs : o->rules_file));
+			    json_string(realpath(o->rules_file, abs) ?
+						abs :
+						o->rules_file));
 	dp_set_counts(state, &tab);
 	err = dp_state_save(dir, DP_STATE_CUR, state);
 	if (err) {
@@ -584,7 +627,7 @@ fail:
 	dp_remove(dir);
 out:
 	if (skel)
-		tagger_port_bpf__destroy(skel);	/* pins and links keep them */
+		tagger_port_bpf__destroy(skel); /* pins and links keep them */
 	dp_unlock(lock);
 	free(att);
 	dp_table_free(&tab);
@@ -626,11 +669,13 @@ int dp_switch_detach(const struct dp_opts *o)
 	if (dp_switch_teardown(dir, state, &n))
 		ret = EXIT_USAGE;
 	if (json_output)
-		json_emit(json_pack("{s:s,s:b,s:i}", "switch", o->name, "detached",
-				    ret == EXIT_OK, "ports", n));
+		json_emit(json_pack("{s:s,s:b,s:i}", "switch", o->name,
+				    "detached", ret == EXIT_OK, "ports", n));
 	else if (ret == EXIT_OK)
 		printf("switch %s: detached from %d ports%s\n", o->name, n,
-		       restored ? "; net.ipv4.ip_forward_update_priority restored" : "");
+		       restored ?
+			       "; net.ipv4.ip_forward_update_priority restored" :
+			       "");
 	dp_unlock(lock);
 	json_decref(state);
 	return ret;

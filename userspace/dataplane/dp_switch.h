@@ -35,16 +35,16 @@
 
 struct dp_opts {
 	const char *name;
-	const char *ifname;		/* host */
+	const char *ifname; /* host */
 	const char *rules_file;
-	char **maps;			/* PORT=IFNAME */
+	char **maps; /* PORT=IFNAME */
 	int nmaps;
 	enum dp_mode mode;
 	const char *topo_file;
 	bool force;
-	const char *class_dscp;		/* host: "26,34" */
-	const char *udp_dport;		/* host: "4791" or "4791-4792" */
-	int class_id;			/* host: -1 unless --class */
+	const char *class_dscp; /* host: "26,34" */
+	const char *udp_dport; /* host: "4791" or "4791-4792" */
+	int class_id; /* host: -1 unless --class */
 };
 
 int dp_switch_attach(const struct dp_opts *o);

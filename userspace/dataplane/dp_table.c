@@ -24,8 +24,9 @@ static void add(struct dp_table *tab, uint32_t idx, struct tagger_rule_val v)
 	tab->vals[tab->n++] = v;
 }
 
-static void add_classify(const struct rules *r, int sw, const struct dp_port *ports,
-			 int in, int tag, struct dp_table *tab)
+static void add_classify(const struct rules *r, int sw,
+			 const struct dp_port *ports, int in, int tag,
+			 struct dp_table *tab)
 {
 	int prio = rules_classify(r, sw, in, tag, NULL);
 	struct tagger_rule_val v = { 0 };
@@ -40,8 +41,9 @@ static void add_classify(const struct rules *r, int sw, const struct dp_port *po
 }
 
 /* Explicit lossy answers get an entry so the demotion is counted as such. */
-static void add_rewrite(const struct rules *r, int sw, const struct dp_port *ports,
-			int tag, int in, int out, struct dp_table *tab)
+static void add_rewrite(const struct rules *r, int sw,
+			const struct dp_port *ports, int tag, int in, int out,
+			struct dp_table *tab)
 {
 	struct tagger_rule_val v = { .flags = TAGGER_F_RULE };
 	int rule, nt = rules_rewrite(r, sw, tag, in, out, &rule);
@@ -57,7 +59,10 @@ static void add_rewrite(const struct rules *r, int sw, const struct dp_port *por
 		v.flags |= TAGGER_F_LOSSLESS;
 		tab->nrewrite++;
 	}
-	add(tab, tagger_rewrite_index(tab->nslots, ports[in].slot, ports[out].slot, tag), v);
+	add(tab,
+	    tagger_rewrite_index(tab->nslots, ports[in].slot, ports[out].slot,
+				 tag),
+	    v);
 }
 
 /* Tags some rule of the switch matches: only these need expanding. */
@@ -84,7 +89,9 @@ void dp_table_build(const struct rules *r, int sw, const struct dp_port *ports,
 	tab->nslots = s->nports + 1;
 	tab->size = tagger_table_size(tab->nslots);
 	/* Entry 0 (slot 0 is no port): the lossy tag and priority. */
-	add(tab, 0, (struct tagger_rule_val){ .prio = r->lossy_prio, .dscp = r->lossy_tag });
+	add(tab, 0,
+	    (struct tagger_rule_val){ .prio = r->lossy_prio,
+				      .dscp = r->lossy_tag });
 	tags_used(s, cls, rw);
 	if (s->wild_classify) {
 		for (t = 0; t < 64; t++)
@@ -102,8 +109,8 @@ void dp_table_build(const struct rules *r, int sw, const struct dp_port *ports,
 					add_rewrite(r, sw, ports, t, i, o, tab);
 	} else {
 		for (k = 0; k < s->nrewrite; k++)
-			add_rewrite(r, sw, ports, s->rewrite[k].tag, s->rewrite[k].in,
-				    s->rewrite[k].out, tab);
+			add_rewrite(r, sw, ports, s->rewrite[k].tag,
+				    s->rewrite[k].in, s->rewrite[k].out, tab);
 	}
 }
 
@@ -119,13 +126,15 @@ int dp_prepare(struct tagger_port_bpf *skel, int nports)
 
 	skel->rodata->tagger_nslots = nslots;
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_tmpl", sizeof(uint32_t),
-			    sizeof(struct tagger_rule_val), tagger_table_size(nslots), &opts);
+			    sizeof(struct tagger_rule_val),
+			    tagger_table_size(nslots), &opts);
 	if (fd < 0)
 		return -errno;
 	err = bpf_map__set_inner_map_fd(skel->maps.tagger_rules, fd);
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.tagger_counters,
-					       nslots * TAGGER_COUNTERS_PER_PORT);
+		err = bpf_map__set_max_entries(
+			skel->maps.tagger_counters,
+			nslots * TAGGER_COUNTERS_PER_PORT);
 	if (err) {
 		close(fd);
 		return err;
@@ -155,8 +164,9 @@ int dp_table_create(const struct dp_table *tab)
 	uint8_t *mem;
 	int fd, err;
 
-	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_table", sizeof(uint32_t),
-			    sizeof(struct tagger_rule_val), tab->size, &opts);
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_table",
+			    sizeof(uint32_t), sizeof(struct tagger_rule_val),
+			    tab->size, &opts);
 	if (fd < 0)
 		return -errno;
 	/* A new array is all zero (no rule): write only the entries. */
@@ -168,7 +178,8 @@ int dp_table_create(const struct dp_table *tab)
 		return err;
 	}
 	for (k = 0; k < tab->n; k++)
-		memcpy(mem + (size_t)tab->idx[k] * stride, &tab->vals[k], sizeof(tab->vals[k]));
+		memcpy(mem + (size_t)tab->idx[k] * stride, &tab->vals[k],
+		       sizeof(tab->vals[k]));
 	munmap(mem, len);
 	return fd;
 }

@@ -35,19 +35,19 @@
 struct tagger_port_bpf;
 
 struct dp_port {
-	char *name;		/* the port as the rules name it */
-	char *ifname;		/* the local interface */
+	char *name; /* the port as the rules name it */
+	char *ifname; /* the local interface */
 	int ifindex;
-	int slot;		/* 1..nports, in rules order */
+	int slot; /* 1..nports, in rules order */
 };
 
 struct dp_table {
 	uint32_t *idx;
 	struct tagger_rule_val *vals;
 	size_t n, cap;
-	size_t nclassify, nrewrite;	/* lossless entries of each kind */
-	uint32_t nslots;		/* ports + 1 */
-	uint32_t size;			/* tagger_table_size(nslots) */
+	size_t nclassify, nrewrite; /* lossless entries of each kind */
+	uint32_t nslots; /* ports + 1 */
+	uint32_t size; /* tagger_table_size(nslots) */
 };
 
 int dp_prepare(struct tagger_port_bpf *skel, int nports);

@@ -37,14 +37,20 @@ int dp_links_from_json(json_t *doc, const char *file, struct dp_links *l)
 	if (!links)
 		return 0;
 	if (!json_is_array(links)) {
-		input_err(file, 0, "links: expected an array of [\"node:port\", \"node:port\"]");
+		input_err(
+			file, 0,
+			"links: expected an array of [\"node:port\", \"node:port\"]");
 		return -1;
 	}
-	json_array_foreach(links, i, v) {
+	json_array_foreach(links, i, v)
+	{
 		if (!json_is_array(v) || json_array_size(v) != 2 ||
 		    !endpoint_ok(json_array_get(v, 0)) ||
 		    !endpoint_ok(json_array_get(v, 1))) {
-			input_err(file, 0, "links[%zu]: expected [\"node:port\", \"node:port\"]", i);
+			input_err(
+				file, 0,
+				"links[%zu]: expected [\"node:port\", \"node:port\"]",
+				i);
 			dp_links_free(l);
 			return -1;
 		}
@@ -62,7 +68,7 @@ void dp_links_from_topo(const struct topo *t, struct dp_links *l)
 	memset(l, 0, sizeof(*l));
 	for (p = 0; p < t->nports; p++) {
 		q = t->ports[p].peer;
-		if (q < p)	/* each link once */
+		if (q < p) /* each link once */
 			continue;
 		snprintf(a, sizeof(a), "%s:%s", t->nodes[t->ports[p].node].name,
 			 t->ports[p].name);
@@ -165,11 +171,14 @@ static void switch_edges(struct ctx *c, int rs, int s)
 				continue;
 			for (o = 0; o < sw->nports; o++) {
 				nt = rules_rewrite(r, s, t, i, o, NULL);
-				if (nt == RULES_LOSSY || !rules_tag_lossless(r, nt))
+				if (nt == RULES_LOSSY ||
+				    !rules_tag_lossless(r, nt))
 					continue;
-				q = c->peer[port_id(c, sw->name, sw->ports[o], false)];
+				q = c->peer[port_id(c, sw->name, sw->ports[o],
+						    false)];
 				if (q >= 0)
-					downstream(c, id * 8 + pa, t, nt, rs, q);
+					downstream(c, id * 8 + pa, t, nt, rs,
+						   q);
 			}
 		}
 	}
@@ -189,13 +198,14 @@ int dp_union_check(const struct rules *old, const struct rules *new,
 	for (k = 0; k < c.nrs; k++)
 		for (s = 0; s < c.rs[k]->nsw; s++)
 			for (p = 0; p < c.rs[k]->sw[s].nports; p++)
-				port_id(&c, c.rs[k]->sw[s].name, c.rs[k]->sw[s].ports[p], true);
+				port_id(&c, c.rs[k]->sw[s].name,
+					c.rs[k]->sw[s].ports[p], true);
 	c.peer = xmalloc((c.nids + 1) * sizeof(int));
 	memset(c.peer, -1, (c.nids + 1) * sizeof(int));
 	for (k = 0; k < l->n; k++) {
 		a = strmap_get(&c.ids, l->a[k]);
 		b = strmap_get(&c.ids, l->b[k]);
-		if (a >= 0 && b >= 0) {	/* host links make no dependency */
+		if (a >= 0 && b >= 0) { /* host links make no dependency */
 			c.peer[a] = b;
 			c.peer[b] = a;
 		}
@@ -236,12 +246,14 @@ json_t *dp_union_cycle_json(const struct dp_union_result *res)
 	for (k = 0; k < res->len; k++) {
 		const struct dp_union_edge *e = &res->cycle[k];
 
-		json_array_append_new(arr, json_pack(
-			"{s:s,s:i,s:s,s:i,s:i,s:i,s:s}",
-			"from", res->port_names[e->from / 8], "from_priority", e->from % 8,
-			"to", res->port_names[e->to / 8], "to_priority", e->to % 8,
-			"tag", e->tag, "new_tag", e->new_tag,
-			"rules", e->rules ? "new" : "old"));
+		json_array_append_new(
+			arr,
+			json_pack("{s:s,s:i,s:s,s:i,s:i,s:i,s:s}", "from",
+				  res->port_names[e->from / 8], "from_priority",
+				  e->from % 8, "to", res->port_names[e->to / 8],
+				  "to_priority", e->to % 8, "tag", e->tag,
+				  "new_tag", e->new_tag, "rules",
+				  e->rules ? "new" : "old"));
 	}
 	return arr;
 }
@@ -253,10 +265,11 @@ void dp_union_cycle_print(FILE *f, const struct dp_union_result *res)
 	for (k = 0; k < res->len; k++) {
 		const struct dp_union_edge *e = &res->cycle[k];
 
-		fprintf(f, "  %s prio %d -> %s prio %d  (tag %d -> %d, %s rules)\n",
+		fprintf(f,
+			"  %s prio %d -> %s prio %d  (tag %d -> %d, %s rules)\n",
 			res->port_names[e->from / 8], e->from % 8,
-			res->port_names[e->to / 8], e->to % 8, e->tag, e->new_tag,
-			e->rules ? "new" : "old");
+			res->port_names[e->to / 8], e->to % 8, e->tag,
+			e->new_tag, e->rules ? "new" : "old");
 	}
 }
 

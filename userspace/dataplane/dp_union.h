@@ -31,23 +31,23 @@
 #include "model/topo.h"
 
 struct dp_links {
-	char **a;	/* "node:port" */
+	char **a; /* "node:port" */
 	char **b;
 	int n, cap;
 };
 
 struct dp_union_edge {
-	int from, to;		/* buffer ids: port id * 8 + priority */
+	int from, to; /* buffer ids: port id * 8 + priority */
 	uint8_t tag, new_tag;
-	uint8_t rules;		/* 0: old, 1: new rules at the upstream switch */
+	uint8_t rules; /* 0: old, 1: new rules at the upstream switch */
 };
 
 struct dp_union_result {
-	int64_t buffers;	/* buffers with an edge */
-	int64_t deps;		/* distinct dependencies */
-	int len;		/* cycle length, 0 if acyclic */
+	int64_t buffers; /* buffers with an edge */
+	int64_t deps; /* distinct dependencies */
+	int len; /* cycle length, 0 if acyclic */
 	struct dp_union_edge *cycle;
-	char **port_names;	/* by port id, for printing */
+	char **port_names; /* by port id, for printing */
 	int nports;
 };
 

@@ -40,13 +40,15 @@ static int union_links(const struct dp_opts *o, json_t *doc, json_t *old_doc,
 		got = dp_links_from_json(old_doc, "attached rules", l);
 	if (got == 0) {
 		p_err("%s has no \"links\" for the union check: give --topo FILE "
-		      "(or --force to skip the check)", o->rules_file);
+		      "(or --force to skip the check)",
+		      o->rules_file);
 		return -1;
 	}
 	return got < 0 ? -1 : 0;
 }
 
-static bool same_ports(const struct rules *r, int sw, const struct dp_port *ports, int n)
+static bool same_ports(const struct rules *r, int sw,
+		       const struct dp_port *ports, int n)
 {
 	int i;
 
@@ -78,17 +80,20 @@ static bool same_topology(const struct dp_opts *o, json_t *doc, json_t *old_doc)
 
 	if (same < 0 && !o->topo_file)
 		pr_warn("%s or the attached rules have no \"links\": cannot check that "
-			"both are rules of one topology\n", o->rules_file);
+			"both are rules of one topology\n",
+			o->rules_file);
 	if (same != 0)
 		return true;
 	if (o->force) {
 		pr_warn("%s: rules of another topology (other \"links\" than the "
-			"attached rules): updating anyway (--force)\n", o->rules_file);
+			"attached rules): updating anyway (--force)\n",
+			o->rules_file);
 		return true;
 	}
 	p_err("%s: rules of another topology: their \"links\" differ from the "
 	      "attached rules' (detach and attach to change topology, or "
-	      "--force)", o->rules_file);
+	      "--force)",
+	      o->rules_file);
 	return false;
 }
 
@@ -103,7 +108,8 @@ static int union_gate(const struct dp_opts *o, const struct rules *new,
 
 	if (o->force && !o->topo_file && !json_object_get(doc, "links") &&
 	    !json_object_get(old_doc, "links")) {
-		json_object_set_new(report, "union", json_pack("{s:b}", "checked", 0));
+		json_object_set_new(report, "union",
+				    json_pack("{s:b}", "checked", 0));
 		return 1;
 	}
 	if (union_links(o, doc, old_doc, &l))
@@ -115,17 +121,21 @@ static int union_gate(const struct dp_opts *o, const struct rules *new,
 	}
 	ok = dp_union_check(old, new, &l, &res);
 	rules_free(old);
-	json_object_set_new(report, "union", json_pack(
-		"{s:b,s:b,s:I,s:I,s:o}", "checked", 1, "acyclic", ok,
-		"buffers", (json_int_t)res.buffers, "dependencies", (json_int_t)res.deps,
-		"cycle", ok ? json_null() : dp_union_cycle_json(&res)));
+	json_object_set_new(
+		report, "union",
+		json_pack("{s:b,s:b,s:I,s:I,s:o}", "checked", 1, "acyclic", ok,
+			  "buffers", (json_int_t)res.buffers, "dependencies",
+			  (json_int_t)res.deps, "cycle",
+			  ok ? json_null() : dp_union_cycle_json(&res)));
 	if (!ok && !json_output) {
-		fprintf(stderr, "%s: the union of the attached and the new rules has "
+		fprintf(stderr,
+			"%s: the union of the attached and the new rules has "
 			"a cyclic buffer dependency of %d buffers:\n",
 			o->force ? "Warning" : "Error", res.len);
 		dp_union_cycle_print(stderr, &res);
 		if (!o->force)
-			fprintf(stderr, "not updated: while switches change over, this "
+			fprintf(stderr,
+				"not updated: while switches change over, this "
 				"cycle can deadlock (--force to update anyway)\n");
 	}
 	dp_union_free(&res);
@@ -156,7 +166,7 @@ static int swap_in(const char *dir, json_t *next_state, int outer, int genfd,
 		return err;
 	*gen = next;
 	err = dp_state_commit(dir);
-	if (err)	/* live anyway: the next command commits it */
+	if (err) /* live anyway: the next command commits it */
 		pr_warn("generation %lld is live; committing its state: %s\n",
 			(long long)next, strerror(-err));
 	return 0;
@@ -164,7 +174,8 @@ static int swap_in(const char *dir, json_t *next_state, int outer, int genfd,
 
 int dp_switch_update(const struct dp_opts *o)
 {
-	int sw, n = 0, lock, outer = -1, genfd = -1, tfd = -1, ret = EXIT_USAGE, err, gate;
+	int sw, n = 0, lock, outer = -1, genfd = -1, tfd = -1, ret = EXIT_USAGE,
+		err, gate;
 	struct rules *r = NULL;
 	json_t *doc = NULL, *state = NULL, *report, *kept;
 	struct dp_port *ports = NULL;
@@ -180,7 +191,8 @@ int dp_switch_update(const struct dp_opts *o)
 		goto out_nolock;
 	sw = rules_find_switch(r, o->name);
 	if (sw < 0) {
-		p_err("%s: no switch \"%s\" in the rules", o->rules_file, o->name);
+		p_err("%s: no switch \"%s\" in the rules", o->rules_file,
+		      o->name);
 		goto out_nolock;
 	}
 	kept = dp_rules_for_state(doc, &size);
@@ -203,7 +215,8 @@ int dp_switch_update(const struct dp_opts *o)
 	ports = dp_state_ports(state, &n);
 	if (!same_ports(r, sw, ports, n)) {
 		p_err("%s: switch %s has other ports than the attached rules: "
-		      "detach and attach again", o->rules_file, o->name);
+		      "detach and attach again",
+		      o->rules_file, o->name);
 		goto out;
 	}
 	if (!same_topology(o, doc, json_object_get(state, "rules")))
@@ -227,11 +240,14 @@ int dp_switch_update(const struct dp_opts *o)
 	json_object_set(state, "rules", doc);
 	dp_set_counts(state, &tab);
 	json_object_set_new(state, "rules_file",
-			    json_string(realpath(o->rules_file, abs) ? abs : o->rules_file));
+			    json_string(realpath(o->rules_file, abs) ?
+						abs :
+						o->rules_file));
 	err = tfd < 0 ? tfd : swap_in(dir, state, outer, genfd, tfd, &gen);
 	if (err) {
-		p_err("%s %zu rule table entries: %s", gen < 0 ? "loading" : "swapping in",
-		      tab.n, strerror(-err));
+		p_err("%s %zu rule table entries: %s",
+		      gen < 0 ? "loading" : "swapping in", tab.n,
+		      strerror(-err));
 		goto out;
 	}
 	json_object_set_new(report, "updated", json_true());
@@ -239,22 +255,26 @@ int dp_switch_update(const struct dp_opts *o)
 	json_object_set_new(report, "entries", json_integer(tab.n - 1));
 	json_object_set_new(report, "classify", json_integer(tab.nclassify));
 	json_object_set_new(report, "rewrite", json_integer(tab.nrewrite));
-	json_object_set_new(report, "swap_seconds", json_real(now_seconds() - t1));
+	json_object_set_new(report, "swap_seconds",
+			    json_real(now_seconds() - t1));
 	json_object_set_new(report, "seconds", json_real(now_seconds() - t0));
 	if (!json_output) {
 		json_t *u = json_object_get(report, "union");
 
 		printf("switch %s: generation %lld live: %zu table entries (%zu classify, "
-		       "%zu rewrite), built and swapped in %.1f ms\n", o->name,
-		       (long long)gen, tab.n - 1, tab.nclassify, tab.nrewrite,
-		       1e3 * (now_seconds() - t1));
+		       "%zu rewrite), built and swapped in %.1f ms\n",
+		       o->name, (long long)gen, tab.n - 1, tab.nclassify,
+		       tab.nrewrite, 1e3 * (now_seconds() - t1));
 		if (json_is_true(json_object_get(u, "checked")))
 			printf("union of old and new rules: %s (%lld buffers, %lld "
 			       "dependencies)\n",
 			       json_is_true(json_object_get(u, "acyclic")) ?
-			       "no cyclic buffer dependency" : "CYCLIC, forced",
-			       (long long)json_integer_value(json_object_get(u, "buffers")),
-			       (long long)json_integer_value(json_object_get(u, "dependencies")));
+				       "no cyclic buffer dependency" :
+				       "CYCLIC, forced",
+			       (long long)json_integer_value(
+				       json_object_get(u, "buffers")),
+			       (long long)json_integer_value(
+				       json_object_get(u, "dependencies")));
 		else
 			printf("union check skipped (--force, no links)\n");
 	}
@@ -278,4 +298,3 @@ out_nolock:
 	json_decref(state);
 	return ret;
 }
-

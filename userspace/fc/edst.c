@@ -10,10 +10,10 @@
 struct part {
 	const struct topo *t;
 	int n, m, k;
-	int *eu, *ev;		/* endpoints (switch index) of link e */
-	int *eport;		/* port of eu's side */
-	int *owner;		/* forest of link e, -1 */
-	int *fsize;		/* links per forest */
+	int *eu, *ev; /* endpoints (switch index) of link e */
+	int *eport; /* port of eu's side */
+	int *owner; /* forest of link e, -1 */
+	int *fsize; /* links per forest */
 	/* forest adjacency: per (forest, switch) a small growable list */
 	int **adj;
 	int *adjn, *adjcap;
@@ -117,7 +117,8 @@ static bool insert(struct part *p, int x0, int *path)
 			if (len < 0) {
 				/* x fits in f: x moves there, its displacer takes its slot. */
 				for (;;) {
-					int old = p->owner[x], next = p->label[x];
+					int old = p->owner[x],
+					    next = p->label[x];
 
 					forest_set(p, x, f);
 					if (next < 0)
@@ -157,7 +158,8 @@ static void part_free(struct part *p)
 	free(p->bfsq);
 }
 
-static void part_init(struct part *p, const struct topo *t, const struct edst *tr, int k)
+static void part_init(struct part *p, const struct topo *t,
+		      const struct edst *tr, int k)
 {
 	int q;
 
@@ -169,7 +171,8 @@ static void part_init(struct part *p, const struct topo *t, const struct edst *t
 	p->ev = xmalloc((t->nports / 2 + 1) * sizeof(int));
 	p->eport = xmalloc((t->nports / 2 + 1) * sizeof(int));
 	for (q = 0; q < t->nports; q++) {
-		int a = tr->node_sw[port_node(t, q)], b = tr->node_sw[port_peer_node(t, q)];
+		int a = tr->node_sw[port_node(t, q)],
+		    b = tr->node_sw[port_peer_node(t, q)];
 
 		if (q > t->ports[q].peer || a < 0 || b < 0 || a == b)
 			continue;
@@ -198,8 +201,10 @@ static void part_init(struct part *p, const struct topo *t, const struct edst *t
  */
 static int *bfs_order(const struct part *p)
 {
-	int *order = xmalloc((p->m + 1) * sizeof(int)), *q = xmalloc((p->n + 1) * sizeof(int));
-	int *start = xcalloc(p->n + 2, sizeof(int)), *adj = xmalloc((2 * p->m + 1) * sizeof(int));
+	int *order = xmalloc((p->m + 1) * sizeof(int)),
+	    *q = xmalloc((p->n + 1) * sizeof(int));
+	int *start = xcalloc(p->n + 2, sizeof(int)),
+	    *adj = xmalloc((2 * p->m + 1) * sizeof(int));
 	char *seen = xcalloc(p->n + 1, 1), *taken = xcalloc(p->m + 1, 1);
 	int e, v, qh = 0, qt = 0, n = 0, x;
 
@@ -326,9 +331,11 @@ static void tree_bfs(const struct topo *t, const struct edst *tr, int f, int s,
 		const struct topo_node *n = &t->nodes[tr->sw_node[q[qh++]]];
 
 		for (x = 0; x < n->nports; x++) {
-			int p = n->ports[x], w = tr->node_sw[port_peer_node(t, p)];
+			int p = n->ports[x],
+			    w = tr->node_sw[port_peer_node(t, p)];
 
-			if (w < 0 || tr->tree_of_port[p] != f || in_port[w] != -2)
+			if (w < 0 || tr->tree_of_port[p] != f ||
+			    in_port[w] != -2)
 				continue;
 			in_port[w] = p;
 			q[qt++] = w;
@@ -340,7 +347,8 @@ void edst_route(const struct topo *t, const struct edst *tr, struct elp *out,
 		struct path_stats *st)
 {
 	int n = tr->nsw, k = tr->k, s, d, f, x;
-	int *in_port = xmalloc((size_t)k * n * sizeof(int)), *q = xmalloc(n * sizeof(int));
+	int *in_port = xmalloc((size_t)k * n * sizeof(int)),
+	    *q = xmalloc(n * sizeof(int));
 	int32_t *hops = xmalloc((n + 1) * sizeof(int32_t));
 	int *lens = xmalloc((k + 1) * sizeof(int));
 	double t0 = now_seconds();
@@ -359,9 +367,11 @@ void edst_route(const struct topo *t, const struct edst *tr, struct elp *out,
 
 				if (ip[d] == -2)
 					continue;
-				for (v = d; v != s; v = tr->node_sw[port_node(t, ip[v])])
+				for (v = d; v != s;
+				     v = tr->node_sw[port_node(t, ip[v])])
 					len++;
-				for (v = d, x = len; v != s; v = tr->node_sw[port_node(t, ip[v])])
+				for (v = d, x = len; v != s;
+				     v = tr->node_sw[port_node(t, ip[v])])
 					hops[--x] = ip[v];
 				lens[np++] = len;
 				if (out)

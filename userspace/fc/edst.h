@@ -33,12 +33,12 @@
 #include "model/topo.h"
 
 struct edst {
-	int k;			/* spanning trees */
-	int nsw;		/* switches */
-	int *sw_node;		/* switch index -> node id */
-	int *node_sw;		/* node id -> switch index, -1 for hosts */
-	int *tree_of_port;	/* port id -> tree 0..k-1, -1 if in none */
-	int unused_links;	/* switch links in no tree */
+	int k; /* spanning trees */
+	int nsw; /* switches */
+	int *sw_node; /* switch index -> node id */
+	int *node_sw; /* node id -> switch index, -1 for hosts */
+	int *tree_of_port; /* port id -> tree 0..k-1, -1 if in none */
+	int unused_links; /* switch links in no tree */
 };
 
 int edst_find(const struct topo *t, int k, struct edst *trees);

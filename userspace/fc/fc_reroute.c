@@ -59,9 +59,11 @@ static int state_at(const struct topo *t, const struct fc_layout *L,
 static int updown_rest(const struct topo *t, const struct vgraph *g, int v,
 		       int dst_tor, int fail, int32_t *out)
 {
-	int n = g->n, *dist = xmalloc(n * sizeof(int)), *prev = xmalloc(n * sizeof(int));
+	int n = g->n, *dist = xmalloc(n * sizeof(int)),
+	    *prev = xmalloc(n * sizeof(int));
 	int *port = xmalloc(n * sizeof(int)), cap = g->start[n] + n + 1;
-	int *dq = xmalloc(2 * (size_t)cap * sizeof(int)), head = cap, tail = cap;
+	int *dq = xmalloc(2 * (size_t)cap * sizeof(int)), head = cap,
+	    tail = cap;
 	int goal = v_down(g, dst_tor, 1), x, len = -1, u;
 
 	/* Every push follows a strict improvement: at most arcs + 1 pushes. */
@@ -105,7 +107,8 @@ static int updown_rest(const struct topo *t, const struct vgraph *g, int v,
  * the failed link. */
 static int bfs_rest(const struct topo *t, int a, int b, int fail, int32_t *out)
 {
-	int *prev = xmalloc(t->nnodes * sizeof(int)), *q = xmalloc(t->nnodes * sizeof(int));
+	int *prev = xmalloc(t->nnodes * sizeof(int)),
+	    *q = xmalloc(t->nnodes * sizeof(int));
 	int qh = 0, qt = 0, x, len = 0, u;
 
 	for (x = 0; x < t->nnodes; x++)
@@ -117,7 +120,8 @@ static int bfs_rest(const struct topo *t, int a, int b, int fail, int32_t *out)
 		for (x = 0; x < t->nodes[u].nports; x++) {
 			int p = t->nodes[u].ports[x], h = port_peer_node(t, p);
 
-			if (prev[h] != -2 || !topo_is_switch(t, h) || failed(t, p, fail))
+			if (prev[h] != -2 || !topo_is_switch(t, h) ||
+			    failed(t, p, fail))
 				continue;
 			prev[h] = p;
 			q[qt++] = h;
@@ -160,7 +164,8 @@ static void reroute_one(const struct topo *t, const struct fc_layout *L,
 	int dst = port_peer_node(t, h[n - 1]), m, b;
 
 	memcpy(path, h, i * sizeof(*h));
-	m = updown_rest(t, g, state_at(t, L, g, h, i), L->node_tor[dst], fail, path + i);
+	m = updown_rest(t, g, state_at(t, L, g, h, i), L->node_tor[dst], fail,
+			path + i);
 	if (m < 0)
 		m = bfs_rest(t, port_node(t, h[i]), dst, fail, path + i);
 	if (m < 0) {

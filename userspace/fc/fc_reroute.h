@@ -26,10 +26,10 @@
 #include "model/topo.h"
 
 struct fc_reroute_stats {
-	int affected;		/* paths that take the failed link */
-	int updown;		/* rerouted and still virtual up-down */
-	int bounced;		/* rerouted with at least one bounce */
-	int unreachable;	/* no way around the failure */
+	int affected; /* paths that take the failed link */
+	int updown; /* rerouted and still virtual up-down */
+	int bounced; /* rerouted with at least one bounce */
+	int unreachable; /* no way around the failure */
 	int max_bounces;
 };
 

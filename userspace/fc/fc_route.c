@@ -56,18 +56,23 @@ static int layout_check(const struct topo *t, struct fc_layout *L, char *err,
 			continue;
 		d = L->port_layer[p] - L->port_layer[q];
 		if (port_node(t, p) == port_node(t, q) || (d != 1 && d != -1)) {
-			snprintf(err, errlen, "%s:%d: link %s:%s %s:%s joins virtual "
-				 "layers %d and %d, not adjacent ones", t->file,
-				 t->ports[p].line, t->nodes[port_node(t, p)].name,
-				 t->ports[p].name, t->nodes[port_node(t, q)].name,
-				 t->ports[q].name, L->port_layer[p], L->port_layer[q]);
+			snprintf(err, errlen,
+				 "%s:%d: link %s:%s %s:%s joins virtual "
+				 "layers %d and %d, not adjacent ones",
+				 t->file, t->ports[p].line,
+				 t->nodes[port_node(t, p)].name,
+				 t->ports[p].name,
+				 t->nodes[port_node(t, q)].name,
+				 t->ports[q].name, L->port_layer[p],
+				 L->port_layer[q]);
 			return -1;
 		}
 		if (L->port_layer[p] > L->k)
 			L->k = L->port_layer[p];
 	}
 	if (L->k < 2) {
-		snprintf(err, errlen, "%s: no links between virtual layers", t->file);
+		snprintf(err, errlen, "%s: no links between virtual layers",
+			 t->file);
 		return -1;
 	}
 	return 0;
@@ -84,9 +89,11 @@ int fc_layout_from_names(const struct topo *t, struct fc_layout *L, char *err,
 			continue;
 		L->port_layer[p] = fc_port_layer(t, p);
 		if (!L->port_layer[p]) {
-			snprintf(err, errlen, "%s:%d: port %s:%s has no virtual layer "
-				 "(name it v<layer>p<n> or give --split)", t->file,
-				 t->ports[p].line, t->nodes[port_node(t, p)].name,
+			snprintf(err, errlen,
+				 "%s:%d: port %s:%s has no virtual layer "
+				 "(name it v<layer>p<n> or give --split)",
+				 t->file, t->ports[p].line,
+				 t->nodes[port_node(t, p)].name,
 				 t->ports[p].name);
 			fc_layout_free(L);
 			return -1;
@@ -145,9 +152,10 @@ int fc_layout_from_split(const struct topo *t, const int *split, int k,
 		int m = split_switch(t, L, L->tor_node[i], split, k, buf);
 
 		if (m != total) {
-			snprintf(err, errlen, "%s:%d: switch %s has %d switch-facing "
-				 "ports, the split %d", t->file, n->line, n->name, m,
-				 total);
+			snprintf(err, errlen,
+				 "%s:%d: switch %s has %d switch-facing "
+				 "ports, the split %d",
+				 t->file, n->line, n->name, m, total);
 			free(buf);
 			fc_layout_free(L);
 			return -1;
@@ -168,18 +176,18 @@ struct worker {
 	const struct fc_layout *L;
 	const struct fc_route_opts *o;
 	const struct vgraph *g;
-	int lo, hi;			/* sources [lo, hi) */
-	struct elp *out;		/* NULL: statistics only */
+	int lo, hi; /* sources [lo, hi) */
+	struct elp *out; /* NULL: statistics only */
 	struct path_stats st;
 	struct mcf m;
-	int *loc;			/* virtual node -> local id, -1 */
-	int *up_nodes, nup;		/* up-cone of the current source */
-	int *dn_nodes, ndn;		/* down-cone of the current destination */
-	struct arc_list up_arcs;	/* arcs of the up-cone, local ids */
-	int *arc_port;			/* mcf arc -> egress port, -1 dashed */
+	int *loc; /* virtual node -> local id, -1 */
+	int *up_nodes, nup; /* up-cone of the current source */
+	int *dn_nodes, ndn; /* down-cone of the current destination */
+	struct arc_list up_arcs; /* arcs of the up-cone, local ids */
+	int *arc_port; /* mcf arc -> egress port, -1 dashed */
 	int arc_port_cap;
 	int *queue;
-	char *good;			/* up-cone local id: reaches the down-cone */
+	char *good; /* up-cone local id: reaches the down-cone */
 	volatile int *stop;
 };
 
@@ -242,14 +250,16 @@ static void set_arc_port(struct worker *w, int arc, int port)
 {
 	if (arc >= w->arc_port_cap) {
 		w->arc_port_cap = 2 * arc + 1024;
-		w->arc_port = xrealloc(w->arc_port, w->arc_port_cap * sizeof(int));
+		w->arc_port =
+			xrealloc(w->arc_port, w->arc_port_cap * sizeof(int));
 	}
 	w->arc_port[arc] = port;
 }
 
 static void add_arc(struct worker *w, int u, int v, int port)
 {
-	int a = mcf_arc(&w->m, u, v, port >= 0 ? 1 : MCF_INF, port >= 0 ? 1 : 0);
+	int a = mcf_arc(&w->m, u, v, port >= 0 ? 1 : MCF_INF,
+			port >= 0 ? 1 : 0);
 
 	set_arc_port(w, a, port);
 }
@@ -325,14 +335,16 @@ static int route_pair(struct worker *w, int s, int t)
 	mcf_reset(&w->m, w->nup + w->ndn);
 	for (i = 0; i < w->up_arcs.n; i++)
 		if (w->good[w->up_arcs.src[i]] && w->good[w->up_arcs.dst[i]])
-			add_arc(w, w->up_arcs.src[i], w->up_arcs.dst[i], w->up_arcs.port[i]);
+			add_arc(w, w->up_arcs.src[i], w->up_arcs.dst[i],
+				w->up_arcs.port[i]);
 	for (i = 0; i < w->ndn; i++) {
 		int v = w->dn_nodes[i];
 
 		if (v_kind(g, v) != 2)
 			continue;
 		for (x = g->rstart[v]; x < g->rstart[v + 1]; x++)
-			add_arc(w, w->loc[g->rtail[x]], w->loc[v], g->port[g->rarc[x]]);
+			add_arc(w, w->loc[g->rtail[x]], w->loc[v],
+				g->port[g->rarc[x]]);
 	}
 	/* Tops in the up-cone were mapped there; their down arcs come here. */
 	src = w->loc[v_up(g, s, 1)];
@@ -342,7 +354,8 @@ static int route_pair(struct worker *w, int s, int t)
 		limit = ARRAY_SIZE(lens);
 	flow = mcf_solve(&w->m, src, dst, limit, &cost);
 	for (i = 0; i < flow; i++) {
-		int n = mcf_take_path(&w->m, src, dst, arcs, ARRAY_SIZE(arcs)), h = 0;
+		int n = mcf_take_path(&w->m, src, dst, arcs, ARRAY_SIZE(arcs)),
+		    h = 0;
 
 		for (x = 0; x < n; x++)
 			if (w->arc_port[arcs[x]] >= 0)
@@ -378,7 +391,8 @@ static void *worker_run(void *arg)
 }
 
 int fc_route(const struct topo *t, const struct fc_layout *L,
-	     const struct fc_route_opts *o, struct elp *out, struct path_stats *st)
+	     const struct fc_route_opts *o, struct elp *out,
+	     struct path_stats *st)
 {
 	int nthr = o->threads > 0 ? o->threads : 1, i, v;
 	double t0 = now_seconds();
@@ -394,7 +408,11 @@ int fc_route(const struct topo *t, const struct fc_layout *L,
 	tid = xcalloc(nthr, sizeof(*tid));
 	for (i = 0; i < nthr; i++) {
 		w[i] = (struct worker){
-			.t = t, .L = L, .o = o, .g = &g, .stop = &stop,
+			.t = t,
+			.L = L,
+			.o = o,
+			.g = &g,
+			.stop = &stop,
 			.lo = (int)((int64_t)L->ntors * i / nthr),
 			.hi = (int)((int64_t)L->ntors * (i + 1) / nthr),
 			.out = out ? (nthr == 1 ? out : elp_new(NULL)) : NULL,
@@ -424,7 +442,8 @@ int fc_route(const struct topo *t, const struct fc_layout *L,
 		path_stats_merge(st, &w[i].st);
 		if (out && nthr > 1) {
 			for (v = 0; v < w[i].out->npaths; v++)
-				elp_add(out, elp_hops(w[i].out, v), elp_len(w[i].out, v), 0);
+				elp_add(out, elp_hops(w[i].out, v),
+					elp_len(w[i].out, v), 0);
 			elp_free(w[i].out);
 		}
 		mcf_free(&w[i].m);

@@ -41,17 +41,17 @@
 #include "model/topo.h"
 
 struct fc_layout {
-	int k;			/* virtual layers */
+	int k; /* virtual layers */
 	int ntors;
-	int *tor_node;		/* ToR index -> node id */
-	int *node_tor;		/* node id -> ToR index, -1 for hosts */
-	int *port_layer;	/* port id -> virtual layer 1..k, 0 otherwise */
+	int *tor_node; /* ToR index -> node id */
+	int *node_tor; /* node id -> ToR index, -1 for hosts */
+	int *port_layer; /* port id -> virtual layer 1..k, 0 otherwise */
 };
 
 struct fc_route_opts {
-	int max_paths;		/* per pair, 0 = as many as the flow allows */
-	int threads;		/* worker threads, 0 = 1 */
-	int stop_below;		/* > 0: stop early once a pair has fewer paths */
+	int max_paths; /* per pair, 0 = as many as the flow allows */
+	int threads; /* worker threads, 0 = 1 */
+	int stop_below; /* > 0: stop early once a pair has fewer paths */
 };
 
 int fc_layout_from_names(const struct topo *t, struct fc_layout *L, char *err,
@@ -61,6 +61,7 @@ int fc_layout_from_split(const struct topo *t, const int *split, int k,
 void fc_layout_free(struct fc_layout *L);
 
 int fc_route(const struct topo *t, const struct fc_layout *L,
-	     const struct fc_route_opts *o, struct elp *out, struct path_stats *st);
+	     const struct fc_route_opts *o, struct elp *out,
+	     struct path_stats *st);
 
 #endif /* __TAGGER_FC_ROUTE_H */

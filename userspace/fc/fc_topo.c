@@ -73,11 +73,11 @@ int fc_split_degrees(const int *l, int k, int *a)
 }
 
 struct wiring {
-	int n;			/* edges in this bipartite graph */
-	int *low;		/* ToR of the layer-j end */
-	int *up;		/* ToR of the layer-(j+1) end */
-	struct hmap *pairs;	/* unordered ToR pair -> physical links */
-	bool strict;		/* no parallel physical links */
+	int n; /* edges in this bipartite graph */
+	int *low; /* ToR of the layer-j end */
+	int *up; /* ToR of the layer-(j+1) end */
+	struct hmap *pairs; /* unordered ToR pair -> physical links */
+	bool strict; /* no parallel physical links */
 };
 
 static uint64_t pair_key(int x, int y)
@@ -115,8 +115,9 @@ static bool try_swap(struct wiring *w, int m, int m2)
 		return false;
 	pair_add(w->pairs, a, b, -1);
 	pair_add(w->pairs, c, d, -1);
-	if (w->strict && (pair_count(w->pairs, a, d) || pair_count(w->pairs, c, b) ||
-			  pair_key(a, d) == pair_key(c, b))) {
+	if (w->strict &&
+	    (pair_count(w->pairs, a, d) || pair_count(w->pairs, c, b) ||
+	     pair_key(a, d) == pair_key(c, b))) {
 		pair_add(w->pairs, a, b, 1);
 		pair_add(w->pairs, c, d, 1);
 		return false;
@@ -206,21 +207,27 @@ static bool spec_ok(const struct fc_spec *s, int *a, char *err, size_t len)
 		return false;
 	}
 	if (fc_split_degrees(s->split, s->k, a)) {
-		snprintf(err, len, "split violates equation (2): need l_1 = a_1, "
-			 "l_j = a_(j-1) + a_j, l_k = a_(k-1) with every a_j > 0");
+		snprintf(
+			err, len,
+			"split violates equation (2): need l_1 = a_1, "
+			"l_j = a_(j-1) + a_j, l_k = a_(k-1) with every a_j > 0");
 		return false;
 	}
 	for (j = 0; j < s->k; j++)
 		sum += s->split[j];
 	if (sum != s->fabric) {
-		snprintf(err, len, "split has %d ports, the ToRs %d fabric ports", sum,
+		snprintf(err, len,
+			 "split has %d ports, the ToRs %d fabric ports", sum,
 			 s->fabric);
 		return false;
 	}
 	for (j = 0; j < s->k - 1; j++)
 		if (a[j] > s->ntors - 1) {
-			snprintf(err, len, "degree %d between layers %d and %d needs more "
-				 "than %d ToRs", a[j], j + 1, j + 2, s->ntors);
+			snprintf(
+				err, len,
+				"degree %d between layers %d and %d needs more "
+				"than %d ToRs",
+				a[j], j + 1, j + 2, s->ntors);
 			return false;
 		}
 	return true;
@@ -244,17 +251,21 @@ struct topo *fc_build(const struct fc_spec *spec, char *err, size_t errlen)
 		w[j] = (struct wiring){
 			.low = xmalloc((size_t)n * a[j] * sizeof(int)),
 			.up = xmalloc((size_t)n * a[j] * sizeof(int)),
-			.pairs = &pairs, .strict = true,
+			.pairs = &pairs,
+			.strict = true,
 		};
 		wire_layers(&w[j], n, a[j], &r);
 		if (!repair(&w[j], &r)) {
 			/* Small N: parallel links between two ToRs are unavoidable. */
-			pr_info("fc: layers %d-%d need parallel links\n", j + 1, j + 2);
+			pr_info("fc: layers %d-%d need parallel links\n", j + 1,
+				j + 2);
 			w[j].strict = false;
 			unwire(&w[j]);
 			wire_layers(&w[j], n, a[j], &r);
 			if (!repair(&w[j], &r)) {
-				snprintf(err, errlen, "cannot wire layers %d and %d", j + 1, j + 2);
+				snprintf(err, errlen,
+					 "cannot wire layers %d and %d", j + 1,
+					 j + 2);
 				for (; j >= 0; j--) {
 					free(w[j].low);
 					free(w[j].up);

@@ -35,11 +35,11 @@
 #define FC_MAX_LAYERS 16
 
 struct fc_spec {
-	int ntors;		/* N */
-	int hosts;		/* h: host ports (and hosts) per ToR */
-	int fabric;		/* s: inter-ToR ports per ToR */
-	int k;			/* virtual layers */
-	int split[FC_MAX_LAYERS];	/* l_1 .. l_k */
+	int ntors; /* N */
+	int hosts; /* h: host ports (and hosts) per ToR */
+	int fabric; /* s: inter-ToR ports per ToR */
+	int k; /* virtual layers */
+	int split[FC_MAX_LAYERS]; /* l_1 .. l_k */
 	uint64_t seed;
 };
 

@@ -6,7 +6,7 @@
 #include "fc/fc_vgraph.h"
 
 void vgraph_build(struct vgraph *g, const struct topo *t,
-			 const struct fc_layout *L)
+		  const struct fc_layout *L)
 {
 	struct arc_list a = { 0 };
 	int i, j, p, x, *fill;
@@ -72,4 +72,3 @@ void vgraph_free(struct vgraph *g)
 	free(g->rtail);
 	free(g->rarc);
 }
-

@@ -23,10 +23,10 @@
 #include "lib/util.h"
 
 struct vgraph {
-	int k, per;		/* per = 2k - 1 virtual nodes per ToR */
+	int k, per; /* per = 2k - 1 virtual nodes per ToR */
 	int n;
-	int *start, *head, *port;	/* forward CSR; port -1 = dashed */
-	int *rstart, *rtail, *rarc;	/* reverse CSR: tail and forward arc id */
+	int *start, *head, *port; /* forward CSR; port -1 = dashed */
+	int *rstart, *rtail, *rarc; /* reverse CSR: tail and forward arc id */
 };
 
 static inline int v_up(const struct vgraph *g, int tor, int j)
@@ -77,7 +77,8 @@ static inline void arc_push(struct arc_list *a, int u, int v, int port)
 	a->port[a->n++] = port;
 }
 
-void vgraph_build(struct vgraph *g, const struct topo *t, const struct fc_layout *L);
+void vgraph_build(struct vgraph *g, const struct topo *t,
+		  const struct fc_layout *L);
 void vgraph_free(struct vgraph *g);
 
 #endif /* __TAGGER_FC_VGRAPH_H */

@@ -43,11 +43,11 @@
 
 struct clos_opts {
 	int pods;
-	int tors;	/* per pod */
-	int leaves;	/* per pod */
+	int tors; /* per pod */
+	int leaves; /* per pod */
 	int spines;
-	int hosts;	/* per ToR */
-	int planes;	/* leaf j of a pod connects to the spines of plane j % planes */
+	int hosts; /* per ToR */
+	int planes; /* leaf j of a pod connects to the spines of plane j % planes */
 };
 
 void clos_defaults(struct clos_opts *o);
@@ -61,16 +61,16 @@ struct topo *topo_gen_line(int n, int hosts);
 
 /* Where paths start and end. */
 enum gen_between {
-	BETWEEN_AUTO,		/* hosts if the topology has any, else switches */
+	BETWEEN_AUTO, /* hosts if the topology has any, else switches */
 	BETWEEN_HOSTS,
 	BETWEEN_SWITCHES,
-	BETWEEN_TORS,		/* layer-0 switches, or switches with hosts */
+	BETWEEN_TORS, /* layer-0 switches, or switches with hosts */
 };
 
 struct gen_ends {
-	int *node;		/* endpoint node ids, ascending */
+	int *node; /* endpoint node ids, ascending */
 	int n;
-	bool relay_hosts;	/* may a path cross a host (BCube servers)? */
+	bool relay_hosts; /* may a path cross a host (BCube servers)? */
 };
 
 int gen_ends(const struct topo *t, enum gen_between between, bool relay_hosts,
@@ -85,7 +85,7 @@ struct path_sink {
 	int64_t paths;
 	int64_t hops;
 	int max_len;
-	int64_t unreachable;	/* endpoint pairs with no path */
+	int64_t unreachable; /* endpoint pairs with no path */
 };
 
 static inline void sink_emit(struct path_sink *s, const int32_t *hops, int n)
@@ -110,7 +110,7 @@ int paths_bounce(const struct topo *t, const struct gen_ends *ends, int k,
 		 bool simple, struct path_sink *s);
 
 struct shortest_opts {
-	bool random;		/* random next hops (seeded) instead of the first */
+	bool random; /* random next hops (seeded) instead of the first */
 	uint64_t seed;
 };
 
@@ -122,9 +122,9 @@ int paths_ksp(const struct topo *t, const struct gen_ends *ends, int k,
 	      struct path_sink *s);
 
 enum bcube_order {
-	BCUBE_HIGH_FIRST,	/* correct digit k first, as BCubeRouting's default */
+	BCUBE_HIGH_FIRST, /* correct digit k first, as BCubeRouting's default */
 	BCUBE_LOW_FIRST,
-	BCUBE_PARALLEL,		/* one path per differing digit, cyclic order */
+	BCUBE_PARALLEL, /* one path per differing digit, cyclic order */
 };
 
 int paths_bcube(const struct topo *t, const struct gen_ends *ends,

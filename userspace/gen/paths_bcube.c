@@ -25,16 +25,16 @@
 #include "lib/util.h"
 
 struct bcube {
-	int n, k;		/* BCube(n,k) */
+	int n, k; /* BCube(n,k) */
 	long long servers;
-	long long *addr;	/* per node: address of a server, -1 else */
-	int *level;		/* per node: level of a switch, -1 else */
+	long long *addr; /* per node: address of a server, -1 else */
+	int *level; /* per node: level of a switch, -1 else */
 };
 
 static int bc_err(const struct topo *t, const char *what, const char *name)
 {
-	p_err("%s: not a BCube as \"tagger topo bcube\" wires it: %s%s%s", t->file,
-	      what, name ? " at " : "", name ? name : "");
+	p_err("%s: not a BCube as \"tagger topo bcube\" wires it: %s%s%s",
+	      t->file, what, name ? " at " : "", name ? name : "");
 	return -1;
 }
 
@@ -66,13 +66,16 @@ static int bc_read(const struct topo *t, struct bcube *b)
 			if (b->n < 0)
 				b->n = t->nodes[v].nports;
 			if (t->nodes[v].nports != b->n || b->n < 2)
-				return bc_err(t, "switches differ in port count", t->nodes[v].name);
+				return bc_err(t,
+					      "switches differ in port count",
+					      t->nodes[v].name);
 			continue;
 		}
 		if (!seen_host++)
 			b->k = t->nodes[v].nports - 1;
 		if (t->nodes[v].nports != b->k + 1 || b->k < 0)
-			return bc_err(t, "servers differ in port count", t->nodes[v].name);
+			return bc_err(t, "servers differ in port count",
+				      t->nodes[v].name);
 	}
 	if (b->n < 0 || b->k < 0)
 		return bc_err(t, "needs servers (hosts) and switches", NULL);
@@ -94,11 +97,15 @@ static int bc_read(const struct topo *t, struct bcube *b)
 			int sw = port_peer_node(t, n->ports[i]);
 
 			if (t->nodes[sw].kind != NODE_SWITCH)
-				return bc_err(t, "server linked to a server", n->name);
+				return bc_err(t, "server linked to a server",
+					      n->name);
 			if (b->level[sw] >= 0 && b->level[sw] != i)
-				return bc_err(t, "switch on two levels", t->nodes[sw].name);
+				return bc_err(t, "switch on two levels",
+					      t->nodes[sw].name);
 			b->level[sw] = i;
-			b->addr[v] += switch_pos(t, sw, t->ports[n->ports[i]].peer) * pw;
+			b->addr[v] +=
+				switch_pos(t, sw, t->ports[n->ports[i]].peer) *
+				pw;
 		}
 	}
 	taken = xcalloc(b->servers, 1);
@@ -107,7 +114,8 @@ static int bc_read(const struct topo *t, struct bcube *b)
 			continue;
 		if (taken[b->addr[v]]++) {
 			free(taken);
-			return bc_err(t, "two servers with one address", t->nodes[v].name);
+			return bc_err(t, "two servers with one address",
+				      t->nodes[v].name);
 		}
 	}
 	free(taken);
@@ -134,11 +142,14 @@ static int bc_check_switches(const struct topo *t, const struct bcube *b)
 			long long a = b->addr[s];
 
 			if (a < 0)
-				return bc_err(t, "switch linked to a switch", n->name);
+				return bc_err(t, "switch linked to a switch",
+					      n->name);
 			a -= a / pw % b->n * pw;
 			if (rest >= 0 && a != rest)
-				return bc_err(t, "servers of a switch differ in more than its digit",
-					      n->name);
+				return bc_err(
+					t,
+					"servers of a switch differ in more than its digit",
+					n->name);
 			rest = a;
 		}
 	}
@@ -168,7 +179,9 @@ static int route(const struct topo *t, const struct bcube *b, int src,
 	int step, len = 0, u = src, levels = b->k + 1;
 
 	for (step = 0; step < levels; step++) {
-		int i = ((down ? first - step : first + step) % levels + levels) % levels;
+		int i = ((down ? first - step : first + step) % levels +
+			 levels) %
+			levels;
 		int d = (int)digit(b, dst_addr, i), sw;
 
 		if (digit(b, b->addr[u], i) == d)
@@ -181,8 +194,9 @@ static int route(const struct topo *t, const struct bcube *b, int src,
 	return len;
 }
 
-static void emit_pair(const struct topo *t, const struct bcube *b, int src, int dst,
-		      enum bcube_order order, int32_t *path, struct path_sink *s)
+static void emit_pair(const struct topo *t, const struct bcube *b, int src,
+		      int dst, enum bcube_order order, int32_t *path,
+		      struct path_sink *s)
 {
 	long long a = b->addr[src], z = b->addr[dst];
 	int i;
@@ -194,7 +208,8 @@ static void emit_pair(const struct topo *t, const struct bcube *b, int src, int 
 	} else {
 		for (i = b->k; i >= 0; i--)
 			if (digit(b, a, i) != digit(b, z, i))
-				sink_emit(s, path, route(t, b, src, z, i, true, path));
+				sink_emit(s, path,
+					  route(t, b, src, z, i, true, path));
 	}
 }
 
@@ -220,7 +235,8 @@ int paths_bcube(const struct topo *t, const struct gen_ends *ends,
 	for (d = 0; d < ends->n; d++)
 		for (i = 0; i < ends->n; i++)
 			if (i != d)
-				emit_pair(t, &b, ends->node[i], ends->node[d], order, path, s);
+				emit_pair(t, &b, ends->node[i], ends->node[d],
+					  order, path, s);
 	free(path);
 	bc_free(&b);
 	return 0;

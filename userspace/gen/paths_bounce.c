@@ -33,8 +33,8 @@ struct walk {
 	const struct bfs *b;
 	int dst, k, limit;
 	bool relay, simple;
-	uint8_t *used;		/* per egress port */
-	uint8_t *visited;	/* per node, with simple */
+	uint8_t *used; /* per egress port */
+	uint8_t *visited; /* per node, with simple */
 	int32_t *path;
 	struct path_sink *sink;
 };
@@ -59,7 +59,8 @@ static void walk(struct walk *w, int u, int depth, int dir, int bounces)
 			sink_emit(w->sink, w->path, depth + 1);
 			continue;
 		}
-		if (!node_forwards(t, v, w->relay) || (w->simple && w->visited[v]))
+		if (!node_forwards(t, v, w->relay) ||
+		    (w->simple && w->visited[v]))
 			continue;
 		w->used[p] = 1;
 		w->visited[v] = 1;
@@ -72,8 +73,11 @@ static void walk(struct walk *w, int u, int depth, int dir, int bounces)
 int paths_bounce(const struct topo *t, const struct gen_ends *ends, int k,
 		 bool simple, struct path_sink *sink)
 {
-	struct walk w = { .t = t, .k = k, .relay = ends->relay_hosts,
-			  .simple = simple, .sink = sink };
+	struct walk w = { .t = t,
+			  .k = k,
+			  .relay = ends->relay_hosts,
+			  .simple = simple,
+			  .sink = sink };
 	int *ds, *dt, s, e, v;
 	struct updown u;
 	struct bfs b;
@@ -105,7 +109,8 @@ int paths_bounce(const struct topo *t, const struct gen_ends *ends, int k,
 				continue;
 			}
 			w.limit = best + 2 * k;
-			w.path = xrealloc(w.path, (w.limit + 1) * sizeof(*w.path));
+			w.path = xrealloc(w.path,
+					  (w.limit + 1) * sizeof(*w.path));
 			w.visited[ends->node[s]] = 1;
 			walk(&w, ends->node[s], 0, 0, 0);
 			w.visited[ends->node[s]] = 0;

@@ -9,7 +9,8 @@
 
 int gen_between_parse(const char *s, enum gen_between *out)
 {
-	static const char *const names[] = { "auto", "hosts", "switches", "tors" };
+	static const char *const names[] = { "auto", "hosts", "switches",
+					     "tors" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++)
@@ -58,13 +59,15 @@ int gen_ends(const struct topo *t, enum gen_between between, bool relay_hosts,
 	int v, cap = 0;
 
 	if (between == BETWEEN_AUTO)
-		between = topo_nswitches(t) < t->nnodes ? BETWEEN_HOSTS : BETWEEN_SWITCHES;
+		between = topo_nswitches(t) < t->nnodes ? BETWEEN_HOSTS :
+							  BETWEEN_SWITCHES;
 	*ends = (struct gen_ends){ .relay_hosts = relay_hosts };
 	for (v = 0; v < t->nnodes; v++)
 		if (is_end(t, v, between, layers))
 			VEC_PUSH(ends->node, ends->n, cap, v);
 	if (ends->n < 2) {
-		p_err("%s: fewer than two %s to connect", t->file, what[between]);
+		p_err("%s: fewer than two %s to connect", t->file,
+		      what[between]);
 		gen_ends_free(ends);
 		return -1;
 	}

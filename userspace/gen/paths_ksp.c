@@ -28,15 +28,15 @@ struct yen {
 	const struct topo *t;
 	bool relay;
 	unsigned gen;
-	const int *h;		/* per node: hops to dst in the whole graph */
-	unsigned *seen;		/* per node: == gen when g[] is set this search */
-	unsigned *done;		/* per node: == gen when expanded */
-	unsigned *node_off;	/* per node: == gen when blocked */
-	unsigned *port_off;	/* per port: == gen when blocked */
-	int *g;			/* per node: hops from the spur node */
-	int *via;		/* per node: egress port it was reached by */
+	const int *h; /* per node: hops to dst in the whole graph */
+	unsigned *seen; /* per node: == gen when g[] is set this search */
+	unsigned *done; /* per node: == gen when expanded */
+	unsigned *node_off; /* per node: == gen when blocked */
+	unsigned *port_off; /* per port: == gen when blocked */
+	int *g; /* per node: hops from the spur node */
+	int *via; /* per node: egress port it was reached by */
 	int32_t *tmp;
-	int **bucket;		/* nodes by f = g + h, for f in 0..nnodes */
+	int **bucket; /* nodes by f = g + h, for f in 0..nnodes */
 	int *bn, *bcap;
 };
 
@@ -76,7 +76,8 @@ static bool plist_has(const struct plist *l, const int32_t *hops, int len)
 	int i;
 
 	for (i = 0; i < l->n; i++)
-		if (l->len[i] == len && !memcmp(l->p[i], hops, len * sizeof(*hops)))
+		if (l->len[i] == len &&
+		    !memcmp(l->p[i], hops, len * sizeof(*hops)))
 			return true;
 	return false;
 }
@@ -97,7 +98,8 @@ static void push(struct yen *y, int f, int v)
 static int search(struct yen *y, int src, int dst, int limit, int32_t *out)
 {
 	const struct topo *t = y->t;
-	int f, fmax = limit < y->t->nnodes ? limit : y->t->nnodes, i, len = -1, v;
+	int f, fmax = limit < y->t->nnodes ? limit : y->t->nnodes, i, len = -1,
+	       v;
 
 	if (y->h[src] < 0 || y->h[src] > fmax)
 		return -1;
@@ -111,7 +113,7 @@ static int search(struct yen *y, int src, int dst, int limit, int32_t *out)
 
 			v = y->bucket[f][i];
 			if (y->done[v] == y->gen || y->g[v] + y->h[v] != f)
-				continue;	/* stale entry */
+				continue; /* stale entry */
 			y->done[v] = y->gen;
 			if (v == dst) {
 				len = y->g[v];
@@ -121,10 +123,12 @@ static int search(struct yen *y, int src, int dst, int limit, int32_t *out)
 				continue;
 			n = &t->nodes[v];
 			for (k = 0; k < n->nports; k++) {
-				int p = n->ports[k], w = port_peer_node(t, p), gw = y->g[v] + 1;
+				int p = n->ports[k], w = port_peer_node(t, p),
+				    gw = y->g[v] + 1;
 
 				if (y->h[w] < 0 || y->node_off[w] == y->gen ||
-				    y->port_off[p] == y->gen || y->done[w] == y->gen ||
+				    y->port_off[p] == y->gen ||
+				    y->done[w] == y->gen ||
 				    (y->seen[w] == y->gen && y->g[w] <= gw) ||
 				    gw + y->h[w] > fmax)
 					continue;
@@ -161,7 +165,8 @@ static int cmp_paths(const int32_t *a, int la, const int32_t *b, int lb)
  * Candidates longer than cap cannot be chosen: B already holds enough
  * candidates of length <= cap for every path still wanted.
  */
-static void spurs(struct yen *y, int dst, struct plist *A, struct plist *B, int cap)
+static void spurs(struct yen *y, int dst, struct plist *A, struct plist *B,
+		  int cap)
 {
 	const int32_t *prev = A->p[A->n - 1];
 	int plen = A->len[A->n - 1], i, j, n;
@@ -171,13 +176,15 @@ static void spurs(struct yen *y, int dst, struct plist *A, struct plist *B, int 
 
 		y->gen++;
 		for (j = 0; j < A->n; j++)
-			if (A->len[j] > i && !memcmp(A->p[j], prev, i * sizeof(*prev)))
+			if (A->len[j] > i &&
+			    !memcmp(A->p[j], prev, i * sizeof(*prev)))
 				y->port_off[A->p[j][i]] = y->gen;
 		for (j = 0; j < i; j++)
 			y->node_off[port_node(y->t, prev[j])] = y->gen;
 		memcpy(y->tmp, prev, i * sizeof(*prev));
 		n = search(y, spur, dst, cap - i, y->tmp + i);
-		if (n < 0 || plist_has(B, y->tmp, i + n) || plist_has(A, y->tmp, i + n))
+		if (n < 0 || plist_has(B, y->tmp, i + n) ||
+		    plist_has(A, y->tmp, i + n))
 			continue;
 		plist_add(B, y->tmp, i + n);
 	}
@@ -219,7 +226,8 @@ static void pair(struct yen *y, int src, int dst, int k, struct plist *A,
 		if (!B->n)
 			break;
 		for (best = 0, i = 1; i < B->n; i++)
-			if (cmp_paths(B->p[i], B->len[i], B->p[best], B->len[best]) < 0)
+			if (cmp_paths(B->p[i], B->len[i], B->p[best],
+				      B->len[best]) < 0)
 				best = i;
 		plist_add(A, B->p[best], B->len[best]);
 		plist_del(B, best);
@@ -253,7 +261,8 @@ int paths_ksp(const struct topo *t, const struct gen_ends *ends, int k,
 		bfs_to(&b, t, ends->node[d], y.relay);
 		for (i = 0; i < ends->n; i++)
 			if (i != d)
-				pair(&y, ends->node[i], ends->node[d], k, &A, &B, s);
+				pair(&y, ends->node[i], ends->node[d], k, &A,
+				     &B, s);
 	}
 	plist_clear(&A);
 	plist_clear(&B);

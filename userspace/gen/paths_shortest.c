@@ -85,8 +85,9 @@ int paths_shortest(const struct topo *t, const struct gen_ends *ends,
 }
 
 /* All shortest paths src -> dst in port order, at most max of them. */
-static void enumerate(const struct topo *t, const struct bfs *b, int src, int dst,
-		      bool relay, int max, int32_t *path, int *at, struct path_sink *s)
+static void enumerate(const struct topo *t, const struct bfs *b, int src,
+		      int dst, bool relay, int max, int32_t *path, int *at,
+		      struct path_sink *s)
 {
 	int depth = 0, u = src, found = 0, len = b->dist[src];
 
@@ -99,7 +100,8 @@ static void enumerate(const struct topo *t, const struct bfs *b, int src, int ds
 			found++;
 		} else {
 			while (at[depth] < n->nports &&
-			       !bfs_next_ok(b, t, u, n->ports[at[depth]], dst, relay))
+			       !bfs_next_ok(b, t, u, n->ports[at[depth]], dst,
+					    relay))
 				at[depth]++;
 			if (at[depth] < n->nports) {
 				path[depth] = n->ports[at[depth]];
@@ -138,8 +140,8 @@ int paths_ecmp(const struct topo *t, const struct gen_ends *ends,
 				s->unreachable++;
 				continue;
 			}
-			enumerate(t, &b, src, dst, ends->relay_hosts, max_per_pair,
-				  path, at, s);
+			enumerate(t, &b, src, dst, ends->relay_hosts,
+				  max_per_pair, path, at, s);
 		}
 	}
 	bfs_free(&b);

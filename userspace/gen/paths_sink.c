@@ -30,7 +30,7 @@ void sink_count(struct path_sink *s)
 struct writer {
 	const struct topo *t;
 	FILE *f;
-	char **label;		/* per port: "node " or "node:port " */
+	char **label; /* per port: "node " or "node:port " */
 	int *label_len;
 	char *buf;
 	size_t len;
@@ -48,7 +48,7 @@ static void put(struct writer *w, const char *s, size_t n)
 {
 	if (w->len + n > WBUF)
 		flush(w);
-	if (n > WBUF) {		/* absurd name lengths: straight through */
+	if (n > WBUF) { /* absurd name lengths: straight through */
 		w->err |= fwrite(s, 1, n, w->f) != n;
 		return;
 	}
@@ -82,9 +82,11 @@ static void make_labels(struct writer *w)
 	for (p = 0; p < t->nports; p++) {
 		const struct topo_port *q = &t->ports[p];
 		const char *node = t->nodes[q->node].name;
-		bool named = topo_port_toward(t, q->node, port_peer_node(t, p)) ==
-			     PORT_AMBIGUOUS;
-		size_t len = strlen(node) + (named ? strlen(q->name) + 1 : 0) + 2;
+		bool named =
+			topo_port_toward(t, q->node, port_peer_node(t, p)) ==
+			PORT_AMBIGUOUS;
+		size_t len =
+			strlen(node) + (named ? strlen(q->name) + 1 : 0) + 2;
 
 		w->label[p] = xmalloc(len);
 		if (named)

@@ -27,7 +27,8 @@ static bool may_transit(const struct updown *u, int v)
 
 int ud_init(struct updown *u, const struct topo *t, const struct gen_ends *ends)
 {
-	int *dist = xmalloc(t->nnodes * sizeof(*dist)), *queue = xmalloc(t->nnodes * sizeof(*queue));
+	int *dist = xmalloc(t->nnodes * sizeof(*dist)),
+	    *queue = xmalloc(t->nnodes * sizeof(*queue));
 	int e, v, n = 0, cap = 0, na = 0, dcap = 0;
 
 	if (!topo_has_layers(t)) {
@@ -59,7 +60,8 @@ int ud_init(struct updown *u, const struct topo *t, const struct gen_ends *ends)
 			for (i = 0; i < nd->nports; i++) {
 				int w = port_peer_node(t, nd->ports[i]);
 
-				if (dist[w] < 0 && ud_layer(t, w) > ud_layer(t, v)) {
+				if (dist[w] < 0 &&
+				    ud_layer(t, w) > ud_layer(t, v)) {
 					dist[w] = dist[v] + 1;
 					queue[tail++] = w;
 				}
@@ -120,7 +122,8 @@ static void seqs_add(struct seqs *q, const int32_t *p)
 {
 	if (q->n == q->cap) {
 		q->cap = q->cap ? 2 * q->cap : 16;
-		q->v = xrealloc(q->v, (size_t)q->cap * (q->len ? q->len : 1) * sizeof(*q->v));
+		q->v = xrealloc(q->v, (size_t)q->cap * (q->len ? q->len : 1) *
+					      sizeof(*q->v));
 	}
 	memcpy(q->v + (size_t)q->n * q->len, p, q->len * sizeof(*p));
 	q->n++;
@@ -130,8 +133,8 @@ static void seqs_add(struct seqs *q, const int32_t *p)
  * Every shortest up path from the endpoint with up distances dist to node
  * v, collected backward from v: buf[k] is the egress port of hop k.
  */
-static void up_paths(const struct updown *u, const int *dist, int v, int32_t *buf,
-		     struct seqs *out)
+static void up_paths(const struct updown *u, const int *dist, int v,
+		     int32_t *buf, struct seqs *out)
 {
 	const struct topo *t = u->t;
 	const struct topo_node *n = &t->nodes[v];
@@ -153,7 +156,8 @@ static void up_paths(const struct updown *u, const int *dist, int v, int32_t *bu
 }
 
 /* Down half: reverse an up path of t (t -> m) into m -> t. */
-static void reverse_into(const struct topo *t, const int32_t *up, int len, int32_t *dst)
+static void reverse_into(const struct topo *t, const int32_t *up, int len,
+			 int32_t *dst)
 {
 	int k;
 
@@ -181,9 +185,10 @@ static void emit_pair(const struct updown *u, int e, const int *ds,
 		up_paths(u, dt, m, buf, &down);
 		for (a = 0; a < up.n; a++)
 			for (b = 0; b < down.n; b++) {
-				memcpy(path, up.v + (size_t)a * up.len, up.len * sizeof(*path));
-				reverse_into(t, down.v + (size_t)b * down.len, down.len,
-					     path + up.len);
+				memcpy(path, up.v + (size_t)a * up.len,
+				       up.len * sizeof(*path));
+				reverse_into(t, down.v + (size_t)b * down.len,
+					     down.len, path + up.len);
 				sink_emit(sink, path, best);
 			}
 	}

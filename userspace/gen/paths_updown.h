@@ -25,12 +25,13 @@
 struct updown {
 	const struct topo *t;
 	const struct gen_ends *ends;
-	int *off;		/* ends->n + 1 offsets into anc/adist */
+	int *off; /* ends->n + 1 offsets into anc/adist */
 	int *anc;
 	int *adist;
 };
 
-int ud_init(struct updown *u, const struct topo *t, const struct gen_ends *ends);
+int ud_init(struct updown *u, const struct topo *t,
+	    const struct gen_ends *ends);
 void ud_free(struct updown *u);
 void ud_load(const struct updown *u, int e, int *dist);
 void ud_unload(const struct updown *u, int e, int *dist);

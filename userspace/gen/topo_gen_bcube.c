@@ -31,7 +31,8 @@ static void digits(char *buf, size_t len, long long x, int n, int k, int skip)
 
 		if (i == skip)
 			continue;
-		o += snprintf(buf + o, len - o, "%s%d", o && n > 10 ? "." : "", d);
+		o += snprintf(buf + o, len - o, "%s%d", o && n > 10 ? "." : "",
+			      d);
 	}
 }
 
@@ -80,10 +81,12 @@ struct topo *topo_gen_bcube(int n, int k)
 	sw0 = t->nnodes;
 	for (level = 0, pi = 1; level <= k; level++, pi *= n)
 		for (sw = 0; sw < per_level; sw++) {
-			x = sw / pi * pi * n + sw % pi;	/* its server with digit 0 */
+			x = sw / pi * pi * n +
+			    sw % pi; /* its server with digit 0 */
 			digits(dig, sizeof(dig), x, n, k, level);
 			if (k)
-				snprintf(name, sizeof(name), "w%d-%s", level, dig);
+				snprintf(name, sizeof(name), "w%d-%s", level,
+					 dig);
 			else
 				snprintf(name, sizeof(name), "w%d", level);
 			topo_add_node(t, name, NODE_SWITCH, LAYER_NONE);
@@ -92,7 +95,9 @@ struct topo *topo_gen_bcube(int n, int k)
 		for (sw = 0; sw < per_level; sw++)
 			for (d = 0; d < n; d++) {
 				x = sw / pi * pi * n + d * pi + sw % pi;
-				topo_link_auto(t, (int)x, sw0 + (int)(level * per_level + sw));
+				topo_link_auto(
+					t, (int)x,
+					sw0 + (int)(level * per_level + sw));
 			}
 	return t;
 }

@@ -14,8 +14,12 @@
 void clos_defaults(struct clos_opts *o)
 {
 	/* The Clos of the Tagger paper (figures 5-8): T1-T4, L1-L4, S1-S2. */
-	*o = (struct clos_opts){ .pods = 2, .tors = 2, .leaves = 2, .spines = 2,
-				 .hosts = 1, .planes = 1 };
+	*o = (struct clos_opts){ .pods = 2,
+				 .tors = 2,
+				 .leaves = 2,
+				 .spines = 2,
+				 .hosts = 1,
+				 .planes = 1 };
 }
 
 static int add_named(struct topo *t, const char *prefix, long i,
@@ -60,7 +64,7 @@ static bool clos_valid(const struct clos_opts *o)
 	}
 	return sizes_ok(tors + leaves + o->spines + hosts,
 			hosts + tors * o->leaves +
-			leaves * (o->spines / o->planes));
+				leaves * (o->spines / o->planes));
 }
 
 struct topo *topo_gen_clos(const struct clos_opts *o)
@@ -83,8 +87,8 @@ struct topo *topo_gen_clos(const struct clos_opts *o)
 		add_named(t, "T", i + 1, NODE_SWITCH, 0);
 	for (i = 0; i < npods * o->tors; i++)
 		for (j = 0; j < o->hosts; j++) {
-			int h = add_named(t, "h", (long)i * o->hosts + j + 1, NODE_HOST,
-					  LAYER_NONE);
+			int h = add_named(t, "h", (long)i * o->hosts + j + 1,
+					  NODE_HOST, LAYER_NONE);
 
 			topo_link_auto(t, h, tor0 + i);
 		}
@@ -98,7 +102,8 @@ struct topo *topo_gen_clos(const struct clos_opts *o)
 		int plane = (i % o->leaves) % o->planes;
 
 		for (j = 0; j < per_plane; j++)
-			topo_link_auto(t, leaf0 + i, spine0 + plane * per_plane + j);
+			topo_link_auto(t, leaf0 + i,
+				       spine0 + plane * per_plane + j);
 	}
 	return t;
 }
@@ -111,8 +116,11 @@ struct topo *topo_gen_fattree(int k, int hosts)
 		p_err("fattree: k must be even, from 2 to 4096, not %d", k);
 		return NULL;
 	}
-	o = (struct clos_opts){ .pods = k, .tors = k / 2, .leaves = k / 2,
-				.spines = k / 2 * (k / 2), .hosts = hosts,
+	o = (struct clos_opts){ .pods = k,
+				.tors = k / 2,
+				.leaves = k / 2,
+				.spines = k / 2 * (k / 2),
+				.hosts = hosts,
 				.planes = k / 2 };
 	return topo_gen_clos(&o);
 }
@@ -137,8 +145,8 @@ struct topo *topo_gen_leafspine(int leaves, int spines, int hosts)
 		add_named(t, "L", i + 1, NODE_SWITCH, 0);
 	for (i = 0; i < leaves; i++)
 		for (j = 0; j < hosts; j++) {
-			int h = add_named(t, "h", (long)i * hosts + j + 1, NODE_HOST,
-					  LAYER_NONE);
+			int h = add_named(t, "h", (long)i * hosts + j + 1,
+					  NODE_HOST, LAYER_NONE);
 
 			topo_link_auto(t, h, leaf0 + i);
 		}

@@ -33,11 +33,11 @@
 
 struct jf {
 	int n, d;
-	int *points;		/* free ports, as switch ids */
+	int *points; /* free ports, as switch ids */
 	int npoints;
-	int *a, *b;		/* links */
+	int *a, *b; /* links */
 	int nlinks;
-	struct hmap adj;	/* key2(min, max) of each link */
+	struct hmap adj; /* key2(min, max) of each link */
 };
 
 static bool linked(const struct jf *g, int u, int v)
@@ -83,7 +83,8 @@ static bool pair_up(struct jf *g, struct rng *r)
 		for (i = 0; i < g->d; i++)
 			g->points[g->npoints++] = v;
 	while (g->npoints) {
-		int x = (int)rng_below(r, g->npoints), y = (int)rng_below(r, g->npoints);
+		int x = (int)rng_below(r, g->npoints),
+		    y = (int)rng_below(r, g->npoints);
 		int u = g->points[x], w = g->points[y];
 
 		if (!suitable(g, u, w)) {
@@ -164,7 +165,8 @@ static bool jf_valid(int n, int d, int hosts)
 		return false;
 	}
 	if (n > 2 && d < 2) {
-		p_err("jellyfish: %d switches of degree %d cannot be connected", n, d);
+		p_err("jellyfish: %d switches of degree %d cannot be connected",
+		      n, d);
 		return false;
 	}
 	return true;
@@ -201,8 +203,12 @@ struct topo *topo_gen_jellyfish(int n, int d, int hosts, uint64_t seed)
 	}
 	for (i = 0; i < n; i++)
 		for (j = 0; j < hosts; j++) {
-			snprintf(name, sizeof(name), "h%lld", (long long)i * hosts + j + 1);
-			topo_link_auto(t, topo_add_node(t, name, NODE_HOST, LAYER_NONE), i);
+			snprintf(name, sizeof(name), "h%lld",
+				 (long long)i * hosts + j + 1);
+			topo_link_auto(
+				t,
+				topo_add_node(t, name, NODE_HOST, LAYER_NONE),
+				i);
 		}
 	build(t, &g);
 out:

@@ -26,7 +26,8 @@ static struct topo *chain(const char *kind, int n, int hosts, bool close)
 		for (j = 0; j < hosts; j++) {
 			int h;
 
-			snprintf(name, sizeof(name), "h%lld", (long long)i * hosts + j + 1);
+			snprintf(name, sizeof(name), "h%lld",
+				 (long long)i * hosts + j + 1);
 			h = topo_add_node(t, name, NODE_HOST, LAYER_NONE);
 			topo_link_auto(t, h, i);
 		}

@@ -6,7 +6,8 @@
 #include "graph/digraph.h"
 #include "lib/util.h"
 
-void digraph_build(struct digraph *g, int n, const int *src, const int *dst, int64_t m)
+void digraph_build(struct digraph *g, int n, const int *src, const int *dst,
+		   int64_t m)
 {
 	int64_t i, *fill;
 	int v;

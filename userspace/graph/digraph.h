@@ -21,12 +21,13 @@
 struct digraph {
 	int n;
 	int64_t m;
-	int64_t *start;		/* n + 1 */
-	int *to;		/* m */
-	int64_t *eid;		/* m: caller's edge id */
+	int64_t *start; /* n + 1 */
+	int *to; /* m */
+	int64_t *eid; /* m: caller's edge id */
 };
 
-void digraph_build(struct digraph *g, int n, const int *src, const int *dst, int64_t m);
+void digraph_build(struct digraph *g, int n, const int *src, const int *dst,
+		   int64_t m);
 int digraph_find_cycle(const struct digraph *g, int64_t **cycle);
 void digraph_free(struct digraph *g);
 

@@ -173,7 +173,8 @@ static void sort_by_ord(struct dyn_dag *g, int *nodes, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		g->keys[i] = ((uint64_t)g->ord[nodes[i]] << 30) | (uint64_t)nodes[i];
+		g->keys[i] =
+			((uint64_t)g->ord[nodes[i]] << 30) | (uint64_t)nodes[i];
 	sort_u64(g->keys, g->tmp, n);
 	for (i = 0; i < n; i++)
 		nodes[i] = (int)(g->keys[i] & ((1u << 30) - 1));

@@ -112,7 +112,8 @@ static void heap_down(struct mcf *g, int i)
 
 		if (c >= g->hn)
 			break;
-		if (c + 1 < g->hn && g->dist[g->heap[c + 1]] < g->dist[g->heap[c]])
+		if (c + 1 < g->hn &&
+		    g->dist[g->heap[c + 1]] < g->dist[g->heap[c]])
 			c++;
 		if (g->dist[g->heap[c]] >= g->dist[v])
 			break;
@@ -137,7 +138,7 @@ static int heap_pop(struct mcf *g)
 {
 	int v = g->heap[0];
 
-	g->hpos[v] = -2;	/* settled */
+	g->hpos[v] = -2; /* settled */
 	if (--g->hn > 0) {
 		g->heap[0] = g->heap[g->hn];
 		heap_down(g, 0);
@@ -213,7 +214,7 @@ static int zero_path(struct mcf *g, int s, int t)
 			g->mark[u] = 1;
 			continue;
 		}
-		g->mark[u] = 2;		/* dead end for this phase */
+		g->mark[u] = 2; /* dead end for this phase */
 		if (u == s)
 			return 0;
 		u = g->to[g->pred[u] ^ 1];
@@ -264,7 +265,8 @@ int mcf_solve(struct mcf *g, int s, int t, int limit, int64_t *cost)
 		 */
 		for (v = 0; v < g->n; v++)
 			g->pi[v] += g->hpos[v] == -2 ? g->dist[v] :
-				    g->dist[v] < dt ? g->dist[v] : dt;
+				    g->dist[v] < dt  ? g->dist[v] :
+						       dt;
 		/* Any path of zero reduced-cost arcs costs exactly the shortest. */
 		for (v = 0; v < g->n; v++) {
 			g->cur[v] = g->first[v];

@@ -28,22 +28,22 @@
 #define MCF_INF (1 << 29)
 
 struct mcf {
-	int n, m;		/* nodes; arcs (forward + reverse) */
+	int n, m; /* nodes; arcs (forward + reverse) */
 	int n_cap, m_cap;
-	int *first;		/* n: first arc out of a node */
-	int *next;		/* m */
-	int *to;		/* m */
-	int *cap;		/* m: residual capacity */
-	int *cost;		/* m */
-	int *flow;		/* m/2: flow on forward arcs */
-	int64_t *pi;		/* n: potentials */
-	int64_t *dist;		/* n */
-	int *pred;		/* n: arc into a node on the shortest path */
-	int *heap;		/* binary heap of nodes keyed by dist */
-	int *hpos;		/* n: position in heap, -1 if not in it */
+	int *first; /* n: first arc out of a node */
+	int *next; /* m */
+	int *to; /* m */
+	int *cap; /* m: residual capacity */
+	int *cost; /* m */
+	int *flow; /* m/2: flow on forward arcs */
+	int64_t *pi; /* n: potentials */
+	int64_t *dist; /* n */
+	int *pred; /* n: arc into a node on the shortest path */
+	int *heap; /* binary heap of nodes keyed by dist */
+	int *hpos; /* n: position in heap, -1 if not in it */
 	int hn;
-	int *cur;		/* n: current arc of the phase's path search */
-	char *mark;		/* n: 1 on the search path, 2 dead end */
+	int *cur; /* n: current arc of the phase's path search */
+	char *mark; /* n: 1 on the search path, 2 dead end */
 };
 
 void mcf_init(struct mcf *g);

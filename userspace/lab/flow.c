@@ -51,7 +51,8 @@ static void sleep_until(uint64_t ns)
 
 static int open_sender(const struct flow_send_opts *o)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(o->port) };
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons(o->port) };
 	int tos = o->dscp << 2, fd;
 
 	if (inet_pton(AF_INET, o->dst, &a.sin_addr) != 1) {
@@ -60,8 +61,8 @@ static int open_sender(const struct flow_send_opts *o)
 	}
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
 	if (fd < 0 || setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)) ||
-	    (o->prio >= 0 &&
-	     setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &o->prio, sizeof(o->prio))) ||
+	    (o->prio >= 0 && setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &o->prio,
+					sizeof(o->prio))) ||
 	    connect(fd, (struct sockaddr *)&a, sizeof(a))) {
 		p_err("socket to %s:%d: %s", o->dst, o->port, strerror(errno));
 		if (fd >= 0)
@@ -108,9 +109,10 @@ int flow_send(const struct flow_send_opts *o)
 		if (next + CATCH_UP_NS < now)
 			next = now - CATCH_UP_NS;
 	}
-	fprintf(o->out, "{\"flow\":%u,\"sent_pkts\":%llu,\"sent_bytes\":%llu,"
-		"\"send_errors\":%llu,\"seconds\":%.3f,\"end\":%.3f}\n", o->flow,
-		(unsigned long long)sent, (unsigned long long)bytes,
+	fprintf(o->out,
+		"{\"flow\":%u,\"sent_pkts\":%llu,\"sent_bytes\":%llu,"
+		"\"send_errors\":%llu,\"seconds\":%.3f,\"end\":%.3f}\n",
+		o->flow, (unsigned long long)sent, (unsigned long long)bytes,
 		(unsigned long long)errs, (now_ns() - t0) / 1e9, wall_s());
 	fflush(o->out);
 	close(fd);
@@ -119,7 +121,7 @@ int flow_send(const struct flow_send_opts *o)
 
 struct flow_rx {
 	uint32_t id;
-	uint64_t next_seq;	/* one past the highest sequence seen */
+	uint64_t next_seq; /* one past the highest sequence seen */
 	uint64_t pkts, bytes, lost, late;
 	uint64_t last_pkts, last_bytes;
 };
@@ -158,11 +160,14 @@ static void rx_sample(FILE *out, struct flow_rx *f, int n, double t, double dt)
 	for (i = 0; i < n; i++) {
 		uint64_t b = f[i].bytes - f[i].last_bytes;
 
-		fprintf(out, "{\"t\":%.3f,\"flow\":%u,\"pkts\":%llu,\"bytes\":%llu,"
-			"\"mbps\":%.3f,\"rx\":%llu,\"lost\":%llu}\n", t, f[i].id,
+		fprintf(out,
+			"{\"t\":%.3f,\"flow\":%u,\"pkts\":%llu,\"bytes\":%llu,"
+			"\"mbps\":%.3f,\"rx\":%llu,\"lost\":%llu}\n",
+			t, f[i].id,
 			(unsigned long long)(f[i].pkts - f[i].last_pkts),
 			(unsigned long long)b, b * 8 / dt / 1e6,
-			(unsigned long long)f[i].pkts, (unsigned long long)f[i].lost);
+			(unsigned long long)f[i].pkts,
+			(unsigned long long)f[i].lost);
 		f[i].last_pkts = f[i].pkts;
 		f[i].last_bytes = f[i].bytes;
 	}
@@ -171,11 +176,13 @@ static void rx_sample(FILE *out, struct flow_rx *f, int n, double t, double dt)
 
 static int open_receiver(int port)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons(port) };
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0), one = 1;
 	int rcvbuf = 8 << 20;
 
-	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	if (fd < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    bind(fd, (struct sockaddr *)&a, sizeof(a))) {
 		p_err("UDP port %d: %s", port, strerror(errno));
 		if (fd >= 0)
@@ -197,7 +204,7 @@ int flow_recv(const struct flow_recv_opts *o)
 	double last;
 
 	if (fd < 0)
-		return EXIT_RUNTIME;	/* socket or bind failed */
+		return EXIT_RUNTIME; /* socket or bind failed */
 	catch_signals();
 	t0 = now_ns();
 	next = t0 + iv;
@@ -218,7 +225,8 @@ int flow_recv(const struct flow_recv_opts *o)
 		}
 		if (poll(&pfd, 1, (int)((next - now) / 1000000 + 1)) <= 0)
 			continue;
-		while ((len = recv(fd, buf, sizeof(buf), 0)) >= (ssize_t)sizeof(struct flow_hdr)) {
+		while ((len = recv(fd, buf, sizeof(buf), 0)) >=
+		       (ssize_t)sizeof(struct flow_hdr)) {
 			struct flow_hdr *h = (struct flow_hdr *)buf;
 			struct flow_rx *f;
 
@@ -230,9 +238,10 @@ int flow_recv(const struct flow_recv_opts *o)
 		}
 	}
 	for (i = 0; i < n; i++)
-		fprintf(o->out, "{\"final\":true,\"flow\":%u,\"rx\":%llu,\"rx_bytes\":%llu,"
-			"\"lost\":%llu,\"late\":%llu,\"end\":%.3f}\n", flows[i].id,
-			(unsigned long long)flows[i].pkts,
+		fprintf(o->out,
+			"{\"final\":true,\"flow\":%u,\"rx\":%llu,\"rx_bytes\":%llu,"
+			"\"lost\":%llu,\"late\":%llu,\"end\":%.3f}\n",
+			flows[i].id, (unsigned long long)flows[i].pkts,
 			(unsigned long long)flows[i].bytes,
 			(unsigned long long)flows[i].lost,
 			(unsigned long long)flows[i].late, wall_s());

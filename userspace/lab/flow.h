@@ -25,8 +25,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define FLOW_MAGIC 0x54474657u	/* "TGFW" */
-#define FLOW_PORT 4791		/* RoCEv2's UDP port */
+#define FLOW_MAGIC 0x54474657u /* "TGFW" */
+#define FLOW_PORT 4791 /* RoCEv2's UDP port */
 #define FLOW_MAX 256
 
 struct flow_hdr {
@@ -37,21 +37,21 @@ struct flow_hdr {
 } __attribute__((packed));
 
 struct flow_send_opts {
-	const char *dst;	/* IPv4 address */
+	const char *dst; /* IPv4 address */
 	int port;
 	uint32_t flow;
-	double mbit;		/* UDP payload rate */
-	int size;		/* UDP payload bytes */
+	double mbit; /* UDP payload rate */
+	int size; /* UDP payload bytes */
 	int dscp;
-	int prio;		/* SO_PRIORITY, -1 to leave it */
-	double seconds;		/* 0: until a signal */
+	int prio; /* SO_PRIORITY, -1 to leave it */
+	double seconds; /* 0: until a signal */
 	FILE *out;
 };
 
 struct flow_recv_opts {
 	int port;
 	int interval_ms;
-	double seconds;		/* 0: until a signal */
+	double seconds; /* 0: until a signal */
 	FILE *out;
 };
 

@@ -122,7 +122,7 @@ static void route_path(const struct topo *t, const int32_t *hops, int m,
 		d = detour(t, down, blocked, u, dst, dist, queue, buf + n);
 		if (d < 0) {
 			r->unroutable++;
-			m = n;	/* the prefix still routes up to the failure */
+			m = n; /* the prefix still routes up to the failure */
 		} else {
 			m = n + d;
 		}
@@ -182,7 +182,8 @@ void lab_routes_shortest(const struct topo *t, const bool *down,
 			for (i = 0; i < nx->nports; i++) {
 				int p = nx->ports[i], y = port_peer_node(t, p);
 
-				if (!link_down(t, down, p) && dist[y] == dist[x] - 1 &&
+				if (!link_down(t, down, p) &&
+				    dist[y] == dist[x] - 1 &&
 				    (y == dst || topo_is_switch(t, y)))
 					route_add(r, x, dst, p);
 			}
@@ -203,7 +204,8 @@ void lab_routes_free(struct lab_routes *r)
 	memset(r, 0, sizeof(*r));
 }
 
-const int *lab_route_ports(const struct lab_routes *r, int node, int dst, int *n)
+const int *lab_route_ports(const struct lab_routes *r, int node, int dst,
+			   int *n)
 {
 	uint64_t i;
 

@@ -36,8 +36,8 @@
 
 struct lab_route {
 	int node;
-	int dst;	/* a host */
-	int *ports;	/* egress port ids, ascending */
+	int dst; /* a host */
+	int *ports; /* egress port ids, ascending */
 	int nports;
 	int cap;
 };
@@ -46,8 +46,8 @@ struct lab_routes {
 	struct lab_route *r;
 	int n;
 	int cap;
-	struct hmap idx;	/* key2(node, dst) -> index in r */
-	int unroutable;		/* paths that a failure left without a detour */
+	struct hmap idx; /* key2(node, dst) -> index in r */
+	int unroutable; /* paths that a failure left without a detour */
 };
 
 int lab_routes_from_paths(const struct topo *t, const struct elp *e,
@@ -55,6 +55,7 @@ int lab_routes_from_paths(const struct topo *t, const struct elp *e,
 void lab_routes_shortest(const struct topo *t, const bool *down,
 			 struct lab_routes *r);
 void lab_routes_free(struct lab_routes *r);
-const int *lab_route_ports(const struct lab_routes *r, int node, int dst, int *n);
+const int *lab_route_ports(const struct lab_routes *r, int node, int dst,
+			   int *n);
 
 #endif /* __TAGGER_LAB_ROUTES_H */

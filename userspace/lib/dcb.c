@@ -61,7 +61,8 @@ int pfc_dcb_probe(const char *ifname, char *msg, size_t len)
 		snprintf(msg, len, "supported");
 		return 1;
 	}
-	snprintf(msg, len, "%s", r == -EOPNOTSUPP ? "unsupported" : strerror(-r));
+	snprintf(msg, len, "%s",
+		 r == -EOPNOTSUPP ? "unsupported" : strerror(-r));
 	return r == -EOPNOTSUPP || r == -ENODEV ? 0 : r;
 }
 

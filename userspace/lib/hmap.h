@@ -37,7 +37,7 @@ bool hmap_get(const struct hmap *m, uint64_t key, uint64_t *val);
 void hmap_put(struct hmap *m, uint64_t key, uint64_t val);
 uint64_t *hmap_slot(struct hmap *m, uint64_t key, bool *inserted);
 
-#define HMAP_FOR_EACH(m, it)                                              \
+#define HMAP_FOR_EACH(m, it)                                               \
 	for ((it) = (m)->e; (it) && (it) < (m)->e + (m)->mask + 1; (it)++) \
 		if ((it)->key != HMAP_EMPTY)
 

@@ -14,8 +14,10 @@ static void jp_format_path(const struct jpath *c, char *buf, size_t size)
 	buf[0] = '\0';
 	for (i = 0; i < c->len && i < JPATH_DEPTH && n < size; i++) {
 		int w = c->path[i].key ?
-			snprintf(buf + n, size - n, "%s%s", i ? "." : "", c->path[i].key) :
-			snprintf(buf + n, size - n, "[%zu]", c->path[i].idx);
+				snprintf(buf + n, size - n, "%s%s",
+					 i ? "." : "", c->path[i].key) :
+				snprintf(buf + n, size - n, "[%zu]",
+					 c->path[i].idx);
 
 		n += w > 0 ? (size_t)w : 0;
 	}
@@ -60,18 +62,26 @@ void jp_leave(struct jpath *c, size_t old)
 static const char *jp_type_name(const json_t *v)
 {
 	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a number with a fraction";
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+		return "an integer";
+	case JSON_REAL:
+		return "a number with a fraction";
 	case JSON_TRUE:
-	case JSON_FALSE: return "a boolean";
-	default: return "null";
+	case JSON_FALSE:
+		return "a boolean";
+	default:
+		return "null";
 	}
 }
 
-bool jp_want_type(struct jpath *c, const json_t *v, json_type type, const char *what)
+bool jp_want_type(struct jpath *c, const json_t *v, json_type type,
+		  const char *what)
 {
 	if (v && json_typeof(v) == type)
 		return true;
@@ -85,7 +95,8 @@ bool jp_known_keys(struct jpath *c, json_t *obj, const char *const *allowed)
 	json_t *v;
 	int i;
 
-	json_object_foreach(obj, key, v) {
+	json_object_foreach(obj, key, v)
+	{
 		for (i = 0; allowed[i] && strcmp(allowed[i], key); i++)
 			;
 		if (!allowed[i])
@@ -96,7 +107,7 @@ bool jp_known_keys(struct jpath *c, json_t *obj, const char *const *allowed)
 
 /* obj[key] as an integer in [lo, hi]; what names the range in messages. */
 bool jp_get_int(struct jpath *c, json_t *obj, const char *key, int lo, int hi,
-		    const char *what, int *out)
+		const char *what, int *out)
 {
 	json_t *v = json_object_get(obj, key);
 	size_t old;
@@ -109,10 +120,9 @@ bool jp_get_int(struct jpath *c, json_t *obj, const char *key, int lo, int hi,
 		ok = false;
 	else if (json_integer_value(v) < lo || json_integer_value(v) > hi)
 		ok = jp_err(c, "%lld is not %s (%d..%d)",
-			 (long long)json_integer_value(v), what, lo, hi);
+			    (long long)json_integer_value(v), what, lo, hi);
 	else
 		*out = (int)json_integer_value(v);
 	jp_leave(c, old);
 	return ok;
 }
-

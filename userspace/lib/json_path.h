@@ -24,7 +24,7 @@
 #define JPATH_DEPTH 16
 
 struct jpath_seg {
-	const char *key;	/* NULL for an array index */
+	const char *key; /* NULL for an array index */
 	size_t idx;
 };
 
@@ -34,11 +34,13 @@ struct jpath {
 	size_t len;
 };
 
-bool jp_err(struct jpath *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool jp_err(struct jpath *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 size_t jp_enter_key(struct jpath *c, const char *key);
 size_t jp_enter_index(struct jpath *c, size_t i);
 void jp_leave(struct jpath *c, size_t old);
-bool jp_want_type(struct jpath *c, const json_t *v, json_type type, const char *what);
+bool jp_want_type(struct jpath *c, const json_t *v, json_type type,
+		  const char *what);
 bool jp_known_keys(struct jpath *c, json_t *obj, const char *const *allowed);
 bool jp_get_int(struct jpath *c, json_t *obj, const char *key, int lo, int hi,
 		const char *what, int *out);

@@ -6,7 +6,8 @@
 
 static size_t skip_ws(const char *b, size_t len, size_t i)
 {
-	while (i < len && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
+	while (i < len &&
+	       (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
 		i++;
 	return i;
 }
@@ -44,8 +45,8 @@ static size_t skip_value(const char *b, size_t len, size_t i)
 				return i;
 			if (!--depth)
 				return i + 1;
-		} else if (!depth && (c == ',' || c == ' ' || c == '\t' || c == '\n' ||
-				      c == '\r')) {
+		} else if (!depth && (c == ',' || c == ' ' || c == '\t' ||
+				      c == '\n' || c == '\r')) {
 			return i;
 		}
 		i++;

@@ -19,7 +19,8 @@
 
 #include <stddef.h>
 
-typedef int (*json_skim_fn)(const char *key, size_t keylen, size_t span, void *arg);
+typedef int (*json_skim_fn)(const char *key, size_t keylen, size_t span,
+			    void *arg);
 
 int json_skim_top(const char *buf, size_t len, json_skim_fn fn, void *arg);
 

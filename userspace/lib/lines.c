@@ -72,7 +72,8 @@ int lines_open_max(struct lines *lr, const char *path, size_t max)
 	if (f != stdin)
 		fclose(f);
 	if (err == TOO_BIG) {
-		input_err(path, 0, "larger than the input limit of %zu MiB", max >> 20);
+		input_err(path, 0, "larger than the input limit of %zu MiB",
+			  max >> 20);
 		return -1;
 	}
 	if (err) {
@@ -87,7 +88,8 @@ int lines_open(struct lines *lr, const char *path)
 	return lines_open_max(lr, path, LINES_MAX_BYTES);
 }
 
-void lines_open_mem(struct lines *lr, const char *name, const char *buf, size_t len)
+void lines_open_mem(struct lines *lr, const char *name, const char *buf,
+		    size_t len)
 {
 	memset(lr, 0, sizeof(*lr));
 	lr->name = name;
@@ -109,7 +111,8 @@ static inline int is_blank(char c)
 int lines_next(struct lines *lr)
 {
 	while (lr->pos < lr->len) {
-		char *p = lr->buf + lr->pos, *end = memchr(p, '\n', lr->len - lr->pos);
+		char *p = lr->buf + lr->pos,
+		     *end = memchr(p, '\n', lr->len - lr->pos);
 		char *hash;
 
 		if (!end)

@@ -23,7 +23,7 @@
 
 #include <stddef.h>
 
-#define LINES_MAX_BYTES (1UL << 30)	/* 1 GiB: topology and ELP files */
+#define LINES_MAX_BYTES (1UL << 30) /* 1 GiB: topology and ELP files */
 #define LINES_ERR (-2)
 
 struct lines {
@@ -39,7 +39,8 @@ struct lines {
 
 int lines_open(struct lines *lr, const char *path);
 int lines_open_max(struct lines *lr, const char *path, size_t max);
-void lines_open_mem(struct lines *lr, const char *name, const char *buf, size_t len);
+void lines_open_mem(struct lines *lr, const char *name, const char *buf,
+		    size_t len);
 int lines_next(struct lines *lr);
 int lines_nul_line(const struct lines *lr);
 void lines_close(struct lines *lr);

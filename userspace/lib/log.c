@@ -116,7 +116,8 @@ void json_emit(json_t *obj)
 {
 	size_t flags = pretty_output ? JSON_INDENT(2) : JSON_COMPACT;
 
-	json_dumpf(obj, stdout, flags | JSON_ENCODE_ANY | JSON_REAL_PRECISION(6));
+	json_dumpf(obj, stdout,
+		   flags | JSON_ENCODE_ANY | JSON_REAL_PRECISION(6));
 	fputc('\n', stdout);
 	fflush(stdout);
 	json_decref(obj);
@@ -140,10 +141,11 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 	if (log_quiet || log_level < l)
 		return 0;
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	if (l < LOG_DEBUG && (strstr(buf, "Exclusivity flag on") ||
-			      strstr(buf, "Cannot find specified filter chain") ||
-			      strstr(buf, "Parent Qdisc doesn't exist") ||
-			      strstr(buf, "Filter with specified priority/protocol not found")))
+	if (l < LOG_DEBUG &&
+	    (strstr(buf, "Exclusivity flag on") ||
+	     strstr(buf, "Cannot find specified filter chain") ||
+	     strstr(buf, "Parent Qdisc doesn't exist") ||
+	     strstr(buf, "Filter with specified priority/protocol not found")))
 		return 0;
 	pr_log(l, "libbpf: %s", buf);
 	return 0;

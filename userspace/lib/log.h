@@ -46,8 +46,9 @@ extern int json_docs;
 
 /* Exit codes of every subcommand, one meaning each. */
 #define EXIT_OK 0
-#define EXIT_PROBLEM 1	/* the check found a problem: CBD, not deadlock-free */
-#define EXIT_USAGE 2	/* bad input or usage */
-#define EXIT_RUNTIME 3	/* a system call or the kernel failed: socket, BPF load, netlink */
+#define EXIT_PROBLEM 1 /* the check found a problem: CBD, not deadlock-free */
+#define EXIT_USAGE 2 /* bad input or usage */
+#define EXIT_RUNTIME \
+	3 /* a system call or the kernel failed: socket, BPF load, netlink */
 
 #endif /* __TAGGER_LOG_H */

@@ -72,7 +72,8 @@ int outfile_close(struct outfile *o, bool ok)
 		if (o->path)
 			err |= fclose(o->f);
 		if (err && ok)
-			p_err("cannot write %s: %m", o->path ? o->path : "stdout");
+			p_err("cannot write %s: %m",
+			      o->path ? o->path : "stdout");
 		return err && ok ? -1 : 0;
 	}
 	err = ferror(o->f) || usual_mode(o->f);

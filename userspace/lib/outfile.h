@@ -19,8 +19,8 @@
 
 struct outfile {
 	FILE *f;
-	const char *path;	/* NULL for stdout */
-	char *tmp;		/* NULL when written in place */
+	const char *path; /* NULL for stdout */
+	char *tmp; /* NULL when written in place */
 };
 
 int outfile_open(struct outfile *o, const char *path);

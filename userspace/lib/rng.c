@@ -46,7 +46,7 @@ uint64_t rng_below(struct rng *r, uint64_t n)
 	uint64_t lo = (uint64_t)m;
 
 	if (lo < n) {
-		uint64_t floor = -n % n;	/* 2^64 mod n */
+		uint64_t floor = -n % n; /* 2^64 mod n */
 
 		while (lo < floor) {
 			m = (unsigned __int128)rng_next(r) * n;

@@ -8,7 +8,7 @@
 
 static uint32_t hash(const char *s)
 {
-	uint32_t h = 2166136261u;	/* FNV-1a */
+	uint32_t h = 2166136261u; /* FNV-1a */
 
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 16777619u;

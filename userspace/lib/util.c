@@ -83,13 +83,15 @@ int split_list(const char *s, int lo, int hi, int **out)
 	char *copy = xstrdup(s), *save = NULL, *tok;
 	int n = 0, cap = 0, *arr = NULL;
 
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
 		unsigned long a, b;
 		char *dash = strchr(tok, '-');
 
 		if (dash)
 			*dash = '\0';
-		if (!parse_uint(tok, hi, &a) || (dash && !parse_uint(dash + 1, hi, &b)))
+		if (!parse_uint(tok, hi, &a) ||
+		    (dash && !parse_uint(dash + 1, hi, &b)))
 			goto bad;
 		if (!dash)
 			b = a;
@@ -118,13 +120,15 @@ bad:
  */
 bool valid_name(const char *s)
 {
-	if (!*s || !strcmp(s, ".") || !strcmp(s, "..") || strlen(s) > NAME_MAX_LEN)
+	if (!*s || !strcmp(s, ".") || !strcmp(s, "..") ||
+	    strlen(s) > NAME_MAX_LEN)
 		return false;
 	for (; *s; s++) {
 		char c = *s;
 
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'))
+		      (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+		      c == '-'))
 			return false;
 	}
 	return true;

@@ -27,13 +27,14 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
 /* Grow-by-doubling append; arr, n and cap are lvalues. */
-#define VEC_PUSH(arr, n, cap, val)                                          \
-	do {                                                                \
-		if ((n) == (cap)) {                                         \
-			(cap) = (cap) ? 2 * (cap) : 8;                      \
-			(arr) = xrealloc((arr), (size_t)(cap) * sizeof(*(arr))); \
-		}                                                           \
-		(arr)[(n)++] = (val);                                       \
+#define VEC_PUSH(arr, n, cap, val)                                        \
+	do {                                                              \
+		if ((n) == (cap)) {                                       \
+			(cap) = (cap) ? 2 * (cap) : 8;                    \
+			(arr) = xrealloc((arr),                           \
+					 (size_t)(cap) * sizeof(*(arr))); \
+		}                                                         \
+		(arr)[(n)++] = (val);                                     \
 	} while (0)
 
 uint64_t now_ns(void);

@@ -32,9 +32,9 @@
 enum metrics_kind { METRICS_SWITCH, METRICS_PFC };
 
 struct metrics_nodes {
-	char **names[2];	/* by enum metrics_kind */
+	char **names[2]; /* by enum metrics_kind */
 	int n[2];
-	bool discover;		/* none named: find them on every collection */
+	bool discover; /* none named: find them on every collection */
 };
 
 void metrics_nodes_add(struct metrics_nodes *n, enum metrics_kind kind,

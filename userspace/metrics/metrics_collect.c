@@ -31,13 +31,14 @@ static int read_node(enum metrics_kind kind, const char *name, json_t **doc)
 /* One node; a node that cannot be read is reported, not fatal, to serve. */
 static int collect_one(struct prom *p, enum metrics_kind kind, const char *name)
 {
-	struct prom_label l[] = { { "kind", kind_names[kind] }, { "node", name } };
+	struct prom_label l[] = { { "kind", kind_names[kind] },
+				  { "node", name } };
 	json_t *doc = NULL;
 	int r = read_node(kind, name, &doc);
 
 	prom_add(p, "tagger_metrics_collect_success", PROM_GAUGE,
-		 "1 if a node's counters could be read at this collection.",
-		 l, 2, !r);
+		 "1 if a node's counters could be read at this collection.", l,
+		 2, !r);
 	if (r)
 		return r;
 	if (kind == METRICS_SWITCH)

@@ -25,8 +25,8 @@
 void metrics_nodes_add(struct metrics_nodes *n, enum metrics_kind kind,
 		       const char *name)
 {
-	n->names[kind] = xrealloc(n->names[kind],
-				  (n->n[kind] + 1) * sizeof(char *));
+	n->names[kind] =
+		xrealloc(n->names[kind], (n->n[kind] + 1) * sizeof(char *));
 	n->names[kind][n->n[kind]++] = xstrdup(name);
 }
 
@@ -57,7 +57,8 @@ static bool is_local_switch(const char *name)
 	if (!state)
 		return false;
 	self = dp_netns_json();
-	ok = !strcmp(json_string_value(json_object_get(state, "kind")) ?: "", "switch") &&
+	ok = !strcmp(json_string_value(json_object_get(state, "kind")) ?: "",
+		     "switch") &&
 	     !strcmp(dp_state_phase(state), "attached") &&
 	     (!json_is_object(json_object_get(state, "netns")) ||
 	      json_equal(json_object_get(state, "netns"), self));
@@ -72,7 +73,8 @@ static bool is_local_agent(const char *base, const char *name)
 	struct pfc_state *st;
 	char dir[PATH_MAX];
 
-	if (snprintf(dir, sizeof(dir), "%s/%s", base, name) >= (int)sizeof(dir) ||
+	if (snprintf(dir, sizeof(dir), "%s/%s", base, name) >=
+		    (int)sizeof(dir) ||
 	    pfc_state_open(dir, false, &st))
 		return false;
 	rec = (struct pfc_netns){ st->netns_dev, st->netns_ino };
@@ -82,7 +84,8 @@ static bool is_local_agent(const char *base, const char *name)
 
 /* The entries of dir that pass keep, in name order. */
 static void scan(struct metrics_nodes *n, enum metrics_kind kind,
-		 const char *dir, bool (*keep)(const char *dir, const char *name))
+		 const char *dir,
+		 bool (*keep)(const char *dir, const char *name))
 {
 	struct dirent **ents;
 	int i, k = scandir(dir, &ents, NULL, alphasort);

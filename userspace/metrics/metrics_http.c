@@ -17,7 +17,8 @@
 #include "metrics/prom.h"
 #include "lib/util.h"
 
-int metrics_http_addr(const char *s, struct sockaddr_storage *ss, socklen_t *len)
+int metrics_http_addr(const char *s, struct sockaddr_storage *ss,
+		      socklen_t *len)
 {
 	struct sockaddr_in *in = (struct sockaddr_in *)ss;
 	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
@@ -36,7 +37,7 @@ int metrics_http_addr(const char *s, struct sockaddr_storage *ss, socklen_t *len
 	} else {
 		end = strchr(s, ':');
 		if (end && strchr(end + 1, ':'))
-			return -EINVAL;		/* IPv6 needs its brackets */
+			return -EINVAL; /* IPv6 needs its brackets */
 		n = end ? (size_t)(end - s) : strlen(s);
 		port = end ? end + 1 : NULL;
 	}
@@ -81,7 +82,8 @@ int metrics_http_listen(const struct sockaddr_storage *ss, socklen_t len,
 	socklen_t glen = sizeof(got);
 	int fd, one = 1, err;
 
-	fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		    0);
 	if (fd < 0)
 		return -errno;
 	/* A restarted server must not wait for the old one's TIME_WAITs. */
@@ -148,7 +150,8 @@ static int read_head(int fd, char *buf, int64_t deadline)
 	size_t len = 0;
 
 	while (len < METRICS_HTTP_MAX_REQUEST) {
-		ssize_t r = recv(fd, buf + len, METRICS_HTTP_MAX_REQUEST - len, 0);
+		ssize_t r =
+			recv(fd, buf + len, METRICS_HTTP_MAX_REQUEST - len, 0);
 
 		if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
 			if (!wait_fd(fd, POLLIN, deadline))
@@ -172,9 +175,11 @@ static void reply(int fd, const char *status, const char *type,
 	int64_t deadline = now_ms() + METRICS_HTTP_TIMEOUT_MS;
 	int n;
 
-	n = snprintf(hdr, sizeof(hdr), "HTTP/1.1 %s\r\nContent-Type: %s\r\n"
-		     "Content-Length: %zu\r\n%sConnection: close\r\n\r\n", status,
-		     type, len, strncmp(status, "405", 3) ? "" : "Allow: GET, HEAD\r\n");
+	n = snprintf(hdr, sizeof(hdr),
+		     "HTTP/1.1 %s\r\nContent-Type: %s\r\n"
+		     "Content-Length: %zu\r\n%sConnection: close\r\n\r\n",
+		     status, type, len,
+		     strncmp(status, "405", 3) ? "" : "Allow: GET, HEAD\r\n");
 	if (send_all(fd, hdr, n, deadline) && !head)
 		send_all(fd, body, len, deadline);
 }
@@ -184,10 +189,12 @@ static void reply_text(int fd, const char *status, bool head)
 	char body[64];
 
 	snprintf(body, sizeof(body), "%s\n", status);
-	reply(fd, status, "text/plain; charset=utf-8", body, strlen(body), head);
+	reply(fd, status, "text/plain; charset=utf-8", body, strlen(body),
+	      head);
 }
 
-static void answer(int fd, char *req, int (*body)(void *arg, FILE *f), void *arg)
+static void answer(int fd, char *req, int (*body)(void *arg, FILE *f),
+		   void *arg)
 {
 	char *method = req, *target, *version, *eol = strpbrk(req, "\r\n");
 	char *buf = NULL;
@@ -199,7 +206,8 @@ static void answer(int fd, char *req, int (*body)(void *arg, FILE *f), void *arg
 	*eol = '\0';
 	target = strchr(method, ' ');
 	version = target ? strchr(target + 1, ' ') : NULL;
-	if (!version || strchr(version + 1, ' ') || strncmp(version + 1, "HTTP/1.", 7)) {
+	if (!version || strchr(version + 1, ' ') ||
+	    strncmp(version + 1, "HTTP/1.", 7)) {
 		reply_text(fd, "400 Bad Request", false);
 		return;
 	}
@@ -300,7 +308,7 @@ int metrics_http_serve(int fd, int (*body)(void *arg, FILE *f), void *arg)
 			continue;
 		c = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (c < 0 && (errno == EMFILE || errno == ENFILE))
-			poll(NULL, 0, 100);	/* out of files: not a busy loop */
+			poll(NULL, 0, 100); /* out of files: not a busy loop */
 		if (c < 0)
 			continue;
 		handle(c, body, arg);

@@ -28,9 +28,10 @@
 #define METRICS_HTTP_PORT 9427
 #define METRICS_HTTP_MAX_REQUEST 8192
 #define METRICS_HTTP_TIMEOUT_MS 5000
-#define METRICS_HTTP_LINGER_MS 500	/* reading what follows an answer */
+#define METRICS_HTTP_LINGER_MS 500 /* reading what follows an answer */
 
-int metrics_http_addr(const char *s, struct sockaddr_storage *ss, socklen_t *len);
+int metrics_http_addr(const char *s, struct sockaddr_storage *ss,
+		      socklen_t *len);
 int metrics_http_listen(const struct sockaddr_storage *ss, socklen_t len,
 			char *bound, size_t n);
 int metrics_http_serve(int fd, int (*body)(void *arg, FILE *f), void *arg);

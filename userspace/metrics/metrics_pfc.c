@@ -9,12 +9,18 @@
 struct field {
 	const char *key, *name;
 	enum prom_type type;
-	double scale;		/* to base units: seconds, bytes */
+	double scale; /* to base units: seconds, bytes */
 	const char *help;
 };
 
-#define C(k, n, h) { k, n, PROM_COUNTER, 1, h }
-#define G(k, n, h) { k, n, PROM_GAUGE, 1, h }
+#define C(k, n, h)                       \
+	{                                \
+		k, n, PROM_COUNTER, 1, h \
+	}
+#define G(k, n, h)                     \
+	{                              \
+		k, n, PROM_GAUGE, 1, h \
+	}
 
 static const struct field prio_fields[] = {
 	G("buffered_bytes", "tagger_pfc_buffered_bytes",
@@ -44,11 +50,13 @@ static const struct field prio_fields[] = {
 	C("pfc_rx_ignored", "tagger_pfc_ignored_frames_received_total",
 	  "PFC frames received and ignored."),
 	G("paused", "tagger_pfc_paused", "1 while an egress queue is paused."),
-	C("pauses", "tagger_pfc_pauses_total", "Times an egress queue was paused."),
+	C("pauses", "tagger_pfc_pauses_total",
+	  "Times an egress queue was paused."),
 	{ "paused_ms", "tagger_pfc_paused_seconds_total", PROM_COUNTER, 1e-3,
 	  "Time an egress queue spent paused." },
 	G("queue_bytes", "tagger_pfc_queue_bytes", "Bytes in an egress queue."),
-	G("queue_packets", "tagger_pfc_queue_packets", "Packets in an egress queue."),
+	G("queue_packets", "tagger_pfc_queue_packets",
+	  "Packets in an egress queue."),
 	C("queue_drops", "tagger_pfc_queue_drops_total",
 	  "Packets an egress queue dropped."),
 	C("tx_packets", "tagger_pfc_transmitted_packets_total",
@@ -104,17 +112,20 @@ static void prio_metrics(struct prom *p, const struct prom_label *port,
 
 static void port_metrics(struct prom *p, const char *node, json_t *port)
 {
-	struct prom_label l[4] = { { "node", node }, { "port", str(port, "name") } };
+	struct prom_label l[4] = { { "node", node },
+				   { "port", str(port, "name") } };
 	json_t *prio;
 	size_t i;
 
 	l[2] = (struct prom_label){ "ifname", str(port, "ifname") };
 	l[3] = (struct prom_label){ "dcb", str(port, "dcb") };
 	prom_add(p, "tagger_pfc_port_info", PROM_GAUGE,
-		 "A port of a pause agent and its interface (always 1).", l, 4, 1);
-	prom_add(p, "tagger_pfc_port_speed_bytes", PROM_GAUGE,
-		 "The rate a pause agent shapes a port to, in bytes per second.",
-		 l, 2, num(port, "rate_bps") / 8);
+		 "A port of a pause agent and its interface (always 1).", l, 4,
+		 1);
+	prom_add(
+		p, "tagger_pfc_port_speed_bytes", PROM_GAUGE,
+		"The rate a pause agent shapes a port to, in bytes per second.",
+		l, 2, num(port, "rate_bps") / 8);
 	json_array_foreach(json_object_get(port, "prios"), i, prio)
 		prio_metrics(p, l, prio);
 }
@@ -128,20 +139,27 @@ static void node_prios(struct prom *p, const char *node, json_t *doc)
 	size_t i, k;
 
 	l[1] = (struct prom_label){ "priority", prio_s };
-	json_array_foreach(json_object_get(doc, "xoff"), i, v) {
+	json_array_foreach(json_object_get(doc, "xoff"), i, v)
+	{
 		bool lossless = false;
 
 		snprintf(prio_s, sizeof(prio_s), "%zu", i);
 		for (k = 0; k < json_array_size(ll); k++)
-			lossless |= json_integer_value(json_array_get(ll, k)) == (json_int_t)i;
+			lossless |= json_integer_value(json_array_get(ll, k)) ==
+				    (json_int_t)i;
 		prom_add(p, "tagger_pfc_priority_lossless", PROM_GAUGE,
-			 "1 if a priority is lossless on a node.", l, 2, lossless);
-		prom_add(p, "tagger_pfc_xoff_threshold_bytes", PROM_GAUGE,
-			 "Buffered bytes above which a port pauses its upstream.", l, 2,
-			 json_number_value(v));
-		prom_add(p, "tagger_pfc_xon_threshold_bytes", PROM_GAUGE,
-			 "Buffered bytes below which a port resumes its upstream.", l, 2,
-			 json_number_value(json_array_get(json_object_get(doc, "xon"), i)));
+			 "1 if a priority is lossless on a node.", l, 2,
+			 lossless);
+		prom_add(
+			p, "tagger_pfc_xoff_threshold_bytes", PROM_GAUGE,
+			"Buffered bytes above which a port pauses its upstream.",
+			l, 2, json_number_value(v));
+		prom_add(
+			p, "tagger_pfc_xon_threshold_bytes", PROM_GAUGE,
+			"Buffered bytes below which a port resumes its upstream.",
+			l, 2,
+			json_number_value(json_array_get(
+				json_object_get(doc, "xon"), i)));
 	}
 }
 
@@ -170,7 +188,8 @@ static void agent_metrics(struct prom *p, const char *node, json_t *doc)
 		 "Drops of lossless packets on a node (should stay 0).", l, 1,
 		 num(t, "lossless_drops"));
 	prom_add(p, "tagger_pfc_lossy_drops_total", PROM_COUNTER,
-		 "Drops of lossy packets on a node.", l, 1, num(t, "lossy_drops"));
+		 "Drops of lossy packets on a node.", l, 1,
+		 num(t, "lossy_drops"));
 	prom_add(p, "tagger_pfc_resyncs_total", PROM_COUNTER,
 		 "Times the buffer accounting was resynchronised.", l, 1,
 		 num(t, "resyncs"));

@@ -9,8 +9,8 @@
 #include "lib/util.h"
 
 struct prom {
-	json_t *fams;		/* in order of first appearance */
-	json_t *index;		/* name -> position in fams */
+	json_t *fams; /* in order of first appearance */
+	json_t *index; /* name -> position in fams */
 };
 
 static const char *const type_names[] = {
@@ -55,8 +55,10 @@ size_t prom_escape(const char *s, bool help, char *out, size_t n)
 	size_t len = 0;
 
 	for (; *s; s++) {
-		const char *e = *s == '\\' ? "\\\\" : *s == '\n' ? "\\n" :
-				*s == '"' && !help ? "\\\"" : NULL;
+		const char *e = *s == '\\'	   ? "\\\\" :
+				*s == '\n'	   ? "\\n" :
+				*s == '"' && !help ? "\\\"" :
+						     NULL;
 		char one[2] = { *s, 0 };
 
 		for (e = e ?: one; *e; e++, len++)
@@ -104,11 +106,14 @@ static json_t *family(struct prom *p, const char *name, enum prom_type type,
 	if (at) {
 		fam = json_array_get(p->fams, json_integer_value(at));
 		return strcmp(json_string_value(json_object_get(fam, "type")),
-			      type_names[type]) ? NULL : fam;
+			      type_names[type]) ?
+			       NULL :
+			       fam;
 	}
-	fam = json_pack("{s:s,s:s,s:s,s:[]}", "name", name, "type", type_names[type],
-			"help", help ?: "", "samples");
-	json_object_set_new(p->index, name, json_integer(json_array_size(p->fams)));
+	fam = json_pack("{s:s,s:s,s:s,s:[]}", "name", name, "type",
+			type_names[type], "help", help ?: "", "samples");
+	json_object_set_new(p->index, name,
+			    json_integer(json_array_size(p->fams)));
 	json_array_append_new(p->fams, fam);
 	return fam;
 }
@@ -131,8 +136,9 @@ int prom_add(struct prom *p, const char *name, enum prom_type type,
 	json_t *fam, *lab;
 	int i;
 
-	if (!prom_valid_name(name) || (type == PROM_COUNTER &&
-	    (len < 6 || strcmp(name + len - 6, "_total"))))
+	if (!prom_valid_name(name) ||
+	    (type == PROM_COUNTER &&
+	     (len < 6 || strcmp(name + len - 6, "_total"))))
 		return -EINVAL;
 	for (i = 0; i < n; i++)
 		if (!prom_valid_label(labels[i].name) || !labels[i].value)
@@ -142,9 +148,11 @@ int prom_add(struct prom *p, const char *name, enum prom_type type,
 		return -EINVAL;
 	lab = json_object();
 	for (i = 0; i < n; i++)
-		json_object_set_new(lab, labels[i].name, json_string(labels[i].value));
-	json_array_append_new(json_object_get(fam, "samples"), json_pack(
-		"{s:o,s:o}", "labels", lab, "value", number(value)));
+		json_object_set_new(lab, labels[i].name,
+				    json_string(labels[i].value));
+	json_array_append_new(
+		json_object_get(fam, "samples"),
+		json_pack("{s:o,s:o}", "labels", lab, "value", number(value)));
 	return 0;
 }
 
@@ -179,7 +187,8 @@ static void put_sample(FILE *f, const char *name, json_t *s)
 	bool first = true;
 
 	fputs(name, f);
-	json_object_foreach(labels, k, v) {
+	json_object_foreach(labels, k, v)
+	{
 		fprintf(f, "%s%s=\"", first ? "{" : ",", k);
 		put_escaped(f, json_string_value(v), false);
 		fputc('"', f);
@@ -195,11 +204,14 @@ void prom_write(const struct prom *p, FILE *f)
 	json_t *fam, *s;
 	size_t i, k;
 
-	json_array_foreach(p->fams, i, fam) {
-		const char *name = json_string_value(json_object_get(fam, "name"));
+	json_array_foreach(p->fams, i, fam)
+	{
+		const char *name =
+			json_string_value(json_object_get(fam, "name"));
 
 		fprintf(f, "# HELP %s ", name);
-		put_escaped(f, json_string_value(json_object_get(fam, "help")), true);
+		put_escaped(f, json_string_value(json_object_get(fam, "help")),
+			    true);
 		fprintf(f, "\n# TYPE %s %s\n", name,
 			json_string_value(json_object_get(fam, "type")));
 		json_array_foreach(json_object_get(fam, "samples"), k, s)

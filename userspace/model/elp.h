@@ -32,11 +32,11 @@ struct elp {
 	char *file;
 	int npaths;
 	int paths_cap;
-	uint32_t *off;		/* npaths + 1 offsets into hops */
-	int32_t *hops;		/* egress port ids */
+	uint32_t *off; /* npaths + 1 offsets into hops */
+	int32_t *hops; /* egress port ids */
 	uint32_t nhops;
 	uint32_t hops_cap;
-	int *line;		/* source line of each path (0 if generated) */
+	int *line; /* source line of each path (0 if generated) */
 };
 
 struct elp *elp_new(const char *file);

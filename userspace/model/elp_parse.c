@@ -19,8 +19,8 @@ static bool name_too_long(struct lines *lr, const char *s)
 {
 	if (!s || strlen(s) <= NAME_MAX_LEN)
 		return false;
-	input_err(lr->name, lr->line, "name \"%.32s...\" is longer than %d bytes", s,
-		  NAME_MAX_LEN);
+	input_err(lr->name, lr->line,
+		  "name \"%.32s...\" is longer than %d bytes", s, NAME_MAX_LEN);
 	return true;
 }
 
@@ -42,26 +42,32 @@ static int hop_port(const struct topo *t, struct lines *lr, int from,
 	if (port) {
 		p = topo_find_port(t, from, port);
 		if (p < 0) {
-			input_err(lr->name, lr->line, "node \"%s\" has no port \"%s\"",
+			input_err(lr->name, lr->line,
+				  "node \"%s\" has no port \"%s\"",
 				  t->nodes[from].name, port);
 			return -1;
 		}
 		if (port_peer_node(t, p) != to) {
-			input_err(lr->name, lr->line, "port %s:%s leads to \"%s\", not \"%s\"",
+			input_err(lr->name, lr->line,
+				  "port %s:%s leads to \"%s\", not \"%s\"",
 				  t->nodes[from].name, port,
-				  t->nodes[port_peer_node(t, p)].name, t->nodes[to].name);
+				  t->nodes[port_peer_node(t, p)].name,
+				  t->nodes[to].name);
 			return -1;
 		}
 		return p;
 	}
 	p = topo_port_toward(t, from, to);
 	if (p == PORT_NONE)
-		input_err(lr->name, lr->line, "no link between \"%s\" and \"%s\"",
+		input_err(lr->name, lr->line,
+			  "no link between \"%s\" and \"%s\"",
 			  t->nodes[from].name, t->nodes[to].name);
 	else if (p == PORT_AMBIGUOUS)
-		input_err(lr->name, lr->line,
-			  "hop \"%s\" -> \"%s\" is ambiguous (parallel links): write %s:<port>",
-			  t->nodes[from].name, t->nodes[to].name, t->nodes[from].name);
+		input_err(
+			lr->name, lr->line,
+			"hop \"%s\" -> \"%s\" is ambiguous (parallel links): write %s:<port>",
+			t->nodes[from].name, t->nodes[to].name,
+			t->nodes[from].name);
 	return p < 0 ? -1 : p;
 }
 
@@ -72,7 +78,8 @@ static int parse_path(const struct topo *t, struct lines *lr, struct elp *e,
 	char *prev_port = NULL;
 
 	if (n < 2) {
-		input_err(lr->name, lr->line, "a path needs at least two nodes");
+		input_err(lr->name, lr->line,
+			  "a path needs at least two nodes");
 		return -1;
 	}
 	if (n - 1 > *cap) {
@@ -86,12 +93,15 @@ static int parse_path(const struct topo *t, struct lines *lr, struct elp *e,
 		if (colon) {
 			*colon = '\0';
 			if (k == n - 1) {
-				input_err(lr->name, lr->line,
-					  "the last node \"%s\" leaves by no port", tok);
+				input_err(
+					lr->name, lr->line,
+					"the last node \"%s\" leaves by no port",
+					tok);
 				return -1;
 			}
 		}
-		if (name_too_long(lr, tok) || name_too_long(lr, colon ? colon + 1 : NULL))
+		if (name_too_long(lr, tok) ||
+		    name_too_long(lr, colon ? colon + 1 : NULL))
 			return -1;
 		node = node_of(t, lr, tok);
 		if (node < 0)

@@ -25,7 +25,8 @@ int rules_find_port(const struct rules *r, int sw, const char *name)
 {
 	char key[512];
 
-	if (snprintf(key, sizeof(key), "%s:%s", r->sw[sw].name, name) >= (int)sizeof(key))
+	if (snprintf(key, sizeof(key), "%s:%s", r->sw[sw].name, name) >=
+	    (int)sizeof(key))
 		return -1;
 	return strmap_get(&r->port_names, key);
 }
@@ -42,7 +43,8 @@ int rules_classify(const struct rules *r, int sw, int in, int tag, int *rule)
 
 	if (!hmap_get(&r->classify, rules_classify_key(sw, in, tag), &v) &&
 	    (!s->wild_classify ||
-	     !hmap_get(&r->classify, rules_classify_key(sw, RULES_ANY, tag), &v))) {
+	     !hmap_get(&r->classify, rules_classify_key(sw, RULES_ANY, tag),
+		       &v))) {
 		if (rule)
 			*rule = -1;
 		return RULES_LOSSY;
@@ -54,7 +56,8 @@ int rules_classify(const struct rules *r, int sw, int in, int tag, int *rule)
 	return s->classify[v].prio;
 }
 
-int rules_rewrite(const struct rules *r, int sw, int tag, int in, int out, int *rule)
+int rules_rewrite(const struct rules *r, int sw, int tag, int in, int out,
+		  int *rule)
 {
 	const struct rules_switch *s = &r->sw[sw];
 	uint64_t v;
@@ -62,9 +65,14 @@ int rules_rewrite(const struct rules *r, int sw, int tag, int in, int out, int *
 
 	hit = hmap_get(&r->rewrite, rules_rewrite_key(sw, tag, in, out), &v);
 	if (!hit && s->wild_rewrite)
-		hit = hmap_get(&r->rewrite, rules_rewrite_key(sw, tag, in, RULES_ANY), &v) ||
-		      hmap_get(&r->rewrite, rules_rewrite_key(sw, tag, RULES_ANY, out), &v) ||
-		      hmap_get(&r->rewrite, rules_rewrite_key(sw, tag, RULES_ANY, RULES_ANY), &v);
+		hit = hmap_get(&r->rewrite,
+			       rules_rewrite_key(sw, tag, in, RULES_ANY), &v) ||
+		      hmap_get(&r->rewrite,
+			       rules_rewrite_key(sw, tag, RULES_ANY, out),
+			       &v) ||
+		      hmap_get(&r->rewrite,
+			       rules_rewrite_key(sw, tag, RULES_ANY, RULES_ANY),
+			       &v);
 	if (rule)
 		*rule = hit ? (int)v : -1;
 	if (!hit || s->rewrite[v].new_tag == r->lossy_tag)

@@ -41,24 +41,25 @@
 #include "lib/strmap.h"
 
 #define RULES_FORMAT "tagger-rules/1"
-#define RULES_ANY 0xffff		/* "*" as a port index */
-#define RULES_MAX_PORTS 0xfff0		/* ports per switch */
+#define RULES_ANY 0xffff /* "*" as a port index */
+#define RULES_MAX_PORTS 0xfff0 /* ports per switch */
 #define RULES_MAX_SWITCHES 0xfffff0
-#define RULES_MAX_BYTES (256UL << 20)	/* the file (jansson: ~10-20x in memory) */
-#define RULES_MAX_IGNORED (16UL << 20)	/* a top-level value the parser skips */
+#define RULES_MAX_BYTES \
+	(256UL << 20) /* the file (jansson: ~10-20x in memory) */
+#define RULES_MAX_IGNORED (16UL << 20) /* a top-level value the parser skips */
 #define RULES_LOSSY (-1)
-#define RULES_NTAGS 64			/* DSCP codepoints */
-#define RULES_NPRIOS 8			/* 802.1p priorities */
+#define RULES_NTAGS 64 /* DSCP codepoints */
+#define RULES_NPRIOS 8 /* 802.1p priorities */
 
 struct rules_classify {
-	uint16_t in;		/* port index or RULES_ANY */
+	uint16_t in; /* port index or RULES_ANY */
 	uint8_t tag;
 	uint8_t prio;
 };
 
 struct rules_rewrite {
-	uint16_t in;		/* port index or RULES_ANY */
-	uint16_t out;		/* port index or RULES_ANY */
+	uint16_t in; /* port index or RULES_ANY */
+	uint16_t out; /* port index or RULES_ANY */
 	uint8_t tag;
 	uint8_t new_tag;
 };
@@ -71,14 +72,14 @@ struct rules_switch {
 	int nclassify;
 	struct rules_rewrite *rewrite;
 	int nrewrite;
-	bool wild_classify;	/* some classify rule has in "*" */
-	bool wild_rewrite;	/* some rewrite rule has a "*" */
+	bool wild_classify; /* some classify rule has in "*" */
+	bool wild_rewrite; /* some rewrite rule has a "*" */
 };
 
 struct rules_host {
 	char *name;
-	int tag;		/* initial tag, -1 if not given */
-	int *classes;		/* initial tag per class, nclasses of them */
+	int tag; /* initial tag, -1 if not given */
+	int *classes; /* initial tag per class, nclasses of them */
 	int nclasses;
 };
 
@@ -91,21 +92,21 @@ struct rules {
 	char *file;
 	int lossy_tag;
 	int lossy_prio;
-	struct rules_tag *tags;		/* lossless tags in rank order */
+	struct rules_tag *tags; /* lossless tags in rank order */
 	int ntags;
-	int *class_ids;			/* "classes": class number and tag */
+	int *class_ids; /* "classes": class number and tag */
 	int *class_tags;
 	int nclasses;
 	struct rules_host *hosts;
 	int nhosts;
 	struct rules_switch *sw;
 	int nsw;
-	int8_t rank[RULES_NTAGS];	/* -1 unknown, ntags for the lossy tag */
-	int8_t prio[RULES_NTAGS];	/* priority of a lossless tag, else -1 */
-	struct strmap sw_names;		/* switch name -> index */
-	struct strmap host_names;	/* host name -> index */
-	struct strmap port_names;	/* "switch:port" -> port index */
-	struct hmap classify;		/* packed key -> rule index, see rules.c */
+	int8_t rank[RULES_NTAGS]; /* -1 unknown, ntags for the lossy tag */
+	int8_t prio[RULES_NTAGS]; /* priority of a lossless tag, else -1 */
+	struct strmap sw_names; /* switch name -> index */
+	struct strmap host_names; /* host name -> index */
+	struct strmap port_names; /* "switch:port" -> port index */
+	struct hmap classify; /* packed key -> rule index, see rules.c */
 	struct hmap rewrite;
 };
 
@@ -117,7 +118,8 @@ int rules_find_switch(const struct rules *r, const char *name);
 int rules_find_port(const struct rules *r, int sw, const char *name);
 int rules_find_host(const struct rules *r, const char *name);
 int rules_classify(const struct rules *r, int sw, int in, int tag, int *rule);
-int rules_rewrite(const struct rules *r, int sw, int tag, int in, int out, int *rule);
+int rules_rewrite(const struct rules *r, int sw, int tag, int in, int out,
+		  int *rule);
 
 /* Key layouts of the lookup maps (switch < 2^24, port < 2^16, tag < 2^6). */
 static inline uint64_t rules_classify_key(int sw, int in, int tag)

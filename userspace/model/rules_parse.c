@@ -25,18 +25,20 @@
 #include "lib/util.h"
 
 struct ctx {
-	struct jpath jp;	/* the file and the JSON path of the current value */
+	struct jpath jp; /* the file and the JSON path of the current value */
 	struct rules *r;
 };
 
 static bool get_tag(struct ctx *c, json_t *obj, const char *key, int *out)
 {
-	return jp_get_int(&c->jp, obj, key, 0, RULES_NTAGS - 1, "a DSCP codepoint", out);
+	return jp_get_int(&c->jp, obj, key, 0, RULES_NTAGS - 1,
+			  "a DSCP codepoint", out);
 }
 
 static bool get_prio(struct ctx *c, json_t *obj, const char *key, int *out)
 {
-	return jp_get_int(&c->jp, obj, key, 0, RULES_NPRIOS - 1, "an 802.1p priority", out);
+	return jp_get_int(&c->jp, obj, key, 0, RULES_NPRIOS - 1,
+			  "an 802.1p priority", out);
 }
 
 /* A tag a rule names must be a lossless tag or the lossy tag. */
@@ -63,10 +65,10 @@ static bool parse_lossy(struct ctx *c, json_t *root)
 	bool ok;
 
 	ok = v ? jp_want_type(&c->jp, v, JSON_OBJECT, "an object") &&
-		 jp_known_keys(&c->jp, v, keys) &&
-		 get_tag(c, v, "tag", &r->lossy_tag) &&
-		 get_prio(c, v, "priority", &r->lossy_prio)
-	       : jp_err(&c->jp, "missing");
+			     jp_known_keys(&c->jp, v, keys) &&
+			     get_tag(c, v, "tag", &r->lossy_tag) &&
+			     get_prio(c, v, "priority", &r->lossy_prio) :
+		 jp_err(&c->jp, "missing");
 	jp_leave(&c->jp, old);
 	return ok;
 }
@@ -77,15 +79,17 @@ static bool parse_tag(struct ctx *c, json_t *v)
 	struct rules *r = c->r;
 	int tag, prio;
 
-	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") || !jp_known_keys(&c->jp, v, keys) ||
-	    !get_tag(c, v, "tag", &tag) || !get_prio(c, v, "priority", &prio))
+	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") ||
+	    !jp_known_keys(&c->jp, v, keys) || !get_tag(c, v, "tag", &tag) ||
+	    !get_prio(c, v, "priority", &prio))
 		return false;
 	if (tag == r->lossy_tag)
 		return jp_err(&c->jp, "tag %d is the lossy tag", tag);
 	if (r->rank[tag] >= 0)
 		return jp_err(&c->jp, "tag %d is listed twice", tag);
 	if (prio == r->lossy_prio)
-		return jp_err(&c->jp, "priority %d is the lossy priority", prio);
+		return jp_err(&c->jp, "priority %d is the lossy priority",
+			      prio);
 	r->rank[tag] = (int8_t)r->ntags;
 	r->prio[tag] = (int8_t)prio;
 	r->tags[r->ntags].tag = tag;
@@ -106,7 +110,8 @@ static bool parse_tags(struct ctx *c, json_t *root)
 	if (!jp_want_type(&c->jp, arr, JSON_ARRAY, "an array"))
 		goto fail;
 	r->tags = xcalloc(json_array_size(arr) + 1, sizeof(*r->tags));
-	json_array_foreach(arr, i, v) {
+	json_array_foreach(arr, i, v)
+	{
 		o = jp_enter_index(&c->jp, i);
 		if (!parse_tag(c, v))
 			goto fail;
@@ -141,13 +146,16 @@ static bool parse_class(struct ctx *c, json_t *v, int k)
 	struct rules *r = c->r;
 	int i;
 
-	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") || !jp_known_keys(&c->jp, v, keys) ||
-	    !jp_get_int(&c->jp, v, "class", 0, 1 << 30, "a class number", &r->class_ids[k]) ||
+	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") ||
+	    !jp_known_keys(&c->jp, v, keys) ||
+	    !jp_get_int(&c->jp, v, "class", 0, 1 << 30, "a class number",
+			&r->class_ids[k]) ||
 	    !lossless_tag(c, v, "tag", &r->class_tags[k]))
 		return false;
 	for (i = 0; i < k; i++)
 		if (r->class_ids[i] == r->class_ids[k])
-			return jp_err(&c->jp, "class %d is listed twice", r->class_ids[k]);
+			return jp_err(&c->jp, "class %d is listed twice",
+				      r->class_ids[k]);
 	return true;
 }
 
@@ -167,7 +175,8 @@ static bool parse_classes(struct ctx *c, json_t *root)
 	}
 	r->class_ids = xcalloc(json_array_size(arr) + 1, sizeof(int));
 	r->class_tags = xcalloc(json_array_size(arr) + 1, sizeof(int));
-	json_array_foreach(arr, i, v) {
+	json_array_foreach(arr, i, v)
+	{
 		o = jp_enter_index(&c->jp, i);
 		ok = parse_class(c, v, (int)i);
 		jp_leave(&c->jp, o);
@@ -186,19 +195,23 @@ static bool parse_host_classes(struct ctx *c, json_t *v, struct rules_host *h)
 	bool ok = jp_want_type(&c->jp, arr, JSON_ARRAY, "an array");
 
 	if (ok && (int)json_array_size(arr) != c->r->nclasses)
-		ok = jp_err(&c->jp, "%zu tags for %d classes", json_array_size(arr), c->r->nclasses);
+		ok = jp_err(&c->jp, "%zu tags for %d classes",
+			    json_array_size(arr), c->r->nclasses);
 	if (ok)
 		h->classes = xcalloc(c->r->nclasses + 1, sizeof(int));
-	json_array_foreach(arr, i, x) {
+	json_array_foreach(arr, i, x)
+	{
 		if (!ok)
 			break;
 		o = jp_enter_index(&c->jp, i);
 		if (!jp_want_type(&c->jp, x, JSON_INTEGER, "an integer"))
 			ok = false;
-		else if (json_integer_value(x) < 0 || json_integer_value(x) >= RULES_NTAGS ||
+		else if (json_integer_value(x) < 0 ||
+			 json_integer_value(x) >= RULES_NTAGS ||
 			 c->r->prio[json_integer_value(x)] < 0)
-			ok = jp_err(&c->jp, "%lld is not a lossless tag of \"tags\"",
-				 (long long)json_integer_value(x));
+			ok = jp_err(&c->jp,
+				    "%lld is not a lossless tag of \"tags\"",
+				    (long long)json_integer_value(x));
 		else
 			h->classes[h->nclasses++] = (int)json_integer_value(x);
 		jp_leave(&c->jp, o);
@@ -213,10 +226,12 @@ static bool parse_host(struct ctx *c, const char *name, json_t *v)
 	struct rules *r = c->r;
 	struct rules_host *h = &r->hosts[r->nhosts];
 
-	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") || !jp_known_keys(&c->jp, v, keys))
+	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") ||
+	    !jp_known_keys(&c->jp, v, keys))
 		return false;
 	if (strlen(name) > NAME_MAX_LEN)
-		return jp_err(&c->jp, "name \"%.32s...\" is longer than %d bytes", name,
+		return jp_err(&c->jp,
+			      "name \"%.32s...\" is longer than %d bytes", name,
 			      NAME_MAX_LEN);
 	if (!valid_name(name))
 		return jp_err(&c->jp, "\"%s\" is not a valid node name", name);
@@ -247,7 +262,8 @@ static bool parse_hosts(struct ctx *c, json_t *root)
 		return false;
 	}
 	r->hosts = xcalloc(json_object_size(obj) + 1, sizeof(*r->hosts));
-	json_object_foreach(obj, name, v) {
+	json_object_foreach(obj, name, v)
+	{
 		o = jp_enter_key(&c->jp, name);
 		ok = parse_host(c, name, v);
 		jp_leave(&c->jp, o);
@@ -273,7 +289,8 @@ static int port_index(const struct rules *r, int sw, const char *name)
 }
 
 /* A rule's port: a name in the switch's "ports", or "*". */
-static bool get_port(struct ctx *c, json_t *obj, const char *key, int sw, uint16_t *out)
+static bool get_port(struct ctx *c, json_t *obj, const char *key, int sw,
+		     uint16_t *out)
 {
 	json_t *v = json_object_get(obj, key);
 	const char *name;
@@ -289,8 +306,8 @@ static bool get_port(struct ctx *c, json_t *obj, const char *key, int sw, uint16
 	} else if (!strcmp((name = json_string_value(v)), "*")) {
 		*out = RULES_ANY;
 	} else if ((p = port_index(c->r, sw, name)) < 0) {
-		ok = jp_err(&c->jp, "port \"%s\" is not in switches.%s.ports", name,
-			 c->r->sw[sw].name);
+		ok = jp_err(&c->jp, "port \"%s\" is not in switches.%s.ports",
+			    name, c->r->sw[sw].name);
 	} else {
 		*out = (uint16_t)p;
 	}
@@ -317,21 +334,26 @@ static bool parse_ports(struct ctx *c, json_t *v, int sw)
 		return false;
 	}
 	s->ports = xcalloc(json_array_size(arr) + 1, sizeof(*s->ports));
-	json_array_foreach(arr, i, x) {
+	json_array_foreach(arr, i, x)
+	{
 		const char *name = json_string_value(x);
 
 		o = jp_enter_index(&c->jp, i);
 		if (!jp_want_type(&c->jp, x, JSON_STRING, "a string"))
 			ok = false;
 		else if (strlen(name) > NAME_MAX_LEN)
-			ok = jp_err(&c->jp, "name \"%.32s...\" is longer than %d bytes", name,
-				    NAME_MAX_LEN);
+			ok = jp_err(&c->jp,
+				    "name \"%.32s...\" is longer than %d bytes",
+				    name, NAME_MAX_LEN);
 		else if (!valid_name(name))
-			ok = jp_err(&c->jp, "\"%s\" is not a valid port name", name);
-		else if (snprintf(key, sizeof(key), "%s:%s", s->name, name) >= (int)sizeof(key))
+			ok = jp_err(&c->jp, "\"%s\" is not a valid port name",
+				    name);
+		else if (snprintf(key, sizeof(key), "%s:%s", s->name, name) >=
+			 (int)sizeof(key))
 			ok = jp_err(&c->jp, "port name too long");
 		else if (!strmap_add(&c->r->port_names, key, s->nports))
-			ok = jp_err(&c->jp, "port \"%s\" is listed twice", name);
+			ok = jp_err(&c->jp, "port \"%s\" is listed twice",
+				    name);
 		else
 			s->ports[s->nports++] = xstrdup(name);
 		jp_leave(&c->jp, o);
@@ -352,20 +374,26 @@ static bool parse_classify_rule(struct ctx *c, json_t *v, int sw, int k)
 	uint64_t *slot;
 	bool fresh;
 
-	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") || !jp_known_keys(&c->jp, v, keys) ||
-	    !get_port(c, v, "in", sw, &cl->in) || !known_tag(c, v, "tag", &tag) ||
-	    !get_prio(c, v, "priority", &prio))
+	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") ||
+	    !jp_known_keys(&c->jp, v, keys) ||
+	    !get_port(c, v, "in", sw, &cl->in) ||
+	    !known_tag(c, v, "tag", &tag) || !get_prio(c, v, "priority", &prio))
 		return false;
 	cl->tag = (uint8_t)tag;
 	cl->prio = (uint8_t)prio;
 	/* Lossy packets must never wait in, or make anyone wait for, a lossless queue. */
 	if (tag == r->lossy_tag && prio != r->lossy_prio)
-		return jp_err(&c->jp, "the lossy tag %d must stay in the lossy priority %d, not %d",
-			   tag, r->lossy_prio, prio);
-	slot = hmap_slot(&r->classify, rules_classify_key(sw, cl->in, tag), &fresh);
+		return jp_err(
+			&c->jp,
+			"the lossy tag %d must stay in the lossy priority %d, not %d",
+			tag, r->lossy_prio, prio);
+	slot = hmap_slot(&r->classify, rules_classify_key(sw, cl->in, tag),
+			 &fresh);
 	if (!fresh)
-		return jp_err(&c->jp, "in %s tag %d is already answered by classify[%d]",
-			   rules_port_name(r, sw, cl->in), tag, (int)*slot);
+		return jp_err(
+			&c->jp,
+			"in %s tag %d is already answered by classify[%d]",
+			rules_port_name(r, sw, cl->in), tag, (int)*slot);
 	*slot = (uint64_t)k;
 	s->wild_classify |= cl->in == RULES_ANY;
 	s->nclassify++;
@@ -374,7 +402,8 @@ static bool parse_classify_rule(struct ctx *c, json_t *v, int sw, int k)
 
 static bool parse_rewrite_rule(struct ctx *c, json_t *v, int sw, int k)
 {
-	static const char *const keys[] = { "tag", "in", "out", "new_tag", NULL };
+	static const char *const keys[] = { "tag", "in", "out", "new_tag",
+					    NULL };
 	struct rules *r = c->r;
 	struct rules_switch *s = &r->sw[sw];
 	struct rules_rewrite *rw = &s->rewrite[k];
@@ -382,17 +411,22 @@ static bool parse_rewrite_rule(struct ctx *c, json_t *v, int sw, int k)
 	uint64_t *slot;
 	bool fresh;
 
-	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") || !jp_known_keys(&c->jp, v, keys) ||
-	    !known_tag(c, v, "tag", &tag) || !get_port(c, v, "in", sw, &rw->in) ||
-	    !get_port(c, v, "out", sw, &rw->out) || !known_tag(c, v, "new_tag", &new_tag))
+	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") ||
+	    !jp_known_keys(&c->jp, v, keys) || !known_tag(c, v, "tag", &tag) ||
+	    !get_port(c, v, "in", sw, &rw->in) ||
+	    !get_port(c, v, "out", sw, &rw->out) ||
+	    !known_tag(c, v, "new_tag", &new_tag))
 		return false;
 	rw->tag = (uint8_t)tag;
 	rw->new_tag = (uint8_t)new_tag;
-	slot = hmap_slot(&r->rewrite, rules_rewrite_key(sw, tag, rw->in, rw->out), &fresh);
+	slot = hmap_slot(&r->rewrite,
+			 rules_rewrite_key(sw, tag, rw->in, rw->out), &fresh);
 	if (!fresh)
-		return jp_err(&c->jp, "tag %d in %s out %s is already answered by rewrite[%d]", tag,
-			   rules_port_name(r, sw, rw->in), rules_port_name(r, sw, rw->out),
-			   (int)*slot);
+		return jp_err(
+			&c->jp,
+			"tag %d in %s out %s is already answered by rewrite[%d]",
+			tag, rules_port_name(r, sw, rw->in),
+			rules_port_name(r, sw, rw->out), (int)*slot);
 	*slot = (uint64_t)k;
 	s->wild_rewrite |= rw->in == RULES_ANY || rw->out == RULES_ANY;
 	s->nrewrite++;
@@ -420,10 +454,11 @@ static bool parse_table(struct ctx *c, json_t *sv, int sw, const char *key)
 		s->classify = xcalloc(n, sizeof(*s->classify));
 	else
 		s->rewrite = xcalloc(n, sizeof(*s->rewrite));
-	json_array_foreach(arr, i, v) {
+	json_array_foreach(arr, i, v)
+	{
 		o = jp_enter_index(&c->jp, i);
-		ok = is_classify ? parse_classify_rule(c, v, sw, (int)i)
-				 : parse_rewrite_rule(c, v, sw, (int)i);
+		ok = is_classify ? parse_classify_rule(c, v, sw, (int)i) :
+				   parse_rewrite_rule(c, v, sw, (int)i);
 		jp_leave(&c->jp, o);
 		if (!ok)
 			break;
@@ -434,14 +469,17 @@ static bool parse_table(struct ctx *c, json_t *sv, int sw, const char *key)
 
 static bool parse_switch(struct ctx *c, const char *name, json_t *v)
 {
-	static const char *const keys[] = { "ports", "classify", "rewrite", NULL };
+	static const char *const keys[] = { "ports", "classify", "rewrite",
+					    NULL };
 	struct rules *r = c->r;
 	int sw = r->nsw;
 
-	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") || !jp_known_keys(&c->jp, v, keys))
+	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") ||
+	    !jp_known_keys(&c->jp, v, keys))
 		return false;
 	if (strlen(name) > NAME_MAX_LEN)
-		return jp_err(&c->jp, "name \"%.32s...\" is longer than %d bytes", name,
+		return jp_err(&c->jp,
+			      "name \"%.32s...\" is longer than %d bytes", name,
 			      NAME_MAX_LEN);
 	if (!valid_name(name))
 		return jp_err(&c->jp, "\"%s\" is not a valid node name", name);
@@ -465,13 +503,15 @@ static bool parse_switches(struct ctx *c, json_t *root)
 	else if (!jp_want_type(&c->jp, obj, JSON_OBJECT, "an object"))
 		ok = false;
 	else if (json_object_size(obj) > RULES_MAX_SWITCHES)
-		ok = jp_err(&c->jp, "more than %d switches", RULES_MAX_SWITCHES);
+		ok = jp_err(&c->jp, "more than %d switches",
+			    RULES_MAX_SWITCHES);
 	if (!ok) {
 		jp_leave(&c->jp, old);
 		return false;
 	}
 	r->sw = xcalloc(json_object_size(obj) + 1, sizeof(*r->sw));
-	json_object_foreach(obj, name, v) {
+	json_object_foreach(obj, name, v)
+	{
 		o = jp_enter_key(&c->jp, name);
 		ok = parse_switch(c, name, v);
 		jp_leave(&c->jp, o);
@@ -490,7 +530,8 @@ static bool parse_format(struct ctx *c, json_t *root)
 
 	if (!v)
 		ok = jp_err(&c->jp, "missing (expected \"%s\")", RULES_FORMAT);
-	else if (!json_is_string(v) || strcmp(json_string_value(v), RULES_FORMAT))
+	else if (!json_is_string(v) ||
+		 strcmp(json_string_value(v), RULES_FORMAT))
 		ok = jp_err(&c->jp, "must be \"%s\"", RULES_FORMAT);
 	jp_leave(&c->jp, old);
 	return ok;
@@ -516,8 +557,9 @@ struct rules *rules_from_json(json_t *root, const char *name)
 	struct ctx c = { .jp.file = name };
 
 	c.r = rules_new(name);
-	if (!jp_want_type(&c.jp, root, JSON_OBJECT, "an object") || !parse_format(&c, root) ||
-	    !parse_lossy(&c, root) || !parse_tags(&c, root) || !parse_classes(&c, root) ||
+	if (!jp_want_type(&c.jp, root, JSON_OBJECT, "an object") ||
+	    !parse_format(&c, root) || !parse_lossy(&c, root) ||
+	    !parse_tags(&c, root) || !parse_classes(&c, root) ||
 	    !parse_hosts(&c, root) || !parse_switches(&c, root)) {
 		rules_free(c.r);
 		return NULL;
@@ -528,8 +570,8 @@ struct rules *rules_from_json(json_t *root, const char *name)
 /* Unknown and metadata keys are not read: do not let jansson build them big. */
 static int check_ignored(const char *key, size_t keylen, size_t span, void *arg)
 {
-	static const char *const read[] = { "format", "lossy", "tags", "classes", "hosts",
-					    "switches" };
+	static const char *const read[] = { "format",  "lossy", "tags",
+					    "classes", "hosts", "switches" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(read); i++)
@@ -537,9 +579,11 @@ static int check_ignored(const char *key, size_t keylen, size_t span, void *arg)
 			return 0;
 	if (span <= RULES_MAX_IGNORED)
 		return 0;
-	input_err(arg, 0, "top-level key \"%.*s\" holds %zu bytes; keys this reader "
-		  "ignores may hold at most %lu MiB", (int)(keylen < 64 ? keylen : 64), key,
-		  span, RULES_MAX_IGNORED >> 20);
+	input_err(arg, 0,
+		  "top-level key \"%.*s\" holds %zu bytes; keys this reader "
+		  "ignores may hold at most %lu MiB",
+		  (int)(keylen < 64 ? keylen : 64), key, span,
+		  RULES_MAX_IGNORED >> 20);
 	return 1;
 }
 
@@ -556,7 +600,8 @@ struct rules *rules_parse(const char *path)
 	/* jansson would take a NUL for the end of the text */
 	if (lines_nul_line(&lr))
 		input_err(path, lines_nul_line(&lr), "NUL byte");
-	if (lines_nul_line(&lr) || json_skim_top(lr.buf, lr.len, check_ignored, (void *)path)) {
+	if (lines_nul_line(&lr) ||
+	    json_skim_top(lr.buf, lr.len, check_ignored, (void *)path)) {
 		lines_close(&lr);
 		return NULL;
 	}
@@ -564,7 +609,8 @@ struct rules *rules_parse(const char *path)
 	lines_close(&lr);
 	if (!root) {
 		if (jerr.line > 0)
-			input_err(path, jerr.line, "%d: %s", jerr.column, jerr.text);
+			input_err(path, jerr.line, "%d: %s", jerr.column,
+				  jerr.text);
 		else
 			input_err(path, 0, "%s", jerr.text);
 		return NULL;

@@ -39,7 +39,8 @@ void topo_free(struct topo *t)
 	free(t);
 }
 
-int topo_add_node(struct topo *t, const char *name, enum node_kind kind, int layer)
+int topo_add_node(struct topo *t, const char *name, enum node_kind kind,
+		  int layer)
 {
 	struct topo_node n = { .kind = kind, .layer = layer };
 
@@ -56,7 +57,10 @@ int topo_add_node(struct topo *t, const char *name, enum node_kind kind, int lay
 static int port_key(char *buf, size_t len, const struct topo *t, int node,
 		    const char *port)
 {
-	return snprintf(buf, len, "%s:%s", t->nodes[node].name, port) < (int)len ? 0 : -1;
+	return snprintf(buf, len, "%s:%s", t->nodes[node].name, port) <
+			       (int)len ?
+		       0 :
+		       -1;
 }
 
 static int add_port(struct topo *t, int node, const char *name)
@@ -95,8 +99,9 @@ int topo_add_link(struct topo *t, int a, const char *pa, int b, const char *pb)
 {
 	int x, y;
 
-	if (!port_fits(t, a, pa) || !port_fits(t, b, pb) || (a == b && !strcmp(pa, pb)) ||
-	    topo_find_port(t, a, pa) >= 0 || topo_find_port(t, b, pb) >= 0)
+	if (!port_fits(t, a, pa) || !port_fits(t, b, pb) ||
+	    (a == b && !strcmp(pa, pb)) || topo_find_port(t, a, pa) >= 0 ||
+	    topo_find_port(t, b, pb) >= 0)
 		return -1;
 	x = add_port(t, a, pa);
 	y = add_port(t, b, pb);
@@ -111,7 +116,8 @@ int topo_add_link(struct topo *t, int a, const char *pa, int b, const char *pb)
  * Generated port names: hosts count from eth0, switches from eth1, the way
  * Linux hosts and whitebox switches usually name their data ports.
  */
-static void next_port_name(const struct topo *t, int node, char *buf, size_t len)
+static void next_port_name(const struct topo *t, int node, char *buf,
+			   size_t len)
 {
 	int i = t->nodes[node].kind == NODE_HOST ? 0 : 1;
 
@@ -169,7 +175,8 @@ bool topo_has_layers(const struct topo *t)
 	int i;
 
 	for (i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].kind == NODE_SWITCH && t->nodes[i].layer == LAYER_NONE)
+		if (t->nodes[i].kind == NODE_SWITCH &&
+		    t->nodes[i].layer == LAYER_NONE)
 			return false;
 	return topo_nswitches(t) > 0;
 }
@@ -189,12 +196,13 @@ int topo_write(FILE *f, const struct topo *t)
 			fprintf(f, "switch %s layer=%d\n", n->name, n->layer);
 	}
 	for (i = 0; i < t->nports; i++) {
-		const struct topo_port *p = &t->ports[i], *q = &t->ports[p->peer];
+		const struct topo_port *p = &t->ports[i],
+				       *q = &t->ports[p->peer];
 
 		if (p->peer < i)
 			continue;
-		fprintf(f, "link %s:%s %s:%s\n", t->nodes[p->node].name, p->name,
-			t->nodes[q->node].name, q->name);
+		fprintf(f, "link %s:%s %s:%s\n", t->nodes[p->node].name,
+			p->name, t->nodes[q->node].name, q->name);
 	}
 	return ferror(f) ? -1 : 0;
 }

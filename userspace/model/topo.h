@@ -40,16 +40,16 @@ enum node_kind {
 struct topo_port {
 	char *name;
 	int node;
-	int peer;	/* the port at the other end of the link */
-	int line;	/* line of the link statement, 0 if generated */
+	int peer; /* the port at the other end of the link */
+	int line; /* line of the link statement, 0 if generated */
 };
 
 struct topo_node {
 	char *name;
 	enum node_kind kind;
-	int layer;	/* LAYER_NONE where the topology has no layers */
+	int layer; /* LAYER_NONE where the topology has no layers */
 	int line;
-	int *ports;	/* global port ids, in declaration order */
+	int *ports; /* global port ids, in declaration order */
 	int nports;
 	int ports_cap;
 };
@@ -62,14 +62,15 @@ struct topo {
 	struct topo_port *ports;
 	int nports;
 	int ports_cap;
-	struct strmap names;		/* node name -> node id */
-	struct strmap port_names;	/* "node:port" -> port id */
-	struct hmap adj;		/* key2(a, b) -> port of a toward b */
+	struct strmap names; /* node name -> node id */
+	struct strmap port_names; /* "node:port" -> port id */
+	struct hmap adj; /* key2(a, b) -> port of a toward b */
 };
 
 struct topo *topo_new(const char *file);
 void topo_free(struct topo *t);
-int topo_add_node(struct topo *t, const char *name, enum node_kind kind, int layer);
+int topo_add_node(struct topo *t, const char *name, enum node_kind kind,
+		  int layer);
 int topo_add_link(struct topo *t, int a, const char *pa, int b, const char *pb);
 int topo_link_auto(struct topo *t, int a, int b);
 int topo_find_node(const struct topo *t, const char *name);

@@ -20,7 +20,7 @@
 #define MAX_LAYER 64
 
 struct pending_link {
-	char *end[2];	/* "node:port", split at resolution */
+	char *end[2]; /* "node:port", split at resolution */
 	int line;
 };
 
@@ -33,7 +33,8 @@ static int parse_switch(struct topo *t, struct lines *lr)
 		const char *a = lr->tok[i];
 
 		if (strncmp(a, "layer=", 6)) {
-			input_err(lr->name, lr->line, "unknown switch attribute \"%s\"", a);
+			input_err(lr->name, lr->line,
+				  "unknown switch attribute \"%s\"", a);
 			return -1;
 		}
 		if (layer_val != LAYER_NONE) {
@@ -41,17 +42,19 @@ static int parse_switch(struct topo *t, struct lines *lr)
 			return -1;
 		}
 		if (!parse_uint(a + 6, MAX_LAYER, &layer)) {
-			input_err(lr->name, lr->line,
-				  "layer must be a number from 0 to %d, not \"%s\"",
-				  MAX_LAYER, a + 6);
+			input_err(
+				lr->name, lr->line,
+				"layer must be a number from 0 to %d, not \"%s\"",
+				MAX_LAYER, a + 6);
 			return -1;
 		}
 		layer_val = (int)layer;
 	}
 	prev = topo_find_node(t, lr->tok[1]);
 	if (prev >= 0) {
-		input_err(lr->name, lr->line, "node \"%s\" already declared at line %d",
-			  lr->tok[1], t->nodes[prev].line);
+		input_err(lr->name, lr->line,
+			  "node \"%s\" already declared at line %d", lr->tok[1],
+			  t->nodes[prev].line);
 		return -1;
 	}
 	i = topo_add_node(t, lr->tok[1], NODE_SWITCH, layer_val);
@@ -64,14 +67,15 @@ static int parse_host(struct topo *t, struct lines *lr)
 	int prev, i;
 
 	if (lr->ntok > 2) {
-		input_err(lr->name, lr->line, "host takes a name only, not \"%s\"",
-			  lr->tok[2]);
+		input_err(lr->name, lr->line,
+			  "host takes a name only, not \"%s\"", lr->tok[2]);
 		return -1;
 	}
 	prev = topo_find_node(t, lr->tok[1]);
 	if (prev >= 0) {
-		input_err(lr->name, lr->line, "node \"%s\" already declared at line %d",
-			  lr->tok[1], t->nodes[prev].line);
+		input_err(lr->name, lr->line,
+			  "node \"%s\" already declared at line %d", lr->tok[1],
+			  t->nodes[prev].line);
 		return -1;
 	}
 	i = topo_add_node(t, lr->tok[1], NODE_HOST, LAYER_NONE);
@@ -84,7 +88,8 @@ static bool name_too_long(const char *file, int line, const char *s)
 {
 	if (strlen(s) <= NAME_MAX_LEN)
 		return false;
-	input_err(file, line, "name \"%.32s...\" is longer than %d bytes", s, NAME_MAX_LEN);
+	input_err(file, line, "name \"%.32s...\" is longer than %d bytes", s,
+		  NAME_MAX_LEN);
 	return true;
 }
 
@@ -94,7 +99,8 @@ static int split_end(const char *file, int line, char *s, char **port)
 	char *colon = strchr(s, ':');
 
 	if (!colon) {
-		input_err(file, line, "link end \"%.300s\" must be <node>:<port>", s);
+		input_err(file, line,
+			  "link end \"%.300s\" must be <node>:<port>", s);
 		return -1;
 	}
 	*colon = '\0';
@@ -103,7 +109,8 @@ static int split_end(const char *file, int line, char *s, char **port)
 		return -1;
 	if (!valid_name(s) || !valid_name(*port)) {
 		*colon = ':';
-		input_err(file, line, "bad link end \"%s\": names are [A-Za-z0-9_.-]+", s);
+		input_err(file, line,
+			  "bad link end \"%s\": names are [A-Za-z0-9_.-]+", s);
 		return -1;
 	}
 	return 0;
@@ -119,7 +126,8 @@ static int resolve_link(struct topo *t, struct pending_link *pl)
 			return -1;
 		node[i] = topo_find_node(t, pl->end[i]);
 		if (node[i] < 0) {
-			input_err(t->file, pl->line, "unknown node \"%s\"", pl->end[i]);
+			input_err(t->file, pl->line, "unknown node \"%s\"",
+				  pl->end[i]);
 			return -1;
 		}
 		p = topo_find_port(t, node[i], port[i]);
@@ -131,14 +139,15 @@ static int resolve_link(struct topo *t, struct pending_link *pl)
 		}
 	}
 	if (node[0] == node[1]) {
-		input_err(t->file, pl->line, "link from \"%s\" to itself", pl->end[0]);
+		input_err(t->file, pl->line, "link from \"%s\" to itself",
+			  pl->end[0]);
 		return -1;
 	}
 	p = topo_add_link(t, node[0], port[0], node[1], port[1]);
 	if (p < 0) {
 		/* the checks above should make this unreachable; never index -1 */
-		input_err(t->file, pl->line, "cannot link %s:%s to %s:%s", pl->end[0],
-			  port[0], pl->end[1], port[1]);
+		input_err(t->file, pl->line, "cannot link %s:%s to %s:%s",
+			  pl->end[0], port[0], pl->end[1], port[1]);
 		return -1;
 	}
 	t->ports[p].line = pl->line;
@@ -146,8 +155,8 @@ static int resolve_link(struct topo *t, struct pending_link *pl)
 	return 0;
 }
 
-static int parse_statement(struct topo *t, struct lines *lr, struct pending_link **links,
-			   int *nlinks, int *cap)
+static int parse_statement(struct topo *t, struct lines *lr,
+			   struct pending_link **links, int *nlinks, int *cap)
 {
 	const char *kw = lr->tok[0];
 
@@ -161,7 +170,8 @@ static int parse_statement(struct topo *t, struct lines *lr, struct pending_link
 
 		if (lr->ntok != 3) {
 			input_err(lr->name, lr->line,
-				  "link takes two ends <node>:<port>, got %d", lr->ntok - 1);
+				  "link takes two ends <node>:<port>, got %d",
+				  lr->ntok - 1);
 			return -1;
 		}
 		pl.end[0] = lr->tok[1];
@@ -177,7 +187,8 @@ static int parse_statement(struct topo *t, struct lines *lr, struct pending_link
 		return -1;
 	if (!valid_name(lr->tok[1])) {
 		input_err(lr->name, lr->line,
-			  "bad name \"%s\": names are [A-Za-z0-9_.-]+", lr->tok[1]);
+			  "bad name \"%s\": names are [A-Za-z0-9_.-]+",
+			  lr->tok[1]);
 		return -1;
 	}
 	return !strcmp(kw, "switch") ? parse_switch(t, lr) : parse_host(t, lr);

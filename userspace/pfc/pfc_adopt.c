@@ -29,7 +29,9 @@ void pfc_map_ids(struct pfc_bpf *s, uint32_t ids[PFC_ADOPT_MAPS])
 		uint32_t len = sizeof(info);
 
 		ids[i] = bpf_obj_get_info_by_fd(bpf_map__fd(map_n(s, i)), &info,
-						&len) ? 0 : info.id;
+						&len) ?
+				 0 :
+				 info.id;
 	}
 }
 
@@ -114,7 +116,8 @@ int pfc_adopt_prepare(const struct pfc_state *old, const struct pfc_config *c,
 
 	for (i = 0; i < PFC_ADOPT_MAPS; i++)
 		fds[i] = -1;
-	if (strcmp(old->backend, "htb-tbf") && strcmp(old->backend, "mqprio-plug")) {
+	if (strcmp(old->backend, "htb-tbf") &&
+	    strcmp(old->backend, "mqprio-plug")) {
 		*why = "it did not run a software pause";
 		return -EINVAL;
 	}
@@ -127,7 +130,9 @@ int pfc_adopt_prepare(const struct pfc_state *old, const struct pfc_config *c,
 		return -ENOENT;
 	}
 	for (i = 0; i < PFC_ADOPT_MAPS; i++) {
-		fds[i] = old->map_ids[i] ? bpf_map_get_fd_by_id(old->map_ids[i]) : -1;
+		fds[i] = old->map_ids[i] ?
+				 bpf_map_get_fd_by_id(old->map_ids[i]) :
+				 -1;
 		if (fds[i] < 0) {
 			*why = "its maps are gone";
 			while (i-- > 0)
@@ -163,7 +168,8 @@ void pfc_adopt_counters(struct pfc_state *st, const struct pfc_state *old)
 	uint32_t i;
 
 	for (i = 0; i < st->nports; i++) {
-		memcpy(st->ports[i].prio, old->ports[i].prio, sizeof(st->ports[i].prio));
+		memcpy(st->ports[i].prio, old->ports[i].prio,
+		       sizeof(st->ports[i].prio));
 		st->ports[i].gro = old->ports[i].gro;
 		st->ports[i].tso = old->ports[i].tso;
 		st->ports[i].gso = old->ports[i].gso;

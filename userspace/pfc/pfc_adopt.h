@@ -26,7 +26,7 @@
 #include "pfc/pfc_config.h"
 #include "pfc/pfc_state.h"
 
-#define PFC_ADOPT_MAPS 4	/* ports, pp, ring, events */
+#define PFC_ADOPT_MAPS 4 /* ports, pp, ring, events */
 
 struct pfc_bpf;
 

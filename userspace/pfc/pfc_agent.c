@@ -105,8 +105,9 @@ static int load_bpf(struct agent *a)
 	for (i = 0; i < c->nports; i++) {
 		uint32_t ifindex = c->ports[i].ifindex, slot = i;
 
-		r = bpf_map__update_elem(s->maps.ports, &ifindex, sizeof(ifindex),
-					 &slot, sizeof(slot), BPF_ANY);
+		r = bpf_map__update_elem(s->maps.ports, &ifindex,
+					 sizeof(ifindex), &slot, sizeof(slot),
+					 BPF_ANY);
 		if (r)
 			return r;
 	}
@@ -133,7 +134,7 @@ static int load_bpf(struct agent *a)
 			return -errno;
 	}
 	if (!a->forwarding)
-		return 0;	/* nothing is counted, nothing to give back */
+		return 0; /* nothing is counted, nothing to give back */
 	s->links.pfc_drop = bpf_program__attach(s->progs.pfc_drop);
 	if (!s->links.pfc_drop)
 		return -errno;
@@ -158,7 +159,8 @@ static void write_pid(const char *dir, int pid)
 	}
 	snprintf(tmp, sizeof(tmp), "%s/pid.new", dir);
 	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
 	if (fd < 0)
 		return;
 	n = snprintf(buf, sizeof(buf), "%d\n", pid);
@@ -229,11 +231,12 @@ static int probe_dcb(struct agent *a)
 	int i, ok = 0, r;
 
 	for (i = 0; i < c->nports; i++) {
-		r = pfc_dcb_probe(c->ports[i].ifname, a->dcb[i], sizeof(a->dcb[i]));
+		r = pfc_dcb_probe(c->ports[i].ifname, a->dcb[i],
+				  sizeof(a->dcb[i]));
 		ok += r == 1;
 	}
-	if (c->backend == PFC_BACKEND_DCB || (c->backend == PFC_BACKEND_AUTO &&
-					      ok == c->nports)) {
+	if (c->backend == PFC_BACKEND_DCB ||
+	    (c->backend == PFC_BACKEND_AUTO && ok == c->nports)) {
 		if (ok != c->nports) {
 			p_err("dcb: not every port supports DCB (%s: %s)",
 			      c->ports[0].ifname, a->dcb[0]);
@@ -243,7 +246,8 @@ static int probe_dcb(struct agent *a)
 			r = pfc_dcb_apply(c->ports[i].ifname, c->lossless_mask,
 					  c->dscp_prio);
 			if (r) {
-				p_err("dcb: %s: %s", c->ports[i].ifname, strerror(-r));
+				p_err("dcb: %s: %s", c->ports[i].ifname,
+				      strerror(-r));
 				return r;
 			}
 		}
@@ -274,14 +278,17 @@ static int setup(struct agent *a)
 		snprintf(a->backend, sizeof(a->backend), "dcb");
 		return 0;
 	}
-	if (a->old)	/* off already: restore what was there before */
+	if (a->old) /* off already: restore what was there before */
 		for (i = 0; i < c->nports; i++)
 			a->offloads[i] = (struct pfc_offloads){
 				a->old->ports[i].gro, a->old->ports[i].tso,
-				a->old->ports[i].gso, a->old->ports[i].offloads_saved };
+				a->old->ports[i].gso,
+				a->old->ports[i].offloads_saved
+			};
 	else if (!c->keep_offloads)
 		for (i = 0; i < c->nports; i++)
-			pfc_port_offloads(c->ports[i].ifname, 1, &a->offloads[i]);
+			pfc_port_offloads(c->ports[i].ifname, 1,
+					  &a->offloads[i]);
 	keep_priority();
 	r = load_bpf(a);
 	if (r) {
@@ -299,15 +306,16 @@ static int setup(struct agent *a)
 	 * egress overtakes the gates there (bpf/pfc.bpf.c, make_pause). Under
 	 * mqprio it would wait behind priority 0's queue: the agent sends.
 	 */
-	a->skel->bss->fast_pause = !c->slow_pause &&
-				   !strcmp(a->q.be->name, "htb-tbf");
+	a->skel->bss->fast_pause =
+		!c->slow_pause && !strcmp(a->q.be->name, "htb-tbf");
 	for (i = 0; i < c->nports; i++) {
 		int ifindex = c->ports[i].ifindex;
 
 		if (!strcmp(a->q.be->name, "htb-tbf")) {
-			r = tc_bpf_classifier(&a->q.tc, ifindex, PFC_ROOT_HANDLE,
-					      bpf_program__fd(a->skel->progs.pfc_classify),
-					      "pfc_classify");
+			r = tc_bpf_classifier(
+				&a->q.tc, ifindex, PFC_ROOT_HANDLE,
+				bpf_program__fd(a->skel->progs.pfc_classify),
+				"pfc_classify");
 			if (r)
 				goto fail;
 		}
@@ -343,7 +351,8 @@ static void teardown(struct agent *a)
 	if (a->queues_up)
 		pfc_queues_teardown(&a->q);
 	if (a->pp)
-		munmap(a->pp, sizeof(struct pfc_pp) * PFC_MAX_PORTS * PFC_PRIOS);
+		munmap(a->pp,
+		       sizeof(struct pfc_pp) * PFC_MAX_PORTS * PFC_PRIOS);
 	if (a->ring)
 		munmap((void *)a->ring, RING_SIZE);
 	pfc_bpf__destroy(a->skel);
@@ -393,7 +402,8 @@ static int previous(struct agent *a)
 		if (pfc_netns_exists(&ns)) {
 			p_err("%s: node %s has an agent state of another network "
 			      "namespace (%s) whose agent did not stop; run "
-			      "`tagger pfc stop %s` there", c->dir, c->node,
+			      "`tagger pfc stop %s` there",
+			      c->dir, c->node,
 			      pfc_netns_str(&ns, buf, sizeof(buf)), c->node);
 			r = -EEXIST;
 		}
@@ -401,8 +411,8 @@ static int previous(struct agent *a)
 	}
 	if (!pfc_adopt_prepare(old, c, a->adopt_fd, &why)) {
 		pr_warn("node %s: the previous agent (pid %u) died without "
-			"stopping; adopting its queues and counters\n", c->node,
-			old->pid);
+			"stopping; adopting its queues and counters\n",
+			c->node, old->pid);
 		a->old = old;
 		return 0;
 	}
@@ -459,7 +469,8 @@ static int claim(struct agent *a)
 	}
 	r = pfc_state_lock(c->dir, &a->lock_fd);
 	if (r == -EBUSY) {
-		p_err("%s: an agent for node %s is already running", c->dir, c->node);
+		p_err("%s: an agent for node %s is already running", c->dir,
+		      c->node);
 		return EXIT_USAGE;
 	}
 	if (!r)
@@ -485,7 +496,7 @@ static void rebuild(struct agent *a)
 	const struct pfc_config *c = a->cfg;
 	int port, p;
 
-	memset(&a->rc, 0, sizeof(a->rc));	/* relearns the log alignment */
+	memset(&a->rc, 0, sizeof(a->rc)); /* relearns the log alignment */
 	for (port = 0; port < c->nports; port++) {
 		a->refresh_at[port] = 0;
 		for (p = 0; p < PFC_PRIOS; p++) {
@@ -560,12 +571,14 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 		}
 		write_pid(cfg->dir, getpid());
 		pr_info("pfc agent %s: %d port(s), backend %s%s\n", cfg->node,
-			cfg->nports, a->backend, a->forwarding ? "" :
-			", not forwarding (host): no buffer accounting");
+			cfg->nports, a->backend,
+			a->forwarding ?
+				"" :
+				", not forwarding (host): no buffer accounting");
 		if (a->skel && pfc_standby_spawn(a))
 			pr_warn("%s: no standby (%s): a crash of this agent would "
-				"leave its gates as they are\n", cfg->node,
-				strerror(errno));
+				"leave its gates as they are\n",
+				cfg->node, strerror(errno));
 		r = a->skel ? pfc_loop(a) : pfc_wait(a);
 		rc = r ? EXIT_PROBLEM : EXIT_OK;
 	}
@@ -579,12 +592,12 @@ int pfc_agent_takeover(struct agent *a)
 	int dead = st->pid, r;
 
 	if (st->stopped)
-		return EXIT_OK;		/* it stopped and removed everything */
+		return EXIT_OK; /* it stopped and removed everything */
 	/* It may have died inside an update: the seq count must be even. */
 	if (__atomic_load_n(&st->seq, __ATOMIC_ACQUIRE) & 1)
 		pfc_state_end(st);
 	if (st->stopping)
-		return finish(a, EXIT_OK);	/* it was removing its queues */
+		return finish(a, EXIT_OK); /* it was removing its queues */
 	/*
 	 * The pid file first: systemd (PIDFile= of tagger-pfc@.service)
 	 * reads it when it reaps the dead agent and keeps the unit running
@@ -593,7 +606,8 @@ int pfc_agent_takeover(struct agent *a)
 	 */
 	write_pid(a->cfg->dir, getpid());
 	pr_warn("%s: the pause agent (pid %d) died; its standby (pid %d) takes "
-		"over\n", a->cfg->node, dead, getpid());
+		"over\n",
+		a->cfg->node, dead, getpid());
 	tc_drain(&a->q.tc);
 	rebuild(a);
 	pfc_state_begin(st);
@@ -605,7 +619,8 @@ int pfc_agent_takeover(struct agent *a)
 	st->takeover_at = now_ns();
 	pfc_state_end(st);
 	if (pfc_standby_spawn(a))
-		pr_warn("%s: no new standby: %s\n", a->cfg->node, strerror(errno));
+		pr_warn("%s: no new standby: %s\n", a->cfg->node,
+			strerror(errno));
 	r = pfc_loop(a);
 	return finish(a, r ? EXIT_PROBLEM : EXIT_OK);
 }
@@ -626,7 +641,8 @@ void pfc_leftovers_remove(const struct pfc_state *st)
 
 	for (i = 0; i < (int)st->nports && i < PFC_MAX_PORTS; i++) {
 		const struct pfc_state_port *p = &st->ports[i];
-		struct pfc_offloads o = { p->gro, p->tso, p->gso, p->offloads_saved };
+		struct pfc_offloads o = { p->gro, p->tso, p->gso,
+					  p->offloads_saved };
 
 		if (!same_port(p)) {
 			pr_info("%s: port gone or renamed; nothing to remove\n",

@@ -19,14 +19,14 @@
 static uint32_t queue_limit(const struct pfc_config *c, int prio)
 {
 	uint64_t l = (c->lossless_mask >> prio) & 1 ? c->lossless_limit :
-						     c->lossy_limit;
+						      c->lossy_limit;
 
 	return l > 0xffffffffull ? 0xffffffffu : (uint32_t)l;
 }
 
 static uint32_t link_burst(const struct pfc_config *c, uint64_t rate)
 {
-	uint64_t b = rate / 8 / 1000;	/* 1 ms at the link rate */
+	uint64_t b = rate / 8 / 1000; /* 1 ms at the link rate */
 
 	return b < 2 * c->frame ? 2 * c->frame : (uint32_t)b;
 }
@@ -55,8 +55,8 @@ static int htb_setup(struct pfc_queues *q, int port)
 	r = tc_htb_root(&q->tc, ifindex, PFC_ROOT_HANDLE);
 	if (!r)
 		r = tc_htb_class(&q->tc, ifindex, PFC_ROOT_HANDLE,
-				 PFC_ROOT_HANDLE | 1, link, link,
-				 c->frame, 0, burst);
+				 PFC_ROOT_HANDLE | 1, link, link, c->frame, 0,
+				 burst);
 	for (p = 0; !r && p < PFC_PRIOS; p++) {
 		uint64_t rate;
 		uint32_t prio, quantum;
@@ -64,7 +64,7 @@ static int htb_setup(struct pfc_queues *q, int port)
 		if (c->sched == PFC_SCHED_STRICT) {
 			/* Tiny guarantees, then borrowing by HTB prio. */
 			rate = link / 1000 > 8000 ? link / 1000 : 8000;
-			prio = 7 - p;	/* 802.1p 7 first */
+			prio = 7 - p; /* 802.1p 7 first */
 			quantum = c->frame;
 		} else {
 			/* Guarantees and DRR quanta in proportion to weight. */
@@ -73,10 +73,11 @@ static int htb_setup(struct pfc_queues *q, int port)
 			quantum = c->frame * c->weight[p];
 		}
 		r = tc_htb_class(&q->tc, ifindex, PFC_ROOT_HANDLE | 1,
-				 PFC_HTB_CLASS(p), rate ? rate : 8000,
-				 link, quantum, prio, burst);
+				 PFC_HTB_CLASS(p), rate ? rate : 8000, link,
+				 quantum, prio, burst);
 		if (!r)
-			r = tbf_gate(q, ifindex, PFC_HTB_CLASS(p), p, false, true);
+			r = tbf_gate(q, ifindex, PFC_HTB_CLASS(p), p, false,
+				     true);
 	}
 	if (!r) {
 		/* Kick frames go to HTB's direct queue (priority == 1:0). */
@@ -118,14 +119,16 @@ static int mqprio_setup(struct pfc_queues *q, int port)
 		/* The link rate per queue: mqprio itself has no shaper. */
 		r = tc_tbf(&q->tc, ifindex, PFC_ROOT_HANDLE | (p + 1), tbf,
 			   pfc_port_rate(c, port) / 8,
-			   link_burst(c, pfc_port_rate(c, port)), queue_limit(c, p),
-			   true);
+			   link_burst(c, pfc_port_rate(c, port)),
+			   queue_limit(c, p), true);
 		if (!r)
-			r = tc_plug(&q->tc, ifindex, tbf | 1, PFC_GATE_HANDLE(p),
-				    TCQ_PLUG_LIMIT, queue_limit(c, p), true);
+			r = tc_plug(&q->tc, ifindex, tbf | 1,
+				    PFC_GATE_HANDLE(p), TCQ_PLUG_LIMIT,
+				    queue_limit(c, p), true);
 		/* A new plug holds everything: open it. */
 		if (!r)
-			r = tc_plug(&q->tc, ifindex, tbf | 1, PFC_GATE_HANDLE(p),
+			r = tc_plug(&q->tc, ifindex, tbf | 1,
+				    PFC_GATE_HANDLE(p),
 				    TCQ_PLUG_RELEASE_INDEFINITE, 0, false);
 	}
 	return r;
@@ -145,11 +148,15 @@ static int mqprio_gate(struct pfc_queues *q, int port, int prio, bool closed)
 }
 
 static const struct pfc_backend htb_backend = {
-	.name = "htb-tbf", .setup = htb_setup, .gate = htb_gate,
+	.name = "htb-tbf",
+	.setup = htb_setup,
+	.gate = htb_gate,
 };
 
 static const struct pfc_backend mqprio_backend = {
-	.name = "mqprio-plug", .setup = mqprio_setup, .gate = mqprio_gate,
+	.name = "mqprio-plug",
+	.setup = mqprio_setup,
+	.gate = mqprio_gate,
 };
 
 static int setup_all(struct pfc_queues *q)
@@ -160,8 +167,8 @@ static int setup_all(struct pfc_queues *q)
 		r = q->be->setup(q, i);
 		if (r) {
 			p_err("%s: %s queues: %s%s%s", q->cfg->ports[i].ifname,
-			      q->be->name, strerror(-r), q->tc.err[0] ? ": " : "",
-			      q->tc.err);
+			      q->be->name, strerror(-r),
+			      q->tc.err[0] ? ": " : "", q->tc.err);
 			return r;
 		}
 	}
@@ -215,7 +222,8 @@ int pfc_queues_adopt(struct pfc_queues *q, const struct pfc_config *cfg,
 
 	q->cfg = cfg;
 	q->why[0] = '\0';
-	q->be = strcmp(backend, mqprio_backend.name) ? &htb_backend : &mqprio_backend;
+	q->be = strcmp(backend, mqprio_backend.name) ? &htb_backend :
+						       &mqprio_backend;
 	for (i = 0; i < PFC_MAX_PORTS; i++)
 		q->kick_fd[i] = -1;
 	for (i = 0; i < cfg->nports; i++)

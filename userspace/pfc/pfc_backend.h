@@ -49,11 +49,11 @@ struct pfc_queues {
 	const struct pfc_config *cfg;
 	const struct pfc_backend *be;
 	struct tc tc;
-	int kick_fd[PFC_MAX_PORTS];	/* htb-tbf: restarts a resumed queue */
+	int kick_fd[PFC_MAX_PORTS]; /* htb-tbf: restarts a resumed queue */
 	uint8_t mac[PFC_MAX_PORTS][6];
-	uint64_t changed_ns;		/* CLOCK_MONOTONIC: the last gate change
+	uint64_t changed_ns; /* CLOCK_MONOTONIC: the last gate change
 					 * took effect (before its kick) */
-	char why[512];			/* why the other backend was not used */
+	char why[512]; /* why the other backend was not used */
 };
 
 int pfc_queues_setup(struct pfc_queues *q, const struct pfc_config *cfg,

@@ -44,28 +44,32 @@ static uint64_t rate_bytes(uint64_t rate_bps, uint64_t ns)
 	return (unsigned __int128)(rate_bps / 8) * ns / 1000000000ull;
 }
 
-void pfc_headroom_terms(const struct pfc_config *c, struct pfc_headroom_terms *t)
+void pfc_headroom_terms(const struct pfc_config *c,
+			struct pfc_headroom_terms *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->rate_bps = c->rate_bps;
 	t->frame = c->frame;
 	t->pfc = PFC_WIRE_BYTES;
 	t->t_wire_ns = (uint64_t)c->cable_m * PFC_NS_PER_M;
-	t->t_pro_ns = c->t_pro_quanta ? pfc_quanta_ns(c->t_pro_quanta, c->rate_bps) :
-					c->t_pro_ns;
+	t->t_pro_ns = c->t_pro_quanta ?
+			      pfc_quanta_ns(c->t_pro_quanta, c->rate_bps) :
+			      c->t_pro_ns;
 	t->t_resp_ns = c->t_resp_ns;
 	t->wire = rate_bytes(c->rate_bps, t->t_wire_ns);
 	/* A quantum is 512 bit times whatever the rate: exact in bytes. */
 	t->pro = c->t_pro_quanta ? (uint64_t)c->t_pro_quanta * 64 :
 				   rate_bytes(c->rate_bps, t->t_pro_ns);
 	t->resp = rate_bytes(c->rate_bps, t->t_resp_ns);
-	t->total = 2 * ((uint64_t)t->frame + t->pfc + t->wire) + t->pro + t->resp;
+	t->total =
+		2 * ((uint64_t)t->frame + t->pfc + t->wire) + t->pro + t->resp;
 }
 
 uint64_t pfc_headroom(uint64_t rate_bps, uint32_t frame, uint64_t t_pro_ns)
 {
 	struct pfc_headroom_terms t;
-	struct pfc_config c = { .rate_bps = rate_bps, .frame = frame,
+	struct pfc_config c = { .rate_bps = rate_bps,
+				.frame = frame,
 				.t_pro_ns = t_pro_ns };
 
 	pfc_headroom_terms(&c, &t);
@@ -85,8 +89,10 @@ int pfc_config_finish(struct pfc_config *c)
 		if (!c->headroom[p])
 			c->headroom[p] = t.total;
 		if (!c->xon[p])
-			c->xon[p] = c->xoff[p] && c->xoff[p] < drain + c->frame ?
-				    c->xoff[p] / 2 : drain;
+			c->xon[p] =
+				c->xoff[p] && c->xoff[p] < drain + c->frame ?
+					c->xoff[p] / 2 :
+					drain;
 		if (!c->xoff[p])
 			c->xoff[p] = c->xon[p] + c->headroom[p];
 		if (c->xon[p] >= c->xoff[p])
@@ -135,12 +141,19 @@ static bool parse_scaled(const char *s, const char *const *units,
 /* tc(8) rate units: bit kbit mbit gbit tbit, bps kbps mbps (bytes). */
 bool pfc_parse_rate(const char *s, uint64_t *bps)
 {
-	static const char *const u[] = { "", "bit", "kbit", "mbit", "gbit",
-					 "tbit", "bps", "kbps", "mbps", "gbps",
-					 NULL };
-	static const uint64_t m[] = { 1, 1, 1000ull, 1000000ull,
-				      1000000000ull, 1000000000000ull, 8,
-				      8000ull, 8000000ull, 8000000000ull };
+	static const char *const u[] = { "",	 "bit",	 "kbit", "mbit",
+					 "gbit", "tbit", "bps",	 "kbps",
+					 "mbps", "gbps", NULL };
+	static const uint64_t m[] = { 1,
+				      1,
+				      1000ull,
+				      1000000ull,
+				      1000000000ull,
+				      1000000000000ull,
+				      8,
+				      8000ull,
+				      8000000ull,
+				      8000000000ull };
 
 	return parse_scaled(s, u, m, bps);
 }
@@ -148,10 +161,10 @@ bool pfc_parse_rate(const char *s, uint64_t *bps)
 /* tc(8) size units: b k kb m mb g gb (powers of 1024). */
 bool pfc_parse_size(const char *s, uint64_t *bytes)
 {
-	static const char *const u[] = { "", "b", "k", "kb", "m", "mb", "g",
-					 "gb", NULL };
-	static const uint64_t m[] = { 1, 1, 1024, 1024, 1 << 20, 1 << 20,
-				      1 << 30, 1 << 30 };
+	static const char *const u[] = { "",   "b", "k",  "kb", "m",
+					 "mb", "g", "gb", NULL };
+	static const uint64_t m[] = { 1,       1,	1024,	 1024,
+				      1 << 20, 1 << 20, 1 << 30, 1 << 30 };
 
 	return parse_scaled(s, u, m, bytes);
 }
@@ -209,7 +222,8 @@ int pfc_parse_dscp_map(const char *s, uint8_t map[64])
 	char *dup = xstrdup(s), *save = NULL, *tok;
 	int r = 0;
 
-	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(dup, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(tok, ':');
 		unsigned long d, p;
 
@@ -230,7 +244,9 @@ int pfc_parse_dscp_map(const char *s, uint8_t map[64])
 
 const char *pfc_wd_action_name(enum pfc_wd_action a)
 {
-	return a == PFC_WD_DROP ? "drop" : a == PFC_WD_IGNORE ? "ignore" : "report";
+	return a == PFC_WD_DROP	  ? "drop" :
+	       a == PFC_WD_IGNORE ? "ignore" :
+				    "report";
 }
 
 const char *pfc_sched_name(enum pfc_sched s)

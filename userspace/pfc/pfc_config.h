@@ -47,15 +47,15 @@
 
 #include "pfc_maps.h"
 
-#define PFC_T_PRO_NS 1000000ull		/* software PFC processing budget */
-#define PFC_NS_PER_M 5			/* cable propagation, the draft's */
-#define PFC_MAX_TIME_NS 1000000000ull	/* t_pro, t_resp: at most 1 s */
-#define PFC_MAX_CABLE_M 100000		/* 100 km: t_wire 500 us */
-#define PFC_DEFAULT_RATE 100000000ull	/* 100 Mbit/s */
-#define PFC_DEFAULT_LOSSLESS 0x18	/* priorities 3 and 4 */
+#define PFC_T_PRO_NS 1000000ull /* software PFC processing budget */
+#define PFC_NS_PER_M 5 /* cable propagation, the draft's */
+#define PFC_MAX_TIME_NS 1000000000ull /* t_pro, t_resp: at most 1 s */
+#define PFC_MAX_CABLE_M 100000 /* 100 km: t_wire 500 us */
+#define PFC_DEFAULT_RATE 100000000ull /* 100 Mbit/s */
+#define PFC_DEFAULT_LOSSLESS 0x18 /* priorities 3 and 4 */
 #define PFC_MIN_LOSSLESS_LIMIT (4u << 20)
-#define PFC_DEFAULT_RT_PRIO 10		/* a PFC engine must not wait for a CPU */
-#define PFC_CPU_LATENCY_NONE (-1)	/* no PM QoS request */
+#define PFC_DEFAULT_RT_PRIO 10 /* a PFC engine must not wait for a CPU */
+#define PFC_CPU_LATENCY_NONE (-1) /* no PM QoS request */
 /*
  * Idle CPUs poll while an agent runs, like cyclictest's default: waking a
  * halted CPU (in a VM, a hypervisor round trip) took 40-80 us of the
@@ -67,29 +67,32 @@
 enum pfc_sched { PFC_SCHED_WRR, PFC_SCHED_STRICT };
 enum pfc_wd_action { PFC_WD_REPORT, PFC_WD_IGNORE, PFC_WD_DROP };
 enum pfc_backend_req {
-	PFC_BACKEND_AUTO, PFC_BACKEND_MQPRIO, PFC_BACKEND_HTB, PFC_BACKEND_DCB
+	PFC_BACKEND_AUTO,
+	PFC_BACKEND_MQPRIO,
+	PFC_BACKEND_HTB,
+	PFC_BACKEND_DCB
 };
 
 struct pfc_port_cfg {
-	char name[IF_NAMESIZE];		/* the node's name for the port */
-	char ifname[IF_NAMESIZE];	/* the interface */
+	char name[IF_NAMESIZE]; /* the node's name for the port */
+	char ifname[IF_NAMESIZE]; /* the interface */
 	int ifindex;
-	uint64_t rate_bps;		/* 0: the node's rate */
+	uint64_t rate_bps; /* 0: the node's rate */
 };
 
 struct pfc_config {
 	char node[64];
-	char dir[PATH_MAX - 80];	/* state directory of this node */
+	char dir[PATH_MAX - 80]; /* state directory of this node */
 	int nports;
 	struct pfc_port_cfg ports[PFC_MAX_PORTS];
 	uint64_t rate_bps;
 	uint32_t lossless_mask;
-	uint32_t frame;			/* largest frame: MTU + 18 */
-	uint32_t cable_m;		/* t_wire = cable_m x PFC_NS_PER_M */
-	uint64_t t_pro_ns;		/* unless t_pro_quanta */
-	uint32_t t_pro_quanta;		/* t_pro in quanta: rate-independent bytes */
+	uint32_t frame; /* largest frame: MTU + 18 */
+	uint32_t cable_m; /* t_wire = cable_m x PFC_NS_PER_M */
+	uint64_t t_pro_ns; /* unless t_pro_quanta */
+	uint32_t t_pro_quanta; /* t_pro in quanta: rate-independent bytes */
 	uint64_t t_resp_ns;
-	uint64_t headroom[PFC_PRIOS];	/* 0 = from the formula */
+	uint64_t headroom[PFC_PRIOS]; /* 0 = from the formula */
 	uint64_t xoff[PFC_PRIOS];
 	uint64_t xon[PFC_PRIOS];
 	uint32_t quanta;
@@ -101,25 +104,26 @@ struct pfc_config {
 	enum pfc_backend_req backend;
 	uint8_t dscp_prio[64];
 	bool keep_offloads;
-	bool slow_pause;		/* XOFF PAUSE from the agent only */
-	int rt_prio;			/* SCHED_FIFO priority, 0: none */
-	int cpu_latency_us;		/* PM QoS request, or PFC_CPU_LATENCY_NONE */
+	bool slow_pause; /* XOFF PAUSE from the agent only */
+	int rt_prio; /* SCHED_FIFO priority, 0: none */
+	int cpu_latency_us; /* PM QoS request, or PFC_CPU_LATENCY_NONE */
 };
 
 /* Equation (1) term by term, in bytes at rate_bps. */
 struct pfc_headroom_terms {
 	uint64_t rate_bps;
-	uint32_t frame;			/* s_MTU */
-	uint32_t pfc;			/* s_PFC */
+	uint32_t frame; /* s_MTU */
+	uint32_t pfc; /* s_PFC */
 	uint64_t t_wire_ns, t_pro_ns, t_resp_ns;
-	uint64_t wire;			/* r t_wire */
-	uint64_t pro;			/* r t_pro */
-	uint64_t resp;			/* r t_resp */
-	uint64_t total;			/* 2 (frame + pfc + wire) + pro + resp */
+	uint64_t wire; /* r t_wire */
+	uint64_t pro; /* r t_pro */
+	uint64_t resp; /* r t_resp */
+	uint64_t total; /* 2 (frame + pfc + wire) + pro + resp */
 };
 
 void pfc_config_init(struct pfc_config *c);
-void pfc_headroom_terms(const struct pfc_config *c, struct pfc_headroom_terms *t);
+void pfc_headroom_terms(const struct pfc_config *c,
+			struct pfc_headroom_terms *t);
 uint64_t pfc_port_rate(const struct pfc_config *c, int port);
 int pfc_config_finish(struct pfc_config *c);
 uint64_t pfc_headroom(uint64_t rate_bps, uint32_t frame, uint64_t t_pro_ns);

@@ -70,7 +70,8 @@ uint64_t pfc_quanta_ns(unsigned int quanta, uint64_t rate_bps)
 	if (!rate_bps)
 		return 0;
 	/* quanta * 512 bits / rate, in ns; fits in 64 bits for any rate. */
-	return ((uint64_t)quanta * PFC_QUANTUM_BITS * 1000000000ull + rate_bps - 1) /
+	return ((uint64_t)quanta * PFC_QUANTUM_BITS * 1000000000ull + rate_bps -
+		1) /
 	       rate_bps;
 }
 
@@ -89,7 +90,7 @@ int pfc_sock_open(int ifindex, int bypass, uint32_t priority)
 	struct sockaddr_ll sll = {
 		.sll_family = AF_PACKET,
 		.sll_ifindex = ifindex,
-		.sll_protocol = 0,	/* send only: receive nothing */
+		.sll_protocol = 0, /* send only: receive nothing */
 	};
 	int one = 1, fd;
 

@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PFC_FRAME_LEN 60	/* minimum Ethernet frame without FCS */
-#define PFC_WIRE_BYTES 64	/* with FCS: s_PFC of the headroom formula */
+#define PFC_FRAME_LEN 60 /* minimum Ethernet frame without FCS */
+#define PFC_WIRE_BYTES 64 /* with FCS: s_PFC of the headroom formula */
 #define PFC_QUANTUM_BITS 512
 #define PFC_QUANTA_MAX 0xffff
 

@@ -16,7 +16,7 @@
 #include "pfc/pfc_standby.h"
 #include "pfc.skel.h"
 
-#define TICK_MAX_NS 100000000ull	/* statistics at least every 100 ms */
+#define TICK_MAX_NS 100000000ull /* statistics at least every 100 ms */
 #define REFRESH_MIN_NS 100000ull
 
 static struct pfc_pp *pp_of(struct agent *a, int port, int prio)
@@ -36,7 +36,8 @@ static bool lossless(const struct agent *a, int prio)
 
 static uint64_t refresh_ns(const struct agent *a, int port)
 {
-	uint64_t t = pfc_quanta_ns(a->cfg->quanta, pfc_port_rate(a->cfg, port)) / 2;
+	uint64_t t =
+		pfc_quanta_ns(a->cfg->quanta, pfc_port_rate(a->cfg, port)) / 2;
 
 	return t < REFRESH_MIN_NS ? REFRESH_MIN_NS : t;
 }
@@ -84,8 +85,7 @@ static void send_frame(struct agent *a, int port, uint8_t vector, bool resume)
 }
 
 /* sent: the BPF side already sent the PAUSE (its fast XOFF path). */
-static void on_xoff(struct agent *a, int port, int prio, uint64_t ts,
-		    bool sent)
+static void on_xoff(struct agent *a, int port, int prio, uint64_t ts, bool sent)
 {
 	if (a->sent[port][prio])
 		return;
@@ -146,7 +146,7 @@ static void gate_set(struct agent *a, int port, int prio, bool closed,
 	int r;
 
 	if (g->closed == closed)
-		return;	/* each change refills TBF tokens: only on a change */
+		return; /* each change refills TBF tokens: only on a change */
 	trace(a, closed ? 'c' : 'o', port, prio, ev_ts, now_ns());
 	/* Before opening: the kick that follows the change sends packets. */
 	if (a->trace && !closed)
@@ -202,8 +202,9 @@ static void on_rx(struct agent *a, const struct pfc_event *e)
 			gate_set(a, port, p, false, e->ts);
 			continue;
 		}
-		g->until = now_ns() + pfc_quanta_ns(e->quanta[p],
-						       pfc_port_rate(a->cfg, port));
+		g->until =
+			now_ns() + pfc_quanta_ns(e->quanta[p],
+						 pfc_port_rate(a->cfg, port));
 		gate_set(a, port, p, true, e->ts);
 		if (g->closed)
 			sp_of(a, port, p)->gate_until = g->until;
@@ -243,8 +244,8 @@ static int on_event(void *ctx, void *data, size_t size)
 	else if (e->type == PFC_EV_RESUMED)
 		on_resumed(a, e);
 	else if (e->type == PFC_EV_SENT)
-		trace(a, 'S', e->slot, e->prio, a->gate[e->slot][e->prio].opened,
-		      e->ts);
+		trace(a, 'S', e->slot, e->prio,
+		      a->gate[e->slot][e->prio].opened, e->ts);
 	return 0;
 }
 
@@ -259,7 +260,8 @@ static void reconcile(struct agent *a, int port, int prio)
 	uint32_t x = __atomic_load_n(&c->xoff, __ATOMIC_ACQUIRE);
 	uint32_t one = 1;
 
-	if (x && __atomic_load_n(&c->bytes, __ATOMIC_RELAXED) <= a->cfg->xon[prio] &&
+	if (x &&
+	    __atomic_load_n(&c->bytes, __ATOMIC_RELAXED) <= a->cfg->xon[prio] &&
 	    __atomic_compare_exchange_n(&c->xoff, &one, 0, false,
 					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		x = 0;
@@ -296,17 +298,18 @@ static void resync(struct agent *a, const uint64_t seen[][PFC_PRIOS])
 
 		for (port = 0; port < c->nports && empty; port++)
 			for (q = 0; q < PFC_PRIOS; q++)
-				if (((mask >> q) & 1) && sp_of(a, port, q)->q_qlen)
+				if (((mask >> q) & 1) &&
+				    sp_of(a, port, q)->q_qlen)
 					empty = false;
 		if (!empty)
 			continue;
 		for (port = 0; port < c->nports; port++) {
 			uint64_t b = seen[port][p];
 
-			if (b && __atomic_compare_exchange_n(&pp_of(a, port, p)->bytes,
-							     &b, 0, false,
-							     __ATOMIC_ACQ_REL,
-							     __ATOMIC_RELAXED)) {
+			if (b &&
+			    __atomic_compare_exchange_n(
+				    &pp_of(a, port, p)->bytes, &b, 0, false,
+				    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
 				sp_of(a, port, p)->resynced += seen[port][p];
 				a->st->resyncs++;
 			}
@@ -342,7 +345,7 @@ static int recount(struct agent *a)
 			b[port][p] = __atomic_load_n(&pp_of(a, port, p)->bytes,
 						     __ATOMIC_ACQUIRE);
 	if (pfc_recount_targets(&a->rc, a->pp, a->ring,
-				(const struct pfc_qsnap (*)[PFC_PRIOS])qs,
+				(const struct pfc_qsnap(*)[PFC_PRIOS])qs,
 				c->nports, target))
 		return -EAGAIN;
 	for (port = 0; port < c->nports; port++) {
@@ -351,12 +354,12 @@ static int recount(struct agent *a)
 
 			if (v <= target[port][p])
 				continue;
-			if (__atomic_compare_exchange_n(&pp_of(a, port, p)->bytes,
-							&v, target[port][p], false,
-							__ATOMIC_ACQ_REL,
-							__ATOMIC_RELAXED)) {
-				sp_of(a, port, p)->resynced += b[port][p] -
-							       target[port][p];
+			if (__atomic_compare_exchange_n(
+				    &pp_of(a, port, p)->bytes, &v,
+				    target[port][p], false, __ATOMIC_ACQ_REL,
+				    __ATOMIC_RELAXED)) {
+				sp_of(a, port, p)->resynced +=
+					b[port][p] - target[port][p];
 				a->st->resyncs++;
 			}
 		}
@@ -380,9 +383,9 @@ static void watchdog(struct agent *a, int port, int prio, uint64_t now)
 		sp->wd_last_ns = paused_for;
 		a->st->wd_events++;
 		pr_warn("watchdog: %s port %s (%s) prio %d paused %" PRIu64
-			" ms with %" PRIu64 " packets queued; %s\n", c->node,
-			c->ports[port].name, c->ports[port].ifname, prio,
-			paused_for / 1000000, sp->q_qlen,
+			" ms with %" PRIu64 " packets queued; %s\n",
+			c->node, c->ports[port].name, c->ports[port].ifname,
+			prio, paused_for / 1000000, sp->q_qlen,
 			pfc_wd_action_name(c->wd_action));
 		if (c->wd_action == PFC_WD_REPORT)
 			return;
@@ -412,13 +415,13 @@ static void tick(struct agent *a)
 	/* Counters first, queues second: see resync(). */
 	for (port = 0; port < c->nports; port++)
 		for (p = 0; p < PFC_PRIOS; p++)
-			seen[port][p] = __atomic_load_n(&pp_of(a, port, p)->bytes,
-							__ATOMIC_ACQUIRE);
+			seen[port][p] = __atomic_load_n(
+				&pp_of(a, port, p)->bytes, __ATOMIC_ACQUIRE);
 	if (a->forwarding && a->ring)
 		pfc_recount_mark(&a->rc, a->pp, c->nports);
 	if (!tc_qdisc_stats(&a->q.tc, qstat, a) &&
 	    (!a->forwarding || !a->ring || recount(a)))
-		resync(a, (const uint64_t (*)[PFC_PRIOS])seen);
+		resync(a, (const uint64_t(*)[PFC_PRIOS])seen);
 	now = now_ns();
 	for (port = 0; port < c->nports; port++) {
 		for (p = 0; p < PFC_PRIOS; p++) {
@@ -426,7 +429,8 @@ static void tick(struct agent *a)
 			struct pfc_state_prio *sp = sp_of(a, port, p);
 
 			reconcile(a, port, p);
-			sp->bytes = __atomic_load_n(&b->bytes, __ATOMIC_RELAXED);
+			sp->bytes =
+				__atomic_load_n(&b->bytes, __ATOMIC_RELAXED);
 			sp->peak = b->peak;
 			sp->pkts = b->pkts;
 			sp->returned = b->returned;
@@ -448,7 +452,8 @@ static void tick(struct agent *a)
 	if (a->trace)
 		fflush(a->trace);
 	a->tick_at = now + (c->wd_detect_ms * 1000000ull / 4 < TICK_MAX_NS ?
-			    c->wd_detect_ms * 1000000ull / 4 : TICK_MAX_NS);
+				    c->wd_detect_ms * 1000000ull / 4 :
+				    TICK_MAX_NS);
 }
 
 static void timers(struct agent *a)
@@ -461,7 +466,7 @@ static void timers(struct agent *a)
 			struct gate *g = &a->gate[port][p];
 
 			if (g->closed && g->until && g->until <= now)
-				gate_set(a, port, p, false, now);	/* expired */
+				gate_set(a, port, p, false, now); /* expired */
 		}
 		if (a->refresh_at[port] && a->refresh_at[port] <= now) {
 			uint8_t vec = 0;
@@ -470,7 +475,8 @@ static void timers(struct agent *a)
 				vec |= a->sent[port][p] << p;
 			if (vec)
 				send_frame(a, port, vec, false);
-			a->refresh_at[port] = vec ? now + refresh_ns(a, port) : 0;
+			a->refresh_at[port] =
+				vec ? now + refresh_ns(a, port) : 0;
 		}
 	}
 	if (a->tick_at <= now)
@@ -514,7 +520,8 @@ int pfc_loop(struct agent *a)
 	bool stop = false;
 	sigset_t mask;
 
-	rb = ring_buffer__new(bpf_map__fd(a->skel->maps.events), on_event, a, NULL);
+	rb = ring_buffer__new(bpf_map__fd(a->skel->maps.events), on_event, a,
+			      NULL);
 	if (!rb)
 		return -errno;
 	rfd = ring_buffer__epoll_fd(rb);
@@ -525,8 +532,9 @@ int pfc_loop(struct agent *a)
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
 	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
 	ep = epoll_create1(EPOLL_CLOEXEC);
-	if (sfd < 0 || tfd < 0 || ep < 0 || add_fd(ep, rfd) || add_fd(ep, sfd) ||
-	    add_fd(ep, tfd) || (a->standby_fd >= 0 && add_fd(ep, a->standby_fd))) {
+	if (sfd < 0 || tfd < 0 || ep < 0 || add_fd(ep, rfd) ||
+	    add_fd(ep, sfd) || add_fd(ep, tfd) ||
+	    (a->standby_fd >= 0 && add_fd(ep, a->standby_fd))) {
 		r = -errno;
 		goto out;
 	}
@@ -552,7 +560,8 @@ int pfc_loop(struct agent *a)
 			} else if (fd == tfd) {
 				uint64_t x;
 
-				if (read(tfd, &x, sizeof(x)) < 0 && errno != EAGAIN)
+				if (read(tfd, &x, sizeof(x)) < 0 &&
+				    errno != EAGAIN)
 					r = -errno;
 			} else if (fd == a->standby_fd) {
 				epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL);
@@ -563,7 +572,8 @@ int pfc_loop(struct agent *a)
 
 				if (read(sfd, &si, sizeof(si)) == sizeof(si)) {
 					if (si.ssi_signo == SIGUSR1)
-						a->tick_at = 0;	/* `show` wants fresh numbers */
+						a->tick_at =
+							0; /* `show` wants fresh numbers */
 					else
 						stop = true;
 				}

@@ -30,38 +30,38 @@ struct pfc_bpf;
 
 struct gate {
 	bool closed;
-	uint64_t until;		/* pause expiry (CLOCK_MONOTONIC ns) */
+	uint64_t until; /* pause expiry (CLOCK_MONOTONIC ns) */
 	uint64_t since;
-	uint64_t opened;	/* when it last opened (for the trace) */
+	uint64_t opened; /* when it last opened (for the trace) */
 	struct pfc_wd wd;
-	bool ignoring;		/* watchdog ignore/drop in force */
+	bool ignoring; /* watchdog ignore/drop in force */
 };
 
 struct agent {
 	struct pfc_config *cfg;
 	struct pfc_bpf *skel;
-	struct pfc_pp *pp;		/* the BPF "pp" array, mapped */
-	const uint64_t *ring;		/* the BPF "ring" array, mapped */
+	struct pfc_pp *pp; /* the BPF "pp" array, mapped */
+	const uint64_t *ring; /* the BPF "ring" array, mapped */
 	struct pfc_recount rc;
 	struct pfc_queues q;
 	bool queues_up;
-	bool forwarding;		/* at start: else no buffer accounting */
+	bool forwarding; /* at start: else no buffer accounting */
 	char backend[32];
 	char dcb[PFC_MAX_PORTS][32];
 	bool attached[PFC_MAX_PORTS];
-	int tx_fd[PFC_MAX_PORTS];	/* PAUSE frames, qdisc bypass */
+	int tx_fd[PFC_MAX_PORTS]; /* PAUSE frames, qdisc bypass */
 	struct pfc_offloads offloads[PFC_MAX_PORTS];
 	struct gate gate[PFC_MAX_PORTS][PFC_PRIOS];
-	bool sent[PFC_MAX_PORTS][PFC_PRIOS];	/* PAUSE in force upstream */
+	bool sent[PFC_MAX_PORTS][PFC_PRIOS]; /* PAUSE in force upstream */
 	uint64_t refresh_at[PFC_MAX_PORTS];
 	uint64_t tick_at;
 	struct pfc_state *st;
 	FILE *trace;
 	int lock_fd;
-	struct pfc_netns netns;		/* the namespace it runs in */
-	int standby_pid, standby_fd;	/* pfc_standby.h (fd: a pidfd) */
-	struct pfc_state *old;		/* a dead agent's state, if adopting */
-	int adopt_fd[4];		/* its maps (pfc_adopt.h) */
+	struct pfc_netns netns; /* the namespace it runs in */
+	int standby_pid, standby_fd; /* pfc_standby.h (fd: a pidfd) */
+	struct pfc_state *old; /* a dead agent's state, if adopting */
+	int adopt_fd[4]; /* its maps (pfc_adopt.h) */
 	struct pfc_rt rt;
 };
 

@@ -20,7 +20,9 @@
 
 const char *pfc_status_name(enum pfc_agent_status a)
 {
-	return a == PFC_AGENT_RUNNING ? "running" : a == PFC_AGENT_DIED ? "died" : "stopped";
+	return a == PFC_AGENT_RUNNING ? "running" :
+	       a == PFC_AGENT_DIED    ? "died" :
+					"stopped";
 }
 
 /*
@@ -29,7 +31,7 @@ const char *pfc_status_name(enum pfc_agent_status a)
  * that it removed what it set up.
  */
 static enum pfc_agent_status agent_status(const char *dir,
-					   const struct pfc_state *st)
+					  const struct pfc_state *st)
 {
 	if (pfc_state_locked(dir) == 1)
 		return PFC_AGENT_RUNNING;
@@ -41,11 +43,13 @@ static int open_err(const char *node, const char *dir, int r)
 {
 	if (r == -EACCES || r == -EPERM)
 		p_err("%s: permission denied: the pause agent's state (%s) is "
-		      "root's", node, dir);
+		      "root's",
+		      node, dir);
 	else if (r == -ELOOP)
 		p_err("%s: %s/state is a symlink: refused", node, dir);
 	else
-		p_err("%s: no pause agent state in %s (%s)", node, dir, strerror(-r));
+		p_err("%s: no pause agent state in %s (%s)", node, dir,
+		      strerror(-r));
 	return EXIT_PROBLEM;
 }
 
@@ -113,7 +117,8 @@ static void refresh(const struct pfc_state *st)
 uint64_t pfc_paused_ns(const struct pfc_state_prio *s, uint64_t now)
 {
 	return s->paused_ns + (s->paused_since && now > s->paused_since ?
-			       now - s->paused_since : 0);
+				       now - s->paused_since :
+				       0);
 }
 
 /* XON crossing -> first packet back, on average (us). */
@@ -129,7 +134,8 @@ static json_t *prio_json(const struct pfc_state *st, int p,
 
 #define U(k, v) json_object_set_new(o, k, json_integer((json_int_t)(v)))
 	U("prio", p);
-	json_object_set_new(o, "lossless", json_boolean((st->lossless_mask >> p) & 1));
+	json_object_set_new(o, "lossless",
+			    json_boolean((st->lossless_mask >> p) & 1));
 	U("buffered_bytes", s->bytes);
 	U("peak_bytes", s->peak);
 	U("packets", s->pkts);
@@ -145,7 +151,8 @@ static json_t *prio_json(const struct pfc_state *st, int p,
 	U("pfc_rx_ignored", s->pfc_rx_ignored);
 	json_object_set_new(o, "paused", json_boolean(s->paused_since != 0));
 	U("pauses", s->pauses);
-	json_object_set_new(o, "paused_ms", json_real(pfc_paused_ns(s, now) / 1e6));
+	json_object_set_new(o, "paused_ms",
+			    json_real(pfc_paused_ns(s, now) / 1e6));
 	U("queue_bytes", s->q_backlog);
 	U("queue_packets", s->q_qlen);
 	U("queue_drops", s->q_drops);
@@ -156,22 +163,27 @@ static json_t *prio_json(const struct pfc_state *st, int p,
 	if (s->drops) {
 		char r[64];
 
-		json_object_set_new(o, "last_drop_reason", json_string(
-			pfc_drop_reason_name(s->last_drop_reason, r, sizeof(r))));
+		json_object_set_new(
+			o, "last_drop_reason",
+			json_string(pfc_drop_reason_name(s->last_drop_reason, r,
+							 sizeof(r))));
 	}
 	U("watchdog_events", s->wd_events);
-	json_object_set_new(o, "watchdog_last_ms", json_real(s->wd_last_ns / 1e6));
+	json_object_set_new(o, "watchdog_last_ms",
+			    json_real(s->wd_last_ns / 1e6));
 	U("underflow", s->underflow);
 	U("resynced_bytes", s->resynced);
 	U("resumes", s->resumes);
-	json_object_set_new(o, "resume_avg_us", json_real(pfc_resume_avg_us(s)));
-	json_object_set_new(o, "resume_max_us", json_real(s->resume_max_ns / 1e3));
+	json_object_set_new(o, "resume_avg_us",
+			    json_real(pfc_resume_avg_us(s)));
+	json_object_set_new(o, "resume_max_us",
+			    json_real(s->resume_max_ns / 1e3));
 #undef U
 	return o;
 }
 
 void pfc_add_totals(struct pfc_totals *t, const struct pfc_state *st, int p,
-		       const struct pfc_state_prio *s, uint64_t now)
+		    const struct pfc_state_prio *s, uint64_t now)
 {
 	uint64_t drops = s->drops + s->q_drops;
 
@@ -189,7 +201,7 @@ void pfc_add_totals(struct pfc_totals *t, const struct pfc_state *st, int p,
 }
 
 json_t *pfc_node_json(const struct pfc_state *st, enum pfc_agent_status as,
-			 uint64_t now)
+		      uint64_t now)
 {
 	json_t *o = json_object(), *ports = json_array(), *ll = json_array();
 	json_t *xoff = json_array(), *xon = json_array(), *hr = json_array();
@@ -213,54 +225,66 @@ json_t *pfc_node_json(const struct pfc_state *st, enum pfc_agent_status as,
 		json_object_set_new(po, "rate_bps", json_integer(sp->rate_bps));
 		json_object_set_new(po, "dcb", json_string(sp->dcb));
 		for (p = 0; p < PFC_PRIOS; p++) {
-			json_array_append_new(pr, prio_json(st, p, &sp->prio[p], now));
+			json_array_append_new(
+				pr, prio_json(st, p, &sp->prio[p], now));
 			pfc_add_totals(&t, st, p, &sp->prio[p], now);
 		}
 		json_object_set_new(po, "prios", pr);
 		json_array_append_new(ports, po);
 	}
 	json_object_set_new(o, "node", json_string(st->node));
-	json_object_set_new(o, "running", json_boolean(as == PFC_AGENT_RUNNING));
+	json_object_set_new(o, "running",
+			    json_boolean(as == PFC_AGENT_RUNNING));
 	json_object_set_new(o, "status", json_string(pfc_status_name(as)));
-	json_object_set_new(o, "pid", json_integer(as == PFC_AGENT_RUNNING ? st->pid : 0));
-	json_object_set_new(o, "standby_pid", json_integer(as == PFC_AGENT_RUNNING ?
-							    st->standby_pid : 0));
+	json_object_set_new(
+		o, "pid", json_integer(as == PFC_AGENT_RUNNING ? st->pid : 0));
+	json_object_set_new(
+		o, "standby_pid",
+		json_integer(as == PFC_AGENT_RUNNING ? st->standby_pid : 0));
 	json_object_set_new(o, "takeovers", json_integer(st->takeovers));
 	json_object_set_new(o, "adoptions", json_integer(st->adoptions));
-	json_object_set_new(o, "takeover_noticed_ns", json_integer(st->died_at));
-	json_object_set_new(o, "takeover_done_ns", json_integer(st->takeover_at));
+	json_object_set_new(o, "takeover_noticed_ns",
+			    json_integer(st->died_at));
+	json_object_set_new(o, "takeover_done_ns",
+			    json_integer(st->takeover_at));
 	json_object_set_new(o, "backend", json_string(st->backend));
 	json_object_set_new(o, "note", json_string(st->note));
 	json_object_set_new(o, "rt_prio", json_integer(st->rt_prio));
-	json_object_set_new(o, "cpu_latency_us", st->cpu_latency_us < 0 ?
-			    json_null() : json_integer(st->cpu_latency_us));
+	json_object_set_new(o, "cpu_latency_us",
+			    st->cpu_latency_us < 0 ?
+				    json_null() :
+				    json_integer(st->cpu_latency_us));
 	json_object_set_new(o, "rate_bps", json_integer(st->rate_bps));
 	json_object_set_new(o, "lossless", ll);
 	json_object_set_new(o, "xoff", xoff);
 	json_object_set_new(o, "xon", xon);
 	json_object_set_new(o, "headroom", hr);
 	json_object_set_new(o, "quanta", json_integer(st->quanta));
-	json_object_set_new(o, "lossless_limit", json_integer(st->lossless_limit));
+	json_object_set_new(o, "lossless_limit",
+			    json_integer(st->lossless_limit));
 	json_object_set_new(o, "lossy_limit", json_integer(st->lossy_limit));
 	json_object_set_new(o, "sched", json_string(pfc_sched_name(st->sched)));
-	json_object_set_new(o, "watchdog", json_pack(
-		"{s:i,s:i,s:s,s:I}", "detect_ms", st->wd_detect_ms,
-		"restore_ms", st->wd_restore_ms,
-		"action", pfc_wd_action_name(st->wd_action),
-		"events", (json_int_t)st->wd_events));
+	json_object_set_new(o, "watchdog",
+			    json_pack("{s:i,s:i,s:s,s:I}", "detect_ms",
+				      st->wd_detect_ms, "restore_ms",
+				      st->wd_restore_ms, "action",
+				      pfc_wd_action_name(st->wd_action),
+				      "events", (json_int_t)st->wd_events));
 	json_object_set_new(o, "ports", ports);
-	json_object_set_new(o, "totals", json_pack(
-		"{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}",
-		"pfc_tx", (json_int_t)t.pfc_tx, "pfc_rx", (json_int_t)t.pfc_rx,
-		"xoff_crossings", (json_int_t)t.xoff,
-		"buffered_bytes", (json_int_t)t.buffered,
-		"lossless_drops", (json_int_t)t.ll_drops,
-		"lossy_drops", (json_int_t)t.lossy_drops,
-		"failure_drops", (json_int_t)t.failure_drops,
-		"paused_ms", t.paused_ns / 1e6,
-		"watchdog_events", (json_int_t)st->wd_events,
-		"underflow", (json_int_t)t.underflow,
-		"resyncs", (json_int_t)st->resyncs));
+	json_object_set_new(
+		o, "totals",
+		json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}",
+			  "pfc_tx", (json_int_t)t.pfc_tx, "pfc_rx",
+			  (json_int_t)t.pfc_rx, "xoff_crossings",
+			  (json_int_t)t.xoff, "buffered_bytes",
+			  (json_int_t)t.buffered, "lossless_drops",
+			  (json_int_t)t.ll_drops, "lossy_drops",
+			  (json_int_t)t.lossy_drops, "failure_drops",
+			  (json_int_t)t.failure_drops, "paused_ms",
+			  t.paused_ns / 1e6, "watchdog_events",
+			  (json_int_t)st->wd_events, "underflow",
+			  (json_int_t)t.underflow, "resyncs",
+			  (json_int_t)st->resyncs));
 	return o;
 }
 
@@ -285,7 +309,7 @@ static void live_queues(struct pfc_state *st)
 
 /* A consistent copy of node's state (to free), and its agent's status. */
 int pfc_node_read(const char *node, const char *dir, struct pfc_state **out,
-		      enum pfc_agent_status *as)
+		  enum pfc_agent_status *as)
 {
 	struct pfc_state *st, *copy;
 	int r;
@@ -299,7 +323,7 @@ int pfc_node_read(const char *node, const char *dir, struct pfc_state **out,
 	copy = xmalloc(sizeof(*copy));
 	/* A dead agent may have died inside an update: no writer is left. */
 	r = *as == PFC_AGENT_RUNNING ? pfc_state_snapshot(st, copy) :
-				   (memcpy(copy, st, sizeof(*copy)), 0);
+				       (memcpy(copy, st, sizeof(*copy)), 0);
 	pfc_state_unmap(st);
 	if (r) {
 		p_err("%s: the agent is busy; try again", dir);
@@ -311,7 +335,8 @@ int pfc_node_read(const char *node, const char *dir, struct pfc_state **out,
 	if (*as == PFC_AGENT_DIED)
 		pr_warn("%s: the pause agent died without stopping; what it set up "
 			"is still on its ports: start it again or run `tagger "
-			"pfc stop %s`\n", node, node);
+			"pfc stop %s`\n",
+			node, node);
 	*out = copy;
 	return 0;
 }
@@ -358,7 +383,8 @@ int pfc_node_stop(const char *node, const char *dir, int *stopped_pid)
 		pfc_state_unmap(st);
 		if (r) {
 			p_err("%s: the lock is held, but not by the recorded agent "
-			      "(pid %d: %s)", node, pid, strerror(-r));
+			      "(pid %d: %s)",
+			      node, pid, strerror(-r));
 			return EXIT_PROBLEM;
 		}
 		if (!released(dir)) {
@@ -371,7 +397,7 @@ int pfc_node_stop(const char *node, const char *dir, int *stopped_pid)
 	/* No agent: remove what a dead one left on its ports. */
 	if (as == PFC_AGENT_DIED) {
 		pfc_leftovers_remove(st);
-		if (st->seq & 1)	/* it died inside an update */
+		if (st->seq & 1) /* it died inside an update */
 			pfc_state_end(st);
 		pfc_state_begin(st);
 		st->stopped = 1;

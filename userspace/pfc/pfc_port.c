@@ -36,8 +36,10 @@ static int ethtool_val(int fd, const char *ifname, uint32_t cmd, uint32_t *v)
  */
 int pfc_port_offloads(const char *ifname, int off, struct pfc_offloads *saved)
 {
-	static const uint32_t get[] = { ETHTOOL_GGRO, ETHTOOL_GTSO, ETHTOOL_GGSO };
-	static const uint32_t set[] = { ETHTOOL_SGRO, ETHTOOL_STSO, ETHTOOL_SGSO };
+	static const uint32_t get[] = { ETHTOOL_GGRO, ETHTOOL_GTSO,
+					ETHTOOL_GGSO };
+	static const uint32_t set[] = { ETHTOOL_SGRO, ETHTOOL_STSO,
+					ETHTOOL_SGSO };
 	uint32_t *val[] = { &saved->gro, &saved->tso, &saved->gso };
 	int fd, i, r = 0;
 
@@ -84,8 +86,7 @@ static int attach_one(int ifindex, enum bpf_tc_attach_point where,
 	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
 			    .attach_point = where, .parent = parent);
 	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = fd, .handle = 1,
-			    .priority = PFC_TC_PREF,
-			    .flags = BPF_TC_F_REPLACE);
+			    .priority = PFC_TC_PREF, .flags = BPF_TC_F_REPLACE);
 	int r;
 
 	r = bpf_tc_hook_create(&hook);

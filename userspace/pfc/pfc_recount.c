@@ -15,7 +15,8 @@ void pfc_recount_mark(struct pfc_recount *rc, const struct pfc_pp *pp,
 
 	for (port = 0; port < nports; port++)
 		for (q = 0; q < PFC_PRIOS; q++)
-			rc->head0[port][q] = load(&pp[PFC_SLOT(port, q)].ring_head);
+			rc->head0[port][q] =
+				load(&pp[PFC_SLOT(port, q)].ring_head);
 }
 
 /*
@@ -53,11 +54,11 @@ static int queued(const struct pfc_recount *rc, const struct pfc_pp *pp,
 	if ((int64_t)(to - from) <= 0)
 		return 0;
 	if (to - from > PFC_RING)
-		return -EAGAIN;	/* more queued than the log holds */
+		return -EAGAIN; /* more queued than the log holds */
 	for (idx = from; idx != to; idx++) {
 		e = load(&ring[PFC_RING_SLOT(port, q, idx)]);
 		if (PFC_RE_IDX_TAG(e) != PFC_RE_TAG(idx))
-			return -EAGAIN;	/* being written */
+			return -EAGAIN; /* being written */
 		in = PFC_RE_SLOT(e);
 		if (in < (uint32_t)nports)
 			target[in][PFC_RE_PRIO(e)] += PFC_RE_LEN(e);
@@ -84,7 +85,8 @@ int pfc_recount_targets(struct pfc_recount *rc, const struct pfc_pp *pp,
 			uint64_t out = load(&c->queued_bytes);
 			uint64_t in = load(&c->in_bytes);
 
-			target[port][p] = in >= out + drop ? in - out - drop : 0;
+			target[port][p] =
+				in >= out + drop ? in - out - drop : 0;
 		}
 	}
 	for (port = 0; port < nports && !r; port++)

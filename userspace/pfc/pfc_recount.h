@@ -45,13 +45,13 @@ struct pfc_recount {
 	uint64_t head0[PFC_MAX_PORTS][PFC_PRIOS];
 	int64_t offset[PFC_MAX_PORTS][PFC_PRIOS];
 	int64_t candidate[PFC_MAX_PORTS][PFC_PRIOS];
-	uint8_t seen[PFC_MAX_PORTS][PFC_PRIOS];	/* 0, 1: candidate, 2: offset */
+	uint8_t seen[PFC_MAX_PORTS][PFC_PRIOS]; /* 0, 1: candidate, 2: offset */
 };
 
 /* One egress queue's statistics, from the qdisc. */
 struct pfc_qsnap {
-	uint64_t done;		/* packets sent + dropped */
-	uint64_t qlen;		/* packets queued */
+	uint64_t done; /* packets sent + dropped */
+	uint64_t qlen; /* packets queued */
 };
 
 void pfc_recount_mark(struct pfc_recount *rc, const struct pfc_pp *pp,

@@ -14,11 +14,11 @@
 #ifndef __TAGGER_PFC_RT_H
 #define __TAGGER_PFC_RT_H
 
-#include "pfc/pfc_config.h"	/* PFC_CPU_LATENCY_NONE */
+#include "pfc/pfc_config.h" /* PFC_CPU_LATENCY_NONE */
 
 struct pfc_rt {
-	int rt_prio;		/* SCHED_FIFO priority in force, 0: none */
-	int cpu_latency_us;	/* PM QoS limit held, PFC_CPU_LATENCY_NONE: none */
+	int rt_prio; /* SCHED_FIFO priority in force, 0: none */
+	int cpu_latency_us; /* PM QoS limit held, PFC_CPU_LATENCY_NONE: none */
 	int qos_fd;
 };
 

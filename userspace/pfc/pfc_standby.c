@@ -21,7 +21,8 @@ static int pidfd_of(int pid)
 }
 
 /* The child: wait for the agent to end, then take over or leave. */
-static void __attribute__((noreturn)) standby_main(struct agent *a, int agent_fd)
+static void __attribute__((noreturn))
+standby_main(struct agent *a, int agent_fd)
 {
 	struct pollfd p = { .fd = agent_fd, .events = POLLIN };
 

@@ -19,8 +19,8 @@ int pfc_dir(const char *node, char *buf, size_t len)
 	const char *base = getenv("TAGGER_PFC_DIR");
 	int n;
 
-	n = snprintf(buf, len, "%s/%s", base && *base ? base : "/run/tagger/pfc",
-		     node);
+	n = snprintf(buf, len, "%s/%s",
+		     base && *base ? base : "/run/tagger/pfc", node);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
@@ -106,7 +106,8 @@ static int open_in(const char *dir, const char *name, int flags)
 	char path[PATH_MAX];
 	int fd;
 
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path))
 		return -ENAMETOOLONG;
 	fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
 	return fd < 0 ? -errno : fd;
@@ -140,7 +141,9 @@ int pfc_state_locked(const char *dir)
 		return 0;
 	if (l < 0)
 		return l;
-	r = flock(l, LOCK_SH | LOCK_NB) < 0 ? (errno == EWOULDBLOCK ? 1 : -errno) : 0;
+	r = flock(l, LOCK_SH | LOCK_NB) < 0 ?
+		    (errno == EWOULDBLOCK ? 1 : -errno) :
+		    0;
 	close(l);
 	return r;
 }
@@ -189,7 +192,8 @@ int pfc_state_open(const char *dir, bool write, struct pfc_state **st)
 	close(fd);
 	if (r)
 		return r;
-	if ((*st)->magic != PFC_STATE_MAGIC || (*st)->version != PFC_STATE_VERSION) {
+	if ((*st)->magic != PFC_STATE_MAGIC ||
+	    (*st)->version != PFC_STATE_VERSION) {
 		pfc_state_unmap(*st);
 		return -EPROTO;
 	}

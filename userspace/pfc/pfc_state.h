@@ -34,33 +34,34 @@
 
 #include "pfc/pfc_config.h"
 
-#define PFC_STATE_MAGIC 0x54504643u	/* "TPFC" */
+#define PFC_STATE_MAGIC 0x54504643u /* "TPFC" */
 #define PFC_STATE_VERSION 5
 
 struct pfc_state_prio {
 	/* this port as an ingress port (from the BPF counters) */
 	uint64_t bytes, peak, pkts, returned, drops, xoff_crossings, underflow;
-	uint32_t xoff;		/* above XOFF: pausing the upstream */
-	uint32_t gate_closed;	/* the upstream paused this egress queue */
-	uint64_t pfc_tx, pfc_tx_resume;	/* frames sent enabling this prio */
-	uint64_t pfc_tx_fast;		/* ... of pfc_tx, sent by BPF at XOFF */
+	uint32_t xoff; /* above XOFF: pausing the upstream */
+	uint32_t gate_closed; /* the upstream paused this egress queue */
+	uint64_t pfc_tx, pfc_tx_resume; /* frames sent enabling this prio */
+	uint64_t pfc_tx_fast; /* ... of pfc_tx, sent by BPF at XOFF */
 	/* this port's egress queue */
 	uint64_t pfc_rx, pfc_rx_resume, pfc_rx_ignored;
-	uint64_t pauses;		/* gate closures */
-	uint64_t paused_ns;		/* total closed time, closed episodes */
-	uint64_t paused_since;		/* CLOCK_MONOTONIC ns, 0 when open */
+	uint64_t pauses; /* gate closures */
+	uint64_t paused_ns; /* total closed time, closed episodes */
+	uint64_t paused_since; /* CLOCK_MONOTONIC ns, 0 when open */
 	uint64_t q_backlog, q_qlen, q_drops, q_packets, q_bytes;
-	uint64_t egress_drops;		/* by the watchdog's drop action */
-	uint64_t failure_drops;		/* lost to a failure: link down, no route */
-	uint32_t last_drop_reason;	/* skb_drop_reason of the last of drops */
+	uint64_t egress_drops; /* by the watchdog's drop action */
+	uint64_t failure_drops; /* lost to a failure: link down, no route */
+	uint32_t last_drop_reason; /* skb_drop_reason of the last of drops */
 	uint32_t pad;
-	uint64_t resynced;		/* bytes whose return the tracepoints missed */
-	uint64_t wd_events, wd_last_ns;	/* detections, paused time at the last */
-	uint64_t wd_until;		/* restoration ends (0: not acting) */
+	uint64_t resynced; /* bytes whose return the tracepoints missed */
+	uint64_t wd_events,
+		wd_last_ns; /* detections, paused time at the last */
+	uint64_t wd_until; /* restoration ends (0: not acting) */
 	/* this port as an ingress port: XON crossing -> first packet back */
 	uint64_t resumes, resume_ns, resume_max_ns;
-	uint64_t gate_until;		/* CLOCK_MONOTONIC ns the pause ends */
-	uint32_t pause_sent;		/* a PAUSE of ours is in force upstream */
+	uint64_t gate_until; /* CLOCK_MONOTONIC ns the pause ends */
+	uint32_t pause_sent; /* a PAUSE of ours is in force upstream */
 	uint32_t pad2;
 };
 
@@ -79,19 +80,19 @@ struct pfc_state_port {
 struct pfc_state {
 	uint32_t magic, version;
 	uint32_t seq, pid;
-	uint64_t pid_start;		/* the agent's start time (pfc_ident.h) */
-	uint64_t netns_dev, netns_ino;	/* the namespace its ifindexes are in */
-	uint32_t stopped;		/* 1: the agent removed what it set up */
-	uint32_t stopping;		/* 1: it began to (pfc_standby.h) */
-	uint32_t standby_pid;		/* its standby, 0 if none */
-	uint32_t takeovers;		/* times a standby took over */
-	uint64_t takeover_at;		/* CLOCK_MONOTONIC ns of the last */
-	uint64_t died_at;		/* ... when its standby saw the agent gone */
-	uint32_t adoptions;		/* times an agent adopted a dead one's
+	uint64_t pid_start; /* the agent's start time (pfc_ident.h) */
+	uint64_t netns_dev, netns_ino; /* the namespace its ifindexes are in */
+	uint32_t stopped; /* 1: the agent removed what it set up */
+	uint32_t stopping; /* 1: it began to (pfc_standby.h) */
+	uint32_t standby_pid; /* its standby, 0 if none */
+	uint32_t takeovers; /* times a standby took over */
+	uint64_t takeover_at; /* CLOCK_MONOTONIC ns of the last */
+	uint64_t died_at; /* ... when its standby saw the agent gone */
+	uint32_t adoptions; /* times an agent adopted a dead one's
 					 * queues and maps (pfc_adopt.h) */
-	uint32_t map_ids[4];		/* ports, pp, ring, events */
-	uint64_t started, updated;	/* CLOCK_MONOTONIC ns */
-	uint64_t tick_began;		/* when the tick that set updated began */
+	uint32_t map_ids[4]; /* ports, pp, ring, events */
+	uint64_t started, updated; /* CLOCK_MONOTONIC ns */
+	uint64_t tick_began; /* when the tick that set updated began */
 	char node[64];
 	char backend[32];
 	char note[512];
@@ -101,9 +102,9 @@ struct pfc_state {
 	uint64_t lossless_limit, lossy_limit;
 	uint32_t sched, wd_action, wd_detect_ms, wd_restore_ms;
 	uint32_t nports, frame;
-	int32_t cpu_latency_us;		/* PM QoS request held, or
+	int32_t cpu_latency_us; /* PM QoS request held, or
 					 * PFC_CPU_LATENCY_NONE */
-	uint32_t rt_prio;		/* SCHED_FIFO priority in force, 0: none */
+	uint32_t rt_prio; /* SCHED_FIFO priority in force, 0: none */
 	uint64_t wd_events, events_lost, resyncs;
 	struct pfc_state_port ports[PFC_MAX_PORTS];
 };

@@ -15,7 +15,7 @@
 
 #include "pfc/pfc_tc.h"
 
-#define PSCHED_SHIFT 6	/* kernel ticks are 64 ns (PSCHED_TICKS2NS) */
+#define PSCHED_SHIFT 6 /* kernel ticks are 64 ns (PSCHED_TICKS2NS) */
 
 int tc_open(struct tc *tc)
 {
@@ -48,7 +48,8 @@ void tc_drain(struct tc *tc)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 
-	while (recv(mnl_socket_get_fd(tc->nl), buf, sizeof(buf), MSG_DONTWAIT) > 0)
+	while (recv(mnl_socket_get_fd(tc->nl), buf, sizeof(buf), MSG_DONTWAIT) >
+	       0)
 		;
 	tc->seq += 1000;
 }
@@ -107,11 +108,13 @@ static int talk(struct tc *tc, struct nlmsghdr *nlh, mnl_cb_t cb, void *arg)
 			if (h->nlmsg_type == NLMSG_ERROR) {
 				struct nlmsgerr *e = mnl_nlmsg_get_payload(h);
 
-				if (e->error && (h->nlmsg_flags & NLM_F_ACK_TLVS)) {
+				if (e->error &&
+				    (h->nlmsg_flags & NLM_F_ACK_TLVS)) {
 					size_t off = sizeof(*e);
 
 					if (!(h->nlmsg_flags & NLM_F_CAPPED))
-						off += e->msg.nlmsg_len - sizeof(e->msg);
+						off += e->msg.nlmsg_len -
+						       sizeof(e->msg);
 					mnl_attr_parse(h, off + 0, ext_ack, tc);
 				}
 				return e->error;
@@ -130,8 +133,8 @@ static int talk(struct tc *tc, struct nlmsghdr *nlh, mnl_cb_t cb, void *arg)
 int tc_qdisc_del_root(struct tc *tc, int ifindex)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg_start(tc, buf, RTM_DELQDISC, 0, ifindex,
-					 TC_H_ROOT, 0);
+	struct nlmsghdr *nlh =
+		msg_start(tc, buf, RTM_DELQDISC, 0, ifindex, TC_H_ROOT, 0);
 	int r = talk(tc, nlh, NULL, NULL);
 
 	return r == -ENOENT || r == -EINVAL ? 0 : r;
@@ -140,7 +143,7 @@ int tc_qdisc_del_root(struct tc *tc, int ifindex)
 static void put_rate(struct tc_ratespec *rs, uint64_t Bps)
 {
 	rs->rate = Bps >= (1ull << 32) ? ~0u : (uint32_t)Bps;
-	rs->linklayer = TC_LINKLAYER_ETHERNET;	/* no rate table needed */
+	rs->linklayer = TC_LINKLAYER_ETHERNET; /* no rate table needed */
 }
 
 /* Time to send `bytes` at `Bps`, in kernel ticks. */
@@ -155,9 +158,9 @@ static uint32_t xmit_ticks(uint64_t bytes, uint64_t Bps)
 int tc_htb_root(struct tc *tc, int ifindex, uint32_t handle)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg_start(tc, buf, RTM_NEWQDISC,
-					 NLM_F_CREATE | NLM_F_REPLACE, ifindex,
-					 TC_H_ROOT, handle);
+	struct nlmsghdr *nlh =
+		msg_start(tc, buf, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE,
+			  ifindex, TC_H_ROOT, handle);
 	struct tc_htb_glob g = { .version = 3, .rate2quantum = 10 };
 	struct nlattr *o;
 
@@ -174,9 +177,9 @@ int tc_htb_class(struct tc *tc, int ifindex, uint32_t parent, uint32_t classid,
 		 uint32_t prio, uint32_t burst)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg_start(tc, buf, RTM_NEWTCLASS,
-					 NLM_F_CREATE | NLM_F_REPLACE, ifindex,
-					 parent, classid);
+	struct nlmsghdr *nlh =
+		msg_start(tc, buf, RTM_NEWTCLASS, NLM_F_CREATE | NLM_F_REPLACE,
+			  ifindex, parent, classid);
 	uint64_t rate = rate_bps / 8, ceil = ceil_bps / 8;
 	struct tc_htb_opt o = { 0 };
 	struct nlattr *n;
@@ -202,9 +205,10 @@ int tc_tbf(struct tc *tc, int ifindex, uint32_t parent, uint32_t handle,
 	   uint64_t rate_Bps, uint32_t burst, uint32_t limit, bool create)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg_start(tc, buf, RTM_NEWQDISC,
-					 create ? NLM_F_CREATE | NLM_F_REPLACE : 0,
-					 ifindex, parent, handle);
+	struct nlmsghdr *nlh =
+		msg_start(tc, buf, RTM_NEWQDISC,
+			  create ? NLM_F_CREATE | NLM_F_REPLACE : 0, ifindex,
+			  parent, handle);
 	struct tc_tbf_qopt q = { 0 };
 	struct nlattr *n;
 
@@ -224,9 +228,9 @@ int tc_tbf(struct tc *tc, int ifindex, uint32_t parent, uint32_t handle,
 int tc_mqprio(struct tc *tc, int ifindex, uint32_t handle, int ntc)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg_start(tc, buf, RTM_NEWQDISC,
-					 NLM_F_CREATE | NLM_F_REPLACE, ifindex,
-					 TC_H_ROOT, handle);
+	struct nlmsghdr *nlh =
+		msg_start(tc, buf, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE,
+			  ifindex, TC_H_ROOT, handle);
 	struct tc_mqprio_qopt q = { .num_tc = ntc, .hw = 0 };
 	int i;
 
@@ -245,9 +249,10 @@ int tc_plug(struct tc *tc, int ifindex, uint32_t parent, uint32_t handle,
 	    int action, uint32_t limit, bool create)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg_start(tc, buf, RTM_NEWQDISC,
-					 create ? NLM_F_CREATE | NLM_F_REPLACE : 0,
-					 ifindex, parent, handle);
+	struct nlmsghdr *nlh =
+		msg_start(tc, buf, RTM_NEWQDISC,
+			  create ? NLM_F_CREATE | NLM_F_REPLACE : 0, ifindex,
+			  parent, handle);
 	struct tc_plug_qopt q = { .action = action, .limit = limit };
 
 	mnl_attr_put_strz(nlh, TCA_KIND, "plug");
@@ -265,13 +270,13 @@ int tc_bpf_classifier(struct tc *tc, int ifindex, uint32_t qdisc, int fd,
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	/* Replace: a restarted agent puts its program over a dead one's. */
-	struct nlmsghdr *nlh = msg_start(tc, buf, RTM_NEWTFILTER,
-					 NLM_F_CREATE | NLM_F_REPLACE, ifindex,
-					 qdisc, 1);
+	struct nlmsghdr *nlh =
+		msg_start(tc, buf, RTM_NEWTFILTER, NLM_F_CREATE | NLM_F_REPLACE,
+			  ifindex, qdisc, 1);
 	struct tcmsg *t = mnl_nlmsg_get_payload(nlh);
 	struct nlattr *n;
 
-	t->tcm_info = TC_H_MAKE(1u << 16, htons(ETH_P_ALL));	/* pref 1, all */
+	t->tcm_info = TC_H_MAKE(1u << 16, htons(ETH_P_ALL)); /* pref 1, all */
 	mnl_attr_put_strz(nlh, TCA_KIND, "bpf");
 	n = mnl_attr_nest_start(nlh, TCA_OPTIONS);
 	mnl_attr_put_u32(nlh, TCA_BPF_FD, fd);
@@ -299,7 +304,8 @@ static int stats_attr(const struct nlattr *a, void *data)
 		s->backlog = q->backlog;
 		s->drops = q->drops;
 	} else if (mnl_attr_get_type(a) == TCA_STATS_BASIC &&
-		   mnl_attr_get_payload_len(a) >= sizeof(struct gnet_stats_basic)) {
+		   mnl_attr_get_payload_len(a) >=
+			   sizeof(struct gnet_stats_basic)) {
 		struct gnet_stats_basic b;
 
 		memcpy(&b, mnl_attr_get_payload(a), sizeof(b));
@@ -340,8 +346,8 @@ int tc_qdisc_stats(struct tc *tc,
 		   void (*cb)(const struct tc_qstats *s, void *arg), void *arg)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg_start(tc, buf, RTM_GETQDISC, NLM_F_DUMP, 0,
-					 0, 0);
+	struct nlmsghdr *nlh =
+		msg_start(tc, buf, RTM_GETQDISC, NLM_F_DUMP, 0, 0, 0);
 	struct stats_ctx ctx = { cb, arg };
 
 	nlh->nlmsg_flags &= ~NLM_F_ACK;

@@ -17,7 +17,7 @@ enum pfc_wd_verdict pfc_wd_step(struct pfc_wd *w, enum pfc_wd_action action,
 		return PFC_WD_RESTORE;
 	}
 	if (!closed || !qlen) {
-		w->fired = false;	/* the episode ended */
+		w->fired = false; /* the episode ended */
 		return PFC_WD_NONE;
 	}
 	if (w->fired || now < paused_since || now - paused_since < detect_ns)

@@ -21,8 +21,8 @@
 enum pfc_wd_verdict { PFC_WD_NONE, PFC_WD_FIRE, PFC_WD_RESTORE };
 
 struct pfc_wd {
-	bool fired;		/* reported in this episode */
-	uint64_t until;		/* action in force until (0: none) */
+	bool fired; /* reported in this episode */
+	uint64_t until; /* action in force until (0: none) */
 };
 
 enum pfc_wd_verdict pfc_wd_step(struct pfc_wd *w, enum pfc_wd_action action,

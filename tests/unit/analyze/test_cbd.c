@@ -51,12 +51,16 @@ START_TEST(clos_up_down_is_cbd_free_and_two_bounces_are_not)
 
 	ck_assert_int_eq(check(SEED_CLOS_TOPO,
 			       "h1 T1 L1 S1 L3 T3 h3\nh4 T4 L4 S2 L2 T2 h2\n"
-			       "h3 T3 L3 S1 L1 T1 h1\nh2 T2 L2 S2 L4 T4 h4\n", &w), 0);
+			       "h3 T3 L3 S1 L1 T1 h1\nh2 T2 L2 S2 L4 T4 h4\n",
+			       &w),
+			 0);
 	cbd_witness_free(&w);
 	/* Slide 8: L2->S1->L3->S2->L2 once two flows bounce. */
 	ck_assert_int_eq(check(SEED_CLOS_TOPO,
 			       "h1 T1 L2 S1 L3 S2 L4 T4 h4\n"
-			       "h3 T3 L3 S2 L2 S1 L1 T1 h1\n", &w), 1);
+			       "h3 T3 L3 S2 L2 S1 L1 T1 h1\n",
+			       &w),
+			 1);
 	cbd_witness_free(&w);
 }
 END_TEST

@@ -28,7 +28,8 @@ static struct rules *rules_str(const char *doc)
  * Priorities: 3 and 4 from "tags", 6 only from a classify answer, the
  * lossy priority 0 never; B is the bottleneck, A and C tie (by name).
  */
-static const char *doc = "{'format': 'tagger-rules/1', 'lossy': {'tag': 0, 'priority': 0},"
+static const char *doc =
+	"{'format': 'tagger-rules/1', 'lossy': {'tag': 0, 'priority': 0},"
 	"'tags': [{'tag': 10, 'priority': 3}, {'tag': 11, 'priority': 4}],"
 	"'switches': {"
 	"'C': {'ports': ['1'], 'classify': [{'in': '1', 'tag': 10, 'priority': 3}]},"
@@ -73,14 +74,21 @@ START_TEST(json_has_the_paper_metrics)
 
 	rules_stats(r, &s);
 	j = rules_stats_json(r, &s);
-	ck_assert_int_eq(json_integer_value(json_object_get(j, "priorities")), 3);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "priorities")),
+			 3);
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "rules")), 6);
-	ck_assert_int_eq(json_integer_value(json_object_get(j, "max_switch_rules")), 4);
-	ck_assert_int_eq(json_integer_value(json_object_get(j, "min_switch_rules")), 0);
-	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "bottleneck"),
-							   "switch")), "B");
-	ck_assert_int_eq(json_integer_value(json_object_get(
-		json_object_get(json_object_get(j, "per_switch"), "B"), "classify")), 2);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(j, "max_switch_rules")), 4);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(j, "min_switch_rules")), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(
+				 json_object_get(j, "bottleneck"), "switch")),
+			 "B");
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(
+			json_object_get(json_object_get(j, "per_switch"), "B"),
+			"classify")),
+		2);
 	json_decref(j);
 	rules_stats_free(&s);
 	rules_free(r);

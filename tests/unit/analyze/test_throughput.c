@@ -29,18 +29,22 @@ static double solve(const char *topo, const char *paths, const char *traffic,
 	return res.theta;
 }
 
-#define HOSTS3 "host a1\nhost b1\nhost c1\nlink a1:0 A:h\nlink b1:0 B:h\nlink c1:0 C:h\n"
-static const char *line3 = "switch A\nswitch B\nswitch C\nlink A:1 B:1\nlink B:2 C:1\n" HOSTS3;
+#define HOSTS3 \
+	"host a1\nhost b1\nhost c1\nlink a1:0 A:h\nlink b1:0 B:h\nlink c1:0 C:h\n"
+static const char *line3 =
+	"switch A\nswitch B\nswitch C\nlink A:1 B:1\nlink B:2 C:1\n" HOSTS3;
 static const char *line3_paths = "A B\nA B C\nB A\nB C\nC B\nC B A\n";
-static const char *tri = "switch A\nswitch B\nswitch C\nlink A:1 B:1\nlink B:2 C:1\n"
-			 "link C:2 A:2\n" HOSTS3;
+static const char *tri =
+	"switch A\nswitch B\nswitch C\nlink A:1 B:1\nlink B:2 C:1\n"
+	"link C:2 A:2\n" HOSTS3;
 
 START_TEST(line_all_to_all_is_one)
 {
 	/* 3 servers, each sends 1/2 to each other; A->B carries A->B and
 	 * A->C: 1/2 + 1/2 = 1 at theta = 1. */
 	for (int m = 0; m < 2; m++)
-		ck_assert_double_eq_tol(solve(line3, line3_paths, "all-to-all", m), 1.0, 1e-6);
+		ck_assert_double_eq_tol(
+			solve(line3, line3_paths, "all-to-all", m), 1.0, 1e-6);
 }
 END_TEST
 
@@ -52,22 +56,28 @@ START_TEST(triangle_direct_paths_give_two)
 	const char *both = "A B\nA C\nB A\nB C\nC A\nC B\nA C B\nA B C\nB A C\n"
 			   "B C A\nC B A\nC A B\n";
 
-	ck_assert_double_eq_tol(solve(tri, direct, "all-to-all", THROUGHPUT_SIMPLEX), 2.0, 1e-6);
-	ck_assert_double_eq_tol(solve(tri, both, "all-to-all", THROUGHPUT_INTERIOR), 2.0, 1e-6);
+	ck_assert_double_eq_tol(
+		solve(tri, direct, "all-to-all", THROUGHPUT_SIMPLEX), 2.0,
+		1e-6);
+	ck_assert_double_eq_tol(
+		solve(tri, both, "all-to-all", THROUGHPUT_INTERIOR), 2.0, 1e-6);
 }
 END_TEST
 
 START_TEST(host_level_paths_give_the_same_answer)
 {
-	const char *hp = "a1 A B b1\na1 A B C c1\nb1 B A a1\nb1 B C c1\nc1 C B b1\n"
-			 "c1 C B A a1\n";
+	const char *hp =
+		"a1 A B b1\na1 A B C c1\nb1 B A a1\nb1 B C c1\nc1 C B b1\n"
+		"c1 C B A a1\n";
 
-	ck_assert_double_eq_tol(solve(line3, hp, "all-to-all", THROUGHPUT_INTERIOR), 1.0, 1e-6);
+	ck_assert_double_eq_tol(
+		solve(line3, hp, "all-to-all", THROUGHPUT_INTERIOR), 1.0, 1e-6);
 }
 END_TEST
 
-#define RING4 "switch A\nswitch B\nswitch C\nswitch D\nlink A:1 B:1\nlink B:2 C:1\n" \
-	"link C:2 D:1\nlink D:2 A:2\nhost a\nhost b\nhost c\nhost d\n"      \
+#define RING4                                                                  \
+	"switch A\nswitch B\nswitch C\nswitch D\nlink A:1 B:1\nlink B:2 C:1\n" \
+	"link C:2 D:1\nlink D:2 A:2\nhost a\nhost b\nhost c\nhost d\n"         \
 	"link a:0 A:h\nlink b:0 B:h\nlink c:0 C:h\nlink d:0 D:h\n"
 
 START_TEST(near_worst_permutation_pairs_opposite_corners)
@@ -75,10 +85,14 @@ START_TEST(near_worst_permutation_pairs_opposite_corners)
 	/* The matching takes the distance-2 pairs A<->C, B<->D (demand 1
 	 * each). Clockwise paths only: every link carries two of them. */
 	const char *cw = "A B C\nB C D\nC D A\nD A B\n";
-	const char *both = "A B C\nB C D\nC D A\nD A B\nA D C\nB A D\nC B A\nD C B\n";
+	const char *both =
+		"A B C\nB C D\nC D A\nD A B\nA D C\nB A D\nC B A\nD C B\n";
 
-	ck_assert_double_eq_tol(solve(RING4, cw, "permutation", THROUGHPUT_SIMPLEX), 0.5, 1e-6);
-	ck_assert_double_eq_tol(solve(RING4, both, "permutation", THROUGHPUT_INTERIOR), 1.0, 1e-6);
+	ck_assert_double_eq_tol(
+		solve(RING4, cw, "permutation", THROUGHPUT_SIMPLEX), 0.5, 1e-6);
+	ck_assert_double_eq_tol(
+		solve(RING4, both, "permutation", THROUGHPUT_INTERIOR), 1.0,
+		1e-6);
 }
 END_TEST
 
@@ -92,7 +106,9 @@ START_TEST(a_pair_without_paths_has_zero_throughput)
 
 	traffic_parse("all-to-all", &tr);
 	ck_assert_int_eq(traffic_build(t, &tr, 1, 1, &tm), 0);
-	ck_assert_int_eq(throughput_solve(t, e, &tm, THROUGHPUT_INTERIOR, 0.01, &res), 0);
+	ck_assert_int_eq(
+		throughput_solve(t, e, &tm, THROUGHPUT_INTERIOR, 0.01, &res),
+		0);
 	ck_assert_int_eq(res.unrouted, 1);
 	ck_assert_double_eq(res.theta, 0);
 	traffic_free(&tm);
@@ -103,9 +119,10 @@ END_TEST
 
 START_TEST(uniform_sends_each_servers_rate_to_a_fraction_of_tors)
 {
-	struct topo *t = topo_from_str("switch S1\nswitch S2\nswitch S3\nswitch S4\n"
-				       "switch S5\nswitch S6\nswitch S7\nswitch S8\n"
-				       "switch S9\nswitch S10\nswitch S11\n");
+	struct topo *t =
+		topo_from_str("switch S1\nswitch S2\nswitch S3\nswitch S4\n"
+			      "switch S5\nswitch S6\nswitch S7\nswitch S8\n"
+			      "switch S9\nswitch S10\nswitch S11\n");
 	struct traffic_matrix tm;
 	struct traffic tr;
 	double out[64] = { 0 };
@@ -115,7 +132,7 @@ START_TEST(uniform_sends_each_servers_rate_to_a_fraction_of_tors)
 	/* No hosts: every switch is a ToR with 3 hosts. */
 	ck_assert_int_eq(traffic_build(t, &tr, 5, 3, &tm), 0);
 	ck_assert_int_eq(tm.ntors, 11);
-	ck_assert_int_eq(tm.n, 11 * 2);	/* round(0.2 * 10) = 2 picks each */
+	ck_assert_int_eq(tm.n, 11 * 2); /* round(0.2 * 10) = 2 picks each */
 	for (c = 0; c < tm.n; c++) {
 		ck_assert_int_ne(tm.src[c], tm.dst[c]);
 		out[tm.src[c]] += tm.demand[c];
@@ -135,7 +152,8 @@ END_TEST
 START_TEST(fptas_bounds_bracket_the_exact_lp)
 {
 	/* A random 3-regular graph's shortest paths, 2 hosts per switch. */
-	static const char *traffic[] = { "all-to-all", "uniform=0.3", "permutation" };
+	static const char *traffic[] = { "all-to-all", "uniform=0.3",
+					 "permutation" };
 	const char *topo =
 		"switch A\nswitch B\nswitch C\nswitch D\nswitch E\nswitch F\n"
 		"link A:1 B:1\nlink A:2 C:1\nlink A:3 D:1\nlink B:2 E:1\nlink B:3 F:1\n"
@@ -162,8 +180,12 @@ START_TEST(fptas_bounds_bracket_the_exact_lp)
 
 		ck_assert_int_eq(traffic_parse(traffic[i], &tr), 0);
 		ck_assert_int_eq(traffic_build(t, &tr, 3, 1, &tm), 0);
-		ck_assert_int_eq(throughput_solve(t, e, &tm, THROUGHPUT_SIMPLEX, 0.01, &ex), 0);
-		ck_assert_int_eq(throughput_solve(t, e, &tm, THROUGHPUT_FPTAS, 0.01, &ap), 0);
+		ck_assert_int_eq(throughput_solve(t, e, &tm, THROUGHPUT_SIMPLEX,
+						  0.01, &ex),
+				 0);
+		ck_assert_int_eq(throughput_solve(t, e, &tm, THROUGHPUT_FPTAS,
+						  0.01, &ap),
+				 0);
 		ck_assert_double_le(ap.theta, ex.theta * (1 + 1e-9));
 		ck_assert_double_ge(ap.upper, ex.theta * (1 - 1e-9));
 		ck_assert_double_le(ap.upper, ap.theta * 1.01 + 1e-12);
@@ -185,7 +207,8 @@ Suite *throughput_suite(void)
 	tcase_add_test(tc, host_level_paths_give_the_same_answer);
 	tcase_add_test(tc, near_worst_permutation_pairs_opposite_corners);
 	tcase_add_test(tc, a_pair_without_paths_has_zero_throughput);
-	tcase_add_test(tc, uniform_sends_each_servers_rate_to_a_fraction_of_tors);
+	tcase_add_test(tc,
+		       uniform_sends_each_servers_rate_to_a_fraction_of_tors);
 	tcase_add_test(tc, fptas_bounds_bracket_the_exact_lp);
 	suite_add_tcase(s, tc);
 	return s;

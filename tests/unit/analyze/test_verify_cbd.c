@@ -37,7 +37,7 @@ static struct topo *random_topo(void)
 		snprintf(name, sizeof(name), "s%d", i);
 		topo_add_node(t, name, NODE_SWITCH, LAYER_NONE);
 	}
-	for (i = 1; i < n; i++)		/* a random tree keeps it connected */
+	for (i = 1; i < n; i++) /* a random tree keeps it connected */
 		topo_link_auto(t, i, draw(i));
 	for (i = 0; i < extra; i++) {
 		int a = draw(n), b = draw(n);
@@ -71,9 +71,10 @@ static struct elp *random_walks(const struct topo *t)
 /* Tag 1 on priority 3 for exactly the hops of the paths. */
 static struct rules *one_tag_rules(const struct topo *t, const struct elp *e)
 {
-	json_t *root = json_pack("{s:s,s:{s:i,s:i},s:[{s:i,s:i}],s:{}}", "format", RULES_FORMAT,
-				 "lossy", "tag", 0, "priority", 0, "tags", "tag", 1,
-				 "priority", 3, "switches");
+	json_t *root =
+		json_pack("{s:s,s:{s:i,s:i},s:[{s:i,s:i}],s:{}}", "format",
+			  RULES_FORMAT, "lossy", "tag", 0, "priority", 0,
+			  "tags", "tag", 1, "priority", 3, "switches");
 	json_t *sws = json_object_get(root, "switches");
 	struct hmap seen;
 	struct rules *r;
@@ -84,9 +85,13 @@ static struct rules *one_tag_rules(const struct topo *t, const struct elp *e)
 		json_t *ports = json_array();
 
 		for (k = 0; k < t->nodes[i].nports; k++)
-			json_array_append_new(ports, json_string(t->ports[t->nodes[i].ports[k]].name));
+			json_array_append_new(
+				ports,
+				json_string(
+					t->ports[t->nodes[i].ports[k]].name));
 		json_object_set_new(sws, t->nodes[i].name,
-				    json_pack("{s:o,s:[],s:[]}", "ports", ports, "classify", "rewrite"));
+				    json_pack("{s:o,s:[],s:[]}", "ports", ports,
+					      "classify", "rewrite"));
 	}
 	for (i = 0; i < e->npaths; i++) {
 		const int32_t *h = elp_hops(e, i);
@@ -94,21 +99,27 @@ static struct rules *one_tag_rules(const struct topo *t, const struct elp *e)
 
 		for (k = 1; k <= n; k++) {
 			int in = t->ports[h[k - 1]].peer;
-			json_t *sw = json_object_get(sws, t->nodes[port_node(t, in)].name);
+			json_t *sw = json_object_get(
+				sws, t->nodes[port_node(t, in)].name);
 			bool fresh;
 
 			hmap_slot(&seen, key2(in, 0x7fffffff), &fresh);
 			if (fresh)
-				json_array_append_new(json_object_get(sw, "classify"),
-					json_pack("{s:s,s:i,s:i}", "in", t->ports[in].name, "tag", 1,
+				json_array_append_new(
+					json_object_get(sw, "classify"),
+					json_pack("{s:s,s:i,s:i}", "in",
+						  t->ports[in].name, "tag", 1,
 						  "priority", 3));
 			if (k == n)
 				break;
 			hmap_slot(&seen, key2(in, h[k]), &fresh);
 			if (fresh)
-				json_array_append_new(json_object_get(sw, "rewrite"),
-					json_pack("{s:i,s:s,s:s,s:i}", "tag", 1, "in", t->ports[in].name,
-						  "out", t->ports[h[k]].name, "new_tag", 1));
+				json_array_append_new(
+					json_object_get(sw, "rewrite"),
+					json_pack("{s:i,s:s,s:s,s:i}", "tag", 1,
+						  "in", t->ports[in].name,
+						  "out", t->ports[h[k]].name,
+						  "new_tag", 1));
 		}
 	}
 	hmap_free(&seen);
@@ -132,8 +143,9 @@ START_TEST(verify_finds_a_cycle_iff_cbd_does)
 		ck_assert_ptr_nonnull(r);
 		cbd = cbd_check(t, e, &w);
 		ck_assert_int_ne(verify_rules(t, e, r, NULL, &res), EXIT_USAGE);
-		ck_assert_msg(res.deadlock_free == !cbd, "round %d: cbd %d, verify cycle %d",
-			      round, cbd, res.cycle_len);
+		ck_assert_msg(res.deadlock_free == !cbd,
+			      "round %d: cbd %d, verify cycle %d", round, cbd,
+			      res.cycle_len);
 		ck_assert_int_eq(res.lossless_paths, e->npaths);
 		ck_assert(res.monotonic);
 		/* the same graph: as many edges as link dependencies */

@@ -15,10 +15,15 @@ struct vals {
 	bool f;
 };
 
-static int parse(struct vals *v, int argc, char **argv, char **pos, int npos, int *got)
+static int parse(struct vals *v, int argc, char **argv, char **pos, int npos,
+		 int *got)
 {
 	const struct opt opts[] = {
-		{ .name = "--n", .type = OPT_INT, .min = 1, .max = 10, .out = &v->n },
+		{ .name = "--n",
+		  .type = OPT_INT,
+		  .min = 1,
+		  .max = 10,
+		  .out = &v->n },
 		{ .name = "--seed", .type = OPT_U64, .out = &v->seed },
 		{ .name = "--s", .type = OPT_STR, .out = &v->s },
 		{ .name = "--f", .type = OPT_FLAG, .out = &v->f },
@@ -35,7 +40,8 @@ static int parse(struct vals *v, int argc, char **argv, char **pos, int npos, in
 
 START_TEST(values_after_space_or_equals_and_positionals)
 {
-	char *argv[] = { "a", "--n", "3", "--seed=18446744073709551615", "b", "--s=x", "--f" };
+	char *argv[] = { "a", "--n",   "3",  "--seed=18446744073709551615",
+			 "b", "--s=x", "--f" };
 	char *pos[2];
 	struct vals v;
 	int got;
@@ -53,9 +59,12 @@ END_TEST
 
 START_TEST(bad_words_are_usage_errors)
 {
-	char *out_of_range[] = { "--n", "11" }, *zero[] = { "--n=0" }, *junk[] = { "--n", "3x" };
-	char *missing[] = { "--n" }, *unknown[] = { "--nn", "1" }, *extra[] = { "a", "b" };
-	char *prefix[] = { "--se", "1" }, *flag_value[] = { "--f=1" }, *neg[] = { "--seed", "-1" };
+	char *out_of_range[] = { "--n", "11" }, *zero[] = { "--n=0" },
+	     *junk[] = { "--n", "3x" };
+	char *missing[] = { "--n" }, *unknown[] = { "--nn", "1" },
+	     *extra[] = { "a", "b" };
+	char *prefix[] = { "--se", "1" }, *flag_value[] = { "--f=1" },
+	     *neg[] = { "--seed", "-1" };
 	char *pos[1];
 	struct vals v;
 
@@ -109,16 +118,32 @@ static int count_cb(const struct opt *o, const char *val)
 	return 0;
 }
 
-static int parse_typed(struct typed *t, int argc, char **argv, char **pos, int npos)
+static int parse_typed(struct typed *t, int argc, char **argv, char **pos,
+		       int npos)
 {
-	static const struct opt_enum modes[] = { { "wrr", 1 }, { "strict", 2 }, { NULL } };
+	static const struct opt_enum modes[] = { { "wrr", 1 },
+						 { "strict", 2 },
+						 { NULL } };
 	const struct opt opts[] = {
-		{ .name = "--sched", .type = OPT_ENUM, .out = &t->e, .names = modes },
-		{ .name = "--size", .type = OPT_SIZE, .min = 1, .out = &t->size },
+		{ .name = "--sched",
+		  .type = OPT_ENUM,
+		  .out = &t->e,
+		  .names = modes },
+		{ .name = "--size",
+		  .type = OPT_SIZE,
+		  .min = 1,
+		  .out = &t->size },
 		{ .name = "--rate", .type = OPT_RATE, .out = &t->rate },
-		{ .name = "--prios", .type = OPT_LIST, .min = 0, .max = 7, .out = &t->l },
+		{ .name = "--prios",
+		  .type = OPT_LIST,
+		  .min = 0,
+		  .max = 7,
+		  .out = &t->l },
 		{ .name = "--cb", .type = OPT_FUNC, .func = count_cb },
-		{ .name = "--dir", .type = OPT_STR, .out = &t->dir, .deprecated = "dir" },
+		{ .name = "--dir",
+		  .type = OPT_STR,
+		  .out = &t->dir,
+		  .deprecated = "dir" },
 		{ 0 }
 	};
 	int got, rc;
@@ -132,8 +157,9 @@ static int parse_typed(struct typed *t, int argc, char **argv, char **pos, int n
 
 START_TEST(typed_values_and_deprecated_words)
 {
-	char *argv[] = { "--sched=strict", "--size", "64k", "--rate=1gbit", "--prios",
-			 "3,5-6", "--cb", "ok", "--cb=ok", "NAME", "dir", "/tmp" };
+	char *argv[] = { "--sched=strict", "--size", "64k",  "--rate=1gbit",
+			 "--prios",	   "3,5-6",  "--cb", "ok",
+			 "--cb=ok",	   "NAME",   "dir",  "/tmp" };
 	char *bad_enum[] = { "--sched", "fifo" }, *zero[] = { "--size=0" };
 	char *bad_list[] = { "--prios=8" }, *bad_cb[] = { "--cb", "no" };
 	char *pos[1];

@@ -11,8 +11,9 @@
 #include "testlib.h"
 
 /* Flattened Clos section 2: a ring of 4 with all shortest paths has CBD. */
-static const char *ring4 = "switch A\nswitch B\nswitch C\nswitch D\n"
-			   "link A:1 B:1\nlink B:2 C:1\nlink C:2 D:1\nlink D:2 A:2\n";
+static const char *ring4 =
+	"switch A\nswitch B\nswitch C\nswitch D\n"
+	"link A:1 B:1\nlink B:2 C:1\nlink C:2 D:1\nlink D:2 A:2\n";
 static const char *ring4_ecmp =
 	"A B\nA B C\nA D C\nA D\nB C\nB C D\nB A D\nB A\n"
 	"C D\nC D A\nC B A\nC B\nD A\nD A B\nD C B\nD C\n";
@@ -78,24 +79,31 @@ static int walk_rules(const struct run *x, int cls)
 
 	for (i = 0; i < x->e->npaths; i++) {
 		const int32_t *h = elp_hops(x->e, i);
-		int m = elp_len(x->e, i), tag = x->rules->class_tags[cls], good = 1;
+		int m = elp_len(x->e, i), tag = x->rules->class_tags[cls],
+		    good = 1;
 
 		for (j = 1; j <= m && good; j++) {
-			int in = t->ports[h[j - 1]].peer, node = port_node(t, in);
-			int sw = rules_find_switch(x->rules, t->nodes[node].name);
+			int in = t->ports[h[j - 1]].peer,
+			    node = port_node(t, in);
+			int sw = rules_find_switch(x->rules,
+						   t->nodes[node].name);
 			int pin, next;
 
 			if (sw < 0)
-				break;	/* a sink */
+				break; /* a sink */
 			pin = rules_find_port(x->rules, sw, t->ports[in].name);
-			good = rules_classify(x->rules, sw, pin, tag, NULL) != RULES_LOSSY;
+			good = rules_classify(x->rules, sw, pin, tag, NULL) !=
+			       RULES_LOSSY;
 			if (!good || j == m)
 				break;
-			next = rules_rewrite(x->rules, sw, tag, pin,
-					     rules_find_port(x->rules, sw, t->ports[h[j]].name),
-					     NULL);
+			next = rules_rewrite(
+				x->rules, sw, tag, pin,
+				rules_find_port(x->rules, sw,
+						t->ports[h[j]].name),
+				NULL);
 			good = next != RULES_LOSSY &&
-			       rules_tag_rank(x->rules, next) >= rules_tag_rank(x->rules, tag);
+			       rules_tag_rank(x->rules, next) >=
+				       rules_tag_rank(x->rules, tag);
 			tag = next;
 		}
 		ok += good;
@@ -169,7 +177,8 @@ START_TEST(clos_algorithm_needs_layers)
 	capture_begin();
 	ck_assert_int_eq(compile_run(t, e, &o, &r), -1);
 	out = capture_end();
-	ck_assert_msg(strstr(out, "t.topo:1: the clos algorithm needs layer="), "%s", out);
+	ck_assert_msg(strstr(out, "t.topo:1: the clos algorithm needs layer="),
+		      "%s", out);
 	tagging_free(&r.tg);
 	elp_free(e);
 	topo_free(t);
@@ -210,8 +219,10 @@ START_TEST(switch_port_limit_is_checked_on_input)
 	capture_begin();
 	ck_assert_int_eq(compile_run(t, e, &o, &r), -1);
 	out = capture_end();
-	ck_assert_msg(strstr(out, "star: switch \"sw\" has 65521 ports; rules allow at most 65520"),
-		      "%s", out);
+	ck_assert_msg(
+		strstr(out,
+		       "star: switch \"sw\" has 65521 ports; rules allow at most 65520"),
+		"%s", out);
 	elp_free(e);
 	topo_free(t);
 	t = star(RULES_MAX_PORTS, &e);
@@ -232,15 +243,22 @@ START_TEST(compression_changes_no_answer)
 	compile_opt(&y, ring4, ring4_ecmp, "greedy", 2, &compress);
 	/* Every (switch, tag, in, out) and (switch, in, tag) answers alike. */
 	for (i = 0; i < x.rules->nsw; i++) {
-		int sy = rules_find_switch(y.rules, x.rules->sw[i].name), in, out, tag;
+		int sy = rules_find_switch(y.rules, x.rules->sw[i].name), in,
+		    out, tag;
 
 		for (tag = 0; tag < RULES_NTAGS; tag++)
 			for (in = 0; in < x.rules->sw[i].nports; in++) {
-				ck_assert_int_eq(rules_classify(x.rules, i, in, tag, NULL),
-						 rules_classify(y.rules, sy, in, tag, NULL));
-				for (out = 0; out < x.rules->sw[i].nports; out++)
-					ck_assert_int_eq(rules_rewrite(x.rules, i, tag, in, out, NULL),
-							 rules_rewrite(y.rules, sy, tag, in, out, NULL));
+				ck_assert_int_eq(rules_classify(x.rules, i, in,
+								tag, NULL),
+						 rules_classify(y.rules, sy, in,
+								tag, NULL));
+				for (out = 0; out < x.rules->sw[i].nports;
+				     out++)
+					ck_assert_int_eq(
+						rules_rewrite(x.rules, i, tag,
+							      in, out, NULL),
+						rules_rewrite(y.rules, sy, tag,
+							      in, out, NULL));
 			}
 	}
 	run_free(&x);

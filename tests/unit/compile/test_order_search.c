@@ -73,8 +73,9 @@ START_TEST(long_path_compiles_in_bounded_memory)
 		_exit(0);
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		      "the order algorithm ran out of a 64 MiB address-space budget");
+	ck_assert_msg(
+		WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		"the order algorithm ran out of a 64 MiB address-space budget");
 	elp_free(e);
 	topo_free(t);
 }
@@ -113,7 +114,8 @@ START_TEST(search_stops_when_nothing_improves)
 	ck_assert_int_eq(top, TAG_MAX);
 	ck_assert_int_ge(order_backward(&tg, pos, 0), TAG_MAX);
 	ck_assert_msg(count_lines(out, "order: pass:") <= 2,
-		      "the search kept passing without improving:\n%.300s", out);
+		      "the search kept passing without improving:\n%.300s",
+		      out);
 	free(pos);
 	free(tg.forwards);
 	elp_free(e);

@@ -54,13 +54,27 @@ static struct elp *make_elp(const struct topo *t, enum kind k)
 	ck_assert_int_eq(gen_ends(t, BETWEEN_AUTO, k == BCUBE_PAR, &ends), 0);
 	sink_elp(&s, e);
 	switch (k) {
-	case UPDOWN: err = paths_updown(t, &ends, &s); break;
-	case BOUNCE1: err = paths_bounce(t, &ends, 1, false, &s); break;
-	case BOUNCE2: err = paths_bounce(t, &ends, 2, false, &s); break;
-	case SHORTEST: err = paths_shortest(t, &ends, &so, &s); break;
-	case ECMP: err = paths_ecmp(t, &ends, ECMP_DEFAULT_MAX_PER_PAIR, &s); break;
-	case KSP3: err = paths_ksp(t, &ends, 3, &s); break;
-	case BCUBE_PAR: err = paths_bcube(t, &ends, BCUBE_PARALLEL, &s); break;
+	case UPDOWN:
+		err = paths_updown(t, &ends, &s);
+		break;
+	case BOUNCE1:
+		err = paths_bounce(t, &ends, 1, false, &s);
+		break;
+	case BOUNCE2:
+		err = paths_bounce(t, &ends, 2, false, &s);
+		break;
+	case SHORTEST:
+		err = paths_shortest(t, &ends, &so, &s);
+		break;
+	case ECMP:
+		err = paths_ecmp(t, &ends, ECMP_DEFAULT_MAX_PER_PAIR, &s);
+		break;
+	case KSP3:
+		err = paths_ksp(t, &ends, 3, &s);
+		break;
+	case BCUBE_PAR:
+		err = paths_bcube(t, &ends, BCUBE_PARALLEL, &s);
+		break;
 	}
 	ck_assert_int_eq(err, 0);
 	gen_ends_free(&ends);
@@ -68,7 +82,8 @@ static struct elp *make_elp(const struct topo *t, enum kind k)
 }
 
 /* Tags the algorithm needs; the written rules must verify. */
-static int tags_needed(const struct topo *t, const struct elp *e, const char *algo)
+static int tags_needed(const struct topo *t, const struct elp *e,
+		       const char *algo)
 {
 	struct verify_opts vo = { 0 };
 	struct verify_result vr;
@@ -105,11 +120,11 @@ static const struct {
 	/* Tagger section 4: up-down is CBD-free, k bounces need k+1 */
 	{ CLOS, UPDOWN, "clos", 1 },
 	{ CLOS, UPDOWN, "greedy", 1 },
-	{ CLOS, UPDOWN, "brute", 5 },		/* the longest up-down path */
+	{ CLOS, UPDOWN, "brute", 5 }, /* the longest up-down path */
 	{ CLOS, BOUNCE1, "clos", 2 },
 	{ CLOS, BOUNCE2, "clos", 3 },
-	{ CLOS, BOUNCE1, "greedy", 3 },		/* the paper's non-optimality */
-	{ CLOS, BOUNCE1, "order", 2 },		/* issue 7, no Clos knowledge */
+	{ CLOS, BOUNCE1, "greedy", 3 }, /* the paper's non-optimality */
+	{ CLOS, BOUNCE1, "order", 2 }, /* issue 7, no Clos knowledge */
 	{ CLOS, BOUNCE2, "order", 3 },
 	{ CLOS, BOUNCE1, "best", 2 },
 	{ CLOS, BOUNCE2, "best", 3 },
@@ -130,7 +145,8 @@ START_TEST(papers_claims_hold)
 	struct elp *e = make_elp(t, claims[_i].k);
 
 	ck_assert_msg(tags_needed(t, e, claims[_i].algo) == claims[_i].tags,
-		      "case %d (%s): want %d tags", _i, claims[_i].algo, claims[_i].tags);
+		      "case %d (%s): want %d tags", _i, claims[_i].algo,
+		      claims[_i].tags);
 	elp_free(e);
 	topo_free(t);
 }
@@ -140,9 +156,9 @@ static const struct {
 	enum family f;
 	enum kind k;
 } suite_cases[] = {
-	{ CLOS, BOUNCE1 }, { CLOS, BOUNCE2 }, { FATTREE4, BOUNCE1 },
+	{ CLOS, BOUNCE1 },	{ CLOS, BOUNCE2 },	{ FATTREE4, BOUNCE1 },
 	{ BCUBE32, BCUBE_PAR }, { BCUBE23, BCUBE_PAR }, { JELLYFISH, SHORTEST },
-	{ JELLYFISH, KSP3 }, { RING6, ECMP },
+	{ JELLYFISH, KSP3 },	{ RING6, ECMP },
 };
 
 /* Issue 7: the default never needs more priorities than the paper's greedy. */
@@ -150,7 +166,8 @@ START_TEST(best_never_worse_than_greedy)
 {
 	struct topo *t = make_topo(suite_cases[_i].f);
 	struct elp *e = make_elp(t, suite_cases[_i].k);
-	int greedy = tags_needed(t, e, "greedy"), best = tags_needed(t, e, "best");
+	int greedy = tags_needed(t, e, "greedy"),
+	    best = tags_needed(t, e, "best");
 	struct bound_opts bo;
 	struct bound b;
 
@@ -190,14 +207,15 @@ END_TEST
 START_TEST(a_path_that_loops_needs_a_tag_per_loop)
 {
 	/* T1 -> L1 -> T1 -> L1 ...: the Tagger paper's pigeonhole example */
-	struct topo *t = topo_from_str("switch T1 layer=0\nswitch L1 layer=1\nswitch L2 layer=1\n"
-				       "link T1:a L1:a\nlink T1:b L1:b\nlink T1:c L2:a\n");
+	struct topo *t = topo_from_str(
+		"switch T1 layer=0\nswitch L1 layer=1\nswitch L2 layer=1\n"
+		"link T1:a L1:a\nlink T1:b L1:b\nlink T1:c L2:a\n");
 	struct elp *e = elp_from_str(t, "L2 T1:a L1:b T1:a L1:b T1:a L1\n");
 	struct bound_opts bo;
 	struct bound b;
 
 	bound_opts_init(&bo);
-	bo.max_vars = 0;	/* the revisit argument alone */
+	bo.max_vars = 0; /* the revisit argument alone */
 	bound_compute(t, e, 1, 3, false, &bo, &b);
 	ck_assert_int_eq(b.lower, 3);
 	ck_assert_int_eq(tags_needed(t, e, "best"), 3);
@@ -228,7 +246,8 @@ Suite *tagging_algos_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, papers_claims_hold, 0, ARRAY_SIZE(claims));
-	tcase_add_loop_test(tc, best_never_worse_than_greedy, 0, ARRAY_SIZE(suite_cases));
+	tcase_add_loop_test(tc, best_never_worse_than_greedy, 0,
+			    ARRAY_SIZE(suite_cases));
 	tcase_add_test(tc, bounds_certify_small_optima);
 	tcase_add_test(tc, a_path_that_loops_needs_a_tag_per_loop);
 	tcase_add_test(tc, exact_program_decides_small_instances);

@@ -98,14 +98,19 @@ START_TEST(roce_tos_is_the_tag_and_is_put_back)
 	rec = dp_rdma_attach("veth0", &rules, 26);
 	ck_assert_ptr_nonnull(rec);
 	ck_assert_ptr_null(json_object_get(rec, "error"));
-	ck_assert_int_eq(json_integer_value(json_object_get(rec, "tos")), 26 << 2);
-	ck_assert_int_eq(json_integer_value(json_object_get(rec, "prev_tos")), 32);
+	ck_assert_int_eq(json_integer_value(json_object_get(rec, "tos")),
+			 26 << 2);
+	ck_assert_int_eq(json_integer_value(json_object_get(rec, "prev_tos")),
+			 32);
 	ck_assert(json_is_false(json_object_get(rec, "created")));
-	ck_assert_int_eq(get("config/rdma_cm/rxe0/ports/1/default_roce_tos"), 104);
+	ck_assert_int_eq(get("config/rdma_cm/rxe0/ports/1/default_roce_tos"),
+			 104);
 	/* A netdev without DCB ops (or none at all here): said, not fatal. */
-	ck_assert(!strncmp(json_string_value(json_object_get(rec, "dcb")), "no DCB", 6));
+	ck_assert(!strncmp(json_string_value(json_object_get(rec, "dcb")),
+			   "no DCB", 6));
 	ck_assert_int_eq(dp_rdma_detach(rec), 0);
-	ck_assert_int_eq(get("config/rdma_cm/rxe0/ports/1/default_roce_tos"), 32);
+	ck_assert_int_eq(get("config/rdma_cm/rxe0/ports/1/default_roce_tos"),
+			 32);
 	json_decref(rec);
 	ck_assert_int_eq(dp_rdma_detach(NULL), 0);
 }
@@ -120,10 +125,10 @@ START_TEST(without_rdma_cm_the_record_says_why)
 	ck_assert_int_eq(system(cmd), 0);
 	rec = dp_rdma_attach("veth0", &rules, 10);
 	ck_assert_ptr_nonnull(rec);
-	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(rec, "error")),
-				     "rdma_cm"));
+	ck_assert_ptr_nonnull(strstr(
+		json_string_value(json_object_get(rec, "error")), "rdma_cm"));
 	ck_assert_ptr_null(json_object_get(rec, "prev_tos"));
-	ck_assert_int_eq(dp_rdma_detach(rec), 0);	/* nothing to put back */
+	ck_assert_int_eq(dp_rdma_detach(rec), 0); /* nothing to put back */
 	json_decref(rec);
 }
 END_TEST

@@ -9,27 +9,43 @@
 #include "dataplane/dp_union.h"
 #include "testlib.h"
 
-#define HEAD "{\"format\":\"tagger-rules/1\",\"lossy\":{\"tag\":0,\"priority\":0}," \
-	     "\"tags\":[{\"tag\":5,\"priority\":1}],"
-#define LINKS "\"links\":[[\"A:b\",\"B:a\"],[\"B:c\",\"C:b\"],[\"C:a\",\"A:c\"],[\"h:e\",\"A:h\"]]}"
+#define HEAD                                                                   \
+	"{\"format\":\"tagger-rules/1\",\"lossy\":{\"tag\":0,\"priority\":0}," \
+	"\"tags\":[{\"tag\":5,\"priority\":1}],"
+#define LINKS \
+	"\"links\":[[\"A:b\",\"B:a\"],[\"B:c\",\"C:b\"],[\"C:a\",\"A:c\"],[\"h:e\",\"A:h\"]]}"
 #define PORTS(x, y) "\"ports\":[\"" x "\",\"" y "\",\"h\"]"
 
 /* Old: A (from C) -> B -> C. */
-static const char *old_json = HEAD "\"switches\":{"
-	"\"A\":{" PORTS("b", "c") ",\"classify\":[{\"in\":\"c\",\"tag\":5,\"priority\":1}],"
-	"\"rewrite\":[{\"tag\":5,\"in\":\"c\",\"out\":\"b\",\"new_tag\":5}]},"
-	"\"B\":{" PORTS("a", "c") ",\"classify\":[{\"in\":\"a\",\"tag\":5,\"priority\":1}],"
-	"\"rewrite\":[{\"tag\":5,\"in\":\"a\",\"out\":\"c\",\"new_tag\":5}]},"
-	"\"C\":{" PORTS("a", "b") ",\"classify\":[{\"in\":\"b\",\"tag\":5,\"priority\":1}],"
-	"\"rewrite\":[]}}," LINKS;
+static const char *old_json = HEAD
+	"\"switches\":{"
+	"\"A\":{" PORTS(
+		"b",
+		"c") ",\"classify\":[{\"in\":\"c\",\"tag\":5,\"priority\":1}],"
+		     "\"rewrite\":[{\"tag\":5,\"in\":\"c\",\"out\":\"b\",\"new_tag\":5}]},"
+		     "\"B\":{" PORTS(
+			     "a",
+			     "c") ",\"classify\":[{\"in\":\"a\",\"tag\":5,\"priority\":1}],"
+				  "\"rewrite\":[{\"tag\":5,\"in\":\"a\",\"out\":\"c\",\"new_tag\":5}]},"
+				  "\"C\":{" PORTS(
+					  "a",
+					  "b") ",\"classify\":[{\"in\":\"b\",\"tag\":5,\"priority\":1}],"
+					       "\"rewrite\":[]}}," LINKS;
 
 /* New: C (from B) -> A, nothing else. */
-static const char *new_json = HEAD "\"switches\":{"
-	"\"A\":{" PORTS("b", "c") ",\"classify\":[{\"in\":\"c\",\"tag\":5,\"priority\":1}],"
-	"\"rewrite\":[]},"
-	"\"B\":{" PORTS("a", "c") ",\"classify\":[],\"rewrite\":[]},"
-	"\"C\":{" PORTS("a", "b") ",\"classify\":[{\"in\":\"b\",\"tag\":5,\"priority\":1}],"
-	"\"rewrite\":[{\"tag\":5,\"in\":\"b\",\"out\":\"a\",\"new_tag\":5}]}}," LINKS;
+static const char *new_json = HEAD
+	"\"switches\":{"
+	"\"A\":{" PORTS(
+		"b",
+		"c") ",\"classify\":[{\"in\":\"c\",\"tag\":5,\"priority\":1}],"
+		     "\"rewrite\":[]},"
+		     "\"B\":{" PORTS(
+			     "a",
+			     "c") ",\"classify\":[],\"rewrite\":[]},"
+				  "\"C\":{" PORTS(
+					  "a",
+					  "b") ",\"classify\":[{\"in\":\"b\",\"tag\":5,\"priority\":1}],"
+					       "\"rewrite\":[{\"tag\":5,\"in\":\"b\",\"out\":\"a\",\"new_tag\":5}]}}," LINKS;
 
 static struct rules *parse(const char *s, json_t **doc)
 {
@@ -62,7 +78,8 @@ START_TEST(each_set_alone_is_acyclic_and_the_union_is_not)
 	ck_assert_int_eq(dp_union_check(a, b, &l, &res), 0);
 	ck_assert_int_eq(res.len, 3);
 	for (k = 0; k < res.len; k++)
-		ck_assert_int_eq(res.cycle[k].to, res.cycle[(k + 1) % res.len].from);
+		ck_assert_int_eq(res.cycle[k].to,
+				 res.cycle[(k + 1) % res.len].from);
 	/* The closing dependency comes from the new rules at C. */
 	for (k = 0; k < res.len; k++)
 		if (!strcmp(res.port_names[res.cycle[k].from / 8], "C:b"))
@@ -87,7 +104,7 @@ START_TEST(without_the_closing_link_the_union_is_acyclic)
 	struct dp_links l;
 
 	links = json_object_get(d1, "links");
-	json_array_remove(links, 2);	/* C:a - A:c */
+	json_array_remove(links, 2); /* C:a - A:c */
 	ck_assert_int_eq(dp_links_from_json(d1, "t.json", &l), 1);
 	ck_assert_int_eq(dp_union_check(a, b, &l, &res), 1);
 	dp_union_free(&res);

@@ -54,14 +54,18 @@ START_TEST(split_matches_the_papers_port_counts)
 	assert_split(40, 3, (int[]){ 10, 20, 10 });
 	ck_assert_int_eq(fc_split_even(17, 4, (int[FC_MAX_LAYERS]){ 0 }), -1);
 	/* l_3 must equal a_2 = l_2 - l_1. */
-	ck_assert_int_eq(fc_split_degrees((int[]){ 3, 5, 3 }, 3, (int[3]){ 0 }), -1);
-	ck_assert_int_eq(fc_split_degrees((int[]){ 3, 5, 2 }, 3, (int[3]){ 0 }), 0);
+	ck_assert_int_eq(fc_split_degrees((int[]){ 3, 5, 3 }, 3, (int[3]){ 0 }),
+			 -1);
+	ck_assert_int_eq(fc_split_degrees((int[]){ 3, 5, 2 }, 3, (int[3]){ 0 }),
+			 0);
 }
 END_TEST
 
 static struct topo *build(int n, int h, int s, int k, uint64_t seed)
 {
-	struct fc_spec sp = { .ntors = n, .hosts = h, .fabric = s, .k = k, .seed = seed };
+	struct fc_spec sp = {
+		.ntors = n, .hosts = h, .fabric = s, .k = k, .seed = seed
+	};
 	char err[256];
 	struct topo *t;
 
@@ -96,8 +100,10 @@ START_TEST(wiring_keeps_the_split_and_never_links_a_switch_to_itself)
 			continue;
 		memset(count, 0, sizeof(count));
 		for (x = 0; x < t->nodes[i].nports; x++) {
-			int p = t->nodes[i].ports[x], peer = port_peer_node(t, p);
-			int lp = fc_port_layer(t, p), lq = fc_port_layer(t, t->ports[p].peer);
+			int p = t->nodes[i].ports[x],
+			    peer = port_peer_node(t, p);
+			int lp = fc_port_layer(t, p),
+			    lq = fc_port_layer(t, t->ports[p].peer);
 
 			count[lp]++;
 			if (!lp)
@@ -138,7 +144,9 @@ END_TEST
 
 START_TEST(impossible_specs_are_refused)
 {
-	struct fc_spec sp = { .ntors = 3, .fabric = 18, .k = 4, .split = { 3, 6, 6, 3 } };
+	struct fc_spec sp = {
+		.ntors = 3, .fabric = 18, .k = 4, .split = { 3, 6, 6, 3 }
+	};
 	char err[256];
 
 	/* Degree 3 between layers needs at least 4 ToRs. */
@@ -163,7 +171,8 @@ static void route(struct routed *r, struct topo *t, int threads)
 	char err[256];
 
 	r->t = t;
-	ck_assert_msg(!fc_layout_from_names(t, &r->L, err, sizeof(err)), "%s", err);
+	ck_assert_msg(!fc_layout_from_names(t, &r->L, err, sizeof(err)), "%s",
+		      err);
 	r->e = elp_new(NULL);
 	ck_assert_int_eq(fc_route(t, &r->L, &o, r->e, &r->st), 0);
 }
@@ -231,9 +240,11 @@ START_TEST(testbed_has_two_paths_per_pair_one_each_way_round)
 		if (src_of(&r, i) != s1 || dst_of(&r, i) != s3)
 			continue;
 		ck_assert_int_eq(elp_len(r.e, i), 2);
-		if (port_peer_node(r.t, elp_hops(r.e, i)[0]) == topo_find_node(r.t, "S2"))
+		if (port_peer_node(r.t, elp_hops(r.e, i)[0]) ==
+		    topo_find_node(r.t, "S2"))
 			cw++;
-		if (port_peer_node(r.t, elp_hops(r.e, i)[0]) == topo_find_node(r.t, "S4"))
+		if (port_peer_node(r.t, elp_hops(r.e, i)[0]) ==
+		    topo_find_node(r.t, "S4"))
 			ccw++;
 	}
 	ck_assert_int_eq(cw, 1);
@@ -287,7 +298,8 @@ static void ecmp_paths(const struct topo *t, int src, int dst, int *dist,
 		return;
 	}
 	for (x = 0; x < n->nports; x++) {
-		int q = n->ports[x], p = t->ports[q].peer, prev = port_node(t, p);
+		int q = n->ports[x], p = t->ports[q].peer,
+		    prev = port_node(t, p);
 
 		if (topo_is_switch(t, prev) && dist[prev] == dist[dst] - 1) {
 			stack[depth] = p;
@@ -307,7 +319,7 @@ static struct elp *ecmp(const struct topo *t)
 	for (s = 0; s < t->nnodes; s++) {
 		if (!topo_is_switch(t, s))
 			continue;
-		bfs_to(&b, t, s, false);	/* only switches forward */
+		bfs_to(&b, t, s, false); /* only switches forward */
 		for (d = 0; d < t->nnodes; d++)
 			if (d != s && topo_is_switch(t, d) && b.dist[d] > 0)
 				ecmp_paths(t, s, d, b.dist, stack, 0, out);
@@ -369,9 +381,11 @@ START_TEST(layers_from_a_split_when_ports_are_not_named)
 	ck_assert_int_eq(fc_layout_from_names(t, &L, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "has no virtual layer"));
 	ck_assert_int_eq(fc_layout_from_split(t, (int[]){ 1, 2, 2 }, 3, &L, err,
-					      sizeof(err)), -1);
+					      sizeof(err)),
+			 -1);
 	ck_assert_int_eq(fc_layout_from_split(t, (int[]){ 1, 2, 1 }, 3, &L, err,
-					      sizeof(err)), 0);
+					      sizeof(err)),
+			 0);
 	ck_assert_int_eq(fc_route(t, &L, &o, NULL, &st), 0);
 	ck_assert_int_eq(st.pairs, 12);
 	ck_assert_int_eq(st.min_paths, 2);
@@ -379,7 +393,8 @@ START_TEST(layers_from_a_split_when_ports_are_not_named)
 	fc_layout_free(&L);
 	/* Layers 1 and 3 are not adjacent: no up-down graph. */
 	ck_assert_int_eq(fc_layout_from_split(t, (int[]){ 2, 1, 1 }, 3, &L, err,
-					      sizeof(err)), -1);
+					      sizeof(err)),
+			 -1);
 	ck_assert_ptr_nonnull(strstr(err, "not adjacent"));
 	topo_free(t);
 }
@@ -399,7 +414,8 @@ START_TEST(edst_finds_s_over_2_trees_and_routes_cbd_free)
 	ck_assert_int_eq(tr.unused_links, 9);
 	for (p = 0; p < t->nports; p++)
 		if (tr.tree_of_port[p] >= 0) {
-			ck_assert_int_eq(tr.tree_of_port[p], tr.tree_of_port[t->ports[p].peer]);
+			ck_assert_int_eq(tr.tree_of_port[p],
+					 tr.tree_of_port[t->ports[p].peer]);
 			used[tr.tree_of_port[p]]++;
 		}
 	for (p = 0; p < 9; p++)
@@ -418,9 +434,10 @@ END_TEST
 START_TEST(edst_lowers_k_to_what_fits)
 {
 	/* A ring has one spanning tree (n links, n-1 per tree). */
-	struct topo *t = topo_from_str("switch a\nswitch b\nswitch c\nswitch d\n"
-				       "link a:1 b:1\nlink b:2 c:1\nlink c:2 d:1\n"
-				       "link d:2 a:2\n");
+	struct topo *t =
+		topo_from_str("switch a\nswitch b\nswitch c\nswitch d\n"
+			      "link a:1 b:1\nlink b:2 c:1\nlink c:2 d:1\n"
+			      "link d:2 a:2\n");
 	struct path_stats st;
 	struct edst tr;
 
@@ -456,14 +473,17 @@ START_TEST(reroute_avoids_the_failed_link_and_counts_bounces)
 		for (k = 0; k < n; k++) {
 			ck_assert_int_ne(h[k], fail);
 			ck_assert_int_ne(h[k], r.t->ports[fail].peer);
-			if (k)	/* consecutive hops join up */
-				ck_assert_int_eq(port_node(r.t, h[k]), port_peer_node(r.t, h[k - 1]));
+			if (k) /* consecutive hops join up */
+				ck_assert_int_eq(port_node(r.t, h[k]),
+						 port_peer_node(r.t, h[k - 1]));
 		}
 		ck_assert_int_le(b, rs.max_bounces);
 	}
 	/* The original paths are all up-down: no bounce. */
 	for (i = 0; i < r.e->npaths; i++)
-		ck_assert_int_eq(fc_bounces(r.t, &r.L, elp_hops(r.e, i), elp_len(r.e, i)), 0);
+		ck_assert_int_eq(fc_bounces(r.t, &r.L, elp_hops(r.e, i),
+					    elp_len(r.e, i)),
+				 0);
 	elp_free(out);
 	routed_free(&r);
 }
@@ -477,7 +497,8 @@ Suite *fc_suite(void)
 
 	tcase_add_test(tc, kmin_matches_tables_1_and_2);
 	tcase_add_test(tc, split_matches_the_papers_port_counts);
-	tcase_add_test(tc, wiring_keeps_the_split_and_never_links_a_switch_to_itself);
+	tcase_add_test(
+		tc, wiring_keeps_the_split_and_never_links_a_switch_to_itself);
 	tcase_add_test(tc, same_seed_same_topology_other_seed_other_wiring);
 	tcase_add_test(tc, impossible_specs_are_refused);
 	tcase_add_test(rt, testbed_has_two_paths_per_pair_one_each_way_round);

@@ -24,7 +24,8 @@ static inline void assert_walk(const struct topo *t, const int32_t *h, int n)
 		ck_assert_int_ge(h[k], 0);
 		ck_assert_int_lt(h[k], t->nports);
 		if (k + 1 < n)
-			ck_assert_int_eq(port_peer_node(t, h[k]), port_node(t, h[k + 1]));
+			ck_assert_int_eq(port_peer_node(t, h[k]),
+					 port_node(t, h[k + 1]));
 	}
 }
 
@@ -47,7 +48,8 @@ static inline int path_dst(const struct topo *t, const struct elp *e, int i)
 }
 
 /* The ELP text of e parses back to the same hops. */
-static inline void assert_elp_round_trip(const struct topo *t, const struct elp *e)
+static inline void assert_elp_round_trip(const struct topo *t,
+					 const struct elp *e)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -70,7 +72,8 @@ static inline void assert_elp_round_trip(const struct topo *t, const struct elp 
 }
 
 /* The sink writer's text equals elp_write's. */
-static inline void assert_writer_matches(const struct topo *t, const struct elp *e)
+static inline void assert_writer_matches(const struct topo *t,
+					 const struct elp *e)
 {
 	char *a = NULL, *b = NULL;
 	size_t la = 0, lb = 0;

@@ -7,7 +7,8 @@
 
 static bool is_simple_regular_connected(const struct topo *t, int n, int d)
 {
-	int *seen = calloc(t->nnodes, sizeof(int)), *queue = malloc(t->nnodes * sizeof(int));
+	int *seen = calloc(t->nnodes, sizeof(int)),
+	    *queue = malloc(t->nnodes * sizeof(int));
 	int v, i, head = 0, tail = 0;
 	bool ok = true;
 
@@ -59,21 +60,25 @@ static char *text(const struct topo *t)
 
 START_TEST(jellyfish_is_simple_regular_and_connected)
 {
-	struct { int n, d; } c[] = { { 4, 3 }, { 10, 3 }, { 50, 4 }, { 101, 6 },
-				     { 200, 10 }, { 30, 29 }, { 16, 2 } };
+	struct {
+		int n, d;
+	} c[] = { { 4, 3 },    { 10, 3 },  { 50, 4 }, { 101, 6 },
+		  { 200, 10 }, { 30, 29 }, { 16, 2 } };
 	size_t i;
 	uint64_t seed;
 
 	for (i = 0; i < ARRAY_SIZE(c); i++)
 		for (seed = 1; seed <= 5; seed++) {
-			struct topo *t = topo_gen_jellyfish(c[i].n, c[i].d, 0, seed);
+			struct topo *t =
+				topo_gen_jellyfish(c[i].n, c[i].d, 0, seed);
 
 			ck_assert_ptr_nonnull(t);
 			ck_assert_int_eq(t->nnodes, c[i].n);
 			ck_assert_int_eq(t->nports, c[i].n * c[i].d);
-			ck_assert_msg(is_simple_regular_connected(t, c[i].n, c[i].d),
-				      "n=%d d=%d seed=%llu", c[i].n, c[i].d,
-				      (unsigned long long)seed);
+			ck_assert_msg(
+				is_simple_regular_connected(t, c[i].n, c[i].d),
+				"n=%d d=%d seed=%llu", c[i].n, c[i].d,
+				(unsigned long long)seed);
 			topo_free(t);
 		}
 }
@@ -125,9 +130,9 @@ END_TEST
 START_TEST(jellyfish_rejects_impossible_parameters)
 {
 	log_quiet = true;
-	ck_assert_ptr_null(topo_gen_jellyfish(5, 3, 0, 1));	/* n d odd */
-	ck_assert_ptr_null(topo_gen_jellyfish(4, 4, 0, 1));	/* d >= n */
-	ck_assert_ptr_null(topo_gen_jellyfish(10, 1, 0, 1));	/* a matching */
+	ck_assert_ptr_null(topo_gen_jellyfish(5, 3, 0, 1)); /* n d odd */
+	ck_assert_ptr_null(topo_gen_jellyfish(4, 4, 0, 1)); /* d >= n */
+	ck_assert_ptr_null(topo_gen_jellyfish(10, 1, 0, 1)); /* a matching */
 	ck_assert_ptr_null(topo_gen_jellyfish(0, 0, 0, 1));
 	log_quiet = false;
 }
@@ -140,7 +145,8 @@ Suite *jellyfish_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, jellyfish_is_simple_regular_and_connected);
-	tcase_add_test(tc, jellyfish_equal_seeds_equal_files_different_seeds_differ);
+	tcase_add_test(
+		tc, jellyfish_equal_seeds_equal_files_different_seeds_differ);
 	tcase_add_test(tc, jellyfish_known_seed_gives_a_fixed_graph);
 	tcase_add_test(tc, jellyfish_rejects_impossible_parameters);
 	suite_add_tcase(s, tc);

@@ -31,7 +31,8 @@ static void assert_bcube_paths(int n, int k, enum bcube_order order)
 	assert_all_walks(t, e);
 	for (i = 0; i < e->npaths; i++) {
 		const int32_t *h = elp_hops(e, i);
-		int len = elp_len(e, i), a = path_src(t, e, i), b = path_dst(t, e, i);
+		int len = elp_len(e, i), a = path_src(t, e, i),
+		    b = path_dst(t, e, i);
 		int diff = 0, j, last = order == BCUBE_HIGH_FIRST ? k + 1 : -1;
 
 		for (j = 0; j <= k; j++)
@@ -39,8 +40,10 @@ static void assert_bcube_paths(int n, int k, enum bcube_order order)
 		/* One switch per differing digit: server, switch, server, ... */
 		ck_assert_int_eq(len, 2 * diff);
 		for (j = 0; j < len; j += 2) {
-			int sv = port_node(t, h[j]), sw = port_peer_node(t, h[j]);
-			int next = port_peer_node(t, h[j + 1]), lv = switch_level(t, sw), d;
+			int sv = port_node(t, h[j]),
+			    sw = port_peer_node(t, h[j]);
+			int next = port_peer_node(t, h[j + 1]),
+			    lv = switch_level(t, sw), d;
 
 			ck_assert_int_eq(t->nodes[sv].kind, NODE_HOST);
 			ck_assert_int_eq(t->nodes[sw].kind, NODE_SWITCH);
@@ -52,7 +55,8 @@ static void assert_bcube_paths(int n, int k, enum bcube_order order)
 			last = lv;
 			for (d = 0; d <= k; d++)
 				ck_assert_int_eq(digit(t, next, d, k),
-						 d == lv ? digit(t, b, d, k) : digit(t, sv, d, k));
+						 d == lv ? digit(t, b, d, k) :
+							   digit(t, sv, d, k));
 		}
 	}
 	assert_elp_round_trip(t, e);
@@ -96,7 +100,8 @@ static void assert_parallel(int n, int k)
 			if (a == b)
 				continue;
 			for (lv = 0; lv <= k; lv++)
-				diff += digit(t, x, lv, k) != digit(t, z, lv, k);
+				diff += digit(t, x, lv, k) !=
+					digit(t, z, lv, k);
 			want += diff;
 			/* In order: start levels k..0 among the differing digits. */
 			for (lv = k; lv >= 0; lv--) {
@@ -112,11 +117,18 @@ static void assert_parallel(int n, int k)
 				ck_assert_int_eq(elp_len(e, i), 2 * diff);
 				/* Then the differing levels below lv, wrapping to k. */
 				for (j = 0, step = 0; step <= k; step++) {
-					int l = ((lv - step) % (k + 1) + k + 1) % (k + 1);
+					int l = ((lv - step) % (k + 1) + k +
+						 1) %
+						(k + 1);
 
-					if (digit(t, x, l, k) == digit(t, z, l, k))
+					if (digit(t, x, l, k) ==
+					    digit(t, z, l, k))
 						continue;
-					ck_assert_int_eq(switch_level(t, port_peer_node(t, h[j])), l);
+					ck_assert_int_eq(
+						switch_level(t,
+							     port_peer_node(
+								     t, h[j])),
+						l);
 					j += 2;
 				}
 				i++;

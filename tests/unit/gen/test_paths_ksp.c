@@ -78,21 +78,28 @@ static void assert_yen(const struct topo *t, int K)
 			want = b.total < K ? b.total : K;
 			for (j = 0; j < want; j++, i++) {
 				ck_assert_int_lt(i, e->npaths);
-				ck_assert_int_eq(path_src(t, e, i), ends.node[c]);
-				ck_assert_int_eq(path_dst(t, e, i), ends.node[a]);
-				ck_assert(simple(t, elp_hops(e, i), elp_len(e, i)));
+				ck_assert_int_eq(path_src(t, e, i),
+						 ends.node[c]);
+				ck_assert_int_eq(path_dst(t, e, i),
+						 ends.node[a]);
+				ck_assert(simple(t, elp_hops(e, i),
+						 elp_len(e, i)));
 				/* Non-decreasing lengths, all distinct. */
 				if (j)
-					ck_assert_int_ge(elp_len(e, i), elp_len(e, i - 1));
+					ck_assert_int_ge(elp_len(e, i),
+							 elp_len(e, i - 1));
 				for (len = first; len < i; len++)
-					ck_assert(elp_len(e, len) != elp_len(e, i) ||
-						  memcmp(elp_hops(e, len), elp_hops(e, i),
+					ck_assert(elp_len(e, len) !=
+							  elp_len(e, i) ||
+						  memcmp(elp_hops(e, len),
+							 elp_hops(e, i),
 							 elp_len(e, i) * 4));
 				got[elp_len(e, i)]++;
 			}
 			/* The lengths are the K smallest of all simple paths. */
 			for (len = 0, left = want; len < 64 && left; len++) {
-				int take = b.hist[len] < left ? b.hist[len] : left;
+				int take =
+					b.hist[len] < left ? b.hist[len] : left;
 
 				ck_assert_int_eq(got[len], take);
 				left -= take;
@@ -109,7 +116,8 @@ START_TEST(yen_matches_brute_force_on_rings)
 	int k;
 
 	for (k = 1; k <= 3; k++)
-		assert_yen(t, k);	/* a ring has exactly 2 simple paths per pair */
+		assert_yen(t,
+			   k); /* a ring has exactly 2 simple paths per pair */
 	topo_free(t);
 }
 END_TEST
@@ -146,8 +154,9 @@ END_TEST
 START_TEST(yen_tells_parallel_links_apart)
 {
 	/* Two parallel a-b links and a detour through c: 3 simple paths a -> b. */
-	struct topo *t = topo_from_str("switch a\nswitch b\nswitch c\n"
-				       "link a:1 b:1\nlink a:2 b:2\nlink a:3 c:1\nlink c:2 b:3\n");
+	struct topo *t = topo_from_str(
+		"switch a\nswitch b\nswitch c\n"
+		"link a:1 b:1\nlink a:2 b:2\nlink a:3 c:1\nlink c:2 b:3\n");
 
 	assert_yen(t, 2);
 	assert_yen(t, 3);

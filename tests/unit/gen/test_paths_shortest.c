@@ -22,11 +22,12 @@ static int *all_dist(const struct topo *t, bool relay)
 	}
 	for (k = 0; k < n; k++) {
 		if (!relay && t->nodes[k].kind == NODE_HOST)
-			continue;	/* hosts do not forward */
+			continue; /* hosts do not forward */
 		for (i = 0; i < n; i++)
 			for (j = 0; j < n; j++)
 				if (d[i * n + k] + d[k * n + j] < d[i * n + j])
-					d[i * n + j] = d[i * n + k] + d[k * n + j];
+					d[i * n + j] =
+						d[i * n + k] + d[k * n + j];
 	}
 	return d;
 }
@@ -45,7 +46,8 @@ static struct elp *gen(const struct topo *t, const struct gen_ends *ends,
 	return e;
 }
 
-static void assert_shortest(const struct topo *t, const struct elp *e, const int *d)
+static void assert_shortest(const struct topo *t, const struct elp *e,
+			    const int *d)
 {
 	int i, n = t->nnodes;
 
@@ -97,7 +99,8 @@ static void assert_destination_trees(const struct topo *t, const struct elp *e)
 		int dst = path_dst(t, e, i);
 
 		for (k = 0; k < elp_len(e, i); k++) {
-			int p = elp_hops(e, i)[k], *slot = &nh[port_node(t, p) * t->nnodes + dst];
+			int p = elp_hops(e, i)[k],
+			    *slot = &nh[port_node(t, p) * t->nnodes + dst];
 
 			ck_assert(*slot < 0 || *slot == p);
 			*slot = p;
@@ -151,11 +154,13 @@ START_TEST(random_tie_break_is_fixed_by_the_seed)
 	/* Deterministic first choice: the lowest port toward the destination. */
 	want = elp_from_str(t, "h16 T8 L7 S1 L1 T1 h1\n");
 	for (i = 0; i < f->npaths; i++)
-		if (path_src(t, f, i) == node_of(t, "h16") && path_dst(t, f, i) == node_of(t, "h1"))
+		if (path_src(t, f, i) == node_of(t, "h16") &&
+		    path_dst(t, f, i) == node_of(t, "h1"))
 			break;
 	ck_assert_int_lt(i, f->npaths);
 	ck_assert_int_eq(elp_len(f, i), 6);
-	ck_assert(!memcmp(elp_hops(f, i), elp_hops(want, 0), 6 * sizeof(int32_t)));
+	ck_assert(!memcmp(elp_hops(f, i), elp_hops(want, 0),
+			  6 * sizeof(int32_t)));
 	elp_free(want);
 	elp_free(a);
 	elp_free(b);
@@ -210,7 +215,8 @@ static void assert_ecmp_counts(const struct topo *t, int cap)
 
 			if (a == b)
 				continue;
-			ck_assert_int_eq((int)got[s * n + t2], (int)(want < cap ? want : cap));
+			ck_assert_int_eq((int)got[s * n + t2],
+					 (int)(want < cap ? want : cap));
 		}
 	free(got);
 	free(d);
@@ -220,7 +226,8 @@ static void assert_ecmp_counts(const struct topo *t, int cap)
 
 START_TEST(ecmp_gives_every_shortest_path_up_to_the_cap)
 {
-	struct topo *f = topo_gen_fattree(4, 2), *j = topo_gen_jellyfish(30, 4, 1, 3);
+	struct topo *f = topo_gen_fattree(4, 2),
+		    *j = topo_gen_jellyfish(30, 4, 1, 3);
 	struct gen_ends ends = ends_of(f, BETWEEN_AUTO, false);
 	struct elp *e = gen(f, &ends, 64, NULL);
 
@@ -257,14 +264,16 @@ END_TEST
 
 START_TEST(hosts_relay_only_when_asked)
 {
-	struct topo *t = topo_from_str("switch a\nswitch b\nswitch c\nswitch d\nhost h\n"
-				       "link a:1 h:1\nlink h:2 b:1\n"
-				       "link a:2 c:1\nlink c:2 d:1\nlink d:2 b:2\n");
+	struct topo *t =
+		topo_from_str("switch a\nswitch b\nswitch c\nswitch d\nhost h\n"
+			      "link a:1 h:1\nlink h:2 b:1\n"
+			      "link a:2 c:1\nlink c:2 d:1\nlink d:2 b:2\n");
 	struct shortest_opts o = { 0 };
 	struct gen_ends sw = ends_of(t, BETWEEN_SWITCHES, false);
 	struct gen_ends relay = ends_of(t, BETWEEN_SWITCHES, true);
 	struct elp *e = gen(t, &sw, 0, &o), *r = gen(t, &relay, 0, &o);
-	struct elp *want = elp_from_str(t, "a c d b\n"), *want_r = elp_from_str(t, "a h b\n");
+	struct elp *want = elp_from_str(t, "a c d b\n"),
+		   *want_r = elp_from_str(t, "a h b\n");
 	int i;
 
 	ck_assert_int_eq(e->npaths, 12);
@@ -272,12 +281,15 @@ START_TEST(hosts_relay_only_when_asked)
 		int k;
 
 		for (k = 1; k < elp_len(e, i); k++)
-			ck_assert_int_eq(t->nodes[port_node(t, elp_hops(e, i)[k])].kind,
-					 NODE_SWITCH);
+			ck_assert_int_eq(
+				t->nodes[port_node(t, elp_hops(e, i)[k])].kind,
+				NODE_SWITCH);
 		if (path_src(t, e, i) == 0 && path_dst(t, e, i) == 1) {
 			ck_assert_int_eq(elp_len(e, i), 3);
-			ck_assert(!memcmp(elp_hops(e, i), elp_hops(want, 0), 12));
-			ck_assert(!memcmp(elp_hops(r, i), elp_hops(want_r, 0), 8));
+			ck_assert(
+				!memcmp(elp_hops(e, i), elp_hops(want, 0), 12));
+			ck_assert(!memcmp(elp_hops(r, i), elp_hops(want_r, 0),
+					  8));
 		}
 	}
 	elp_free(want);
@@ -292,7 +304,8 @@ END_TEST
 
 START_TEST(unreachable_pairs_are_counted_not_emitted)
 {
-	struct topo *t = topo_from_str("switch a\nswitch b\nswitch c\nlink a:1 b:1\n");
+	struct topo *t =
+		topo_from_str("switch a\nswitch b\nswitch c\nlink a:1 b:1\n");
 	struct gen_ends ends = ends_of(t, BETWEEN_SWITCHES, false);
 	struct shortest_opts o = { 0 };
 	struct path_sink s;

@@ -25,7 +25,8 @@ static struct elp *gen(const struct topo *t, int bounces, bool simple,
 	if (bounces < 0)
 		ck_assert_int_eq(paths_updown(t, &ends, &s), 0);
 	else
-		ck_assert_int_eq(paths_bounce(t, &ends, bounces, simple, &s), 0);
+		ck_assert_int_eq(paths_bounce(t, &ends, bounces, simple, &s),
+				 0);
 	ck_assert_int_eq(s.paths, e->npaths);
 	ck_assert_int_eq(s.unreachable, 0);
 	gen_ends_free(&ends);
@@ -43,7 +44,8 @@ static int bounces_of(const struct topo *t, const int32_t *h, int n)
 	int k, dir = 0, b = 0;
 
 	for (k = 0; k < n; k++) {
-		int a = layer(t, port_node(t, h[k])), c = layer(t, port_peer_node(t, h[k]));
+		int a = layer(t, port_node(t, h[k])),
+		    c = layer(t, port_peer_node(t, h[k]));
 
 		if (a == c)
 			return -1;
@@ -53,7 +55,8 @@ static int bounces_of(const struct topo *t, const int32_t *h, int n)
 	return b;
 }
 
-static bool has_path(const struct topo *t, const struct elp *e, const char *line)
+static bool has_path(const struct topo *t, const struct elp *e,
+		     const char *line)
 {
 	struct elp *one = elp_from_str(t, line);
 	int i;
@@ -62,7 +65,8 @@ static bool has_path(const struct topo *t, const struct elp *e, const char *line
 	ck_assert_ptr_nonnull(one);
 	for (i = 0; i < e->npaths && !found; i++)
 		found = elp_len(e, i) == elp_len(one, 0) &&
-			!memcmp(elp_hops(e, i), elp_hops(one, 0), elp_len(e, i) * 4);
+			!memcmp(elp_hops(e, i), elp_hops(one, 0),
+				elp_len(e, i) * 4);
 	elp_free(one);
 	return found;
 }
@@ -82,7 +86,8 @@ START_TEST(seed_clos_updown_has_72_paths_and_no_cbd)
 	ck_assert_int_eq(e->npaths, 72);
 	assert_all_walks(t, e);
 	for (i = 0; i < e->npaths; i++)
-		ck_assert_int_eq(bounces_of(t, elp_hops(e, i), elp_len(e, i)), 0);
+		ck_assert_int_eq(bounces_of(t, elp_hops(e, i), elp_len(e, i)),
+				 0);
 	ck_assert(has_path(t, e, "h1 T1 L1 S1 L3 T3 h3"));
 	ck_assert_int_eq(cbd_check(t, e, &w), 0);
 	cbd_witness_free(&w);
@@ -122,14 +127,22 @@ END_TEST
 START_TEST(clos_updown_counts_follow_the_formula)
 {
 	/* pods, ToRs, leaves, spines, hosts per ToR, planes */
-	int c[][6] = { { 2, 2, 2, 2, 1, 1 }, { 3, 2, 4, 4, 2, 2 }, { 2, 3, 3, 6, 1, 3 },
-		       { 4, 1, 2, 2, 3, 1 }, { 1, 4, 3, 0, 1, 1 } };
+	int c[][6] = { { 2, 2, 2, 2, 1, 1 },
+		       { 3, 2, 4, 4, 2, 2 },
+		       { 2, 3, 3, 6, 1, 3 },
+		       { 4, 1, 2, 2, 3, 1 },
+		       { 1, 4, 3, 0, 1, 1 } };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
-		struct clos_opts o = { .pods = c[i][0], .tors = c[i][1], .leaves = c[i][2],
-				       .spines = c[i][3], .hosts = c[i][4], .planes = c[i][5] };
-		long p = o.pods, r = o.tors, L = o.leaves, S = o.spines, H = o.hosts;
+		struct clos_opts o = { .pods = c[i][0],
+				       .tors = c[i][1],
+				       .leaves = c[i][2],
+				       .spines = c[i][3],
+				       .hosts = c[i][4],
+				       .planes = c[i][5] };
+		long p = o.pods, r = o.tors, L = o.leaves, S = o.spines,
+		     H = o.hosts;
 		long P = o.planes, want;
 		struct topo *t = topo_gen_clos(&o);
 		struct elp *e = gen(t, -1, false, BETWEEN_AUTO);
@@ -163,7 +176,8 @@ static int cmp_path(const void *a, const void *b, void *ctx)
 
 static void assert_same_set(const struct elp *a, const struct elp *b)
 {
-	int *ia = malloc(a->npaths * sizeof(int)), *ib = malloc(b->npaths * sizeof(int));
+	int *ia = malloc(a->npaths * sizeof(int)),
+	    *ib = malloc(b->npaths * sizeof(int));
 	int i;
 
 	ck_assert_int_eq(a->npaths, b->npaths);
@@ -183,7 +197,8 @@ static void assert_same_set(const struct elp *a, const struct elp *b)
 START_TEST(zero_bounces_is_exactly_updown)
 {
 	struct topo *t = topo_gen_fattree(4, 2);
-	struct elp *u = gen(t, -1, false, BETWEEN_AUTO), *b = gen(t, 0, false, BETWEEN_AUTO);
+	struct elp *u = gen(t, -1, false, BETWEEN_AUTO),
+		   *b = gen(t, 0, false, BETWEEN_AUTO);
 
 	assert_same_set(u, b);
 	elp_free(u);
@@ -252,7 +267,7 @@ struct brute {
 	int dst, max;
 	int32_t path[16];
 	char used[4096];
-	int count[17][8];	/* [length][bounces] of walks reaching dst */
+	int count[17][8]; /* [length][bounces] of walks reaching dst */
 };
 
 static void brute_walk(struct brute *b, int u, int depth)
@@ -294,7 +309,8 @@ static void assert_bounce_matches_brute_force(const struct topo *t, int K)
 			struct brute *b = calloc(1, sizeof(*b));
 			struct elp *e = elp_new("pair");
 			struct path_sink s;
-			int node[2] = { ends.node[c], ends.node[a] }, best = 0, want = 0;
+			int node[2] = { ends.node[c], ends.node[a] }, best = 0,
+			    want = 0;
 
 			if (a == c) {
 				free(b);
@@ -303,7 +319,7 @@ static void assert_bounce_matches_brute_force(const struct topo *t, int K)
 			}
 			b->t = t;
 			b->dst = ends.node[a];
-			b->max = 6 + 2 * K;	/* best <= 6 in these topologies */
+			b->max = 6 + 2 * K; /* best <= 6 in these topologies */
 			brute_walk(b, ends.node[c], 0);
 			for (len = 1; len <= b->max && !best; len++)
 				if (b->count[len][0])
@@ -315,7 +331,8 @@ static void assert_bounce_matches_brute_force(const struct topo *t, int K)
 			/* The generator on just this ordered pair (src node[0]). */
 			pair.node = node;
 			sink_elp(&s, e);
-			ck_assert_int_eq(paths_bounce(t, &pair, K, false, &s), 0);
+			ck_assert_int_eq(paths_bounce(t, &pair, K, false, &s),
+					 0);
 			for (k = 0, len = 0; k < e->npaths; k++)
 				len += path_src(t, e, k) == ends.node[c];
 			ck_assert_int_eq(len, want);
@@ -356,7 +373,9 @@ START_TEST(every_bounce_path_keeps_the_definition)
 			ck_assert(!used[h[k]]);
 			used[h[k]] = 1;
 			if (k)
-				ck_assert_int_eq(t->nodes[port_node(t, h[k])].kind, NODE_SWITCH);
+				ck_assert_int_eq(
+					t->nodes[port_node(t, h[k])].kind,
+					NODE_SWITCH);
 		}
 		for (k = 0; k < n; k++)
 			used[h[k]] = 0;

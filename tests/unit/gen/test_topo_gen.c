@@ -5,7 +5,8 @@
 #include "gen_check.h"
 #include "lib/log.h"
 
-static void assert_counts(const struct topo *t, int switches, int hosts, int links)
+static void assert_counts(const struct topo *t, int switches, int hosts,
+			  int links)
 {
 	ck_assert_int_eq(count_kind(t, NODE_SWITCH), switches);
 	ck_assert_int_eq(count_kind(t, NODE_HOST), hosts);
@@ -21,8 +22,9 @@ START_TEST(clos_defaults_are_the_papers_seed_clos)
 {
 	struct clos_opts o;
 	struct topo *t, *back;
-	const char *tor_leaf[][2] = { { "T1", "L1" }, { "T1", "L2" }, { "T2", "L1" },
-				      { "T2", "L2" }, { "T3", "L3" }, { "T3", "L4" },
+	const char *tor_leaf[][2] = { { "T1", "L1" }, { "T1", "L2" },
+				      { "T2", "L1" }, { "T2", "L2" },
+				      { "T3", "L3" }, { "T3", "L4" },
 				      { "T4", "L3" }, { "T4", "L4" } };
 	int i;
 
@@ -55,8 +57,12 @@ END_TEST
 
 START_TEST(clos_sizes_and_planes)
 {
-	struct clos_opts o = { .pods = 3, .tors = 4, .leaves = 2, .spines = 6,
-			       .hosts = 5, .planes = 2 };
+	struct clos_opts o = { .pods = 3,
+			       .tors = 4,
+			       .leaves = 2,
+			       .spines = 6,
+			       .hosts = 5,
+			       .planes = 2 };
 	struct topo *t = topo_gen_clos(&o);
 
 	ck_assert_ptr_nonnull(t);
@@ -78,7 +84,7 @@ START_TEST(clos_rejects_bad_sizes)
 
 	log_quiet = true;
 	clos_defaults(&o);
-	o.planes = 3;		/* 2 spines do not split into 3 planes */
+	o.planes = 3; /* 2 spines do not split into 3 planes */
 	ck_assert_ptr_null(topo_gen_clos(&o));
 	clos_defaults(&o);
 	o.pods = 0;
@@ -100,7 +106,8 @@ START_TEST(fattree_k4_has_20_switches_16_hosts_48_links)
 	assert_counts(t, 20, 16, 48);
 	/* Every switch has k = 4 ports, every core one link per pod. */
 	for (i = 0; i < t->nnodes; i++)
-		ck_assert_int_eq(t->nodes[i].nports, t->nodes[i].kind == NODE_HOST ? 1 : 4);
+		ck_assert_int_eq(t->nodes[i].nports,
+				 t->nodes[i].kind == NODE_HOST ? 1 : 4);
 	ck_assert(linked(t, "L1", "S1") && linked(t, "L1", "S2"));
 	ck_assert(linked(t, "L2", "S3") && !linked(t, "L2", "S1"));
 	back = topo_round_trip(t);
@@ -119,7 +126,8 @@ START_TEST(fattree_sizes_follow_k)
 
 		ck_assert_ptr_nonnull(t);
 		/* 5k^2/4 switches, k^3/4 hosts, 3k^3/4 links. */
-		assert_counts(t, 5 * k * k / 4, k * k * k / 4, 3 * k * k * k / 4);
+		assert_counts(t, 5 * k * k / 4, k * k * k / 4,
+			      3 * k * k * k / 4);
 		for (i = 0; i < t->nnodes; i++)
 			if (t->nodes[i].kind == NODE_SWITCH)
 				ck_assert_int_eq(t->nodes[i].nports, k);
@@ -141,7 +149,8 @@ START_TEST(leafspine_is_complete_bipartite)
 	assert_counts(t, 9, 12, 12 + 18);
 	for (i = 0; i < t->nnodes; i++)
 		if (t->nodes[i].kind == NODE_SWITCH)
-			ck_assert_int_eq(t->nodes[i].layer, t->nodes[i].name[0] == 'S');
+			ck_assert_int_eq(t->nodes[i].layer,
+					 t->nodes[i].name[0] == 'S');
 	ck_assert_int_eq(degree(t, "S3"), 6);
 	ck_assert_int_eq(degree(t, "L6"), 3 + 2);
 	topo_free(t);
@@ -173,7 +182,7 @@ START_TEST(ring_and_line_have_n_and_n_minus_1_links)
 	topo_free(r);
 	topo_free(l);
 	log_quiet = true;
-	ck_assert_ptr_null(topo_gen_ring(2, 0));	/* would be a parallel link */
+	ck_assert_ptr_null(topo_gen_ring(2, 0)); /* would be a parallel link */
 	ck_assert_ptr_null(topo_gen_line(0, 0));
 	log_quiet = false;
 }
@@ -181,7 +190,9 @@ END_TEST
 
 START_TEST(bcube_counts_and_wiring)
 {
-	struct { int n, k; } c[] = { { 2, 1 }, { 4, 1 }, { 3, 2 }, { 2, 3 }, { 12, 1 } };
+	struct {
+		int n, k;
+	} c[] = { { 2, 1 }, { 4, 1 }, { 3, 2 }, { 2, 3 }, { 12, 1 } };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
@@ -195,7 +206,8 @@ START_TEST(bcube_counts_and_wiring)
 		assert_counts(t, (k + 1) * s / n, s, (k + 1) * s);
 		for (v = 0; v < t->nnodes; v++) {
 			ck_assert_int_eq(t->nodes[v].nports,
-					 t->nodes[v].kind == NODE_HOST ? k + 1 : n);
+					 t->nodes[v].kind == NODE_HOST ? k + 1 :
+									 n);
 			ck_assert_int_eq(t->nodes[v].layer, LAYER_NONE);
 		}
 		back = topo_round_trip(t);
@@ -212,9 +224,11 @@ START_TEST(bcube_names_follow_addresses)
 	/* s12 = digits (1,2): level 0 switch w0-1 joins s10..s13, level 1 w1-2. */
 	ck_assert(linked(t, "s12", "w0-1") && linked(t, "s13", "w0-1"));
 	ck_assert(linked(t, "s12", "w1-2") && linked(t, "s32", "w1-2"));
-	ck_assert_str_eq(t->ports[t->nodes[node_of(t, "s12")].ports[1]].name, "eth1");
-	ck_assert_int_eq(port_peer_node(t, t->nodes[node_of(t, "s12")].ports[1]),
-			 node_of(t, "w1-2"));
+	ck_assert_str_eq(t->ports[t->nodes[node_of(t, "s12")].ports[1]].name,
+			 "eth1");
+	ck_assert_int_eq(
+		port_peer_node(t, t->nodes[node_of(t, "s12")].ports[1]),
+		node_of(t, "w1-2"));
 	topo_free(t);
 	t = topo_gen_bcube(12, 1);
 	ck_assert(linked(t, "s11.3", "w0-11"));

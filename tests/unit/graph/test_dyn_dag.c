@@ -24,7 +24,8 @@ static int closes_cycle(int n, const int *src, const int *dst, int m)
 	return len > 0;
 }
 
-static void check_order(const struct dyn_dag *g, const int *src, const int *dst, int m)
+static void check_order(const struct dyn_dag *g, const int *src, const int *dst,
+			int m)
 {
 	int i;
 
@@ -35,14 +36,16 @@ static void check_order(const struct dyn_dag *g, const int *src, const int *dst,
 START_TEST(accepts_exactly_the_acyclic_insertions)
 {
 	int n = 8 + _i % 40, tries = 6 * n, m = 0, i;
-	int *src = xmalloc(tries * sizeof(int)), *dst = xmalloc(tries * sizeof(int));
+	int *src = xmalloc(tries * sizeof(int)),
+	    *dst = xmalloc(tries * sizeof(int));
 	struct dyn_dag g;
 
 	srand(1000 + _i);
 	dyn_dag_init(&g);
 	for (i = 0; i < n; i++)
 		/* scattered, unique start positions like the compiler's hints */
-		dyn_dag_add_node(&g, (int64_t)((i * 7919) % 10007) * 64 + (_i % 3) * 1000003);
+		dyn_dag_add_node(&g, (int64_t)((i * 7919) % 10007) * 64 +
+					     (_i % 3) * 1000003);
 	for (i = 0; i < tries; i++) {
 		int u = rand() % n, v = rand() % n;
 		bool ok;

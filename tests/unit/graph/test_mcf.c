@@ -86,7 +86,8 @@ START_TEST(matches_brute_force_on_tiny_graphs)
 	rng_seed(&r, 99);
 	mcf_init(&g);
 	for (trial = 0; trial < 400; trial++) {
-		int n = 3 + (int)rng_below(&r, 3), m = 3 + (int)rng_below(&r, 5);
+		int n = 3 + (int)rng_below(&r, 3),
+		    m = 3 + (int)rng_below(&r, 5);
 		int i, flow, bflow;
 		int64_t cost, bcost;
 
@@ -119,13 +120,17 @@ static void glpk_solve(int n, int m, const struct arc *a, int s, int t,
 
 		memcpy(e->data, d, sizeof(d));
 	}
-	ck_assert_int_eq(glp_maxflow_ffalg(G, s + 1, t + 1, sizeof(double), &val,
-					   -1, -1), 0);
+	ck_assert_int_eq(glp_maxflow_ffalg(G, s + 1, t + 1, sizeof(double),
+					   &val, -1, -1),
+			 0);
 	*flow = (int)val;
 	for (i = 1; i <= n; i++)
-		*(double *)G->v[i]->data = i == s + 1 ? val : i == t + 1 ? -val : 0;
+		*(double *)G->v[i]->data = i == s + 1 ? val :
+					   i == t + 1 ? -val :
+							0;
 	ck_assert_int_eq(glp_mincost_okalg(G, 0, 0, sizeof(double),
-					   2 * sizeof(double), cost, -1, -1), 0);
+					   2 * sizeof(double), cost, -1, -1),
+			 0);
 	glp_delete_graph(G);
 }
 
@@ -140,7 +145,8 @@ START_TEST(matches_glpk_on_larger_graphs)
 	rng_seed(&r, 7);
 	mcf_init(&g);
 	for (trial = 0; trial < 60; trial++) {
-		int n = 10 + (int)rng_below(&r, 40), m = 3 * n + (int)rng_below(&r, 4 * n);
+		int n = 10 + (int)rng_below(&r, 40),
+		    m = 3 * n + (int)rng_below(&r, 4 * n);
 		int i, flow, gflow;
 		int64_t cost;
 		double gcost;

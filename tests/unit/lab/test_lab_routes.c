@@ -65,7 +65,7 @@ END_TEST
 START_TEST(a_failure_bounces_up_at_the_node_in_front_of_it)
 {
 	down[port("L2", "t1")] = true;
-	down[port("T4", "l3")] = true;	/* either end marks the link down */
+	down[port("T4", "l3")] = true; /* either end marks the link down */
 	ck_assert_int_eq(lab_routes_from_paths(t, e, down, &r), 0);
 	/* Green came down from S2: the detour goes up to S1, not back. */
 	ck_assert_str_eq(via("L2", "h1"), "s1");
@@ -83,7 +83,8 @@ END_TEST
 
 START_TEST(paths_sharing_a_destination_make_ecmp)
 {
-	struct elp *two = elp_from_str(t, "h3 T3 L3 S1 L1 T1 h1\nh4 T4 L3 S2 L1 T1 h1\n");
+	struct elp *two =
+		elp_from_str(t, "h3 T3 L3 S1 L1 T1 h1\nh4 T4 L3 S2 L1 T1 h1\n");
 	const int *p;
 	int k;
 
@@ -102,7 +103,7 @@ START_TEST(a_cut_off_host_is_counted_unroutable)
 	down[port("T1", "l2")] = true;
 	ck_assert_int_eq(lab_routes_from_paths(t, e, down, &r), 0);
 	ck_assert_int_eq(r.unroutable, 1);
-	ck_assert_str_eq(via("S2", "h1"), "l2");	/* up to the failure */
+	ck_assert_str_eq(via("S2", "h1"), "l2"); /* up to the failure */
 	ck_assert_ptr_null(via("L2", "h1"));
 }
 END_TEST

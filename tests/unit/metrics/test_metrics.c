@@ -33,7 +33,8 @@ static json_t *doc(const char *s)
 
 START_TEST(switch_document)
 {
-	json_t *d = doc("{\"switch\": \"S1\", \"generation\": 3, \"table\": "
+	json_t *d = doc(
+		"{\"switch\": \"S1\", \"generation\": 3, \"table\": "
 		"{\"entries\": 4, \"classify\": 2, \"rewrite\": 2}, \"ports\": [{"
 		"\"port\": \"hp\", \"ifname\": \"eth\\\"0\", \"ifindex\": 7,"
 		"\"in\": [{\"tag\": 10, \"lossless\": true, \"packets\": 5, \"bytes\": 500},"
@@ -45,14 +46,18 @@ START_TEST(switch_document)
 
 	metrics_switch(p, d);
 	t = text(p);
-	ck_assert_ptr_nonnull(strstr(t, "tagger_switch_packets_total{node=\"S1\",port=\"hp\","
-		"direction=\"in\",tag=\"10\",class=\"lossless\"} 5\n"));
-	ck_assert_ptr_nonnull(strstr(t, "tagger_switch_bytes_total{node=\"S1\",port=\"hp\","
-		"direction=\"in\",tag=\"10\",class=\"lossy\"} 64\n"));
-	ck_assert_ptr_nonnull(strstr(t, "tagger_switch_lossy_total{node=\"S1\",port=\"hp\","
-		"reason=\"no_classify\"} 2\n"));
+	ck_assert_ptr_nonnull(strstr(
+		t, "tagger_switch_packets_total{node=\"S1\",port=\"hp\","
+		   "direction=\"in\",tag=\"10\",class=\"lossless\"} 5\n"));
+	ck_assert_ptr_nonnull(
+		strstr(t, "tagger_switch_bytes_total{node=\"S1\",port=\"hp\","
+			  "direction=\"in\",tag=\"10\",class=\"lossy\"} 64\n"));
+	ck_assert_ptr_nonnull(
+		strstr(t, "tagger_switch_lossy_total{node=\"S1\",port=\"hp\","
+			  "reason=\"no_classify\"} 2\n"));
 	ck_assert_ptr_nonnull(strstr(t, "ifname=\"eth\\\"0\""));
-	ck_assert_ptr_nonnull(strstr(t, "tagger_switch_generation{node=\"S1\"} 3\n"));
+	ck_assert_ptr_nonnull(
+		strstr(t, "tagger_switch_generation{node=\"S1\"} 3\n"));
 	free(t);
 	prom_free(p);
 	json_decref(d);
@@ -61,7 +66,8 @@ END_TEST
 
 START_TEST(pfc_document)
 {
-	json_t *d = doc("{\"node\": \"sw1\", \"running\": false, \"status\": \"died\","
+	json_t *d = doc(
+		"{\"node\": \"sw1\", \"running\": false, \"status\": \"died\","
 		"\"takeovers\": 2, \"adoptions\": 0, \"lossless\": [3],"
 		"\"xoff\": [0, 0, 0, 9000], \"xon\": [0, 0, 0, 3000],"
 		"\"totals\": {\"lossless_drops\": 0, \"lossy_drops\": 4, \"resyncs\": 0},"
@@ -74,20 +80,37 @@ START_TEST(pfc_document)
 
 	metrics_pfc(p, d);
 	t = text(p);
-	ck_assert_ptr_nonnull(strstr(t, "tagger_pfc_agent_up{node=\"sw1\"} 0\n"));
-	ck_assert_ptr_nonnull(strstr(t, "tagger_pfc_agent_status{node=\"sw1\",status=\"died\"} 1\n"));
-	ck_assert_ptr_nonnull(strstr(t, "tagger_pfc_agent_status{node=\"sw1\",status=\"running\"} 0\n"));
-	ck_assert_ptr_nonnull(strstr(t, "tagger_pfc_agent_takeovers_total{node=\"sw1\"} 2\n"));
-	ck_assert_ptr_nonnull(strstr(t, "tagger_pfc_paused_seconds_total{node=\"sw1\",port=\"p1\","
-		"priority=\"3\"} 1.5005\n"));
-	ck_assert_ptr_nonnull(strstr(t, "tagger_pfc_resume_max_seconds{node=\"sw1\",port=\"p1\","
-		"priority=\"3\"} 0.00025\n"));
-	ck_assert_ptr_nonnull(strstr(t, "tagger_pfc_paused{node=\"sw1\",port=\"p1\",priority=\"3\"} 1\n"));
-	ck_assert_ptr_nonnull(strstr(t, "tagger_pfc_frames_sent_total{node=\"sw1\",port=\"p1\","
-		"priority=\"3\"} 7\n"));
-	ck_assert_ptr_nonnull(strstr(t, "tagger_pfc_priority_lossless{node=\"sw1\",priority=\"3\"} 1\n"));
-	ck_assert_ptr_nonnull(strstr(t, "tagger_pfc_xoff_threshold_bytes{node=\"sw1\",priority=\"3\"} 9000\n"));
-	ck_assert_ptr_nonnull(strstr(t, "tagger_pfc_port_speed_bytes{node=\"sw1\",port=\"p1\"} 1000\n"));
+	ck_assert_ptr_nonnull(
+		strstr(t, "tagger_pfc_agent_up{node=\"sw1\"} 0\n"));
+	ck_assert_ptr_nonnull(strstr(
+		t,
+		"tagger_pfc_agent_status{node=\"sw1\",status=\"died\"} 1\n"));
+	ck_assert_ptr_nonnull(strstr(
+		t,
+		"tagger_pfc_agent_status{node=\"sw1\",status=\"running\"} 0\n"));
+	ck_assert_ptr_nonnull(strstr(
+		t, "tagger_pfc_agent_takeovers_total{node=\"sw1\"} 2\n"));
+	ck_assert_ptr_nonnull(strstr(
+		t, "tagger_pfc_paused_seconds_total{node=\"sw1\",port=\"p1\","
+		   "priority=\"3\"} 1.5005\n"));
+	ck_assert_ptr_nonnull(strstr(
+		t, "tagger_pfc_resume_max_seconds{node=\"sw1\",port=\"p1\","
+		   "priority=\"3\"} 0.00025\n"));
+	ck_assert_ptr_nonnull(strstr(
+		t,
+		"tagger_pfc_paused{node=\"sw1\",port=\"p1\",priority=\"3\"} 1\n"));
+	ck_assert_ptr_nonnull(strstr(
+		t, "tagger_pfc_frames_sent_total{node=\"sw1\",port=\"p1\","
+		   "priority=\"3\"} 7\n"));
+	ck_assert_ptr_nonnull(strstr(
+		t,
+		"tagger_pfc_priority_lossless{node=\"sw1\",priority=\"3\"} 1\n"));
+	ck_assert_ptr_nonnull(strstr(
+		t,
+		"tagger_pfc_xoff_threshold_bytes{node=\"sw1\",priority=\"3\"} 9000\n"));
+	ck_assert_ptr_nonnull(strstr(
+		t,
+		"tagger_pfc_port_speed_bytes{node=\"sw1\",port=\"p1\"} 1000\n"));
 	/* What the document does not have is not made up. */
 	ck_assert_ptr_null(strstr(t, "tagger_pfc_queue_drops_total"));
 	free(t);

@@ -37,7 +37,7 @@ START_TEST(escapes_label_values)
 	ck_assert_int_eq(prom_add(p, "x_total", PROM_COUNTER, "h", l, 1, 3), 0);
 	t = text(p);
 	ck_assert_str_eq(t, "# HELP x_total h\n# TYPE x_total counter\n"
-			 "x_total{port=\"a\\\\b\\\"c\\nd\"} 3\n");
+			    "x_total{port=\"a\\\\b\\\"c\\nd\"} 3\n");
 	free(t);
 	prom_free(p);
 }
@@ -72,9 +72,9 @@ START_TEST(help_and_type_once_samples_together)
 	ck_assert_int_eq(count(t, "# HELP f_total"), 1);
 	ck_assert_int_eq(count(t, "# TYPE g gauge"), 1);
 	ck_assert_str_eq(t, "# HELP f_total F\n# TYPE f_total counter\n"
-			 "f_total{node=\"a\"} 1\nf_total{node=\"b\"} 2\n"
-			 "# HELP g G\n# TYPE g gauge\n"
-			 "g{node=\"a\"} 0.5\ng{node=\"b\"} 1e+21\n");
+			    "f_total{node=\"a\"} 1\nf_total{node=\"b\"} 2\n"
+			    "# HELP g G\n# TYPE g gauge\n"
+			    "g{node=\"a\"} 0.5\ng{node=\"b\"} 1e+21\n");
 	free(t);
 	prom_free(p);
 }
@@ -86,14 +86,18 @@ START_TEST(refuses_bad_names)
 	struct prom *p = prom_new();
 	char *t;
 
-	ck_assert_int_eq(prom_add(p, "no_suffix", PROM_COUNTER, "", NULL, 0, 1), -EINVAL);
-	ck_assert_int_eq(prom_add(p, "9lives", PROM_GAUGE, "", NULL, 0, 1), -EINVAL);
-	ck_assert_int_eq(prom_add(p, "a-b", PROM_GAUGE, "", NULL, 0, 1), -EINVAL);
+	ck_assert_int_eq(prom_add(p, "no_suffix", PROM_COUNTER, "", NULL, 0, 1),
+			 -EINVAL);
+	ck_assert_int_eq(prom_add(p, "9lives", PROM_GAUGE, "", NULL, 0, 1),
+			 -EINVAL);
+	ck_assert_int_eq(prom_add(p, "a-b", PROM_GAUGE, "", NULL, 0, 1),
+			 -EINVAL);
 	ck_assert_int_eq(prom_add(p, "g", PROM_GAUGE, "", bad, 1, 1), -EINVAL);
 	ck_assert_int_eq(prom_add(p, "g", PROM_GAUGE, "", num, 1, 1), -EINVAL);
 	ck_assert_int_eq(prom_add(p, "ns:g", PROM_GAUGE, "", NULL, 0, 1), 0);
 	/* A family keeps its first type. */
-	ck_assert_int_eq(prom_add(p, "ns:g", PROM_COUNTER, "", NULL, 0, 1), -EINVAL);
+	ck_assert_int_eq(prom_add(p, "ns:g", PROM_COUNTER, "", NULL, 0, 1),
+			 -EINVAL);
 	t = text(p);
 	ck_assert_str_eq(t, "# HELP ns:g \n# TYPE ns:g gauge\nns:g 1\n");
 	free(t);
@@ -109,10 +113,12 @@ START_TEST(json_holds_the_families)
 
 	prom_add(p, "f_total", PROM_COUNTER, "F", l, 2, 42);
 	j = json_array_get(prom_json(p), 0);
-	ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "counter");
+	ck_assert_str_eq(json_string_value(json_object_get(j, "type")),
+			 "counter");
 	j = json_array_get(json_object_get(j, "samples"), 0);
 	ck_assert_str_eq(json_string_value(json_object_get(
-		json_object_get(j, "labels"), "port")), "p1");
+				 json_object_get(j, "labels"), "port")),
+			 "p1");
 	ck_assert(json_is_integer(json_object_get(j, "value")));
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "value")), 42);
 	prom_free(p);

@@ -8,7 +8,8 @@
 START_TEST(parses_paths_into_egress_ports)
 {
 	struct topo *t = topo_from_str(SEED_CLOS_TOPO);
-	struct elp *e = elp_from_str(t, "h1 T1 L1 S1 L3 T3 h3\n# c\nT1 L2 T2\n");
+	struct elp *e =
+		elp_from_str(t, "h1 T1 L1 S1 L3 T3 h3\n# c\nT1 L2 T2\n");
 	const int32_t *h;
 
 	ck_assert_ptr_nonnull(e);
@@ -27,8 +28,9 @@ END_TEST
 
 START_TEST(named_ports_resolve_parallel_links)
 {
-	struct topo *t = topo_from_str("switch a\nswitch b\nswitch c\n"
-				       "link a:1 b:1\nlink a:2 b:2\nlink b:3 c:1\n");
+	struct topo *t =
+		topo_from_str("switch a\nswitch b\nswitch c\n"
+			      "link a:1 b:1\nlink a:2 b:2\nlink b:3 c:1\n");
 	struct elp *e = elp_from_str(t, "a:2 b c\n");
 	char *buf = NULL;
 	size_t len = 0;
@@ -74,8 +76,8 @@ START_TEST(rejects_bad_input_with_file_line)
 	e = elp_from_str(t, bad[_i].text);
 	out = capture_end();
 	ck_assert_ptr_null(e);
-	ck_assert_msg(strstr(out, bad[_i].msg), "case %d: got \"%s\", want \"%s\"",
-		      _i, out, bad[_i].msg);
+	ck_assert_msg(strstr(out, bad[_i].msg),
+		      "case %d: got \"%s\", want \"%s\"", _i, out, bad[_i].msg);
 	topo_free(t);
 }
 END_TEST
@@ -87,7 +89,8 @@ Suite *elp_parse_suite(void)
 
 	tcase_add_test(tc, parses_paths_into_egress_ports);
 	tcase_add_test(tc, named_ports_resolve_parallel_links);
-	tcase_add_loop_test(tc, rejects_bad_input_with_file_line, 0, ARRAY_SIZE(bad));
+	tcase_add_loop_test(tc, rejects_bad_input_with_file_line, 0,
+			    ARRAY_SIZE(bad));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -99,14 +99,16 @@ static void in_small_child(int which, const char *path, const char *want)
 			failed = !rules_parse(path);
 		out = capture_end();
 		if (!failed || !strstr(out, want)) {
-			fprintf(stderr, "%s: got \"%.200s\", want \"%s\"\n", path, out, want);
+			fprintf(stderr, "%s: got \"%.200s\", want \"%s\"\n",
+				path, out, want);
 			_exit(1);
 		}
 		_exit(0);
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		      "%s: no \"%s\" within 128 MiB (status %d)", path, want, status);
+		      "%s: no \"%s\" within 128 MiB (status %d)", path, want,
+		      status);
 }
 
 START_TEST(devices_end_with_a_message)
@@ -138,10 +140,12 @@ START_TEST(files_over_the_limit)
 {
 	const char *p = sparse_file("big.topo", LINES_MAX_BYTES + 1);
 
-	in_small_child(0, p, "big.topo: larger than the input limit of 1024 MiB");
+	in_small_child(0, p,
+		       "big.topo: larger than the input limit of 1024 MiB");
 	unlink(p);
 	p = sparse_file("big.json", RULES_MAX_BYTES + 1);
-	in_small_child(1, p, "big.json: larger than the input limit of 256 MiB");
+	in_small_child(1, p,
+		       "big.json: larger than the input limit of 256 MiB");
 	unlink(p);
 }
 END_TEST
@@ -177,7 +181,8 @@ START_TEST(endless_pipe_stops_at_the_limit)
 	close(fds[0]);
 	waitpid(pid, NULL, 0);
 	ck_assert_int_eq(rc, -1);
-	ck_assert_msg(strstr(out, "larger than the input limit of 1 MiB"), "got \"%s\"", out);
+	ck_assert_msg(strstr(out, "larger than the input limit of 1 MiB"),
+		      "got \"%s\"", out);
 }
 END_TEST
 
@@ -199,8 +204,9 @@ static const char *write_file(const char *name, const char *head, size_t fill,
 	return path;
 }
 
-#define RULES_HEAD "{\"format\": \"tagger-rules/1\", \"lossy\": {\"tag\": 0, \"priority\": 0}, " \
-		   "\"tags\": [], \"switches\": {}, \"junk\": ["
+#define RULES_HEAD                                                                    \
+	"{\"format\": \"tagger-rules/1\", \"lossy\": {\"tag\": 0, \"priority\": 0}, " \
+	"\"tags\": [], \"switches\": {}, \"junk\": ["
 
 /* A value the parser ignores: 9M integers would be ~400 MB in jansson. */
 START_TEST(big_ignored_rules_key_is_refused)
@@ -223,7 +229,8 @@ static int collect_span(const char *key, size_t keylen, size_t span, void *arg)
 {
 	char *out = arg;
 
-	snprintf(out + strlen(out), 256 - strlen(out), "%.*s=%zu ", (int)keylen, key, span);
+	snprintf(out + strlen(out), 256 - strlen(out), "%.*s=%zu ", (int)keylen,
+		 key, span);
 	return 0;
 }
 

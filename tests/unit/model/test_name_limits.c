@@ -38,10 +38,12 @@ START_TEST(topo_link_end_over_the_limit)
 {
 	char *a = repeat('A', 600), buf[2048];
 
-	snprintf(buf, sizeof(buf), "switch %s\nswitch b\nlink %s:p b:p\n", a, a);
+	snprintf(buf, sizeof(buf), "switch %s\nswitch b\nlink %s:p b:p\n", a,
+		 a);
 	ck_assert_ptr_nonnull(strstr(topo_err(buf), "t.topo:1: name \"AAAA"));
 	/* the node name alone fits: the port is what is too long */
-	snprintf(buf, sizeof(buf), "switch a\nswitch b\nlink a:%.256s b:p\n", a);
+	snprintf(buf, sizeof(buf), "switch a\nswitch b\nlink a:%.256s b:p\n",
+		 a);
 	ck_assert_ptr_nonnull(strstr(topo_err(buf), "t.topo:3: name"));
 	ck_assert_ptr_nonnull(strstr(topo_err(buf), LONG_MSG));
 	free(a);
@@ -50,10 +52,12 @@ END_TEST
 
 START_TEST(topo_names_at_the_limit_are_fine)
 {
-	char *a = repeat('A', NAME_MAX_LEN), *p = repeat('p', NAME_MAX_LEN), buf[2048];
+	char *a = repeat('A', NAME_MAX_LEN), *p = repeat('p', NAME_MAX_LEN),
+	     buf[2048];
 	struct topo *t;
 
-	snprintf(buf, sizeof(buf), "switch %s\nswitch b\nlink %s:%s b:%s\n", a, a, p, p);
+	snprintf(buf, sizeof(buf), "switch %s\nswitch b\nlink %s:%s b:%s\n", a,
+		 a, p, p);
 	t = topo_from_str(buf);
 	ck_assert_ptr_nonnull(t);
 	ck_assert_int_eq(t->nports, 2);
@@ -110,9 +114,10 @@ END_TEST
 
 static const char *rules_err(const char *sw, const char *port)
 {
-	json_t *root = json_pack("{s:s, s:{s:i, s:i}, s:[], s:{s:{s:[s]}}}",
-				 "format", RULES_FORMAT, "lossy", "tag", 0, "priority", 0,
-				 "tags", "switches", sw, "ports", port);
+	json_t *root =
+		json_pack("{s:s, s:{s:i, s:i}, s:[], s:{s:{s:[s]}}}", "format",
+			  RULES_FORMAT, "lossy", "tag", 0, "priority", 0,
+			  "tags", "switches", sw, "ports", port);
 	struct rules *r;
 	const char *out;
 
@@ -128,9 +133,11 @@ START_TEST(rules_names_over_the_limit)
 {
 	char *x = repeat('x', 256);
 
-	ck_assert_ptr_nonnull(strstr(rules_err(x, "p"), "r.json: switches.xxx"));
+	ck_assert_ptr_nonnull(
+		strstr(rules_err(x, "p"), "r.json: switches.xxx"));
 	ck_assert_ptr_nonnull(strstr(rules_err(x, "p"), LONG_MSG));
-	ck_assert_ptr_nonnull(strstr(rules_err("A", x), "r.json: switches.A.ports[0]: name"));
+	ck_assert_ptr_nonnull(
+		strstr(rules_err("A", x), "r.json: switches.A.ports[0]: name"));
 	ck_assert_ptr_nonnull(strstr(rules_err("A", x), LONG_MSG));
 	free(x);
 }

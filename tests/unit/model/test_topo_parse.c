@@ -39,7 +39,8 @@ END_TEST
 
 START_TEST(parallel_links_are_ambiguous_hops)
 {
-	struct topo *t = topo_from_str("switch a\nswitch b\nlink a:1 b:1\nlink a:2 b:2\n");
+	struct topo *t = topo_from_str(
+		"switch a\nswitch b\nlink a:1 b:1\nlink a:2 b:2\n");
 
 	ck_assert_ptr_nonnull(t);
 	ck_assert_int_eq(topo_port_toward(t, 0, 1), PORT_AMBIGUOUS);
@@ -78,14 +79,16 @@ static const struct {
 	{ "switch ..\n", "t.topo:1: bad name" },
 	{ "switch .\n", "t.topo:1: bad name" },
 	{ "switch a\nswitch b\nlink a:.. b:1\n", "t.topo:3: bad link end" },
-	{ "switch a\nswitch a\n", "t.topo:2: node \"a\" already declared at line 1" },
+	{ "switch a\nswitch a\n",
+	  "t.topo:2: node \"a\" already declared at line 1" },
 	{ "switch a\nhost a\n", "t.topo:2: node \"a\" already declared" },
 	{ "switch a color=red\n", "t.topo:1: unknown switch attribute" },
 	{ "switch a layer=x\n", "t.topo:1: layer must be a number" },
 	{ "switch a layer=1 layer=2\n", "t.topo:1: layer given twice" },
 	{ "host h extra\n", "t.topo:1: host takes a name only" },
 	{ "switch a\nlink a:1\n", "t.topo:2: link takes two ends" },
-	{ "switch a\nswitch b\nlink a b:1\n", "t.topo:3: link end \"a\" must be" },
+	{ "switch a\nswitch b\nlink a b:1\n",
+	  "t.topo:3: link end \"a\" must be" },
 	{ "switch a\nlink a:1 c:1\n", "t.topo:2: unknown node \"c\"" },
 	{ "switch a\nswitch b\nswitch c\nlink a:1 b:1\nlink a:1 c:1\n",
 	  "t.topo:5: port a:1 is already linked at line 4" },
@@ -103,8 +106,8 @@ START_TEST(rejects_bad_input_with_file_line)
 	t = topo_from_str(bad[_i].text);
 	out = capture_end();
 	ck_assert_ptr_null(t);
-	ck_assert_msg(strstr(out, bad[_i].msg), "case %d: got \"%s\", want \"%s\"",
-		      _i, out, bad[_i].msg);
+	ck_assert_msg(strstr(out, bad[_i].msg),
+		      "case %d: got \"%s\", want \"%s\"", _i, out, bad[_i].msg);
 }
 END_TEST
 
@@ -117,7 +120,8 @@ Suite *topo_parse_suite(void)
 	tcase_add_test(tc, links_may_precede_nodes_and_comments_are_ignored);
 	tcase_add_test(tc, parallel_links_are_ambiguous_hops);
 	tcase_add_test(tc, writes_what_it_reads);
-	tcase_add_loop_test(tc, rejects_bad_input_with_file_line, 0, ARRAY_SIZE(bad));
+	tcase_add_loop_test(tc, rejects_bad_input_with_file_line, 0,
+			    ARRAY_SIZE(bad));
 	suite_add_tcase(s, tc);
 	return s;
 }

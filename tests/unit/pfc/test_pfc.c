@@ -19,11 +19,11 @@ START_TEST(frame_has_the_8021qbb_layout)
 	uint16_t q[8] = { 0, 0, 0, 0xffff, 0x1234, 7, 0, 0 };
 	uint8_t b[PFC_FRAME_LEN + 4];
 	static const uint8_t head[] = {
-		0x01, 0x80, 0xc2, 0x00, 0x00, 0x01,	/* dst */
-		0x02, 0x11, 0x22, 0x33, 0x44, 0x55,	/* src */
-		0x88, 0x08,				/* MAC control */
-		0x01, 0x01,				/* PFC opcode */
-		0x00, 0x18,				/* classes 3 and 4 */
+		0x01, 0x80, 0xc2, 0x00, 0x00, 0x01, /* dst */
+		0x02, 0x11, 0x22, 0x33, 0x44, 0x55, /* src */
+		0x88, 0x08, /* MAC control */
+		0x01, 0x01, /* PFC opcode */
+		0x00, 0x18, /* classes 3 and 4 */
 	};
 	int i;
 
@@ -35,11 +35,11 @@ START_TEST(frame_has_the_8021qbb_layout)
 	ck_assert_int_eq(b[18 + 7], 0xff);
 	ck_assert_int_eq(b[18 + 8], 0x12);
 	ck_assert_int_eq(b[18 + 9], 0x34);
-	ck_assert_int_eq(b[18 + 10], 0);	/* time[5] disabled */
+	ck_assert_int_eq(b[18 + 10], 0); /* time[5] disabled */
 	ck_assert_int_eq(b[18 + 11], 0);
 	for (i = 34; i < 60; i++)
-		ck_assert_int_eq(b[i], 0);	/* padding */
-	ck_assert_int_eq(b[60], 0xee);		/* nothing beyond 60 */
+		ck_assert_int_eq(b[i], 0); /* padding */
+	ck_assert_int_eq(b[60], 0xee); /* nothing beyond 60 */
 }
 END_TEST
 
@@ -54,12 +54,12 @@ START_TEST(frame_round_trips_and_rejects_others)
 	ck_assert_int_eq(vec, 0xff);
 	for (i = 0; i < 8; i++)
 		ck_assert_int_eq(out[i], q[i]);
-	ck_assert_int_eq(pfc_frame_parse(b, 20, &vec, out), -1);	/* short */
-	b[15] = 0x01;	/* 802.3x PAUSE opcode 0x0001 */
+	ck_assert_int_eq(pfc_frame_parse(b, 20, &vec, out), -1); /* short */
+	b[15] = 0x01; /* 802.3x PAUSE opcode 0x0001 */
 	b[14] = 0x00;
 	ck_assert_int_eq(pfc_frame_parse(b, sizeof(b), &vec, out), -1);
 	pfc_frame_build(b, src, 0x08, q);
-	b[13] = 0x00;	/* ethertype 0x8800 */
+	b[13] = 0x00; /* ethertype 0x8800 */
 	ck_assert_int_eq(pfc_frame_parse(b, sizeof(b), &vec, out), -1);
 }
 END_TEST
@@ -74,11 +74,13 @@ START_TEST(quanta_are_512_bit_times)
 	/* Inverse, rounded up so that the pause covers the time. */
 	ck_assert_uint_eq(pfc_ns_quanta(335539200, 100000000ull), 65535);
 	ck_assert_uint_eq(pfc_ns_quanta(5121, 100000000ull), 2);
-	ck_assert_uint_eq(pfc_ns_quanta(10ull * 1000000000, 100000000ull), 65535);
+	ck_assert_uint_eq(pfc_ns_quanta(10ull * 1000000000, 100000000ull),
+			  65535);
 	/* Exact where a quantum is a whole number of ns (1 Gbit/s: 512). */
 	for (unsigned int q = 1; q < 65536; q += 997)
 		ck_assert_uint_eq(pfc_ns_quanta(pfc_quanta_ns(q, 1000000000ull),
-						1000000000ull), q);
+						1000000000ull),
+				  q);
 }
 END_TEST
 
@@ -93,7 +95,8 @@ START_TEST(headroom_matches_the_paper_at_40g)
 	uint64_t t_pro = pfc_quanta_ns(60, 40000000000ull);
 
 	ck_assert_uint_eq(pfc_headroom(40000000000ull, 1500, t_pro), 6968);
-	ck_assert_uint_eq(pfc_headroom(40000000000ull, 1500, t_pro) + 15000, 21968);
+	ck_assert_uint_eq(pfc_headroom(40000000000ull, 1500, t_pro) + 15000,
+			  21968);
 }
 END_TEST
 
@@ -115,7 +118,7 @@ START_TEST(defaults_follow_the_buffer_model)
 	ck_assert_uint_eq(c.dscp_prio[46], 5);
 
 	pfc_config_init(&c);
-	c.xoff[3] = 4000;	/* below the default XON: XON follows */
+	c.xoff[3] = 4000; /* below the default XON: XON follows */
 	ck_assert_int_eq(pfc_config_finish(&c), 0);
 	ck_assert_uint_lt(c.xon[3], c.xoff[3]);
 	pfc_config_init(&c);
@@ -155,17 +158,17 @@ START_TEST(thresholds_have_hysteresis)
 
 	s = pfc_xoff_next(s, 2999, xoff, xon);
 	ck_assert_uint_eq(s, 0);
-	s = pfc_xoff_next(s, 3000, xoff, xon);	/* at XOFF: not above */
+	s = pfc_xoff_next(s, 3000, xoff, xon); /* at XOFF: not above */
 	ck_assert_uint_eq(s, 0);
 	s = pfc_xoff_next(s, 3001, xoff, xon);
 	ck_assert_uint_eq(s, 1);
-	s = pfc_xoff_next(s, 2000, xoff, xon);	/* between: stays paused */
+	s = pfc_xoff_next(s, 2000, xoff, xon); /* between: stays paused */
 	ck_assert_uint_eq(s, 1);
 	s = pfc_xoff_next(s, 1001, xoff, xon);
 	ck_assert_uint_eq(s, 1);
-	s = pfc_xoff_next(s, 1000, xoff, xon);	/* at XON: resume */
+	s = pfc_xoff_next(s, 1000, xoff, xon); /* at XON: resume */
 	ck_assert_uint_eq(s, 0);
-	s = pfc_xoff_next(s, 2000, xoff, xon);	/* between: stays running */
+	s = pfc_xoff_next(s, 2000, xoff, xon); /* between: stays running */
 	ck_assert_uint_eq(s, 0);
 }
 END_TEST
@@ -177,19 +180,24 @@ START_TEST(watchdog_reports_once_per_episode)
 	uint64_t t = 0;
 
 	/* Paused 150 ms with packets: not yet. */
-	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_REPORT, 200 * ms, 200 * ms, true,
-				     1000 * ms, 5, 1150 * ms, &t), PFC_WD_NONE);
+	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_REPORT, 200 * ms, 200 * ms,
+				     true, 1000 * ms, 5, 1150 * ms, &t),
+			 PFC_WD_NONE);
 	/* 250 ms: fires once, with how long. */
-	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_REPORT, 200 * ms, 200 * ms, true,
-				     1000 * ms, 5, 1250 * ms, &t), PFC_WD_FIRE);
+	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_REPORT, 200 * ms, 200 * ms,
+				     true, 1000 * ms, 5, 1250 * ms, &t),
+			 PFC_WD_FIRE);
 	ck_assert_uint_eq(t, 250 * ms);
-	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_REPORT, 200 * ms, 200 * ms, true,
-				     1000 * ms, 5, 1400 * ms, &t), PFC_WD_NONE);
+	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_REPORT, 200 * ms, 200 * ms,
+				     true, 1000 * ms, 5, 1400 * ms, &t),
+			 PFC_WD_NONE);
 	/* The gate opens: a later episode fires again. */
-	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_REPORT, 200 * ms, 200 * ms, false,
-				     0, 5, 1500 * ms, &t), PFC_WD_NONE);
-	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_REPORT, 200 * ms, 200 * ms, true,
-				     1600 * ms, 5, 1900 * ms, &t), PFC_WD_FIRE);
+	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_REPORT, 200 * ms, 200 * ms,
+				     false, 0, 5, 1500 * ms, &t),
+			 PFC_WD_NONE);
+	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_REPORT, 200 * ms, 200 * ms,
+				     true, 1600 * ms, 5, 1900 * ms, &t),
+			 PFC_WD_FIRE);
 }
 END_TEST
 
@@ -201,14 +209,18 @@ START_TEST(watchdog_ignores_empty_queues_and_restores)
 
 	/* Paused long but nothing queued: not a storm. */
 	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_DROP, 200 * ms, 100 * ms, true,
-				     0, 0, 900 * ms, &t), PFC_WD_NONE);
+				     0, 0, 900 * ms, &t),
+			 PFC_WD_NONE);
 	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_DROP, 200 * ms, 100 * ms, true,
-				     0, 3, 900 * ms, &t), PFC_WD_FIRE);
+				     0, 3, 900 * ms, &t),
+			 PFC_WD_FIRE);
 	ck_assert_uint_eq(w.until, 1000 * ms);
 	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_DROP, 200 * ms, 100 * ms, false,
-				     0, 3, 950 * ms, &t), PFC_WD_NONE);
+				     0, 3, 950 * ms, &t),
+			 PFC_WD_NONE);
 	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_DROP, 200 * ms, 100 * ms, false,
-				     0, 3, 1000 * ms, &t), PFC_WD_RESTORE);
+				     0, 3, 1000 * ms, &t),
+			 PFC_WD_RESTORE);
 	ck_assert_uint_eq(w.until, 0);
 }
 END_TEST

@@ -29,10 +29,10 @@ START_TEST(the_drafts_40g_example_is_21968_bytes)
 
 	draft_link(&c);
 	pfc_headroom_terms(&c, &t);
-	ck_assert_uint_eq(t.t_wire_ns, 1500);	/* 300 m x 5 ns/m */
-	ck_assert_uint_eq(t.wire, 7500);	/* r t_wire */
+	ck_assert_uint_eq(t.t_wire_ns, 1500); /* 300 m x 5 ns/m */
+	ck_assert_uint_eq(t.wire, 7500); /* r t_wire */
 	ck_assert_uint_eq(t.t_pro_ns, 768);
-	ck_assert_uint_eq(t.pro, 30720 / 8);	/* r t_pro = 30720 bits */
+	ck_assert_uint_eq(t.pro, 30720 / 8); /* r t_pro = 30720 bits */
 	ck_assert_uint_eq(t.resp, 0);
 	ck_assert_uint_eq(t.total, 2 * (1500 + 64 + 7500) + 3840);
 	ck_assert_uint_eq(t.total, 21968);
@@ -54,7 +54,7 @@ START_TEST(response_time_adds_r_t_resp)
 	struct pfc_config c;
 
 	draft_link(&c);
-	c.t_resp_ns = 2000;	/* 2 us at 40G: 10000 B */
+	c.t_resp_ns = 2000; /* 2 us at 40G: 10000 B */
 	pfc_headroom_terms(&c, &t);
 	ck_assert_uint_eq(t.resp, 10000);
 	ck_assert_uint_eq(t.total, 21968 + 10000);
@@ -63,7 +63,7 @@ START_TEST(response_time_adds_r_t_resp)
 	c.t_resp_ns = 0;
 	pfc_headroom_terms(&c, &t);
 	ck_assert_uint_eq(t.pro, 3840);
-	ck_assert_uint_eq(t.wire, 18);	/* 12.5 MB/s x 1.5 us = 18.75 */
+	ck_assert_uint_eq(t.wire, 18); /* 12.5 MB/s x 1.5 us = 18.75 */
 }
 END_TEST
 
@@ -77,7 +77,8 @@ START_TEST(defaults_are_todays_model)
 	ck_assert_uint_eq(t.t_wire_ns, 0);
 	ck_assert_uint_eq(t.t_pro_ns, PFC_T_PRO_NS);
 	ck_assert_uint_eq(t.t_resp_ns, 0);
-	ck_assert_uint_eq(t.total, pfc_headroom(c.rate_bps, c.frame, PFC_T_PRO_NS));
+	ck_assert_uint_eq(t.total,
+			  pfc_headroom(c.rate_bps, c.frame, PFC_T_PRO_NS));
 	ck_assert_uint_eq(t.total, 2 * (1518 + 64) + 12500);
 }
 END_TEST
@@ -92,7 +93,7 @@ START_TEST(a_switch_needs_ports_x_priorities_x_headroom)
 	pfc_headroom_terms(&c, &t);
 	ck_assert_uint_eq(32 * 8 * t.total, 5623808);
 	ck_assert_uint_le(32 * 8 * t.total, 12u << 20);
-	ck_assert_uint_eq(32 * 4 * t.total, 2811904);	/* Fat-tree: halved */
+	ck_assert_uint_eq(32 * 4 * t.total, 2811904); /* Fat-tree: halved */
 }
 END_TEST
 
@@ -112,7 +113,7 @@ START_TEST(times_and_lengths_parse_strictly)
 	ck_assert(!pfc_parse_time("", "us", &ns));
 	ck_assert(!pfc_parse_time("-1", "us", &ns));
 	ck_assert(!pfc_parse_time("1.5x", "us", &ns));
-	ck_assert(!pfc_parse_time("2s", "us", &ns));	/* over 1 s */
+	ck_assert(!pfc_parse_time("2s", "us", &ns)); /* over 1 s */
 	ck_assert(!pfc_parse_time("nan", "us", &ns));
 	ck_assert(pfc_parse_meters("300", &m));
 	ck_assert_uint_eq(m, 300);

@@ -23,7 +23,8 @@ static void setup(void)
 	memset(pp, 0, sizeof(pp));
 	memset(&rc, 0, sizeof(rc));
 	memset(qs, 0, sizeof(qs));
-	ring = calloc((size_t)PFC_MAX_PORTS * PFC_PRIOS * PFC_RING, sizeof(*ring));
+	ring = calloc((size_t)PFC_MAX_PORTS * PFC_PRIOS * PFC_RING,
+		      sizeof(*ring));
 	ck_assert_ptr_nonnull(ring);
 }
 
@@ -70,14 +71,14 @@ START_TEST(queued_bytes_go_to_their_in_ports)
 	forward(0, 3, 2, 3, 1000);
 	forward(1, 3, 2, 3, 1500);
 	forward(0, 3, 2, 3, 700);
-	forward(1, 4, 2, 5, 64);	/* rewritten to another priority */
+	forward(1, 4, 2, 5, 64); /* rewritten to another priority */
 	qs[2][3].qlen = 3;
 	qs[2][5].qlen = 1;
 	ck_assert_int_eq(run(3), 0);
 	ck_assert_uint_eq(target[0][3], 1700);
 	ck_assert_uint_eq(target[1][3], 1500);
 	ck_assert_uint_eq(target[1][4], 64);
-	send_n(2, 3, 1);		/* FIFO: port 0's 1000 B left first */
+	send_n(2, 3, 1); /* FIFO: port 0's 1000 B left first */
 	ck_assert_int_eq(run(3), 0);
 	ck_assert_uint_eq(target[0][3], 700);
 	ck_assert_uint_eq(target[1][3], 1500);
@@ -93,12 +94,12 @@ END_TEST
 START_TEST(bytes_not_yet_queued_count_and_early_drops_do_not)
 {
 	align(2);
-	pp[PFC_SLOT(0, 3)].in_bytes = 5000;	/* 5000 B in the IP stack */
+	pp[PFC_SLOT(0, 3)].in_bytes = 5000; /* 5000 B in the IP stack */
 	forward(0, 3, 1, 3, 1000);
 	qs[1][3].qlen = 1;
 	ck_assert_int_eq(run(2), 0);
 	ck_assert_uint_eq(target[0][3], 6000);
-	pp[PFC_SLOT(0, 3)].early_drop_bytes = 2000;	/* e.g. TTL expired */
+	pp[PFC_SLOT(0, 3)].early_drop_bytes = 2000; /* e.g. TTL expired */
 	ck_assert_int_eq(run(2), 0);
 	ck_assert_uint_eq(target[0][3], 4000);
 }
@@ -110,8 +111,9 @@ START_TEST(packets_nobody_counted_are_skipped)
 	uint64_t idx;
 
 	align(2);
-	idx = o->ring_head++;		/* sent by the switch itself */
-	ring[PFC_RING_SLOT(1, 0, idx)] = pfc_ring_entry(idx, PFC_RE_NONE, 0, 90);
+	idx = o->ring_head++; /* sent by the switch itself */
+	ring[PFC_RING_SLOT(1, 0, idx)] =
+		pfc_ring_entry(idx, PFC_RE_NONE, 0, 90);
 	forward(0, 0, 1, 0, 100);
 	qs[1][0].qlen = 2;
 	ck_assert_int_eq(run(2), 0);
@@ -136,7 +138,7 @@ END_TEST
 START_TEST(disagreeing_alignments_are_not_trusted)
 {
 	ck_assert_int_eq(run(2), -EAGAIN);
-	qs[1][1].done = 1;		/* moved between the two observations */
+	qs[1][1].done = 1; /* moved between the two observations */
 	ck_assert_int_eq(run(2), -EAGAIN);
 	ck_assert_int_eq(run(2), 0);
 }
@@ -148,7 +150,7 @@ START_TEST(an_entry_being_written_is_not_guessed)
 
 	align(2);
 	forward(0, 3, 1, 3, 100);
-	o->ring_head++;			/* index taken, entry not yet stored */
+	o->ring_head++; /* index taken, entry not yet stored */
 	qs[1][3].qlen = 2;
 	ck_assert_int_eq(run(2), -EAGAIN);
 }
