@@ -55,7 +55,7 @@ BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(OUTPUT)/bench/%)
 
 TAGGER    := $(OUTPUT)/tagger
 
-.PHONY: all deps pkgs vm-kernel test check check-layers lint format unit shell-tests fuzz fuzz-smoke bench \
+.PHONY: all deps pkgs vm-kernel test check check-layers lint format bench-ab unit shell-tests fuzz fuzz-smoke bench \
 	demo install clean help
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -179,6 +179,9 @@ $(OUTPUT)/bench/%: tests/bench/%.c $(LIB_OBJS) | $(BPF_SKELS)
 bench: pkgs ## benchmarks (ratios measured in one run)
 	$(Q)$(MAKE) --no-print-directory all $(BENCH_BINS)
 	$(Q)bash tests/bench/run.sh
+
+bench-ab: ## before/after in one run: this tree against REV=<commit> (tools/bench-ab.sh)
+	$(Q)bash tools/bench-ab.sh $(REV)
 
 demo: pkgs ## the Clos deadlock of the paper, without and with Tagger
 	$(Q)$(MAKE) --no-print-directory all
