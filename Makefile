@@ -138,9 +138,9 @@ $(OUTPUT)/fuzz/obj/%.o: userspace/%.c | $(BPF_SKELS)
 $(OUTPUT)/fuzz/libtagger.a: $(FUZZ_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(OUTPUT)/fuzz/libtagger.a | $(OUTPUT)/fuzz
+$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(OUTPUT)/fuzz/libtagger.a tests/fuzz/fuzz_common.h | $(OUTPUT)/fuzz
 	$(call msg,FUZZ-LD,$@)
-	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@ $(LDLIBS)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(filter-out %.h,$^) -o $@ $(LDLIBS)
 
 test: deps ## deps, then everything `make check` runs
 	$(Q)$(MAKE) --no-print-directory check

@@ -38,6 +38,31 @@ static inline struct elp *elp_from_str(const struct topo *t, const char *s)
 	return e;
 }
 
+/*
+ * What a writer printed, as a string to free: the writer runs with f open
+ * on memory, e.g. CAPTURE(f, topo_write(f, t)).
+ */
+#define CAPTURE(f, ...)                                         \
+	({                                                      \
+		char *_cap_buf = NULL;                          \
+		size_t _cap_len = 0;                            \
+		FILE *f = open_memstream(&_cap_buf, &_cap_len); \
+		__VA_ARGS__;                                    \
+		fclose(f);                                      \
+		_cap_buf;                                       \
+	})
+
+/* A topology / path set in its file format, as a string to free. */
+static inline char *topo_to_str(const struct topo *t)
+{
+	return CAPTURE(f, topo_write(f, t));
+}
+
+static inline char *elp_to_str(const struct topo *t, const struct elp *e)
+{
+	return CAPTURE(f, elp_write(f, t, e));
+}
+
 /* stderr goes to a temporary file between begin and end. */
 static int saved_stderr = -1;
 static char captured[4096];

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "model/elp.h"
-#include "lib/lines.h"
+#include "fuzz_common.h"
 #include "lib/log.h"
 #include "model/topo.h"
 
@@ -22,7 +22,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *in = (const char *)data, *sep = memmem(in, size, "%%\n", 3);
 	const char *topo = fallback, *paths = in;
 	size_t tlen = sizeof(fallback) - 1, plen = size;
-	struct lines lr;
 	struct topo *t;
 	struct elp *e;
 
@@ -33,14 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		paths = sep + 3;
 		plen = size - tlen - 3;
 	}
-	lines_open_mem(&lr, "topo", topo, tlen);
-	t = topo_parse_lines(&lr);
-	lines_close(&lr);
+	t = fuzz_topo(topo, tlen);
 	if (!t)
 		return 0;
-	lines_open_mem(&lr, "elp", paths, plen);
-	e = elp_parse_lines(t, &lr);
-	lines_close(&lr);
+	e = fuzz_elp(t, paths, plen);
 	elp_free(e);
 	topo_free(t);
 	return 0;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "gen/gen.h"
-#include "lib/lines.h"
+#include "fuzz_common.h"
 #include "lib/log.h"
 #include "model/topo.h"
 
@@ -53,13 +53,10 @@ static void run(const struct topo *t, enum gen_between b, bool relay)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct lines lr;
 	struct topo *t;
 
 	log_quiet = true;
-	lines_open_mem(&lr, "fuzz", (const char *)data, size);
-	t = topo_parse_lines(&lr);
-	lines_close(&lr);
+	t = fuzz_topo((const char *)data, size);
 	if (t && t->nnodes <= 40 && t->nports <= 200) {
 		cur = t;
 		run(t, BETWEEN_AUTO, false);

@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "model/elp.h"
-#include "lib/lines.h"
+#include "fuzz_common.h"
 #include "lib/log.h"
 #include "model/rules.h"
 #include "model/topo.h"
@@ -32,17 +32,12 @@ static void run(const char *topo, size_t tlen, const char *paths, size_t plen,
 	struct rules *r = NULL;
 	struct elp *e = NULL;
 	struct topo *t;
-	struct lines lr;
 	json_t *root;
 
-	lines_open_mem(&lr, "topo", topo, tlen);
-	t = topo_parse_lines(&lr);
-	lines_close(&lr);
+	t = fuzz_topo(topo, tlen);
 	if (!t)
 		return;
-	lines_open_mem(&lr, "elp", paths, plen);
-	e = elp_parse_lines(t, &lr);
-	lines_close(&lr);
+	e = fuzz_elp(t, paths, plen);
 	root = json_loadb(rules, rlen, JSON_REJECT_DUPLICATES, NULL);
 	if (root)
 		r = rules_from_json(root, "rules");

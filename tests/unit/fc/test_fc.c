@@ -75,17 +75,6 @@ static struct topo *build(int n, int h, int s, int k, uint64_t seed)
 	return t;
 }
 
-static char *topo_text(const struct topo *t)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	topo_write(f, t);
-	fclose(f);
-	return buf;
-}
-
 START_TEST(wiring_keeps_the_split_and_never_links_a_switch_to_itself)
 {
 	struct topo *t = build(50, 2, 18, 4, 7);
@@ -129,7 +118,7 @@ START_TEST(same_seed_same_topology_other_seed_other_wiring)
 {
 	struct topo *a = build(30, 1, 12, 3, 42), *b = build(30, 1, 12, 3, 42);
 	struct topo *c = build(30, 1, 12, 3, 43);
-	char *ta = topo_text(a), *tb = topo_text(b), *tc = topo_text(c);
+	char *ta = topo_to_str(a), *tb = topo_to_str(b), *tc = topo_to_str(c);
 
 	ck_assert_str_eq(ta, tb);
 	ck_assert_str_ne(ta, tc);

@@ -51,14 +51,10 @@ static inline int path_dst(const struct topo *t, const struct elp *e, int i)
 static inline void assert_elp_round_trip(const struct topo *t,
 					 const struct elp *e)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf = CAPTURE(f, ck_assert_int_eq(elp_write(f, t, e), 0));
 	struct elp *back;
 	int i;
 
-	ck_assert_int_eq(elp_write(f, t, e), 0);
-	fclose(f);
 	back = elp_from_str(t, buf);
 	ck_assert_ptr_nonnull(back);
 	ck_assert_int_eq(back->npaths, e->npaths);
@@ -75,19 +71,16 @@ static inline void assert_elp_round_trip(const struct topo *t,
 static inline void assert_writer_matches(const struct topo *t,
 					 const struct elp *e)
 {
-	char *a = NULL, *b = NULL;
-	size_t la = 0, lb = 0;
-	FILE *fa = open_memstream(&a, &la), *fb = open_memstream(&b, &lb);
+	char *a = elp_to_str(t, e), *b;
 	struct path_sink s;
 	int i;
 
-	elp_write(fa, t, e);
-	fclose(fa);
-	sink_writer_open(&s, t, fb);
-	for (i = 0; i < e->npaths; i++)
-		sink_emit(&s, elp_hops(e, i), elp_len(e, i));
-	ck_assert_int_eq(sink_writer_close(&s), 0);
-	fclose(fb);
+	b = CAPTURE(fb, {
+		sink_writer_open(&s, t, fb);
+		for (i = 0; i < e->npaths; i++)
+			sink_emit(&s, elp_hops(e, i), elp_len(e, i));
+		ck_assert_int_eq(sink_writer_close(&s), 0);
+	});
 	ck_assert_str_eq(a, b);
 	free(a);
 	free(b);
@@ -105,14 +98,10 @@ static inline struct gen_ends ends_of(const struct topo *t, enum gen_between b,
 /* A topology written by topo_write parses back with equal counts and names. */
 static inline struct topo *topo_round_trip(const struct topo *t)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf = CAPTURE(f, ck_assert_int_eq(topo_write(f, t), 0));
 	struct topo *back;
 	int i;
 
-	ck_assert_int_eq(topo_write(f, t), 0);
-	fclose(f);
 	back = topo_from_str(buf);
 	free(buf);
 	ck_assert_ptr_nonnull(back);

@@ -47,17 +47,6 @@ static bool is_simple_regular_connected(const struct topo *t, int n, int d)
 	return ok;
 }
 
-static char *text(const struct topo *t)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	topo_write(f, t);
-	fclose(f);
-	return buf;
-}
-
 START_TEST(jellyfish_is_simple_regular_and_connected)
 {
 	struct {
@@ -89,7 +78,7 @@ START_TEST(jellyfish_equal_seeds_equal_files_different_seeds_differ)
 	struct topo *a = topo_gen_jellyfish(60, 5 + 1, 2, 42);
 	struct topo *b = topo_gen_jellyfish(60, 6, 2, 42);
 	struct topo *c = topo_gen_jellyfish(60, 6, 2, 43);
-	char *ta = text(a), *tb = text(b), *tc = text(c);
+	char *ta = topo_to_str(a), *tb = topo_to_str(b), *tc = topo_to_str(c);
 
 	ck_assert_str_eq(ta, tb);
 	ck_assert_str_ne(ta, tc);
@@ -119,7 +108,7 @@ START_TEST(jellyfish_known_seed_gives_a_fixed_graph)
 		"link sw2:eth2 sw3:eth1\nlink sw2:eth3 sw5:eth1\nlink sw3:eth2 sw5:eth2\n"
 		"link sw3:eth3 sw6:eth2\nlink sw4:eth2 sw5:eth3\nlink sw4:eth3 sw6:eth3\n";
 	struct topo *t = topo_gen_jellyfish(6, 3, 0, 1);
-	char *s = text(t);
+	char *s = topo_to_str(t);
 
 	ck_assert_str_eq(s, want);
 	free(s);

@@ -11,16 +11,11 @@
 
 #include "metrics/metrics.h"
 #include "metrics/metrics_http.h"
+#include "testlib.h"
 
 static char *text(const struct prom *p)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	prom_write(p, f);
-	fclose(f);
-	return buf;
+	return CAPTURE(f, prom_write(p, f));
 }
 
 static json_t *doc(const char *s)

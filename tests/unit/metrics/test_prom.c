@@ -6,17 +6,12 @@
 #include <string.h>
 
 #include "metrics/prom.h"
+#include "testlib.h"
 
 /* The exposition of p, as a string to free. */
 static char *text(const struct prom *p)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	prom_write(p, f);
-	fclose(f);
-	return buf;
+	return CAPTURE(f, prom_write(p, f));
 }
 
 static int count(const char *hay, const char *needle)
