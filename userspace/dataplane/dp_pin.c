@@ -231,11 +231,11 @@ static int netns_lock_take(void)
 
 	if (stat("/proc/self/ns/net", &st)) {
 		p_err("/proc/self/ns/net: %s", strerror(errno));
-		return -1;
+		return -EXIT_RUNTIME;
 	}
 	if (mkdir(DP_LOCK_DIR, 0700) && errno != EEXIST) {
 		p_err("cannot create %s: %s", DP_LOCK_DIR, strerror(errno));
-		return -1;
+		return -EXIT_RUNTIME;
 	}
 	fd = open(DP_LOCK_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || !parents_trusted(DP_LOCK_DIR) || fstat(fd, &st) ||
@@ -247,7 +247,9 @@ static int netns_lock_take(void)
 		else
 			p_err("cannot open %s: %s", DP_LOCK_DIR,
 			      strerror(errno));
-		goto err;
+		if (fd >= 0)
+			close(fd);
+		return -EXIT_USAGE;
 	}
 	close(fd);
 	stat("/proc/self/ns/net", &st);
@@ -256,27 +258,25 @@ static int netns_lock_take(void)
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		p_err("cannot open %s: %s", path, strerror(errno));
-		return -1;
+		return -EXIT_RUNTIME;
 	}
-	if (lock_wait(fd, path))
-		goto err;
-	return fd;
-err:
-	if (fd >= 0)
+	if (lock_wait(fd, path)) {
 		close(fd);
-	return -1;
+		return -EXIT_RUNTIME;
+	}
+	return fd;
 }
 
 int dp_lock(void)
 {
 	const char *root = dp_root();
-	int fd, err;
+	int fd, err, ret = -EXIT_USAGE;
 
 	if (dp_root_prepare())
-		return -1;
+		return -EXIT_RUNTIME;
 	netns_lock = netns_lock_take();
 	if (netns_lock < 0)
-		return -1;
+		return netns_lock;
 	err = mkdir_p(root);
 	if (err) {
 		p_err("cannot create %s: %s (set TAGGER_BPF_ROOT to a directory "
@@ -290,13 +290,14 @@ int dp_lock(void)
 		goto err;
 	if (lock_wait(fd, root)) {
 		close(fd);
+		ret = -EXIT_RUNTIME;
 		goto err;
 	}
 	return fd;
 err:
 	close(netns_lock);
 	netns_lock = -1;
-	return -1;
+	return ret;
 }
 
 void dp_unlock(int fd)

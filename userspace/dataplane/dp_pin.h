@@ -15,7 +15,7 @@
  *   dp_root_set(dir) / dp_root()
  *   dp_root_prepare()              mount the private bpffs if needed (the
  *                                  default root and no bpffs); 0 or -1
- *                                  after p_err
+ *                                  after p_err (a runtime failure)
  *   dp_root_private()              true if pins die with this process
  *   dp_path(buf, name, sub)        "<root>/<name>[/<sub>]"
  *   dp_root_open()                 the root, if it can be trusted: on a
@@ -30,7 +30,11 @@
  *                                  dp_root_open and locks it (flocks, so a
  *                                  killed loader never leaves them held),
  *                                  waiting at most TAGGER_LOCK_TIMEOUT
- *                                  seconds (10) each; fd or -1 after p_err
+ *                                  seconds (10) each; fd, or after p_err
+ *                                  -EXIT_USAGE (a root or lock directory
+ *                                  it must not use) or -EXIT_RUNTIME (no
+ *                                  bpffs could be mounted, the lock was
+ *                                  held or could not be taken)
  *   dp_unlock(fd)                  releases both
  *   dp_state_save(dir, name, json) pin json as dir/name: pinned as
  *                                  name_tmp, renamed over name (atomic);

@@ -23,28 +23,38 @@
 
 #define SYSCTL_PRIO "/proc/sys/net/ipv4/ip_forward_update_priority"
 
-struct rules *dp_load_rules(const char *file, json_t **doc)
+/* The rules, the switch and what a state keeps: attach and update alike. */
+int dp_switch_rules(const struct dp_opts *o, struct rules **rp, json_t **doc)
 {
-	json_error_t jerr;
 	struct rules *r;
-	json_t *root;
+	json_t *kept;
+	size_t size;
+	int sw;
 
-	root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
-		if (jerr.line > 0)
-			input_err(file, jerr.line, "%d: %s", jerr.column,
-				  jerr.text);
-		else
-			input_err(file, 0, "%s", jerr.text);
-		return NULL;
+	r = rules_load(o->rules_file, doc);
+	if (!r)
+		return -EXIT_USAGE;
+	sw = rules_find_switch(r, o->name);
+	if (sw < 0) {
+		p_err("%s: no switch \"%s\" in the rules", o->rules_file,
+		      o->name);
+		goto err;
 	}
-	r = rules_from_json(root, file);
-	if (!r) {
-		json_decref(root);
-		return NULL;
+	kept = dp_rules_for_state(*doc, &size);
+	if (!kept) {
+		p_err("%s: the rules take %zu bytes as state, over the cap of %u",
+		      o->rules_file, size, DP_STATE_MAX);
+		goto err;
 	}
-	*doc = root;
-	return r;
+	json_decref(*doc);
+	*doc = kept;
+	*rp = r;
+	return sw;
+err:
+	rules_free(r);
+	json_decref(*doc);
+	*doc = NULL;
+	return -EXIT_USAGE;
 }
 
 /* The sysctl's value, 0 if the kernel has none (before 4.19). */
@@ -469,6 +479,18 @@ json_t *dp_switch_settled(const char *dir, const char *name, int *done)
 	return NULL;
 }
 
+int dp_switch_locked(const char *dir, const char *name, int *lock,
+		     json_t **state, int *done)
+{
+	*state = NULL;
+	*done = 0;
+	*lock = dp_lock();
+	if (*lock < 0)
+		return -*lock;
+	*state = dp_switch_settled(dir, name, done);
+	return 0;
+}
+
 /* The record written before anything is attached; see dp_state.h. */
 static json_t *attaching_state(const struct dp_opts *o,
 			       const struct dp_port *ports, int n,
@@ -487,40 +509,27 @@ static json_t *attaching_state(const struct dp_opts *o,
 	return st;
 }
 
-static void print_attached(const struct dp_opts *o, int n, enum dp_mode mode,
-			   int changed, int old_prio, int64_t gen,
-			   const struct dp_table *tab, const char *dir)
+/* What attach -j prints; the plain text is rendered from it. */
+static json_t *attached_report(const struct dp_opts *o, int n,
+			       enum dp_mode mode, int changed, int old_prio,
+			       int64_t gen, const struct dp_table *tab,
+			       const char *dir)
 {
-	if (json_output) {
-		json_t *j = json_pack(
-			"{s:s,s:s,s:i,s:I,s:I,s:I,s:I,s:s?}", "switch", o->name,
-			"mode", dp_mode_name(mode), "ports", n, "generation",
-			(json_int_t)gen, "entries", (json_int_t)tab->n - 1,
-			"classify", (json_int_t)tab->nclassify, "rewrite",
-			(json_int_t)tab->nrewrite, "pins",
-			dp_root_private() ? NULL : dir);
+	json_t *j = json_pack("{s:s,s:s,s:i,s:I,s:I,s:I,s:I,s:s?}", "switch",
+			      o->name, "mode", dp_mode_name(mode), "ports", n,
+			      "generation", (json_int_t)gen, "entries",
+			      (json_int_t)tab->n - 1, "classify",
+			      (json_int_t)tab->nclassify, "rewrite",
+			      (json_int_t)tab->nrewrite, "pins",
+			      dp_root_private() ? NULL : dir);
 
-		if (changed)
-			json_object_set_new(
-				j, "changed",
-				json_pack("{s:{s:i,s:i}}",
-					  "net.ipv4.ip_forward_update_priority",
-					  "from", old_prio, "to", 0));
-		json_emit(j);
-		return;
-	}
 	if (changed)
-		printf("set net.ipv4.ip_forward_update_priority = 0 (was %d): "
-		       "forwarding keeps the priority tagger sets\n",
-		       old_prio);
-	printf("switch %s: %d ports attached with %s, first on ingress and "
-	       "egress; %s%s\n",
-	       o->name, n, dp_mode_name(mode),
-	       dp_root_private() ? "held by the kernel (no bpffs to pin in)" :
-				   "pinned in ",
-	       dp_root_private() ? "" : dir);
-	printf("generation %lld: %zu table entries (%zu classify, %zu rewrite)\n",
-	       (long long)gen, tab->n - 1, tab->nclassify, tab->nrewrite);
+		json_object_set_new(
+			j, "changed",
+			json_pack("{s:{s:i,s:i}}",
+				  "net.ipv4.ip_forward_update_priority", "from",
+				  old_prio, "to", 0));
+	return j;
 }
 
 /*
@@ -528,7 +537,7 @@ static void print_attached(const struct dp_opts *o, int n, enum dp_mode mode,
  * record "attached": a kill anywhere leaves a record the next command
  * rolls back by (dp_switch_settled).
  */
-int dp_switch_attach(const struct dp_opts *o)
+int dp_switch_attach(const struct dp_opts *o, struct dp_report *rep)
 {
 	struct dp_attachment *att = NULL;
 	struct tagger_port_bpf *skel = NULL;
@@ -537,43 +546,30 @@ int dp_switch_attach(const struct dp_opts *o)
 	int sw, n = 0, lock = -1, err, ret = EXIT_USAGE, changed = 0,
 		old_prio = 0, done;
 	struct dp_table tab = { 0 };
-	struct rules *r;
-	json_t *doc = NULL, *state = NULL, *kept;
+	struct rules *r = NULL;
+	json_t *doc = NULL, *state = NULL;
 	enum dp_mode mode;
 	int64_t gen;
-	size_t size;
 
-	r = dp_load_rules(o->rules_file, &doc);
-	if (!r)
-		return EXIT_USAGE;
-	sw = rules_find_switch(r, o->name);
-	if (sw < 0) {
-		p_err("%s: no switch \"%s\" in the rules", o->rules_file,
-		      o->name);
-		goto out;
-	}
-	kept = dp_rules_for_state(doc, &size);
-	if (!kept) {
-		p_err("%s: the rules take %zu bytes as state, over the cap of %u",
-		      o->rules_file, size, DP_STATE_MAX);
-		goto out;
-	}
-	json_decref(doc);
-	doc = kept;
+	sw = dp_switch_rules(o, &r, &doc);
+	if (sw < 0)
+		return -sw;
 	n = r->sw[sw].nports;
 	ports = resolve_ports(r, sw, o);
 	if (!ports || dp_path(dir, o->name, NULL))
 		goto out;
-	lock = dp_lock();
-	if (lock < 0)
+	ret = dp_switch_locked(dir, o->name, &lock, &state, &done);
+	if (ret)
 		goto out;
-	state = dp_switch_settled(dir, o->name, &done);
+	ret = EXIT_USAGE;
 	if (state || errno == EXDEV) {
 		if (state)
 			p_err("switch %s is attached already (%s): use update or detach",
 			      o->name, dir);
 		goto out;
 	}
+	/* From here on what fails is the system's doing. */
+	ret = EXIT_RUNTIME;
 	if (mkdir(dir, 0700)) {
 		p_err("mkdir %s: %s", dir, strerror(errno));
 		goto out;
@@ -617,7 +613,8 @@ int dp_switch_attach(const struct dp_opts *o)
 		p_err("saving state in %s: %s", dir, strerror(-err));
 		goto fail;
 	}
-	print_attached(o, n, mode, changed, old_prio, gen, &tab, dir);
+	rep->json =
+		attached_report(o, n, mode, changed, old_prio, gen, &tab, dir);
 	ret = EXIT_OK;
 	goto out;
 fail:
@@ -639,43 +636,38 @@ out:
 }
 
 /* Record "detaching", then tear down: a killed detach is completed. */
-int dp_switch_detach(const struct dp_opts *o)
+int dp_switch_detach(const struct dp_opts *o, struct dp_report *rep)
 {
 	char dir[PATH_MAX];
 	json_t *state;
 	int lock, n = 0, err, ret = EXIT_OK, done;
-	bool restored;
 
 	if (dp_path(dir, o->name, NULL))
 		return EXIT_USAGE;
-	lock = dp_lock();
-	if (lock < 0)
-		return EXIT_USAGE;
-	state = dp_switch_settled(dir, o->name, &done);
+	ret = dp_switch_locked(dir, o->name, &lock, &state, &done);
+	if (ret)
+		return ret;
 	if (!state) {
-		if (errno != EXDEV && done)
-			printf("switch %s: detached (what an interrupted command left)\n",
-			       o->name);
-		else if (errno != EXDEV)
+		ret = EXIT_USAGE;
+		if (errno != EXDEV && done) {
+			rep->leftover = true;
+			ret = EXIT_OK;
+		} else if (errno != EXDEV) {
 			p_err("switch %s is not attached (%s)", o->name, dir);
-		dp_unlock(lock);
-		return errno != EXDEV && done ? EXIT_OK : EXIT_USAGE;
+		}
+		goto out;
 	}
-	restored = json_object_get(state, "sysctl_prio_was");
+	rep->restored = json_object_get(state, "sysctl_prio_was");
 	json_object_set_new(state, "phase", json_string("detaching"));
 	err = dp_state_save(dir, DP_STATE_CUR, state);
 	if (err)
 		pr_warn("marking %s detaching: %s\n", dir, strerror(-err));
 	if (dp_switch_teardown(dir, state, &n))
-		ret = EXIT_USAGE;
-	if (json_output)
-		json_emit(json_pack("{s:s,s:b,s:i}", "switch", o->name,
-				    "detached", ret == EXIT_OK, "ports", n));
-	else if (ret == EXIT_OK)
-		printf("switch %s: detached from %d ports%s\n", o->name, n,
-		       restored ?
-			       "; net.ipv4.ip_forward_update_priority restored" :
-			       "");
+		ret = EXIT_RUNTIME;
+out:
+	if (ret != EXIT_USAGE)
+		rep->json = json_pack("{s:s,s:b,s:i}", "switch", o->name,
+				      "detached", ret == EXIT_OK, "ports", n);
 	dp_unlock(lock);
 	json_decref(state);
 	return ret;

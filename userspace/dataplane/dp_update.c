@@ -127,17 +127,6 @@ static int union_gate(const struct dp_opts *o, const struct rules *new,
 			  "buffers", (json_int_t)res.buffers, "dependencies",
 			  (json_int_t)res.deps, "cycle",
 			  ok ? json_null() : dp_union_cycle_json(&res)));
-	if (!ok && !json_output) {
-		fprintf(stderr,
-			"%s: the union of the attached and the new rules has "
-			"a cyclic buffer dependency of %d buffers:\n",
-			o->force ? "Warning" : "Error", res.len);
-		dp_union_cycle_print(stderr, &res);
-		if (!o->force)
-			fprintf(stderr,
-				"not updated: while switches change over, this "
-				"cycle can deadlock (--force to update anyway)\n");
-	}
 	dp_union_free(&res);
 	dp_links_free(&l);
 	return ok || o->force;
@@ -172,41 +161,37 @@ static int swap_in(const char *dir, json_t *next_state, int outer, int genfd,
 	return 0;
 }
 
-int dp_switch_update(const struct dp_opts *o)
+/* The report's table fields, as attach's. */
+static void report_table(json_t *report, int64_t gen,
+			 const struct dp_table *tab)
 {
-	int sw, n = 0, lock, outer = -1, genfd = -1, tfd = -1, ret = EXIT_USAGE,
-		err, gate;
+	json_object_set_new(report, "updated", json_true());
+	json_object_set_new(report, "generation", json_integer(gen));
+	json_object_set_new(report, "entries", json_integer(tab->n - 1));
+	json_object_set_new(report, "classify", json_integer(tab->nclassify));
+	json_object_set_new(report, "rewrite", json_integer(tab->nrewrite));
+}
+
+int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
+{
+	int sw, n = 0, lock = -1, outer = -1, genfd = -1, tfd = -1,
+		ret = EXIT_USAGE, err, gate;
 	struct rules *r = NULL;
-	json_t *doc = NULL, *state = NULL, *report, *kept;
+	json_t *doc = NULL, *state = NULL, *report;
 	struct dp_port *ports = NULL;
 	struct dp_table tab = { 0 };
 	char dir[PATH_MAX], abs[PATH_MAX];
 	double t0 = now_seconds(), t1;
 	int64_t gen = -1;
-	size_t size;
 
 	report = json_pack("{s:s}", "switch", o->name);
-	r = dp_load_rules(o->rules_file, &doc);
-	if (!r || dp_path(dir, o->name, NULL))
-		goto out_nolock;
-	sw = rules_find_switch(r, o->name);
-	if (sw < 0) {
-		p_err("%s: no switch \"%s\" in the rules", o->rules_file,
-		      o->name);
-		goto out_nolock;
-	}
-	kept = dp_rules_for_state(doc, &size);
-	if (!kept) {
-		p_err("%s: the rules take %zu bytes as state, over the cap of %u",
-		      o->rules_file, size, DP_STATE_MAX);
-		goto out_nolock;
-	}
-	json_decref(doc);
-	doc = kept;
-	lock = dp_lock();
-	if (lock < 0)
-		goto out_nolock;
-	state = dp_switch_settled(dir, o->name, &err);
+	sw = dp_switch_rules(o, &r, &doc);
+	if (sw < 0 || dp_path(dir, o->name, NULL))
+		goto out;
+	ret = dp_switch_locked(dir, o->name, &lock, &state, &err);
+	if (ret)
+		goto out;
+	ret = EXIT_USAGE;
 	if (!state) {
 		if (errno != EXDEV)
 			p_err("switch %s is not attached (%s)", o->name, dir);
@@ -227,6 +212,8 @@ int dp_switch_update(const struct dp_opts *o)
 		json_object_set_new(report, "updated", json_false());
 		goto out;
 	}
+	/* From here on what fails is the kernel's or the system's doing. */
+	ret = EXIT_RUNTIME;
 	t1 = now_seconds();
 	outer = open_pinned(dir, tagger_str(TAGGER_RULES_OUTER));
 	genfd = open_pinned(dir, tagger_str(TAGGER_GEN));
@@ -250,40 +237,16 @@ int dp_switch_update(const struct dp_opts *o)
 		      strerror(-err));
 		goto out;
 	}
-	json_object_set_new(report, "updated", json_true());
-	json_object_set_new(report, "generation", json_integer(gen));
-	json_object_set_new(report, "entries", json_integer(tab.n - 1));
-	json_object_set_new(report, "classify", json_integer(tab.nclassify));
-	json_object_set_new(report, "rewrite", json_integer(tab.nrewrite));
+	report_table(report, gen, &tab);
 	json_object_set_new(report, "swap_seconds",
 			    json_real(now_seconds() - t1));
 	json_object_set_new(report, "seconds", json_real(now_seconds() - t0));
-	if (!json_output) {
-		json_t *u = json_object_get(report, "union");
-
-		printf("switch %s: generation %lld live: %zu table entries (%zu classify, "
-		       "%zu rewrite), built and swapped in %.1f ms\n",
-		       o->name, (long long)gen, tab.n - 1, tab.nclassify,
-		       tab.nrewrite, 1e3 * (now_seconds() - t1));
-		if (json_is_true(json_object_get(u, "checked")))
-			printf("union of old and new rules: %s (%lld buffers, %lld "
-			       "dependencies)\n",
-			       json_is_true(json_object_get(u, "acyclic")) ?
-				       "no cyclic buffer dependency" :
-				       "CYCLIC, forced",
-			       (long long)json_integer_value(
-				       json_object_get(u, "buffers")),
-			       (long long)json_integer_value(
-				       json_object_get(u, "dependencies")));
-		else
-			printf("union check skipped (--force, no links)\n");
-	}
 	ret = EXIT_OK;
 out:
 	dp_unlock(lock);
-out_nolock:
-	if (json_output && (ret != EXIT_USAGE))
-		json_emit(json_incref(report));
+	/* A refused update reports what the union check found, too. */
+	if (ret == EXIT_OK || ret == EXIT_PROBLEM)
+		rep->json = json_incref(report);
 	json_decref(report);
 	if (outer >= 0)
 		close(outer);
