@@ -46,6 +46,14 @@
  *                                  (errno ENOENT if nothing is there)
  *   dp_state_load_name(dir, name)  the same for dir/name
  *   dp_state_read_fd(fd)           the same for a state map's fd
+ *   dp_state_save_extra(dir, name, json, extra, len)   the same, with
+ *                                  bytes kept after the record in its map
+ *                                  (its "rules_at"), read only by who needs
+ *                                  them (the rules: dp_state.h)
+ *   dp_state_extra(dir, rec, &len) those bytes of record rec as loaded from
+ *                                  dir (the pin holding an equal record);
+ *                                  malloc'ed, or NULL with errno
+ *   dp_state_extra_fd(fd, rec, &len)   the same from the record's map
  *   dp_remove(dir)                 unpin everything under dir (the state
  *                                  last), remove it
  */
@@ -76,6 +84,10 @@ int dp_state_save(const char *dir, const char *name, json_t *state);
 json_t *dp_state_load(const char *dir);
 json_t *dp_state_load_name(const char *dir, const char *name);
 json_t *dp_state_read_fd(int fd);
+int dp_state_save_extra(const char *dir, const char *name, json_t *state,
+			const void *extra, size_t extra_len);
+void *dp_state_extra(const char *dir, json_t *rec, size_t *len);
+void *dp_state_extra_fd(int fd, json_t *rec, size_t *len);
 int dp_state_commit(const char *dir);
 int dp_state_drop(const char *dir);
 int dp_remove(const char *dir);

@@ -17,6 +17,7 @@
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_state.h"
 #include "dataplane/dp_switch.h"
+#include "model/rules_blob.h"
 #include "lib/log.h"
 #include "tagger_maps.h"
 #include "lib/util.h"
@@ -109,6 +110,25 @@ static json_t *port_json(const struct pins *p, json_t *port)
 	return j;
 }
 
+/* The switch's own rules as the rules file gives them (null if unreadable). */
+static json_t *switch_rules(const char *dir, json_t *state, const char *name)
+{
+	json_t *doc = json_object_get(state, "rules");
+	struct rules *r;
+	json_t *j = NULL;
+	int sw;
+
+	if (doc) /* a record of an older tagger */
+		return json_incref(json_object_get(
+			json_object_get(doc, "switches"), name));
+	r = dp_state_rules(dir, state);
+	sw = r ? rules_find_switch(r, name) : -1;
+	if (sw >= 0)
+		j = rules_switch_json(r, sw);
+	rules_free(r);
+	return j;
+}
+
 int dp_switch_json(const struct dp_opts *o, json_t **out)
 {
 	struct pins p = { .counters = -1, .stats = -1, .outer = -1, .gen = -1 };
@@ -171,10 +191,8 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 	ports = json_array();
 	json_array_foreach(json_object_get(state, "ports"), i, port)
 		json_array_append_new(ports, port_json(&p, port));
-	rules = json_object_get(
-		json_object_get(json_object_get(state, "rules"), "switches"),
-		o->name);
-	j = json_pack("{s:s,s:O,s:I,s:O,s:O,s:s?,s:o,s:O}", "switch", o->name,
+	rules = switch_rules(dir, state, o->name);
+	j = json_pack("{s:s,s:O,s:I,s:O,s:O,s:s?,s:o,s:o}", "switch", o->name,
 		      "mode", json_object_get(state, "mode"), "generation",
 		      (json_int_t)gen, "table",
 		      json_object_get(state, "table") ?: json_null(),

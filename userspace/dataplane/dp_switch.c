@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -23,15 +24,48 @@
 
 #define SYSCTL_PRIO "/proc/sys/net/ipv4/ip_forward_update_priority"
 
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Wall and CPU time: on a busy machine the CPU time is what the step costs. */
+void dp_phase(const char *what)
+{
+	static double wall, cpu;
+	double now = now_seconds(), c = cpu_seconds();
+
+	if (what && wall > 0)
+		pr_info("phase %-28s %8.2f ms wall %8.2f ms CPU\n", what,
+			1e3 * (now - wall), 1e3 * (c - cpu));
+	wall = now;
+	cpu = c;
+}
+
+/* A failed dp_state_save: its exit code, after the error. */
+int dp_state_save_err(const struct dp_opts *o, const char *dir, int err)
+{
+	if (err == -EFBIG) {
+		p_err("%s: the rules take more than %u bytes as state (the cap)",
+		      o->rules_file, DP_STATE_MAX);
+		return EXIT_USAGE;
+	}
+	p_err("saving state in %s: %s", dir, strerror(-err));
+	return EXIT_RUNTIME;
+}
+
 /* The rules, the switch and what a state keeps: attach and update alike. */
 int dp_switch_rules(const struct dp_opts *o, struct rules **rp, json_t **doc)
 {
 	struct rules *r;
-	json_t *kept;
-	size_t size;
 	int sw;
 
+	dp_phase(NULL);
 	r = rules_load(o->rules_file, doc);
+	dp_phase("read and check the rules");
 	if (!r)
 		return -EXIT_USAGE;
 	sw = rules_find_switch(r, o->name);
@@ -40,14 +74,6 @@ int dp_switch_rules(const struct dp_opts *o, struct rules **rp, json_t **doc)
 		      o->name);
 		goto err;
 	}
-	kept = dp_rules_for_state(*doc, &size);
-	if (!kept) {
-		p_err("%s: the rules take %zu bytes as state, over the cap of %u",
-		      o->rules_file, size, DP_STATE_MAX);
-		goto err;
-	}
-	json_decref(*doc);
-	*doc = kept;
 	*rp = r;
 	return sw;
 err:
@@ -485,9 +511,11 @@ int dp_switch_locked(const char *dir, const char *name, int *lock,
 	*state = NULL;
 	*done = 0;
 	*lock = dp_lock();
+	dp_phase("lock");
 	if (*lock < 0)
 		return -*lock;
 	*state = dp_switch_settled(dir, name, done);
+	dp_phase("load and settle the state");
 	return 0;
 }
 
@@ -602,15 +630,15 @@ int dp_switch_attach(const struct dp_opts *o, struct dp_report *rep)
 	json_object_set_new(state, "mode", json_string(dp_mode_name(mode)));
 	json_object_set_new(state, "ports", ports_json(ports, n, att));
 	json_object_set_new(state, "generation", json_integer(gen));
-	json_object_set(state, "rules", doc);
+	dp_state_set_rules(state, doc);
 	json_object_set_new(state, "rules_file",
 			    json_string(realpath(o->rules_file, abs) ?
 						abs :
 						o->rules_file));
 	dp_set_counts(state, &tab);
-	err = dp_state_save(dir, DP_STATE_CUR, state);
+	err = dp_state_save_rules(dir, DP_STATE_CUR, state, r);
 	if (err) {
-		p_err("saving state in %s: %s", dir, strerror(-err));
+		ret = dp_state_save_err(o, dir, err);
 		goto fail;
 	}
 	rep->json =

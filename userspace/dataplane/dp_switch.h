@@ -14,9 +14,9 @@
  *   dp_switch_attach/update/detach(&opts, &report)
  *   dp_switch_json(&opts, &j)            what show -j prints (tagger
  *                                        metrics reads it too)
- *   dp_switch_rules(&opts, &r, &doc)     the rules file: its rules, and the
- *                                        part of it a state keeps; switch
- *                                        index, or -EXIT_USAGE after p_err
+ *   dp_switch_rules(&opts, &r, &doc)     the rules file: its rules and
+ *                                        document; switch index, or
+ *                                        -EXIT_USAGE after p_err
  *   dp_sysctl_prio(&old)                 net.ipv4.ip_forward_update_priority
  *                                        to 0; 1 if changed (old set)
  *   dp_sysctl_restore(old)
@@ -26,6 +26,10 @@
  *   dp_switch_locked(dir, name, &lock, &state, &done)   dp_lock, then
  *                                        dp_switch_settled; 0, or the
  *                                        exit code of a failed lock
+ *   dp_state_save_err(&opts, dir, err)  a failed dp_state_save: p_err,
+ *                                        its exit code (over the cap: 2)
+ *   dp_phase(what)                       -v: the time since the last
+ *                                        phase, named what (NULL: start)
  *   dp_switch_teardown(dir, state, &n)   detach what a record names,
  *                                        restore the sysctl, remove dir
  *   dp_teardown_hook(&a, mode)           detach whatever of ours is on one
@@ -89,6 +93,8 @@ void dp_sysctl_restore(int old);
 int dp_switch_teardown(const char *dir, json_t *state, int *nports);
 int dp_teardown_hook(struct dp_attachment *a, enum dp_mode mode);
 json_t *dp_switch_settled(const char *dir, const char *name, int *done);
+void dp_phase(const char *what);
+int dp_state_save_err(const struct dp_opts *o, const char *dir, int err);
 int dp_switch_locked(const char *dir, const char *name, int *lock,
 		     json_t **state, int *done);
 

@@ -97,10 +97,14 @@ static bool same_topology(const struct dp_opts *o, json_t *doc, json_t *old_doc)
 	return false;
 }
 
-/* 1 if the update may go ahead; 0 refused (printed); -1 bad input. */
-static int union_gate(const struct dp_opts *o, const struct rules *new,
-		      json_t *doc, json_t *old_doc, json_t *report)
+/*
+ * 1 if the update may go ahead; 0 refused (reported); -EXIT_USAGE bad
+ * input, -EXIT_RUNTIME the attached rules cannot be read.
+ */
+static int union_gate(const struct dp_opts *o, const char *dir, json_t *state,
+		      const struct rules *new, json_t *doc, json_t *report)
 {
+	json_t *old_doc = dp_state_links_doc(state);
 	struct dp_union_result res;
 	struct rules *old;
 	struct dp_links l;
@@ -113,14 +117,27 @@ static int union_gate(const struct dp_opts *o, const struct rules *new,
 		return 1;
 	}
 	if (union_links(o, doc, old_doc, &l))
-		return -1;
-	old = rules_from_json(old_doc, "attached rules");
+		return -EXIT_USAGE;
+	old = dp_state_rules(dir, state);
+	dp_phase("union: links, the attached rules");
 	if (!old) {
 		dp_links_free(&l);
-		return -1;
+		if (!o->force) {
+			p_err("%s: the attached rules cannot be read (%s): "
+			      "--force to update without the union check",
+			      dir, strerror(errno));
+			return -EXIT_RUNTIME;
+		}
+		pr_warn("%s: the attached rules cannot be read (%s): updating "
+			"without the union check (--force)\n",
+			dir, strerror(errno));
+		json_object_set_new(report, "union",
+				    json_pack("{s:b}", "checked", 0));
+		return 1;
 	}
 	ok = dp_union_check(old, new, &l, &res);
 	rules_free(old);
+	dp_phase("union: the check");
 	json_object_set_new(
 		report, "union",
 		json_pack("{s:b,s:b,s:I,s:I,s:o}", "checked", 1, "acyclic", ok,
@@ -138,23 +155,27 @@ static int union_gate(const struct dp_opts *o, const struct rules *new,
  * any point leaves what dp_state_settle commits or drops by the kernel's
  * generation.
  */
-static int swap_in(const char *dir, json_t *next_state, int outer, int genfd,
-		   int tfd, int64_t *gen)
+static int swap_in(const char *dir, json_t *next_state, const struct rules *r,
+		   int outer, int genfd, int tfd, int64_t *gen)
 {
 	int64_t next = dp_table_stage(outer, genfd, tfd, false);
 	int err;
 
+	dp_phase("stage the table");
 	if (next < 0)
 		return (int)next;
 	json_object_set_new(next_state, "generation", json_integer(next));
-	err = dp_state_save(dir, DP_STATE_NEXT, next_state);
+	err = dp_state_save_rules(dir, DP_STATE_NEXT, next_state, r);
+	dp_phase("save the new state");
 	if (err)
 		return err;
 	err = dp_table_go(genfd, next);
+	dp_phase("swap (generation)");
 	if (err)
 		return err;
 	*gen = next;
 	err = dp_state_commit(dir);
+	dp_phase("commit the state");
 	if (err) /* live anyway: the next command commits it */
 		pr_warn("generation %lld is live; committing its state: %s\n",
 			(long long)next, strerror(-err));
@@ -204,11 +225,11 @@ int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
 		      o->rules_file, o->name);
 		goto out;
 	}
-	if (!same_topology(o, doc, json_object_get(state, "rules")))
+	if (!same_topology(o, doc, dp_state_links_doc(state)))
 		goto out;
-	gate = union_gate(o, r, doc, json_object_get(state, "rules"), report);
+	gate = union_gate(o, dir, state, r, doc, report);
 	if (gate <= 0) {
-		ret = gate < 0 ? EXIT_USAGE : EXIT_PROBLEM;
+		ret = gate < 0 ? -gate : EXIT_PROBLEM;
 		json_object_set_new(report, "updated", json_false());
 		goto out;
 	}
@@ -222,15 +243,22 @@ int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
 		      dir, strerror(errno));
 		goto out;
 	}
+	dp_phase("open the pinned maps");
 	dp_table_build(r, sw, ports, &tab);
+	dp_phase("build the table");
 	tfd = dp_table_create(&tab);
-	json_object_set(state, "rules", doc);
+	dp_phase("create and write the table");
+	dp_state_set_rules(state, doc);
 	dp_set_counts(state, &tab);
 	json_object_set_new(state, "rules_file",
 			    json_string(realpath(o->rules_file, abs) ?
 						abs :
 						o->rules_file));
-	err = tfd < 0 ? tfd : swap_in(dir, state, outer, genfd, tfd, &gen);
+	err = tfd < 0 ? tfd : swap_in(dir, state, r, outer, genfd, tfd, &gen);
+	if (err == -EFBIG) {
+		ret = dp_state_save_err(o, dir, err);
+		goto out;
+	}
 	if (err) {
 		p_err("%s %zu rule table entries: %s",
 		      gen < 0 ? "loading" : "swapping in", tab.n,

@@ -531,7 +531,7 @@ static bool parse_format(struct ctx *c, json_t *root)
 	return ok;
 }
 
-static struct rules *rules_new(const char *name)
+struct rules *rules_new(const char *name)
 {
 	struct rules *r = xcalloc(1, sizeof(*r));
 
