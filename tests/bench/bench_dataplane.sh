@@ -137,14 +137,16 @@ for side in $sides; do
 done
 bin() { if [ "$1" = A ]; then echo "$A"; else echo "$T"; fi; }
 now() { date +%s.%N; }
-# upd SIDE FILE: one update, its wall seconds on stdout.
+# upd SIDE KIND FILE: one update; its wall and CPU seconds (user + system,
+# what a quiet machine would see) go to w[SIDE-KIND] and c[SIDE-KIND].
+declare -A w c
 upd() {
-	local t0 t1
-	t0=$(now)
-	TAGGER_BPF_ROOT=$BPFFS/$1/tagger nsx "big$1" "$(bin "$1")" switch update big "$TGR_TMP/big-$2.json" >/dev/null ||
-		{ echo "update of side $1 to $2 failed" >&2; exit 1; }
-	t1=$(now)
-	echo "$t1 - $t0" | bc
+	TAGGER_BPF_ROOT=$BPFFS/$1/tagger /usr/bin/time -f '%e %U %S' -o "$TGR_TMP/time" \
+		nsenter --net="/run/netns/$(ns_name "big$1")" "$(bin "$1")" switch update big "$TGR_TMP/big-$3.json" >/dev/null ||
+		{ echo "update of side $1 to $3 failed" >&2; exit 1; }
+	read -r e u y < "$TGR_TMP/time"
+	w[$1-$2]+="$e "
+	c[$1-$2]+="$(echo "$u + $y" | bc) "
 }
 for side in $sides; do
 	mkdir -p "$BPFFS/$side"
@@ -152,23 +154,26 @@ for side in $sides; do
 	TAGGER_BPF_ROOT=$BPFFS/$side/tagger nsx "big$side" "$(bin "$side")" switch attach big "$TGR_TMP/big-a.json" >/dev/null || exit 1
 	echo "   attach ($side): $(echo "$(now) - $t0" | bc) s"
 done
-declare -A w
 for _ in $(seq "$UROUNDS"); do
 	for side in $sides; do
-		w[$side-all]+="$(upd "$side" b) $(upd "$side" a) "
-		w[$side-one]+="$(upd "$side" a1) $(upd "$side" a) "
+		upd "$side" all b; upd "$side" all a
+		upd "$side" one a1; upd "$side" one a
 	done
 done
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-printf '%-34s %10s %10s %8s\n' "update (median of $((2 * UROUNDS)))" before_s after_s after/before
+printf '%-34s %9s %9s %7s %9s %9s %7s\n' "update (median of $((2 * UROUNDS)))" \
+	before_s after_s ratio before_cpu after_cpu ratio
 for kind in all one; do
 	label=$([ $kind = all ] && echo "whole table (100,800 rules)" || echo "one rule changed")
-	b=$(echo "${w[B-$kind]}" | median)
+	bw=$(echo "${w[B-$kind]}" | median)
+	bc_=$(echo "${c[B-$kind]}" | median)
 	if [ -n "$A" ]; then
-		a=$(echo "${w[A-$kind]}" | median)
-		printf '%-34s %10.3f %10.3f %7.2fx\n' "$label" "$a" "$b" "$(echo "$b / $a" | bc -l)"
+		aw=$(echo "${w[A-$kind]}" | median)
+		ac=$(echo "${c[A-$kind]}" | median)
+		printf '%-34s %9.3f %9.3f %6.2fx %9.3f %9.3f %6.2fx\n' "$label" "$aw" "$bw" \
+			"$(echo "$bw / $aw" | bc -l)" "$ac" "$bc_" "$(echo "$bc_ / $ac" | bc -l)"
 	else
-		printf '%-34s %10s %10.3f\n' "$label" - "$b"
+		printf '%-34s %9s %9.3f %7s %9s %9.3f\n' "$label" - "$bw" - - "$bc_"
 	fi
 done
 echo "   where the time goes now (-v, one rule changed; wall and CPU ms):"

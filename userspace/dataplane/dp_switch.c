@@ -39,7 +39,7 @@ void dp_phase(const char *what)
 	double now = now_seconds(), c = cpu_seconds();
 
 	if (what && wall > 0)
-		pr_info("phase %-28s %8.2f ms wall %8.2f ms CPU\n", what,
+		pr_info("phase %-34s %8.2f ms wall %8.2f ms CPU\n", what,
 			1e3 * (now - wall), 1e3 * (c - cpu));
 	wall = now;
 	cpu = c;
