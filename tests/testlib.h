@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "model/elp.h"
+#include "model/rules.h"
 #include "lib/lines.h"
 #include "model/topo.h"
 #include "lib/util.h"
@@ -25,6 +26,19 @@ static inline struct topo *topo_from_str(const char *s)
 	t = topo_parse_lines(&lr);
 	lines_close(&lr);
 	return t;
+}
+
+/* Rules from JSON text (named t.json), and the document (*doc). */
+static inline struct rules *rules_from_str(const char *s, json_t **doc)
+{
+	json_error_t e;
+	struct rules *r;
+
+	*doc = json_loads(s, 0, &e);
+	ck_assert_msg(*doc != NULL, "%s", e.text);
+	r = rules_from_json(*doc, "t.json");
+	ck_assert_ptr_nonnull(r);
+	return r;
 }
 
 static inline struct elp *elp_from_str(const struct topo *t, const char *s)

@@ -6,6 +6,7 @@
 # machine slows both alike. Prints per workload the median wall and CPU time
 # of each and the ratio B/A, and whether both wrote the same output.
 #   tools/bench-ab.sh [--runs N] [--size N] [REV]
+#   tools/bench-ab.sh --binary [REV]   only build REV's tagger, print its path
 # A = REV, B = this tree. The REV binary is cached in build/ab/<sha>/.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -13,11 +14,13 @@ cd "$(dirname "$0")/.." || exit 2
 runs=5
 size=1000
 rev=
+binary_only=
 while [ $# -gt 0 ]; do
 	case $1 in
+	--binary) binary_only=1; shift ;;
 	--runs) runs=$2; shift 2 ;;
 	--size) size=$2; shift 2 ;;
-	-h|--help|help) sed -n '3,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help|help) sed -n '3,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "bench-ab: unknown option $1" >&2; exit 2 ;;
 	*) rev=$1; shift ;;
 	esac
@@ -43,6 +46,7 @@ if ! [ -x "$A" ]; then
 	git worktree remove --force "$src/tree"
 	rm -rf "$src"
 fi
+[ -z "$binary_only" ] || { echo "$A"; exit 0; }
 make -s -j2 all >/dev/null || exit 3
 
 D=$(mktemp -d /tmp/tgr-ab.XXXXXX)

@@ -8,7 +8,10 @@
 #  2. Forwarding throughput a -> sw -> b (namespaces, veth) with the
 #     programs on sw's ports vs without, alternating runs: TCP (iperf3) and
 #     small UDP packets (goal >= 95 %).
-#  3. Time to update a switch to 100,000 rules (40 ports, 63 tags).
+#  3. Live update of a switch between two 100,800-rule tables (40 ports,
+#     63 tags) and of one rule in it: this tree against the tagger before
+#     the live-update work (BENCH_DP_REV), alternating, median wall; then
+#     this tree's -v phases.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 [ "$(id -u)" -eq 0 ] || { echo "bench_dataplane: needs root, skipped"; exit 0; }
@@ -31,8 +34,7 @@ part() { [[ " $parts " == *" $1 "* ]]; }
 
 part 1 && echo "-- 1. per-packet cost (BPF_PROG_TEST_RUN, ${REPEAT:=1000000} runs x 5 rounds, fastest round)"
 part 1 && { build/bench/dp_bench "$REPEAT" ${BENCH_ENTRIES:-10 1000 100000 1000000} || exit 1; }
-part 2 || exit 0
-
+part2() {
 echo
 echo "-- 2. forwarding a -> sw -> b through veth, with / without the programs on sw"
 for n in a sw b; do ns_new "$n"; done
@@ -93,17 +95,23 @@ for kind in tcp udp; do
 		printf "%-10s %9.2f %-6s %9.2f %-6s %7.1f%%\n", k, w / r / d, u, x / r / d, u, 100 * x / w }'
 done
 echo "(last run with the programs: $tagged packets classified lossless on sw:pa)"
+}
+! part 2 || part2 || exit 1
 
 part 3 || exit 0
+# Before: the tagger before the live-update work (its state kept the whole
+# rules document, read and written in full); BENCH_DP_REV=<commit> for another.
+rev=${BENCH_DP_REV:-df6948f}
+A=$(bash tools/bench-ab.sh --binary "$rev" 2>/dev/null) || A=
 echo
-echo "-- 3. update to 100,000 rules (one switch, 40 ports, 63 tags)"
-ns_new big
-for i in $(seq 0 2 38); do
-	ip -n "$(ns_name big)" link add "p$i" type veth peer name "p$((i + 1))"
-done
+echo "-- 3. live update of one switch, 100,800 rules (40 ports, 63 tags), union check"
+echo "   done; before ($rev) and after alternating, ${UROUNDS:=5} rounds, median wall"
+[ -n "$A" ] || echo "   (no tagger of $rev to compare with: after only)"
 python3 - "$TGR_TMP" <<'PY'
 import json, sys
 ports = ["p%d" % i for i in range(40)]
+# One neighbour switch per port: the union check has links to follow.
+links = [["big:%s" % p, "n%d:x" % i] for i, p in enumerate(ports)]
 for name, bump in (("big-a", 0), ("big-b", 1)):
     r = {"format": "tagger-rules/1", "lossy": {"tag": 0, "priority": 0},
          "tags": [{"tag": t, "priority": 1 + t % 7} for t in range(1, 64)],
@@ -111,23 +119,63 @@ for name, bump in (("big-a", 0), ("big-b", 1)):
              "classify": [{"in": p, "tag": t, "priority": 1 + t % 7}
                           for p in ports for t in range(1, 64)],
              "rewrite": [{"tag": t, "in": i, "out": o, "new_tag": min(63, t + bump)}
-                         for t in range(1, 64) for i in ports for o in ports if i != o]}}}
+                         for t in range(1, 64) for i in ports for o in ports if i != o]}},
+         "links": links}
     json.dump(r, open("%s/%s.json" % (sys.argv[1], name), "w"))
+    if bump == 0:  # big-a1: big-a with one rule changed
+        r["switches"]["big"]["rewrite"][5]["new_tag"] = 7
+        json.dump(r, open("%s/big-a1.json" % sys.argv[1], "w"))
 PY
-now() { date +%s.%N; }
-t0=$(now)
-nsx big "$T" switch attach big "$TGR_TMP/big-a.json" >/dev/null || exit 1
-t1=$(now)
-printf '%-28s %8s %10s %10s\n' step rules wall_s swap_s
-printf '%-28s %8s %10.3f %10s\n' "attach (load + table)" 100800 "$(echo "$t1 - $t0" | bc)" -
-for f in b a b; do
-	t0=$(now)
-	j=$(nsx big "$T" -j switch update big "$TGR_TMP/big-$f.json" --force) || exit 1
-	t1=$(now)
-	printf '%-28s %8s %10.3f %10.3f\n' "update to $f" \
-		"$(echo "$j" | python3 -c 'import json,sys; print(json.load(sys.stdin)["entries"])')" \
-		"$(echo "$t1 - $t0" | bc)" \
-		"$(echo "$j" | python3 -c 'import json,sys; print(json.load(sys.stdin)["swap_seconds"])')"
+sides="B"
+[ -z "$A" ] || sides="A B"
+for side in $sides; do
+	ns_new "big$side"
+	tgr_on_exit "rm -f /run/tagger/net-$(stat -L -c %i "/run/netns/$(ns_name "big$side")").lock"
+	for i in $(seq 0 2 38); do
+		ip -n "$(ns_name "big$side")" link add "p$i" type veth peer name "p$((i + 1))"
+	done
 done
-echo "(wall: the whole command, parsing 100,800 rules of JSON included; swap: build"
-echo " the table, write it into a fresh map, swap it in)"
+bin() { if [ "$1" = A ]; then echo "$A"; else echo "$T"; fi; }
+now() { date +%s.%N; }
+# upd SIDE KIND FILE: one update; its wall and CPU seconds (user + system,
+# what a quiet machine would see) go to w[SIDE-KIND] and c[SIDE-KIND].
+declare -A w c
+upd() {
+	TAGGER_BPF_ROOT=$BPFFS/$1/tagger /usr/bin/time -f '%e %U %S' -o "$TGR_TMP/time" \
+		nsenter --net="/run/netns/$(ns_name "big$1")" "$(bin "$1")" switch update big "$TGR_TMP/big-$3.json" >/dev/null ||
+		{ echo "update of side $1 to $3 failed" >&2; exit 1; }
+	read -r e u y < "$TGR_TMP/time"
+	w[$1-$2]+="$e "
+	c[$1-$2]+="$(echo "$u + $y" | bc) "
+}
+for side in $sides; do
+	mkdir -p "$BPFFS/$side"
+	t0=$(now)
+	TAGGER_BPF_ROOT=$BPFFS/$side/tagger nsx "big$side" "$(bin "$side")" switch attach big "$TGR_TMP/big-a.json" >/dev/null || exit 1
+	echo "   attach ($side): $(echo "$(now) - $t0" | bc) s"
+done
+for _ in $(seq "$UROUNDS"); do
+	for side in $sides; do
+		upd "$side" all b; upd "$side" all a
+		upd "$side" one a1; upd "$side" one a
+	done
+done
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+printf '%-34s %9s %9s %7s %9s %9s %7s\n' "update (median of $((2 * UROUNDS)))" \
+	before_s after_s ratio before_cpu after_cpu ratio
+for kind in all one; do
+	label=$([ $kind = all ] && echo "whole table (100,800 rules)" || echo "one rule changed")
+	bw=$(echo "${w[B-$kind]}" | median)
+	bc_=$(echo "${c[B-$kind]}" | median)
+	if [ -n "$A" ]; then
+		aw=$(echo "${w[A-$kind]}" | median)
+		ac=$(echo "${c[A-$kind]}" | median)
+		printf '%-34s %9.3f %9.3f %6.2fx %9.3f %9.3f %6.2fx\n' "$label" "$aw" "$bw" \
+			"$(echo "$bw / $aw" | bc -l)" "$ac" "$bc_" "$(echo "$bc_ / $ac" | bc -l)"
+	else
+		printf '%-34s %9s %9.3f %7s %9s %9.3f\n' "$label" - "$bw" - - "$bc_"
+	fi
+done
+echo "   where the time goes now (-v, one rule changed; wall and CPU ms):"
+TAGGER_BPF_ROOT=$BPFFS/B/tagger nsx bigB "$T" -v switch update big "$TGR_TMP/big-a1.json" 2>&1 >/dev/null |
+	grep '^phase' | sed 's/^/   /'

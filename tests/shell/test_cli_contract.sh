@@ -99,6 +99,29 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		$T -j flow recv --port 80 --seconds 0.1
 fi
 
+# A runtime failure of the data plane: another tagger holds the lock (held
+# by this test in a namespace of its own, on a bpffs of its own) -> exit 3.
+if [ "$(id -u)" = 0 ] && command -v nsenter >/dev/null && command -v flock >/dev/null &&
+	mkdir -p "$TGR_TMP/bpffs" && mount -t bpf bpf "$TGR_TMP/bpffs"; then
+	ns_new lk
+	lk_ino=$(stat -L -c %i "/run/netns/$(ns_name lk)")
+	tgr_on_exit "umount $TGR_TMP/bpffs; rm -f /run/tagger/net-$lk_ino.lock"
+	R=$TGR_TMP/bpffs/tagger
+	mkdir -m 0700 "$R"
+	sw=$(jq -r '.switches | keys[0]' c.json)
+	held() {
+		nsenter --net="/run/netns/$(ns_name lk)" sh -c \
+			'exec 9<"$1"; flock 9; shift; TAGGER_BPF_ROOT=$0 TAGGER_LOCK_TIMEOUT=0.2 "$@"' \
+			"$R" "$R" "$@"
+	}
+	check "-j switch update under a held lock: one JSON error, exit 3" is_error 3 \
+		held $T -j switch update "$sw" c.json --force
+	check "-j switch detach under a held lock: exit 3" is_error 3 held $T -j switch detach "$sw"
+	check "-j host detach under a held lock: exit 3" is_error 3 held $T -j host detach h1 eth0
+	check "-j switch update, lock free: not attached, exit 2" is_error 2 \
+		nsenter --net="/run/netns/$(ns_name lk)" env TAGGER_BPF_ROOT="$R" $T -j switch update "$sw" c.json --force
+fi
+
 # --name=V on every ported command.
 check "compile --algorithm=clos" sh -c "$T -j compile c.topo c.elp --algorithm=clos --exact-seconds=1 -o /dev/null | jq -e '.chosen == \"clos\"' >/dev/null"
 check "verify --max-problems=2" sh -c "$T -j verify c.topo c.elp c.json --max-problems=2 | jq -e .deadlock_free"

@@ -54,7 +54,7 @@ out=$(TAGGER_LOCK_TIMEOUT=1 tgr S2 switch update S2 "$F" --force 2>&1)
 rc=$?
 secs=$(( $(date +%s) - start ))
 exec 9<&-
-[ $rc -eq 2 ] || fail "update under a held lock: exit $rc ($out)"
+[ $rc -eq 3 ] || fail "update under a held lock: exit $rc, not 3 (a runtime failure) ($out)"
 echo "$out" | grep -q "another tagger holds the lock on $R" || fail "lock message: $out"
 [ $secs -le 4 ] || fail "gave up after $secs s, not ~1"
 echo "ok: a held lock: $out (after ${secs}s)"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # What the state keeps of a rules document: only what the loader and the
-# union check read (a 30 MB unknown key is not pinned as locked kernel
-# memory), and an update with rules of another topology (other "links",
-# same port names) is refused unless --force. A switch attached by a
+# union check read (a 12 MB unknown key is not pinned as locked kernel
+# memory; over 16 MiB it is refused, as by every reader), and an update
+# with rules of another topology (other "links", same port names) is
+# refused unless --force. A switch attached by a
 # tagger of state format /1 is still shown and detached (OLD_TAGGER).
 source "$(dirname "$0")/../lib.sh"
 require_root
@@ -20,23 +21,53 @@ tgr S2 switch attach S2 "$F" >/dev/null || fail "attach S2"
 python3 - "$F" "$TGR_TMP/big.json" "$TGR_TMP/other.json" <<'PY' || fail "making rules"
 import json, sys
 r = json.load(open(sys.argv[1]))
-r["junk"] = "x" * (30 << 20)
+r["junk"] = "x" * (12 << 20)
 json.dump(r, open(sys.argv[2], "w"))
+r["junk"] = "x" * (30 << 20)
+json.dump(r, open(sys.argv[2] + ".huge", "w"))
 del r["junk"]
 r["links"] = [l for l in r["links"] if "S1:r" not in l] + [["S1:r", "S3:l"]]
 json.dump(r, open(sys.argv[3], "w"))
 PY
 tgr S2 switch update S2 "$TGR_TMP/big.json" >/dev/null || fail "update with a big document"
 bytes=$(bpftool -j map show pinned "$TAGGER_BPF_ROOT/S2/state" | dp_json 'd["max_entries"] * d["bytes_value"]')
-[ "$bytes" -lt $((1 << 20)) ] || fail "state pins $bytes bytes for a 30 MB document"
-echo "ok: a 30 MB document (unknown key) keeps $bytes bytes of state"
+[ "$bytes" -lt $((1 << 20)) ] || fail "state pins $bytes bytes for a 12 MB document"
+echo "ok: a 12 MB document (unknown key) keeps $bytes bytes of state"
+# refused RC PATTERN WHAT FILE: the update to FILE exits RC, saying PATTERN.
+refused() {
+	local want=$1 pat=$2 what=$3 out rc
+	out=$(tgr S2 switch update S2 "$4" 2>&1)
+	rc=$?
+	[ $rc -eq "$want" ] || fail "$what: exit $rc, not $want ($out)"
+	echo "$out" | grep -q "$pat" || fail "$what: no clear message: $out"
+	echo "ok: $what: refused: $out"
+}
 
-out=$(tgr S2 switch update S2 "$TGR_TMP/other.json" 2>&1)
-rc=$?
-[ $rc -eq 2 ] || fail "rules of another topology: exit $rc ($out)"
-echo "$out" | grep -q "rules of another topology" || fail "no clear message: $out"
-echo "ok: other topology refused: $out"
+# The one rules reader caps what it skips, for every command alike.
+refused 2 'top-level key "junk" holds' "a 30 MB unknown key" "$TGR_TMP/big.json.huge"
+refused 2 "rules of another topology" "other topology" "$TGR_TMP/other.json"
 tgr S2 switch update S2 "$TGR_TMP/other.json" --force >/dev/null 2>&1 || fail "--force"
+
+# The state keeps the rules in compact form after its record: damaged, an
+# update says so and exits 3 (the union check cannot run), --force updates
+# without the check and writes them anew; show then prints the rules.
+st=$TAGGER_BPF_ROOT/S2/state
+at=$(bpftool -j map dump pinned "$st" | python3 -c '
+import json, sys
+d = {int.from_bytes(bytes(int(x, 16) for x in e["key"]), "little"):
+     bytes(int(x, 16) for x in e["value"]) for e in json.load(sys.stdin)}
+n = int.from_bytes(d[0][4:8], "little")
+rec = b"".join(d[k] for k in sorted(d) if k >= 1)[:n]
+print(json.loads(rec)["rules_at"][0])') || fail "reading the state map"
+# shellcheck disable=SC2046 # one word per byte
+bpftool map update pinned "$st" key $(printf '0x%02x 0x%02x 0x%02x 0x%02x' \
+	$((at & 255)) $((at >> 8 & 255)) 0 0) value $(printf '0xff %.0s' $(seq 4096)) ||
+	fail "damaging the state"
+refused 3 "the attached rules cannot be read" "damaged attached rules" "$TGR_TMP/other.json"
+tgr S2 switch update S2 "$TGR_TMP/other.json" --force >/dev/null 2>&1 || fail "--force over damaged rules"
+tgr S2 switch update S2 "$TGR_TMP/other.json" >/dev/null || fail "update after --force rewrote the rules"
+[ "$(tgr S2 -j switch show S2 | dp_json 'len(d["rules"]["rewrite"])')" -gt 0 ] || fail "show: no rules"
+echo "ok: --force updates over damaged rules and writes them anew"
 tgr S2 switch detach S2 >/dev/null || fail "detach"
 
 if [ -n "${OLD_TAGGER:-}" ]; then

@@ -119,4 +119,25 @@ gens=$(cat "$TGR_TMP"/par-* | dp_json_lines 'd["generation"]' | sort -n | tr '\n
 [ "$gens" = "$((g0 + 1)) $((g0 + 2)) $((g0 + 3)) $((g0 + 4)) " ] ||
 	fail "concurrent updates reported generations $gens"
 echo "ok: 4 concurrent updates serialised: generations $gens"
+
+# -v names where an update's time goes; the state keeps the rules, not the
+# JSON document: show prints them back as the file gives them.
+tgr S2 -v switch update S2 "$B" 2>"$TGR_TMP/phases" >/dev/null || fail "update -v"
+for p in "read and check the rules" "union: links, the attached rules" "union: the check" \
+	"stage the table" "swap (generation)" "commit the state"; do
+	grep -q "^phase $p  *[0-9.]* ms wall  *[0-9.]* ms CPU" "$TGR_TMP/phases" ||
+		fail "-v: no phase \"$p\": $(cat "$TGR_TMP/phases")"
+done
+if command -v bpftool >/dev/null; then
+	json_rules=$(bpftool -j map dump pinned "$TAGGER_BPF_ROOT/S2/state" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+t = b"".join(bytes(int(x, 16) for x in e["value"]) for e in d)
+print(b"\"new_tag\"" in t)')
+	[ "$json_rules" = False ] || fail "the state holds the rules as JSON ($json_rules)"
+fi
+[ "$(tgr S2 -j switch show S2 | dp_json 'json.dumps(d["rules"], sort_keys=True)')" = \
+	"$(dp_json 'json.dumps(d["switches"]["S2"], sort_keys=True)' < "$B")" ] ||
+	fail "show: the rules read back from the state differ from $B's"
+echo "ok: -v phases; the state keeps the rules in compact form, show reads them back"
 echo "PASS"

@@ -87,9 +87,10 @@ static int option(int argc, char **argv, int *i, struct dp_opts *o,
 }
 
 int dp_cli_run(int argc, char **argv, const char *words, const char *allowed,
-	       int (*fn)(const struct dp_opts *),
-	       int (*help)(int argc, char **argv))
+	       const struct dp_verb *v)
 {
+	int (*help)(int argc, char **argv) = v->help;
+	struct dp_report rep = { 0 };
 	int i, np = 0, npos = 1, ret = EXIT_USAGE;
 	char **maps = xcalloc(argc + 1, sizeof(char *));
 	char *pos[3] = { 0 };
@@ -154,7 +155,12 @@ int dp_cli_run(int argc, char **argv, const char *words, const char *allowed,
 		o.rules_file = pos[1];
 	}
 	log_libbpf();
-	ret = fn(&o);
+	ret = v->run(&o, &rep);
+	if (rep.json && json_output)
+		json_emit(json_incref(rep.json));
+	else if (rep.json)
+		v->print(&o, &rep);
+	json_decref(rep.json);
 out:
 	free(maps);
 	return ret;

@@ -38,17 +38,54 @@ static int help(int argc, char **argv)
 	return 0;
 }
 
+#define JINT(o, k) ((long long)json_integer_value(json_object_get(o, k)))
+#define JSTR(o, k) json_string_value(json_object_get(o, k))
+
+static void print_rdma(const char *name, json_t *rec)
+{
+	const char *err = JSTR(rec, "error");
+
+	printf("host %s: RDMA %s port %lld: ", name, JSTR(rec, "ibdev"),
+	       JINT(rec, "port"));
+	if (err)
+		printf("%s", err);
+	else
+		printf("default RoCE ToS %lld (was %lld)", JINT(rec, "tos"),
+		       JINT(rec, "prev_tos"));
+	printf("; %s\n", JSTR(rec, "dcb"));
+}
+
+static void print_attach(const struct dp_opts *o, const struct dp_report *rep)
+{
+	json_t *j = rep->json, *rdma = json_object_get(j, "rdma");
+
+	printf("host %s: %s egress (%s): %s leave with tag %lld, priority %lld\n",
+	       JSTR(j, "host"), JSTR(j, "ifname"), JSTR(j, "mode"),
+	       JSTR(j, "selects"), JINT(j, "tag"), JINT(j, "priority"));
+	if (json_is_object(rdma))
+		print_rdma(JSTR(j, "host"), rdma);
+}
+
+static void print_detach(const struct dp_opts *o, const struct dp_report *rep)
+{
+	printf("host %s: detached from %s\n", JSTR(rep->json, "host"),
+	       JSTR(rep->json, "ifname"));
+}
+
 static int do_attach(int argc, char **argv)
 {
+	static const struct dp_verb v = { dp_host_attach, print_attach, help };
+
 	return dp_cli_run(argc, argv, "NAME IFNAME RULES.json",
 			  "--bpf-root --mode --class-dscp --udp-dport --class",
-			  dp_host_attach, help);
+			  &v);
 }
 
 static int do_detach(int argc, char **argv)
 {
-	return dp_cli_run(argc, argv, "NAME IFNAME", "--bpf-root",
-			  dp_host_detach, help);
+	static const struct dp_verb v = { dp_host_detach, print_detach, help };
+
+	return dp_cli_run(argc, argv, "NAME IFNAME", "--bpf-root", &v);
 }
 
 int do_host(int argc, char **argv)

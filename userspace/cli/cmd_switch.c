@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tagger switch { attach | update | show | detach }: the command line. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,29 +40,181 @@ static int help(int argc, char **argv)
 	return 0;
 }
 
+#define JINT(o, k) ((long long)json_integer_value(json_object_get(o, k)))
+#define JSTR(o, k) json_string_value(json_object_get(o, k))
+
+static void print_attach(const struct dp_opts *o, const struct dp_report *rep)
+{
+	json_t *j = rep->json, *ch;
+	const char *pins = JSTR(j, "pins");
+
+	ch = json_object_get(json_object_get(j, "changed"),
+			     "net.ipv4.ip_forward_update_priority");
+	if (ch)
+		printf("set net.ipv4.ip_forward_update_priority = 0 (was %lld): "
+		       "forwarding keeps the priority tagger sets\n",
+		       JINT(ch, "from"));
+	printf("switch %s: %lld ports attached with %s, first on ingress and "
+	       "egress; %s%s\n",
+	       JSTR(j, "switch"), JINT(j, "ports"), JSTR(j, "mode"),
+	       pins ? "pinned in " : "held by the kernel (no bpffs to pin in)",
+	       pins ?: "");
+	printf("generation %lld: %lld table entries (%lld classify, %lld rewrite)\n",
+	       JINT(j, "generation"), JINT(j, "entries"), JINT(j, "classify"),
+	       JINT(j, "rewrite"));
+}
+
+/* A cyclic union goes to stderr: refused, or updated anyway (--force). */
+static void print_cycle(json_t *u, bool updated)
+{
+	json_t *cycle = json_object_get(u, "cycle"), *e;
+	size_t i;
+
+	fprintf(stderr,
+		"%s: the union of the attached and the new rules has "
+		"a cyclic buffer dependency of %zu buffers:\n",
+		updated ? "Warning" : "Error", json_array_size(cycle));
+	json_array_foreach(cycle, i, e) fprintf(
+		stderr,
+		"  %s prio %lld -> %s prio %lld  (tag %lld -> %lld, %s rules)\n",
+		JSTR(e, "from"), JINT(e, "from_priority"), JSTR(e, "to"),
+		JINT(e, "to_priority"), JINT(e, "tag"), JINT(e, "new_tag"),
+		JSTR(e, "rules"));
+	if (!updated)
+		fprintf(stderr,
+			"not updated: while switches change over, this "
+			"cycle can deadlock (--force to update anyway)\n");
+}
+
+static void print_update(const struct dp_opts *o, const struct dp_report *rep)
+{
+	json_t *j = rep->json, *u = json_object_get(j, "union");
+	bool updated = json_is_true(json_object_get(j, "updated"));
+	bool checked = json_is_true(json_object_get(u, "checked"));
+	bool acyclic = json_is_true(json_object_get(u, "acyclic"));
+
+	if (checked && !acyclic)
+		print_cycle(u, updated);
+	if (!updated)
+		return;
+	printf("switch %s: generation %lld live: %lld table entries (%lld classify, "
+	       "%lld rewrite), built and swapped in %.1f ms\n",
+	       JSTR(j, "switch"), JINT(j, "generation"), JINT(j, "entries"),
+	       JINT(j, "classify"), JINT(j, "rewrite"),
+	       1e3 * json_real_value(json_object_get(j, "swap_seconds")));
+	if (checked)
+		printf("union of old and new rules: %s (%lld buffers, %lld "
+		       "dependencies)\n",
+		       acyclic ? "no cyclic buffer dependency" :
+				 "CYCLIC, forced",
+		       JINT(u, "buffers"), JINT(u, "dependencies"));
+	else
+		printf("union check skipped (--force, no links)\n");
+}
+
+static void print_counters(json_t *arr, const char *dir)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(arr, i, c) printf(
+		"    %-3s tag %2lld %-8s %12lld packets %14lld bytes\n", dir,
+		JINT(c, "tag"),
+		json_is_true(json_object_get(c, "lossless")) ? "lossless" :
+							       "lossy",
+		JINT(c, "packets"), JINT(c, "bytes"));
+}
+
+static void print_port(json_t *port)
+{
+	json_t *v;
+	const char *key;
+
+	printf("  port %s (%s, ifindex %lld)\n", JSTR(port, "port"),
+	       JSTR(port, "ifname"), JINT(port, "ifindex"));
+	print_counters(json_object_get(port, "in"), "in");
+	print_counters(json_object_get(port, "out"), "out");
+	printf("    lossy:");
+	json_object_foreach(json_object_get(port, "lossy"), key,
+			    v) if (json_integer_value(v))
+		printf(" %s %lld", key, json_integer_value(v));
+	printf("  pfc %lld  pause %lld  non-ip %lld\n",
+	       JINT(port, "pfc_frames"), JINT(port, "pause_frames"),
+	       JINT(port, "non_ip"));
+}
+
+static void print_show(const struct dp_opts *o, const struct dp_report *rep)
+{
+	json_t *j = rep->json, *port, *v, *tab = json_object_get(j, "table");
+	json_t *rules = json_object_get(j, "rules");
+	size_t i;
+
+	printf("switch %s  generation %lld  %s  table: %lld entries (%lld classify, "
+	       "%lld rewrite)\n",
+	       JSTR(j, "switch"), JINT(j, "generation"), JSTR(j, "mode"),
+	       JINT(tab, "entries"), JINT(tab, "classify"),
+	       JINT(tab, "rewrite"));
+	printf("rules %s\n", JSTR(j, "rules_file"));
+	json_array_foreach(json_object_get(j, "ports"), i, port)
+		print_port(port);
+	json_array_foreach(json_object_get(rules, "classify"), i, v)
+		printf("  classify in %-8s tag %2lld -> priority %lld\n",
+		       JSTR(v, "in"), JINT(v, "tag"), JINT(v, "priority"));
+	json_array_foreach(json_object_get(rules, "rewrite"), i, v)
+		printf("  rewrite  tag %2lld in %-8s out %-8s -> tag %lld\n",
+		       JINT(v, "tag"), JSTR(v, "in"), JSTR(v, "out"),
+		       JINT(v, "new_tag"));
+}
+
+static void print_detach(const struct dp_opts *o, const struct dp_report *rep)
+{
+	if (rep->leftover)
+		printf("switch %s: detached (what an interrupted command left)\n",
+		       o->name);
+	else if (json_is_true(json_object_get(rep->json, "detached")))
+		printf("switch %s: detached from %lld ports%s\n", o->name,
+		       JINT(rep->json, "ports"),
+		       rep->restored ?
+			       "; net.ipv4.ip_forward_update_priority restored" :
+			       "");
+}
+
+static int show(const struct dp_opts *o, struct dp_report *rep)
+{
+	return dp_switch_json(o, &rep->json);
+}
+
 static int do_attach(int argc, char **argv)
 {
+	static const struct dp_verb v = { dp_switch_attach, print_attach,
+					  help };
+
 	return dp_cli_run(argc, argv, "NAME RULES.json",
-			  "--bpf-root --mode PORT=IFNAME", dp_switch_attach,
-			  help);
+			  "--bpf-root --mode PORT=IFNAME", &v);
 }
 
 static int do_update(int argc, char **argv)
 {
+	static const struct dp_verb v = { dp_switch_update, print_update,
+					  help };
+
 	return dp_cli_run(argc, argv, "NAME RULES.json",
-			  "--bpf-root --topo --force", dp_switch_update, help);
+			  "--bpf-root --topo --force", &v);
 }
 
 static int do_show(int argc, char **argv)
 {
-	return dp_cli_run(argc, argv, "NAME", "--bpf-root", dp_switch_show,
-			  help);
+	static const struct dp_verb v = { show, print_show, help };
+
+	return dp_cli_run(argc, argv, "NAME", "--bpf-root", &v);
 }
 
 static int do_detach(int argc, char **argv)
 {
-	return dp_cli_run(argc, argv, "NAME", "--bpf-root", dp_switch_detach,
-			  help);
+	static const struct dp_verb v = { dp_switch_detach, print_detach,
+					  help };
+
+	return dp_cli_run(argc, argv, "NAME", "--bpf-root", &v);
 }
 
 int do_switch(int argc, char **argv)

@@ -174,23 +174,7 @@ static json_t *host_settled(const char *dir, const struct dp_opts *o)
 	return NULL;
 }
 
-static void print_rdma(const char *name, const json_t *rec)
-{
-	const char *err = json_string_value(json_object_get(rec, "error"));
-
-	printf("host %s: RDMA %s port %lld: ", name,
-	       json_string_value(json_object_get(rec, "ibdev")),
-	       json_integer_value(json_object_get(rec, "port")));
-	if (err)
-		printf("%s", err);
-	else
-		printf("default RoCE ToS %lld (was %lld)",
-		       json_integer_value(json_object_get(rec, "tos")),
-		       json_integer_value(json_object_get(rec, "prev_tos")));
-	printf("; %s\n", json_string_value(json_object_get(rec, "dcb")));
-}
-
-int dp_host_attach(const struct dp_opts *o)
+int dp_host_attach(const struct dp_opts *o, struct dp_report *rep)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 64], what[256] = "";
 	struct tagger_host_bpf *skel = NULL;
@@ -199,7 +183,7 @@ int dp_host_attach(const struct dp_opts *o)
 	struct rules *r;
 	json_t *doc = NULL, *state, *rdma = NULL;
 
-	r = dp_load_rules(o->rules_file, &doc);
+	r = rules_load(o->rules_file, &doc);
 	if (!r)
 		return EXIT_USAGE;
 	h = rules_find_host(r, o->name);
@@ -218,9 +202,15 @@ int dp_host_attach(const struct dp_opts *o)
 		      o->ifname);
 		goto out;
 	}
-	if (dp_path(dir, o->name, NULL) || (lock = dp_lock()) < 0)
+	if (dp_path(dir, o->name, NULL))
 		goto out;
+	lock = dp_lock();
+	if (lock < 0) {
+		ret = -lock;
+		goto out;
+	}
 	if (mkdir(dir, 0700) && errno != EEXIST) {
+		ret = EXIT_RUNTIME;
 		p_err("mkdir %s: %s", dir, strerror(errno));
 		goto out;
 	}
@@ -234,6 +224,8 @@ int dp_host_attach(const struct dp_opts *o)
 		json_decref(state);
 		goto out;
 	}
+	/* From here on what fails is the system's doing. */
+	ret = EXIT_RUNTIME;
 	if (mkdir(dir, 0700)) {
 		p_err("mkdir %s: %s", dir, strerror(errno));
 		goto out;
@@ -260,7 +252,7 @@ int dp_host_attach(const struct dp_opts *o)
 			sizeof(what));
 	if (ret)
 		goto fail;
-	ret = EXIT_USAGE;
+	ret = EXIT_RUNTIME;
 	prog = bpf_program__fd(skel->progs.tagger_host_egress);
 	snprintf(path, sizeof(path), "%s/prog_egress", dir);
 	err = bpf_obj_pin(prog, path) ? -errno :
@@ -293,18 +285,10 @@ int dp_host_attach(const struct dp_opts *o)
 		dp_detach(&a);
 		goto fail;
 	}
-	if (json_output)
-		json_emit(json_pack("{s:s,s:s,s:s,s:i,s:i,s:s,s:O?}", "host",
-				    o->name, "ifname", o->ifname, "mode",
-				    dp_mode_name(a.mode), "tag", tag,
-				    "priority", prio, "selects", what, "rdma",
-				    rdma));
-	else
-		printf("host %s: %s egress (%s): %s leave with tag %d, priority %d\n",
-		       o->name, o->ifname, dp_mode_name(a.mode), what, tag,
-		       prio);
-	if (rdma && !json_output)
-		print_rdma(o->name, rdma);
+	rep->json = json_pack("{s:s,s:s,s:s,s:i,s:i,s:s,s:O?}", "host", o->name,
+			      "ifname", o->ifname, "mode", dp_mode_name(a.mode),
+			      "tag", tag, "priority", prio, "selects", what,
+			      "rdma", rdma);
 	ret = EXIT_OK;
 	goto out;
 fail:
@@ -318,14 +302,17 @@ out:
 	return ret;
 }
 
-int dp_host_detach(const struct dp_opts *o)
+int dp_host_detach(const struct dp_opts *o, struct dp_report *rep)
 {
 	char dir[PATH_MAX];
 	int lock, err;
 	json_t *state;
 
-	if (dp_path(dir, o->name, o->ifname) || (lock = dp_lock()) < 0)
+	if (dp_path(dir, o->name, o->ifname))
 		return EXIT_USAGE;
+	lock = dp_lock();
+	if (lock < 0)
+		return -lock;
 	state = host_settled(dir, o);
 	if (!state) {
 		if (errno != EXDEV)
@@ -337,16 +324,10 @@ int dp_host_detach(const struct dp_opts *o)
 	err = host_teardown(dir, state, o->ifname);
 	dp_path(dir, o->name, NULL);
 	rmdir(dir); /* if no other interface of the host is attached */
-	if (!err) {
-		if (json_output)
-			json_emit(json_pack("{s:s,s:s,s:b}", "host", o->name,
-					    "ifname", o->ifname, "detached",
-					    1));
-		else
-			printf("host %s: detached from %s\n", o->name,
-			       o->ifname);
-	}
+	if (!err)
+		rep->json = json_pack("{s:s,s:s,s:b}", "host", o->name,
+				      "ifname", o->ifname, "detached", 1);
 	json_decref(state);
 	dp_unlock(lock);
-	return err ? EXIT_USAGE : EXIT_OK;
+	return err ? EXIT_RUNTIME : EXIT_OK;
 }

@@ -9,14 +9,15 @@
  * device on the interface is told the tag too (dp_rdma.h).
  *
  * API:
- *   dp_host_attach(&opts), dp_host_detach(&opts)   exit codes
+ *   dp_host_attach(&opts, &report), dp_host_detach(&opts, &report)
+ *       exit codes and reports as dp_switch.h's
  */
 #ifndef __TAGGER_DP_HOST_H
 #define __TAGGER_DP_HOST_H
 
 #include "dataplane/dp_switch.h"
 
-int dp_host_attach(const struct dp_opts *o);
-int dp_host_detach(const struct dp_opts *o);
+int dp_host_attach(const struct dp_opts *o, struct dp_report *rep);
+int dp_host_detach(const struct dp_opts *o, struct dp_report *rep);
 
 #endif /* __TAGGER_DP_HOST_H */

@@ -231,11 +231,11 @@ static int netns_lock_take(void)
 
 	if (stat("/proc/self/ns/net", &st)) {
 		p_err("/proc/self/ns/net: %s", strerror(errno));
-		return -1;
+		return -EXIT_RUNTIME;
 	}
 	if (mkdir(DP_LOCK_DIR, 0700) && errno != EEXIST) {
 		p_err("cannot create %s: %s", DP_LOCK_DIR, strerror(errno));
-		return -1;
+		return -EXIT_RUNTIME;
 	}
 	fd = open(DP_LOCK_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || !parents_trusted(DP_LOCK_DIR) || fstat(fd, &st) ||
@@ -247,7 +247,9 @@ static int netns_lock_take(void)
 		else
 			p_err("cannot open %s: %s", DP_LOCK_DIR,
 			      strerror(errno));
-		goto err;
+		if (fd >= 0)
+			close(fd);
+		return -EXIT_USAGE;
 	}
 	close(fd);
 	stat("/proc/self/ns/net", &st);
@@ -256,27 +258,25 @@ static int netns_lock_take(void)
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		p_err("cannot open %s: %s", path, strerror(errno));
-		return -1;
+		return -EXIT_RUNTIME;
 	}
-	if (lock_wait(fd, path))
-		goto err;
-	return fd;
-err:
-	if (fd >= 0)
+	if (lock_wait(fd, path)) {
 		close(fd);
-	return -1;
+		return -EXIT_RUNTIME;
+	}
+	return fd;
 }
 
 int dp_lock(void)
 {
 	const char *root = dp_root();
-	int fd, err;
+	int fd, err, ret = -EXIT_USAGE;
 
 	if (dp_root_prepare())
-		return -1;
+		return -EXIT_RUNTIME;
 	netns_lock = netns_lock_take();
 	if (netns_lock < 0)
-		return -1;
+		return netns_lock;
 	err = mkdir_p(root);
 	if (err) {
 		p_err("cannot create %s: %s (set TAGGER_BPF_ROOT to a directory "
@@ -290,13 +290,14 @@ int dp_lock(void)
 		goto err;
 	if (lock_wait(fd, root)) {
 		close(fd);
+		ret = -EXIT_RUNTIME;
 		goto err;
 	}
 	return fd;
 err:
 	close(netns_lock);
 	netns_lock = -1;
-	return -1;
+	return ret;
 }
 
 void dp_unlock(int fd)
@@ -313,18 +314,68 @@ struct state_head {
 	uint32_t len;
 };
 
+/* Write text from chunk k on; 0 or -errno. */
+static int write_chunks(int fd, uint32_t k, const char *text, size_t len,
+			char *chunk)
+{
+	size_t off, n;
+
+	for (off = 0; off < len; off += STATE_CHUNK, k++) {
+		n = len - off < STATE_CHUNK ? len - off : STATE_CHUNK;
+		memset(chunk + n, 0, STATE_CHUNK - n);
+		memcpy(chunk, text + off, n);
+		if (bpf_map_update_elem(fd, &k, chunk, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+/*
+ * The record's text; extra bytes (the rules, dp_state_rules) follow it
+ * in the same map from chunk "rules_at"[0] on, "rules_at"[1] of them, so
+ * readers of the record (every command, the anchor search) skip them.
+ */
+static char *record_text(json_t *state, size_t extra_len, uint32_t *at)
+{
+	json_t *rec = json_copy(state);
+	char *text;
+
+	json_object_del(rec, "rules_at");
+	*at = 0;
+	if (extra_len) {
+		/* Where they start depends on the record's length. */
+		text = json_dumps(rec, JSON_COMPACT);
+		*at = 1 + (strlen(text) + 64 + STATE_CHUNK - 1) / STATE_CHUNK;
+		free(text);
+		json_object_set_new(rec, "rules_at",
+				    json_pack("[I,I]", (json_int_t)*at,
+					      (json_int_t)extra_len));
+	}
+	text = json_dumps(rec, JSON_COMPACT);
+	json_decref(rec);
+	return text;
+}
+
 int dp_state_save(const char *dir, const char *name, json_t *state)
 {
-	char *text = json_dumps(state, JSON_COMPACT), path[PATH_MAX + 64],
-	     tmp[PATH_MAX + 64];
-	size_t len = strlen(text),
-	       nchunks = (len + STATE_CHUNK - 1) / STATE_CHUNK;
+	return dp_state_save_extra(dir, name, state, NULL, 0);
+}
+
+int dp_state_save_extra(const char *dir, const char *name, json_t *state,
+			const void *extra, size_t extra_len)
+{
+	char path[PATH_MAX + 64], tmp[PATH_MAX + 64];
+	uint32_t at, k;
+	char *text = record_text(state, extra_len, &at);
+	size_t len = strlen(text);
+	size_t nchunks =
+		at ? at - 1 + (extra_len + STATE_CHUNK - 1) / STATE_CHUNK :
+		     (len + STATE_CHUNK - 1) / STATE_CHUNK;
 	struct state_head head = { STATE_MAGIC, (uint32_t)len };
 	char *chunk = xcalloc(1, STATE_CHUNK);
-	uint32_t k;
 	int fd, err = 0;
 
-	if (len > DP_STATE_MAX) {
+	if (len + extra_len > DP_STATE_MAX) {
 		err = -EFBIG;
 		goto out;
 	}
@@ -340,15 +391,10 @@ int dp_state_save(const char *dir, const char *name, json_t *state)
 	k = 0;
 	if (bpf_map_update_elem(fd, &k, chunk, BPF_ANY))
 		err = -errno;
-	for (k = 1; !err && k <= nchunks; k++) {
-		size_t off = (size_t)(k - 1) * STATE_CHUNK;
-		size_t n = len - off < STATE_CHUNK ? len - off : STATE_CHUNK;
-
-		memset(chunk, 0, STATE_CHUNK);
-		memcpy(chunk, text + off, n);
-		if (bpf_map_update_elem(fd, &k, chunk, BPF_ANY))
-			err = -errno;
-	}
+	if (!err)
+		err = write_chunks(fd, 1, text, len, chunk);
+	if (!err && at)
+		err = write_chunks(fd, at, extra, extra_len, chunk);
 	/*
 	 * Pinned whole under a temporary name, then renamed over the old one:
 	 * a reader (or a loader killed here) sees the old or the new record,
@@ -399,41 +445,91 @@ json_t *dp_state_load_name(const char *dir, const char *name)
 	return doc;
 }
 
-json_t *dp_state_read_fd(int fd)
+/* len bytes from chunk k on, NUL-terminated; NULL with errno. */
+static char *read_chunks(int fd, uint32_t k, size_t len)
 {
-	char *chunk, *text = NULL;
-	struct state_head head;
-	json_error_t jerr;
-	json_t *doc = NULL;
-	uint32_t k;
+	char *chunk = xmalloc(STATE_CHUNK), *text = xmalloc(len + 1);
+	size_t off, n;
 
-	chunk = xmalloc(STATE_CHUNK);
-	k = 0;
-	if (bpf_map_lookup_elem(fd, &k, chunk))
-		goto out;
-	memcpy(&head, chunk, sizeof(head));
-	if (head.magic != STATE_MAGIC || head.len > DP_STATE_MAX) {
-		errno = EINVAL;
-		goto out;
-	}
-	text = xmalloc((size_t)head.len + 1);
-	for (k = 1; (size_t)(k - 1) * STATE_CHUNK < head.len; k++) {
-		size_t off = (size_t)(k - 1) * STATE_CHUNK;
-		size_t n = head.len - off < STATE_CHUNK ? head.len - off :
-							  STATE_CHUNK;
-
-		if (bpf_map_lookup_elem(fd, &k, chunk))
-			goto out;
+	for (off = 0; off < len; off += STATE_CHUNK, k++) {
+		n = len - off < STATE_CHUNK ? len - off : STATE_CHUNK;
+		if (bpf_map_lookup_elem(fd, &k, chunk)) {
+			free(text);
+			text = NULL;
+			break;
+		}
 		memcpy(text + off, chunk, n);
 	}
-	text[head.len] = '\0';
-	doc = json_loads(text, 0, &jerr);
-	if (!doc)
-		errno = EINVAL;
-out:
-	free(text);
 	free(chunk);
+	if (text)
+		text[len] = '\0';
+	return text;
+}
+
+static json_t *parse_text(char *text)
+{
+	json_t *doc = text ? json_loads(text, 0, NULL) : NULL;
+
+	if (text && !doc)
+		errno = EINVAL;
+	free(text);
 	return doc;
+}
+
+json_t *dp_state_read_fd(int fd)
+{
+	struct state_head head;
+	char *chunk = xmalloc(STATE_CHUNK);
+	uint32_t k = 0;
+	int err;
+
+	err = bpf_map_lookup_elem(fd, &k, chunk);
+	memcpy(&head, chunk, sizeof(head));
+	free(chunk);
+	if (err)
+		return NULL;
+	if (head.magic != STATE_MAGIC || head.len > DP_STATE_MAX) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return parse_text(read_chunks(fd, 1, head.len));
+}
+
+void *dp_state_extra_fd(int fd, json_t *rec, size_t *len)
+{
+	json_t *at = json_object_get(rec, "rules_at");
+	json_int_t k = json_integer_value(json_array_get(at, 0));
+	json_int_t n = json_integer_value(json_array_get(at, 1));
+
+	if (k < 1 || n < 1 || n > DP_STATE_MAX) {
+		errno = ENOENT;
+		return NULL;
+	}
+	*len = n;
+	return read_chunks(fd, k, n);
+}
+
+void *dp_state_extra(const char *dir, json_t *rec, size_t *len)
+{
+	static const char *const names[] = { DP_STATE_CUR, DP_STATE_NEXT };
+	char path[PATH_MAX + 64];
+	void *extra = NULL;
+	json_t *other;
+	int k, fd;
+
+	errno = ENOENT;
+	for (k = 0; !extra && k < 2; k++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
+		fd = bpf_obj_get(path);
+		if (fd < 0)
+			continue;
+		other = dp_state_read_fd(fd);
+		if (other && json_equal(other, rec))
+			extra = dp_state_extra_fd(fd, other, len);
+		json_decref(other);
+		close(fd);
+	}
+	return extra;
 }
 
 int dp_state_commit(const char *dir)

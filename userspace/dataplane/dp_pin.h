@@ -15,7 +15,7 @@
  *   dp_root_set(dir) / dp_root()
  *   dp_root_prepare()              mount the private bpffs if needed (the
  *                                  default root and no bpffs); 0 or -1
- *                                  after p_err
+ *                                  after p_err (a runtime failure)
  *   dp_root_private()              true if pins die with this process
  *   dp_path(buf, name, sub)        "<root>/<name>[/<sub>]"
  *   dp_root_open()                 the root, if it can be trusted: on a
@@ -30,7 +30,11 @@
  *                                  dp_root_open and locks it (flocks, so a
  *                                  killed loader never leaves them held),
  *                                  waiting at most TAGGER_LOCK_TIMEOUT
- *                                  seconds (10) each; fd or -1 after p_err
+ *                                  seconds (10) each; fd, or after p_err
+ *                                  -EXIT_USAGE (a root or lock directory
+ *                                  it must not use) or -EXIT_RUNTIME (no
+ *                                  bpffs could be mounted, the lock was
+ *                                  held or could not be taken)
  *   dp_unlock(fd)                  releases both
  *   dp_state_save(dir, name, json) pin json as dir/name: pinned as
  *                                  name_tmp, renamed over name (atomic);
@@ -42,6 +46,14 @@
  *                                  (errno ENOENT if nothing is there)
  *   dp_state_load_name(dir, name)  the same for dir/name
  *   dp_state_read_fd(fd)           the same for a state map's fd
+ *   dp_state_save_extra(dir, name, json, extra, len)   the same, with
+ *                                  bytes kept after the record in its map
+ *                                  (its "rules_at"), read only by who needs
+ *                                  them (the rules: dp_state.h)
+ *   dp_state_extra(dir, rec, &len) those bytes of record rec as loaded from
+ *                                  dir (the pin holding an equal record);
+ *                                  malloc'ed, or NULL with errno
+ *   dp_state_extra_fd(fd, rec, &len)   the same from the record's map
  *   dp_remove(dir)                 unpin everything under dir (the state
  *                                  last), remove it
  */
@@ -72,6 +84,10 @@ int dp_state_save(const char *dir, const char *name, json_t *state);
 json_t *dp_state_load(const char *dir);
 json_t *dp_state_load_name(const char *dir, const char *name);
 json_t *dp_state_read_fd(int fd);
+int dp_state_save_extra(const char *dir, const char *name, json_t *state,
+			const void *extra, size_t extra_len);
+void *dp_state_extra(const char *dir, json_t *rec, size_t *len);
+void *dp_state_extra_fd(int fd, json_t *rec, size_t *len);
 int dp_state_commit(const char *dir);
 int dp_state_drop(const char *dir);
 int dp_remove(const char *dir);

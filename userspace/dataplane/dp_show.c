@@ -17,6 +17,7 @@
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_state.h"
 #include "dataplane/dp_switch.h"
+#include "model/rules_blob.h"
 #include "lib/log.h"
 #include "tagger_maps.h"
 #include "lib/util.h"
@@ -109,65 +110,23 @@ static json_t *port_json(const struct pins *p, json_t *port)
 	return j;
 }
 
-static void print_counters(json_t *arr, const char *dir)
+/* The switch's own rules as the rules file gives them (null if unreadable). */
+static json_t *switch_rules(const char *dir, json_t *state, const char *name)
 {
-	json_t *c;
-	size_t i;
+	json_t *doc = json_object_get(state, "rules");
+	struct rules *r;
+	json_t *j = NULL;
+	int sw;
 
-	json_array_foreach(arr, i, c) printf(
-		"    %-3s tag %2lld %-8s %12lld packets %14lld bytes\n", dir,
-		json_integer_value(json_object_get(c, "tag")),
-		json_is_true(json_object_get(c, "lossless")) ? "lossless" :
-							       "lossy",
-		json_integer_value(json_object_get(c, "packets")),
-		json_integer_value(json_object_get(c, "bytes")));
-}
-
-static void print_plain(json_t *j, json_t *rules)
-{
-	json_t *port, *v, *l, *tab = json_object_get(j, "table");
-	const char *key;
-	size_t i;
-
-	printf("switch %s  generation %lld  %s  table: %lld entries (%lld classify, "
-	       "%lld rewrite)\n",
-	       json_string_value(json_object_get(j, "switch")),
-	       json_integer_value(json_object_get(j, "generation")),
-	       json_string_value(json_object_get(j, "mode")),
-	       json_integer_value(json_object_get(tab, "entries")),
-	       json_integer_value(json_object_get(tab, "classify")),
-	       json_integer_value(json_object_get(tab, "rewrite")));
-	printf("rules %s\n",
-	       json_string_value(json_object_get(j, "rules_file")));
-	json_array_foreach(json_object_get(j, "ports"), i, port)
-	{
-		printf("  port %s (%s, ifindex %lld)\n",
-		       json_string_value(json_object_get(port, "port")),
-		       json_string_value(json_object_get(port, "ifname")),
-		       json_integer_value(json_object_get(port, "ifindex")));
-		print_counters(json_object_get(port, "in"), "in");
-		print_counters(json_object_get(port, "out"), "out");
-		printf("    lossy:");
-		l = json_object_get(port, "lossy");
-		json_object_foreach(l, key, v) if (json_integer_value(v))
-			printf(" %s %lld", key, json_integer_value(v));
-		printf("  pfc %lld  pause %lld  non-ip %lld\n",
-		       json_integer_value(json_object_get(port, "pfc_frames")),
-		       json_integer_value(
-			       json_object_get(port, "pause_frames")),
-		       json_integer_value(json_object_get(port, "non_ip")));
-	}
-	json_array_foreach(json_object_get(rules, "classify"), i, v)
-		printf("  classify in %-8s tag %2lld -> priority %lld\n",
-		       json_string_value(json_object_get(v, "in")),
-		       json_integer_value(json_object_get(v, "tag")),
-		       json_integer_value(json_object_get(v, "priority")));
-	json_array_foreach(json_object_get(rules, "rewrite"), i, v)
-		printf("  rewrite  tag %2lld in %-8s out %-8s -> tag %lld\n",
-		       json_integer_value(json_object_get(v, "tag")),
-		       json_string_value(json_object_get(v, "in")),
-		       json_string_value(json_object_get(v, "out")),
-		       json_integer_value(json_object_get(v, "new_tag")));
+	if (doc) /* a record of an older tagger */
+		return json_incref(json_object_get(
+			json_object_get(doc, "switches"), name));
+	r = dp_state_rules(dir, state);
+	sw = r ? rules_find_switch(r, name) : -1;
+	if (sw >= 0)
+		j = rules_switch_json(r, sw);
+	rules_free(r);
+	return j;
 }
 
 int dp_switch_json(const struct dp_opts *o, json_t **out)
@@ -179,8 +138,10 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 	size_t i;
 	int ret = EXIT_USAGE;
 
-	if (dp_path(dir, o->name, NULL) || dp_root_prepare())
+	if (dp_path(dir, o->name, NULL))
 		return EXIT_USAGE;
+	if (dp_root_prepare())
+		return EXIT_RUNTIME;
 	/* Pins of our own, from the kernel: nobody else sees them. */
 	if (dp_root_private() &&
 	    dp_anchor_sync(dir, "switch", o->name, NULL) < 0)
@@ -224,15 +185,14 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 	    p.ncpu < 1 || bpf_map_lookup_elem(p.gen, &zero, &gen)) {
 		p_err("%s: pinned maps missing or unreadable: %s", dir,
 		      strerror(errno));
+		ret = EXIT_RUNTIME;
 		goto out;
 	}
 	ports = json_array();
 	json_array_foreach(json_object_get(state, "ports"), i, port)
 		json_array_append_new(ports, port_json(&p, port));
-	rules = json_object_get(
-		json_object_get(json_object_get(state, "rules"), "switches"),
-		o->name);
-	j = json_pack("{s:s,s:O,s:I,s:O,s:O,s:s?,s:o,s:O}", "switch", o->name,
+	rules = switch_rules(dir, state, o->name);
+	j = json_pack("{s:s,s:O,s:I,s:O,s:O,s:s?,s:o,s:o}", "switch", o->name,
 		      "mode", json_object_get(state, "mode"), "generation",
 		      (json_int_t)gen, "table",
 		      json_object_get(state, "table") ?: json_null(),
@@ -248,20 +208,4 @@ out:
 	close(p.gen);
 	json_decref(state);
 	return ret;
-}
-
-int dp_switch_show(const struct dp_opts *o)
-{
-	json_t *j;
-	int ret = dp_switch_json(o, &j);
-
-	if (ret)
-		return ret;
-	if (json_output) {
-		json_emit(j);
-		return EXIT_OK;
-	}
-	print_plain(j, json_object_get(j, "rules"));
-	json_decref(j);
-	return EXIT_OK;
 }

@@ -12,6 +12,7 @@
 
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_state.h"
+#include "model/rules_blob.h"
 #include "lib/log.h"
 #include "tagger_maps.h"
 #include "lib/util.h"
@@ -136,27 +137,50 @@ json_t *dp_state_view(const char *dir)
 	return s;
 }
 
-json_t *dp_rules_for_state(json_t *doc, size_t *size)
+struct rules *dp_state_rules(const char *dir, json_t *rec)
 {
-	static const char *const keep[] = {
-		"format", "lossy",    "tags",  "classes",
-		"hosts",  "switches", "links", NULL,
-	};
-	json_t *r = json_object(), *v;
-	char *text;
-	int k;
+	json_t *doc = json_object_get(rec, "rules");
+	struct rules *r;
+	size_t len;
+	void *blob;
 
-	for (k = 0; keep[k]; k++)
-		if ((v = json_object_get(doc, keep[k])))
-			json_object_set(r, keep[k], v);
-	text = json_dumps(r, JSON_COMPACT);
-	*size = text ? strlen(text) : SIZE_MAX;
-	free(text);
-	if (*size > DP_STATE_MAX) {
-		json_decref(r);
+	if (doc) /* a record of an older tagger: the document itself */
+		return rules_from_json(doc, "attached rules");
+	blob = dp_state_extra(dir, rec, &len);
+	if (!blob)
 		return NULL;
-	}
+	r = rules_from_blob(blob, len, "attached rules");
+	free(blob);
+	if (!r)
+		errno = EINVAL;
 	return r;
+}
+
+json_t *dp_state_links_doc(json_t *rec)
+{
+	return json_object_get(rec, "rules") ?: rec;
+}
+
+void dp_state_set_rules(json_t *state, json_t *doc)
+{
+	json_t *links = json_object_get(doc, "links");
+
+	json_object_del(state, "rules"); /* an older tagger's */
+	if (links)
+		json_object_set(state, "links", links);
+	else
+		json_object_del(state, "links");
+}
+
+int dp_state_save_rules(const char *dir, const char *name, json_t *state,
+			const struct rules *r)
+{
+	size_t len;
+	void *blob = rules_to_blob(r, &len);
+	int err = dp_state_save_extra(dir, name, state, blob, len);
+
+	free(blob);
+	return err;
 }
 
 static json_t *link_set(json_t *doc)

@@ -11,7 +11,9 @@
  *                 attach is rolled back; "attached"; "detaching": written
  *                 before anything is detached, so a killed detach is
  *                 completed
- *   "generation"  the generation (TAGGER_GEN) whose rules "rules" are
+ *   "generation"  the generation (TAGGER_GEN) whose rules it keeps
+ *   "links"       the rules document's "links" (the union check's)
+ *   "rules_at"    where its rules are, in compact form, in its map
  * An update writes the new record as "state_new" first, then bumps the
  * generation, then renames it over "state". The generation in the kernel
  * is the truth: a "state_new" of the running generation is committed,
@@ -31,10 +33,18 @@
  *                                  describes what runs (state_new if it
  *                                  is of the running generation); NULL
  *                                  with errno as dp_state_load
- *   dp_rules_for_state(doc, &err)  the part of a rules document a state
- *                                  keeps (what rules_from_json and the
- *                                  union check read); NULL if over
- *                                  DP_STATE_MAX bytes
+ *   dp_state_set_rules(state, doc) what a record keeps of a rules document
+ *                                  as JSON: its "links"
+ *   dp_state_save_rules(dir, name, state, r)   dp_state_save, with the
+ *                                  rules r in their compact form
+ *                                  (rules_blob.h) after the record; -EFBIG
+ *                                  over DP_STATE_MAX bytes in all
+ *   dp_state_rules(dir, rec)       the rules of a record loaded from dir
+ *                                  (older taggers': its "rules" document);
+ *                                  NULL with errno
+ *   dp_state_links_doc(rec)        the document whose "links" are the
+ *                                  attached rules' (rec, or an older
+ *                                  tagger's "rules")
  *   dp_links_same(a, b)            1 if both docs' "links" are the same
  *                                  set, 0 if not, -1 if one has none
  */
@@ -55,7 +65,12 @@ const char *dp_state_phase(json_t *state);
 int64_t dp_state_gen(json_t *state);
 int dp_state_settle(const char *dir);
 json_t *dp_state_view(const char *dir);
-json_t *dp_rules_for_state(json_t *doc, size_t *size);
+struct rules;
+void dp_state_set_rules(json_t *state, json_t *doc);
+int dp_state_save_rules(const char *dir, const char *name, json_t *state,
+			const struct rules *r);
+struct rules *dp_state_rules(const char *dir, json_t *rec);
+json_t *dp_state_links_doc(json_t *rec);
 int dp_links_same(json_t *a, json_t *b);
 
 #endif /* __TAGGER_DP_STATE_H */

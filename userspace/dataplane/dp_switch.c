@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -23,28 +24,63 @@
 
 #define SYSCTL_PRIO "/proc/sys/net/ipv4/ip_forward_update_priority"
 
-struct rules *dp_load_rules(const char *file, json_t **doc)
+static double cpu_seconds(void)
 {
-	json_error_t jerr;
-	struct rules *r;
-	json_t *root;
+	struct timespec ts;
 
-	root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
-		if (jerr.line > 0)
-			input_err(file, jerr.line, "%d: %s", jerr.column,
-				  jerr.text);
-		else
-			input_err(file, 0, "%s", jerr.text);
-		return NULL;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Wall and CPU time: on a busy machine the CPU time is what the step costs. */
+void dp_phase(const char *what)
+{
+	static double wall, cpu;
+	double now = now_seconds(), c = cpu_seconds();
+
+	if (what && wall > 0)
+		pr_info("phase %-34s %8.2f ms wall %8.2f ms CPU\n", what,
+			1e3 * (now - wall), 1e3 * (c - cpu));
+	wall = now;
+	cpu = c;
+}
+
+/* A failed dp_state_save: its exit code, after the error. */
+int dp_state_save_err(const struct dp_opts *o, const char *dir, int err)
+{
+	if (err == -EFBIG) {
+		p_err("%s: the rules take more than %u bytes as state (the cap)",
+		      o->rules_file, DP_STATE_MAX);
+		return EXIT_USAGE;
 	}
-	r = rules_from_json(root, file);
-	if (!r) {
-		json_decref(root);
-		return NULL;
+	p_err("saving state in %s: %s", dir, strerror(-err));
+	return EXIT_RUNTIME;
+}
+
+/* The rules, the switch and what a state keeps: attach and update alike. */
+int dp_switch_rules(const struct dp_opts *o, struct rules **rp, json_t **doc)
+{
+	struct rules *r;
+	int sw;
+
+	dp_phase(NULL);
+	r = rules_load(o->rules_file, doc);
+	dp_phase("read and check the rules");
+	if (!r)
+		return -EXIT_USAGE;
+	sw = rules_find_switch(r, o->name);
+	if (sw < 0) {
+		p_err("%s: no switch \"%s\" in the rules", o->rules_file,
+		      o->name);
+		goto err;
 	}
-	*doc = root;
-	return r;
+	*rp = r;
+	return sw;
+err:
+	rules_free(r);
+	json_decref(*doc);
+	*doc = NULL;
+	return -EXIT_USAGE;
 }
 
 /* The sysctl's value, 0 if the kernel has none (before 4.19). */
@@ -469,6 +505,20 @@ json_t *dp_switch_settled(const char *dir, const char *name, int *done)
 	return NULL;
 }
 
+int dp_switch_locked(const char *dir, const char *name, int *lock,
+		     json_t **state, int *done)
+{
+	*state = NULL;
+	*done = 0;
+	*lock = dp_lock();
+	dp_phase("lock");
+	if (*lock < 0)
+		return -*lock;
+	*state = dp_switch_settled(dir, name, done);
+	dp_phase("load and settle the state");
+	return 0;
+}
+
 /* The record written before anything is attached; see dp_state.h. */
 static json_t *attaching_state(const struct dp_opts *o,
 			       const struct dp_port *ports, int n,
@@ -487,40 +537,27 @@ static json_t *attaching_state(const struct dp_opts *o,
 	return st;
 }
 
-static void print_attached(const struct dp_opts *o, int n, enum dp_mode mode,
-			   int changed, int old_prio, int64_t gen,
-			   const struct dp_table *tab, const char *dir)
+/* What attach -j prints; the plain text is rendered from it. */
+static json_t *attached_report(const struct dp_opts *o, int n,
+			       enum dp_mode mode, int changed, int old_prio,
+			       int64_t gen, const struct dp_table *tab,
+			       const char *dir)
 {
-	if (json_output) {
-		json_t *j = json_pack(
-			"{s:s,s:s,s:i,s:I,s:I,s:I,s:I,s:s?}", "switch", o->name,
-			"mode", dp_mode_name(mode), "ports", n, "generation",
-			(json_int_t)gen, "entries", (json_int_t)tab->n - 1,
-			"classify", (json_int_t)tab->nclassify, "rewrite",
-			(json_int_t)tab->nrewrite, "pins",
-			dp_root_private() ? NULL : dir);
+	json_t *j = json_pack("{s:s,s:s,s:i,s:I,s:I,s:I,s:I,s:s?}", "switch",
+			      o->name, "mode", dp_mode_name(mode), "ports", n,
+			      "generation", (json_int_t)gen, "entries",
+			      (json_int_t)tab->n - 1, "classify",
+			      (json_int_t)tab->nclassify, "rewrite",
+			      (json_int_t)tab->nrewrite, "pins",
+			      dp_root_private() ? NULL : dir);
 
-		if (changed)
-			json_object_set_new(
-				j, "changed",
-				json_pack("{s:{s:i,s:i}}",
-					  "net.ipv4.ip_forward_update_priority",
-					  "from", old_prio, "to", 0));
-		json_emit(j);
-		return;
-	}
 	if (changed)
-		printf("set net.ipv4.ip_forward_update_priority = 0 (was %d): "
-		       "forwarding keeps the priority tagger sets\n",
-		       old_prio);
-	printf("switch %s: %d ports attached with %s, first on ingress and "
-	       "egress; %s%s\n",
-	       o->name, n, dp_mode_name(mode),
-	       dp_root_private() ? "held by the kernel (no bpffs to pin in)" :
-				   "pinned in ",
-	       dp_root_private() ? "" : dir);
-	printf("generation %lld: %zu table entries (%zu classify, %zu rewrite)\n",
-	       (long long)gen, tab->n - 1, tab->nclassify, tab->nrewrite);
+		json_object_set_new(
+			j, "changed",
+			json_pack("{s:{s:i,s:i}}",
+				  "net.ipv4.ip_forward_update_priority", "from",
+				  old_prio, "to", 0));
+	return j;
 }
 
 /*
@@ -528,7 +565,7 @@ static void print_attached(const struct dp_opts *o, int n, enum dp_mode mode,
  * record "attached": a kill anywhere leaves a record the next command
  * rolls back by (dp_switch_settled).
  */
-int dp_switch_attach(const struct dp_opts *o)
+int dp_switch_attach(const struct dp_opts *o, struct dp_report *rep)
 {
 	struct dp_attachment *att = NULL;
 	struct tagger_port_bpf *skel = NULL;
@@ -537,43 +574,30 @@ int dp_switch_attach(const struct dp_opts *o)
 	int sw, n = 0, lock = -1, err, ret = EXIT_USAGE, changed = 0,
 		old_prio = 0, done;
 	struct dp_table tab = { 0 };
-	struct rules *r;
-	json_t *doc = NULL, *state = NULL, *kept;
+	struct rules *r = NULL;
+	json_t *doc = NULL, *state = NULL;
 	enum dp_mode mode;
 	int64_t gen;
-	size_t size;
 
-	r = dp_load_rules(o->rules_file, &doc);
-	if (!r)
-		return EXIT_USAGE;
-	sw = rules_find_switch(r, o->name);
-	if (sw < 0) {
-		p_err("%s: no switch \"%s\" in the rules", o->rules_file,
-		      o->name);
-		goto out;
-	}
-	kept = dp_rules_for_state(doc, &size);
-	if (!kept) {
-		p_err("%s: the rules take %zu bytes as state, over the cap of %u",
-		      o->rules_file, size, DP_STATE_MAX);
-		goto out;
-	}
-	json_decref(doc);
-	doc = kept;
+	sw = dp_switch_rules(o, &r, &doc);
+	if (sw < 0)
+		return -sw;
 	n = r->sw[sw].nports;
 	ports = resolve_ports(r, sw, o);
 	if (!ports || dp_path(dir, o->name, NULL))
 		goto out;
-	lock = dp_lock();
-	if (lock < 0)
+	ret = dp_switch_locked(dir, o->name, &lock, &state, &done);
+	if (ret)
 		goto out;
-	state = dp_switch_settled(dir, o->name, &done);
+	ret = EXIT_USAGE;
 	if (state || errno == EXDEV) {
 		if (state)
 			p_err("switch %s is attached already (%s): use update or detach",
 			      o->name, dir);
 		goto out;
 	}
+	/* From here on what fails is the system's doing. */
+	ret = EXIT_RUNTIME;
 	if (mkdir(dir, 0700)) {
 		p_err("mkdir %s: %s", dir, strerror(errno));
 		goto out;
@@ -606,18 +630,19 @@ int dp_switch_attach(const struct dp_opts *o)
 	json_object_set_new(state, "mode", json_string(dp_mode_name(mode)));
 	json_object_set_new(state, "ports", ports_json(ports, n, att));
 	json_object_set_new(state, "generation", json_integer(gen));
-	json_object_set(state, "rules", doc);
+	dp_state_set_rules(state, doc);
 	json_object_set_new(state, "rules_file",
 			    json_string(realpath(o->rules_file, abs) ?
 						abs :
 						o->rules_file));
 	dp_set_counts(state, &tab);
-	err = dp_state_save(dir, DP_STATE_CUR, state);
+	err = dp_state_save_rules(dir, DP_STATE_CUR, state, r);
 	if (err) {
-		p_err("saving state in %s: %s", dir, strerror(-err));
+		ret = dp_state_save_err(o, dir, err);
 		goto fail;
 	}
-	print_attached(o, n, mode, changed, old_prio, gen, &tab, dir);
+	rep->json =
+		attached_report(o, n, mode, changed, old_prio, gen, &tab, dir);
 	ret = EXIT_OK;
 	goto out;
 fail:
@@ -639,43 +664,38 @@ out:
 }
 
 /* Record "detaching", then tear down: a killed detach is completed. */
-int dp_switch_detach(const struct dp_opts *o)
+int dp_switch_detach(const struct dp_opts *o, struct dp_report *rep)
 {
 	char dir[PATH_MAX];
 	json_t *state;
 	int lock, n = 0, err, ret = EXIT_OK, done;
-	bool restored;
 
 	if (dp_path(dir, o->name, NULL))
 		return EXIT_USAGE;
-	lock = dp_lock();
-	if (lock < 0)
-		return EXIT_USAGE;
-	state = dp_switch_settled(dir, o->name, &done);
+	ret = dp_switch_locked(dir, o->name, &lock, &state, &done);
+	if (ret)
+		return ret;
 	if (!state) {
-		if (errno != EXDEV && done)
-			printf("switch %s: detached (what an interrupted command left)\n",
-			       o->name);
-		else if (errno != EXDEV)
+		ret = EXIT_USAGE;
+		if (errno != EXDEV && done) {
+			rep->leftover = true;
+			ret = EXIT_OK;
+		} else if (errno != EXDEV) {
 			p_err("switch %s is not attached (%s)", o->name, dir);
-		dp_unlock(lock);
-		return errno != EXDEV && done ? EXIT_OK : EXIT_USAGE;
+		}
+		goto out;
 	}
-	restored = json_object_get(state, "sysctl_prio_was");
+	rep->restored = json_object_get(state, "sysctl_prio_was");
 	json_object_set_new(state, "phase", json_string("detaching"));
 	err = dp_state_save(dir, DP_STATE_CUR, state);
 	if (err)
 		pr_warn("marking %s detaching: %s\n", dir, strerror(-err));
 	if (dp_switch_teardown(dir, state, &n))
-		ret = EXIT_USAGE;
-	if (json_output)
-		json_emit(json_pack("{s:s,s:b,s:i}", "switch", o->name,
-				    "detached", ret == EXIT_OK, "ports", n));
-	else if (ret == EXIT_OK)
-		printf("switch %s: detached from %d ports%s\n", o->name, n,
-		       restored ?
-			       "; net.ipv4.ip_forward_update_priority restored" :
-			       "");
+		ret = EXIT_RUNTIME;
+out:
+	if (ret != EXIT_USAGE)
+		rep->json = json_pack("{s:s,s:b,s:i}", "switch", o->name,
+				      "detached", ret == EXIT_OK, "ports", n);
 	dp_unlock(lock);
 	json_decref(state);
 	return ret;

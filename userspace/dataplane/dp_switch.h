@@ -1,22 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tagger switch: the programs on every port of a switch, its rules in
- * them, live updates, counters, detach. Each function is one subcommand
- * and returns its exit code (EXIT_OK, EXIT_PROBLEM: the union check
- * refused an update, EXIT_USAGE: bad input, or the system refused).
+ * them, live updates, counters, detach. Each function is one subcommand:
+ * it does the work, fills a report and returns its exit code (EXIT_OK,
+ * EXIT_PROBLEM: the union check refused an update, EXIT_USAGE: bad input,
+ * EXIT_RUNTIME: the kernel or the system failed). It prints errors and
+ * warnings, never the command's output: the command line prints the
+ * report (cli/cmd_switch.c).
  *
  * API:
  *   struct dp_opts                       what the command line gave
- *   dp_switch_attach/update/detach/show(&opts)
- *   dp_switch_json(&opts, &j)            what show -j prints, for callers
- *                                        of their own (tagger metrics)
- *   dp_load_rules(file, &doc)            rules + the JSON document
+ *   struct dp_report                     what a subcommand did
+ *   dp_switch_attach/update/detach(&opts, &report)
+ *   dp_switch_json(&opts, &j)            what show -j prints (tagger
+ *                                        metrics reads it too)
+ *   dp_switch_rules(&opts, &r, &doc)     the rules file: its rules and
+ *                                        document; switch index, or
+ *                                        -EXIT_USAGE after p_err
  *   dp_sysctl_prio(&old)                 net.ipv4.ip_forward_update_priority
  *                                        to 0; 1 if changed (old set)
  *   dp_sysctl_restore(old)
  *   dp_switch_settled(dir, name, &done)  under the lock: the committed
  *                                        record, after repairing what a
  *                                        killed loader left (dp_state.h)
+ *   dp_switch_locked(dir, name, &lock, &state, &done)   dp_lock, then
+ *                                        dp_switch_settled; 0, or the
+ *                                        exit code of a failed lock
+ *   dp_state_save_err(&opts, dir, err)  a failed dp_state_save: p_err,
+ *                                        its exit code (over the cap: 2)
+ *   dp_phase(what)                       -v: the time since the last
+ *                                        phase, named what (NULL: start)
  *   dp_switch_teardown(dir, state, &n)   detach what a record names,
  *                                        restore the sysctl, remove dir
  *   dp_teardown_hook(&a, mode)           detach whatever of ours is on one
@@ -47,13 +60,23 @@ struct dp_opts {
 	int class_id; /* host: -1 unless --class */
 };
 
-int dp_switch_attach(const struct dp_opts *o);
-int dp_switch_update(const struct dp_opts *o);
-int dp_switch_detach(const struct dp_opts *o);
-int dp_switch_show(const struct dp_opts *o);
-int dp_switch_json(const struct dp_opts *o, json_t **out);
+/*
+ * json: what -j prints, NULL for nothing (an error was printed); the plain
+ * text is rendered from it, and from what plain text says and -j never
+ * did: leftover (detach: only what an interrupted command left was
+ * removed), restored (detach: the sysctl was put back).
+ */
+struct dp_report {
+	json_t *json;
+	bool leftover;
+	bool restored;
+};
 
-struct rules *dp_load_rules(const char *file, json_t **doc);
+int dp_switch_attach(const struct dp_opts *o, struct dp_report *rep);
+int dp_switch_update(const struct dp_opts *o, struct dp_report *rep);
+int dp_switch_detach(const struct dp_opts *o, struct dp_report *rep);
+int dp_switch_json(const struct dp_opts *o, json_t **out);
+int dp_switch_rules(const struct dp_opts *o, struct rules **r, json_t **doc);
 
 /* Shared by dp_switch.c and dp_update.c. */
 struct dp_port;
@@ -70,5 +93,9 @@ void dp_sysctl_restore(int old);
 int dp_switch_teardown(const char *dir, json_t *state, int *nports);
 int dp_teardown_hook(struct dp_attachment *a, enum dp_mode mode);
 json_t *dp_switch_settled(const char *dir, const char *name, int *done);
+void dp_phase(const char *what);
+int dp_state_save_err(const struct dp_opts *o, const char *dir, int err);
+int dp_switch_locked(const char *dir, const char *name, int *lock,
+		     json_t **state, int *done);
 
 #endif /* __TAGGER_DP_SWITCH_H */

@@ -258,21 +258,6 @@ json_t *dp_union_cycle_json(const struct dp_union_result *res)
 	return arr;
 }
 
-void dp_union_cycle_print(FILE *f, const struct dp_union_result *res)
-{
-	int k;
-
-	for (k = 0; k < res->len; k++) {
-		const struct dp_union_edge *e = &res->cycle[k];
-
-		fprintf(f,
-			"  %s prio %d -> %s prio %d  (tag %d -> %d, %s rules)\n",
-			res->port_names[e->from / 8], e->from % 8,
-			res->port_names[e->to / 8], e->to % 8, e->tag,
-			e->new_tag, e->rules ? "new" : "old");
-	}
-}
-
 void dp_union_free(struct dp_union_result *res)
 {
 	int k;

@@ -57,7 +57,6 @@ void dp_links_free(struct dp_links *l);
 int dp_union_check(const struct rules *old, const struct rules *new,
 		   const struct dp_links *l, struct dp_union_result *res);
 json_t *dp_union_cycle_json(const struct dp_union_result *res);
-void dp_union_cycle_print(FILE *f, const struct dp_union_result *res);
 void dp_union_free(struct dp_union_result *res);
 
 #endif /* __TAGGER_DP_UNION_H */

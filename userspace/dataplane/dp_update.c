@@ -97,10 +97,14 @@ static bool same_topology(const struct dp_opts *o, json_t *doc, json_t *old_doc)
 	return false;
 }
 
-/* 1 if the update may go ahead; 0 refused (printed); -1 bad input. */
-static int union_gate(const struct dp_opts *o, const struct rules *new,
-		      json_t *doc, json_t *old_doc, json_t *report)
+/*
+ * 1 if the update may go ahead; 0 refused (reported); -EXIT_USAGE bad
+ * input, -EXIT_RUNTIME the attached rules cannot be read.
+ */
+static int union_gate(const struct dp_opts *o, const char *dir, json_t *state,
+		      const struct rules *new, json_t *doc, json_t *report)
 {
+	json_t *old_doc = dp_state_links_doc(state);
 	struct dp_union_result res;
 	struct rules *old;
 	struct dp_links l;
@@ -113,31 +117,33 @@ static int union_gate(const struct dp_opts *o, const struct rules *new,
 		return 1;
 	}
 	if (union_links(o, doc, old_doc, &l))
-		return -1;
-	old = rules_from_json(old_doc, "attached rules");
+		return -EXIT_USAGE;
+	old = dp_state_rules(dir, state);
+	dp_phase("union: links, the attached rules");
 	if (!old) {
 		dp_links_free(&l);
-		return -1;
+		if (!o->force) {
+			p_err("%s: the attached rules cannot be read (%s): "
+			      "--force to update without the union check",
+			      dir, strerror(errno));
+			return -EXIT_RUNTIME;
+		}
+		pr_warn("%s: the attached rules cannot be read (%s): updating "
+			"without the union check (--force)\n",
+			dir, strerror(errno));
+		json_object_set_new(report, "union",
+				    json_pack("{s:b}", "checked", 0));
+		return 1;
 	}
 	ok = dp_union_check(old, new, &l, &res);
 	rules_free(old);
+	dp_phase("union: the check");
 	json_object_set_new(
 		report, "union",
 		json_pack("{s:b,s:b,s:I,s:I,s:o}", "checked", 1, "acyclic", ok,
 			  "buffers", (json_int_t)res.buffers, "dependencies",
 			  (json_int_t)res.deps, "cycle",
 			  ok ? json_null() : dp_union_cycle_json(&res)));
-	if (!ok && !json_output) {
-		fprintf(stderr,
-			"%s: the union of the attached and the new rules has "
-			"a cyclic buffer dependency of %d buffers:\n",
-			o->force ? "Warning" : "Error", res.len);
-		dp_union_cycle_print(stderr, &res);
-		if (!o->force)
-			fprintf(stderr,
-				"not updated: while switches change over, this "
-				"cycle can deadlock (--force to update anyway)\n");
-	}
 	dp_union_free(&res);
 	dp_links_free(&l);
 	return ok || o->force;
@@ -149,64 +155,64 @@ static int union_gate(const struct dp_opts *o, const struct rules *new,
  * any point leaves what dp_state_settle commits or drops by the kernel's
  * generation.
  */
-static int swap_in(const char *dir, json_t *next_state, int outer, int genfd,
-		   int tfd, int64_t *gen)
+static int swap_in(const char *dir, json_t *next_state, const struct rules *r,
+		   int outer, int genfd, int tfd, int64_t *gen)
 {
 	int64_t next = dp_table_stage(outer, genfd, tfd, false);
 	int err;
 
+	dp_phase("stage the table");
 	if (next < 0)
 		return (int)next;
 	json_object_set_new(next_state, "generation", json_integer(next));
-	err = dp_state_save(dir, DP_STATE_NEXT, next_state);
+	err = dp_state_save_rules(dir, DP_STATE_NEXT, next_state, r);
+	dp_phase("save the new state");
 	if (err)
 		return err;
 	err = dp_table_go(genfd, next);
+	dp_phase("swap (generation)");
 	if (err)
 		return err;
 	*gen = next;
 	err = dp_state_commit(dir);
+	dp_phase("commit the state");
 	if (err) /* live anyway: the next command commits it */
 		pr_warn("generation %lld is live; committing its state: %s\n",
 			(long long)next, strerror(-err));
 	return 0;
 }
 
-int dp_switch_update(const struct dp_opts *o)
+/* The report's table fields, as attach's. */
+static void report_table(json_t *report, int64_t gen,
+			 const struct dp_table *tab)
 {
-	int sw, n = 0, lock, outer = -1, genfd = -1, tfd = -1, ret = EXIT_USAGE,
-		err, gate;
+	json_object_set_new(report, "updated", json_true());
+	json_object_set_new(report, "generation", json_integer(gen));
+	json_object_set_new(report, "entries", json_integer(tab->n - 1));
+	json_object_set_new(report, "classify", json_integer(tab->nclassify));
+	json_object_set_new(report, "rewrite", json_integer(tab->nrewrite));
+}
+
+int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
+{
+	int sw, n = 0, lock = -1, outer = -1, genfd = -1, tfd = -1,
+		ret = EXIT_USAGE, err, gate;
 	struct rules *r = NULL;
-	json_t *doc = NULL, *state = NULL, *report, *kept;
+	json_t *doc = NULL, *state = NULL, *report;
 	struct dp_port *ports = NULL;
 	struct dp_table tab = { 0 };
 	char dir[PATH_MAX], abs[PATH_MAX];
 	double t0 = now_seconds(), t1;
 	int64_t gen = -1;
-	size_t size;
 
 	report = json_pack("{s:s}", "switch", o->name);
-	r = dp_load_rules(o->rules_file, &doc);
-	if (!r || dp_path(dir, o->name, NULL))
-		goto out_nolock;
-	sw = rules_find_switch(r, o->name);
-	if (sw < 0) {
-		p_err("%s: no switch \"%s\" in the rules", o->rules_file,
-		      o->name);
-		goto out_nolock;
-	}
-	kept = dp_rules_for_state(doc, &size);
-	if (!kept) {
-		p_err("%s: the rules take %zu bytes as state, over the cap of %u",
-		      o->rules_file, size, DP_STATE_MAX);
-		goto out_nolock;
-	}
-	json_decref(doc);
-	doc = kept;
-	lock = dp_lock();
-	if (lock < 0)
-		goto out_nolock;
-	state = dp_switch_settled(dir, o->name, &err);
+	sw = dp_switch_rules(o, &r, &doc);
+	if (sw < 0 || dp_path(dir, o->name, NULL))
+		goto out;
+	ret = dp_switch_locked(dir, o->name, &lock, &state, &err);
+	if (ret)
+		goto out;
+	ret = EXIT_USAGE;
 	if (!state) {
 		if (errno != EXDEV)
 			p_err("switch %s is not attached (%s)", o->name, dir);
@@ -219,14 +225,16 @@ int dp_switch_update(const struct dp_opts *o)
 		      o->rules_file, o->name);
 		goto out;
 	}
-	if (!same_topology(o, doc, json_object_get(state, "rules")))
+	if (!same_topology(o, doc, dp_state_links_doc(state)))
 		goto out;
-	gate = union_gate(o, r, doc, json_object_get(state, "rules"), report);
+	gate = union_gate(o, dir, state, r, doc, report);
 	if (gate <= 0) {
-		ret = gate < 0 ? EXIT_USAGE : EXIT_PROBLEM;
+		ret = gate < 0 ? -gate : EXIT_PROBLEM;
 		json_object_set_new(report, "updated", json_false());
 		goto out;
 	}
+	/* From here on what fails is the kernel's or the system's doing. */
+	ret = EXIT_RUNTIME;
 	t1 = now_seconds();
 	outer = open_pinned(dir, tagger_str(TAGGER_RULES_OUTER));
 	genfd = open_pinned(dir, tagger_str(TAGGER_GEN));
@@ -235,55 +243,38 @@ int dp_switch_update(const struct dp_opts *o)
 		      dir, strerror(errno));
 		goto out;
 	}
+	dp_phase("open the pinned maps");
 	dp_table_build(r, sw, ports, &tab);
+	dp_phase("build the table");
 	tfd = dp_table_create(&tab);
-	json_object_set(state, "rules", doc);
+	dp_phase("create and write the table");
+	dp_state_set_rules(state, doc);
 	dp_set_counts(state, &tab);
 	json_object_set_new(state, "rules_file",
 			    json_string(realpath(o->rules_file, abs) ?
 						abs :
 						o->rules_file));
-	err = tfd < 0 ? tfd : swap_in(dir, state, outer, genfd, tfd, &gen);
+	err = tfd < 0 ? tfd : swap_in(dir, state, r, outer, genfd, tfd, &gen);
+	if (err == -EFBIG) {
+		ret = dp_state_save_err(o, dir, err);
+		goto out;
+	}
 	if (err) {
 		p_err("%s %zu rule table entries: %s",
 		      gen < 0 ? "loading" : "swapping in", tab.n,
 		      strerror(-err));
 		goto out;
 	}
-	json_object_set_new(report, "updated", json_true());
-	json_object_set_new(report, "generation", json_integer(gen));
-	json_object_set_new(report, "entries", json_integer(tab.n - 1));
-	json_object_set_new(report, "classify", json_integer(tab.nclassify));
-	json_object_set_new(report, "rewrite", json_integer(tab.nrewrite));
+	report_table(report, gen, &tab);
 	json_object_set_new(report, "swap_seconds",
 			    json_real(now_seconds() - t1));
 	json_object_set_new(report, "seconds", json_real(now_seconds() - t0));
-	if (!json_output) {
-		json_t *u = json_object_get(report, "union");
-
-		printf("switch %s: generation %lld live: %zu table entries (%zu classify, "
-		       "%zu rewrite), built and swapped in %.1f ms\n",
-		       o->name, (long long)gen, tab.n - 1, tab.nclassify,
-		       tab.nrewrite, 1e3 * (now_seconds() - t1));
-		if (json_is_true(json_object_get(u, "checked")))
-			printf("union of old and new rules: %s (%lld buffers, %lld "
-			       "dependencies)\n",
-			       json_is_true(json_object_get(u, "acyclic")) ?
-				       "no cyclic buffer dependency" :
-				       "CYCLIC, forced",
-			       (long long)json_integer_value(
-				       json_object_get(u, "buffers")),
-			       (long long)json_integer_value(
-				       json_object_get(u, "dependencies")));
-		else
-			printf("union check skipped (--force, no links)\n");
-	}
 	ret = EXIT_OK;
 out:
 	dp_unlock(lock);
-out_nolock:
-	if (json_output && (ret != EXIT_USAGE))
-		json_emit(json_incref(report));
+	/* A refused update reports what the union check found, too. */
+	if (ret == EXIT_OK || ret == EXIT_PROBLEM)
+		rep->json = json_incref(report);
 	json_decref(report);
 	if (outer >= 0)
 		close(outer);

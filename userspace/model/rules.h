@@ -17,7 +17,11 @@
  * API:
  *   rules_parse(path)                 NULL after "file:line:col: ..." or
  *                                     "file: json.path: ..." (exit 2)
+ *   rules_load(path, &doc)            the same, and the parsed document
+ *                                     (the caller's to json_decref)
  *   rules_from_json(root, name)       the same checks on a parsed document
+ *   rules_new(name)                   empty rules, for readers of other
+ *                                     forms (rules_blob.h)
  *   rules_free(r)
  *   rules_find_switch(r, name)        switch index or -1
  *   rules_find_port(r, sw, name)      port index within the switch or -1
@@ -112,6 +116,8 @@ struct rules {
 
 struct rules *rules_parse(const char *path);
 struct rules *rules_from_json(json_t *root, const char *name);
+struct rules *rules_load(const char *path, json_t **doc);
+struct rules *rules_new(const char *name);
 void rules_free(struct rules *r);
 
 int rules_find_switch(const struct rules *r, const char *name);

@@ -220,12 +220,10 @@ static bool parse_host_classes(struct ctx *c, json_t *v, struct rules_host *h)
 	return ok;
 }
 
-static bool parse_host(struct ctx *c, const char *name, json_t *v)
+/* A host or switch entry: an object of known keys under a valid name. */
+static bool node_ok(struct ctx *c, const char *name, json_t *v,
+		    const char *const *keys)
 {
-	static const char *const keys[] = { "tag", "classes", NULL };
-	struct rules *r = c->r;
-	struct rules_host *h = &r->hosts[r->nhosts];
-
 	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") ||
 	    !jp_known_keys(&c->jp, v, keys))
 		return false;
@@ -235,6 +233,56 @@ static bool parse_host(struct ctx *c, const char *name, json_t *v)
 			      NAME_MAX_LEN);
 	if (!valid_name(name))
 		return jp_err(&c->jp, "\"%s\" is not a valid node name", name);
+	return true;
+}
+
+/*
+ * "hosts" or "switches": an object of at most max entries, each read by
+ * one(c, name, value) into *arr (size bytes each, zeroed, one spare).
+ */
+static bool parse_nodes(struct ctx *c, json_t *root, const char *key,
+			bool required, size_t max, void **arr, size_t size,
+			bool (*one)(struct ctx *, const char *, json_t *))
+{
+	json_t *obj = json_object_get(root, key), *v;
+	const char *name;
+	size_t old, o;
+	bool ok = true;
+
+	if (!obj && !required)
+		return true;
+	old = jp_enter_key(&c->jp, key);
+	if (!obj)
+		ok = jp_err(&c->jp, "missing");
+	else if (!jp_want_type(&c->jp, obj, JSON_OBJECT, "an object"))
+		ok = false;
+	else if (json_object_size(obj) > max)
+		ok = jp_err(&c->jp, "more than %zu %s", max, key);
+	if (!ok) {
+		jp_leave(&c->jp, old);
+		return false;
+	}
+	*arr = xcalloc(json_object_size(obj) + 1, size);
+	json_object_foreach(obj, name, v)
+	{
+		o = jp_enter_key(&c->jp, name);
+		ok = one(c, name, v);
+		jp_leave(&c->jp, o);
+		if (!ok)
+			break;
+	}
+	jp_leave(&c->jp, old);
+	return ok;
+}
+
+static bool parse_host(struct ctx *c, const char *name, json_t *v)
+{
+	static const char *const keys[] = { "tag", "classes", NULL };
+	struct rules *r = c->r;
+	struct rules_host *h = &r->hosts[r->nhosts];
+
+	if (!node_ok(c, name, v, keys))
+		return false;
 	h->name = xstrdup(name);
 	h->tag = -1;
 	r->nhosts++;
@@ -248,30 +296,9 @@ static bool parse_host(struct ctx *c, const char *name, json_t *v)
 
 static bool parse_hosts(struct ctx *c, json_t *root)
 {
-	json_t *obj = json_object_get(root, "hosts"), *v;
-	struct rules *r = c->r;
-	const char *name;
-	size_t old, o;
-	bool ok = true;
-
-	if (!obj)
-		return true;
-	old = jp_enter_key(&c->jp, "hosts");
-	if (!jp_want_type(&c->jp, obj, JSON_OBJECT, "an object")) {
-		jp_leave(&c->jp, old);
-		return false;
-	}
-	r->hosts = xcalloc(json_object_size(obj) + 1, sizeof(*r->hosts));
-	json_object_foreach(obj, name, v)
-	{
-		o = jp_enter_key(&c->jp, name);
-		ok = parse_host(c, name, v);
-		jp_leave(&c->jp, o);
-		if (!ok)
-			break;
-	}
-	jp_leave(&c->jp, old);
-	return ok;
+	return parse_nodes(c, root, "hosts", false, SIZE_MAX,
+			   (void **)&c->r->hosts, sizeof(*c->r->hosts),
+			   parse_host);
 }
 
 /* Most switches have a few dozen ports: compare names before hashing. */
@@ -474,15 +501,8 @@ static bool parse_switch(struct ctx *c, const char *name, json_t *v)
 	struct rules *r = c->r;
 	int sw = r->nsw;
 
-	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") ||
-	    !jp_known_keys(&c->jp, v, keys))
+	if (!node_ok(c, name, v, keys))
 		return false;
-	if (strlen(name) > NAME_MAX_LEN)
-		return jp_err(&c->jp,
-			      "name \"%.32s...\" is longer than %d bytes", name,
-			      NAME_MAX_LEN);
-	if (!valid_name(name))
-		return jp_err(&c->jp, "\"%s\" is not a valid node name", name);
 	r->sw[sw].name = xstrdup(name);
 	r->nsw++;
 	strmap_add(&r->sw_names, name, sw);
@@ -492,34 +512,8 @@ static bool parse_switch(struct ctx *c, const char *name, json_t *v)
 
 static bool parse_switches(struct ctx *c, json_t *root)
 {
-	json_t *obj = json_object_get(root, "switches"), *v;
-	struct rules *r = c->r;
-	const char *name;
-	size_t old = jp_enter_key(&c->jp, "switches"), o;
-	bool ok = true;
-
-	if (!obj)
-		ok = jp_err(&c->jp, "missing");
-	else if (!jp_want_type(&c->jp, obj, JSON_OBJECT, "an object"))
-		ok = false;
-	else if (json_object_size(obj) > RULES_MAX_SWITCHES)
-		ok = jp_err(&c->jp, "more than %d switches",
-			    RULES_MAX_SWITCHES);
-	if (!ok) {
-		jp_leave(&c->jp, old);
-		return false;
-	}
-	r->sw = xcalloc(json_object_size(obj) + 1, sizeof(*r->sw));
-	json_object_foreach(obj, name, v)
-	{
-		o = jp_enter_key(&c->jp, name);
-		ok = parse_switch(c, name, v);
-		jp_leave(&c->jp, o);
-		if (!ok)
-			break;
-	}
-	jp_leave(&c->jp, old);
-	return ok;
+	return parse_nodes(c, root, "switches", true, RULES_MAX_SWITCHES,
+			   (void **)&c->r->sw, sizeof(*c->r->sw), parse_switch);
 }
 
 static bool parse_format(struct ctx *c, json_t *root)
@@ -537,7 +531,7 @@ static bool parse_format(struct ctx *c, json_t *root)
 	return ok;
 }
 
-static struct rules *rules_new(const char *name)
+struct rules *rules_new(const char *name)
 {
 	struct rules *r = xcalloc(1, sizeof(*r));
 
@@ -571,7 +565,8 @@ struct rules *rules_from_json(json_t *root, const char *name)
 static int check_ignored(const char *key, size_t keylen, size_t span, void *arg)
 {
 	static const char *const read[] = { "format",  "lossy", "tags",
-					    "classes", "hosts", "switches" };
+					    "classes", "hosts", "switches",
+					    "links" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(read); i++)
@@ -587,7 +582,7 @@ static int check_ignored(const char *key, size_t keylen, size_t span, void *arg)
 	return 1;
 }
 
-struct rules *rules_parse(const char *path)
+struct rules *rules_load(const char *path, json_t **doc)
 {
 	json_error_t jerr;
 	struct lines lr;
@@ -616,6 +611,14 @@ struct rules *rules_parse(const char *path)
 		return NULL;
 	}
 	r = rules_from_json(root, path);
-	json_decref(root);
+	if (r && doc)
+		*doc = root;
+	else
+		json_decref(root);
 	return r;
+}
+
+struct rules *rules_parse(const char *path)
+{
+	return rules_load(path, NULL);
 }

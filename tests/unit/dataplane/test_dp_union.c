@@ -47,22 +47,11 @@ static const char *new_json = HEAD
 					  "b") ",\"classify\":[{\"in\":\"b\",\"tag\":5,\"priority\":1}],"
 					       "\"rewrite\":[{\"tag\":5,\"in\":\"b\",\"out\":\"a\",\"new_tag\":5}]}}," LINKS;
 
-static struct rules *parse(const char *s, json_t **doc)
-{
-	json_error_t e;
-	struct rules *r;
-
-	*doc = json_loads(s, 0, &e);
-	ck_assert_msg(*doc != NULL, "%s", e.text);
-	r = rules_from_json(*doc, "t.json");
-	ck_assert_ptr_nonnull(r);
-	return r;
-}
-
 START_TEST(each_set_alone_is_acyclic_and_the_union_is_not)
 {
 	json_t *d1, *d2, *cyc;
-	struct rules *a = parse(old_json, &d1), *b = parse(new_json, &d2);
+	struct rules *a = rules_from_str(old_json, &d1),
+		     *b = rules_from_str(new_json, &d2);
 	struct dp_union_result res;
 	struct dp_links l;
 	int k;
@@ -99,7 +88,8 @@ END_TEST
 START_TEST(without_the_closing_link_the_union_is_acyclic)
 {
 	json_t *d1, *d2, *links;
-	struct rules *a = parse(old_json, &d1), *b = parse(new_json, &d2);
+	struct rules *a = rules_from_str(old_json, &d1),
+		     *b = rules_from_str(new_json, &d2);
 	struct dp_union_result res;
 	struct dp_links l;
 

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Rules as compact bytes and back; see rules_blob.h. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util.h"
+#include "model/rules_blob.h"
+
+#define BLOB_MAGIC 0x31627274u /* "trb1" */
+
+struct out {
+	uint8_t *buf;
+	size_t len, cap;
+};
+
+static void put(struct out *o, const void *p, size_t n)
+{
+	if (o->len + n > o->cap) {
+		o->cap = o->cap * 2 + n + 4096;
+		o->buf = xrealloc(o->buf, o->cap);
+	}
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+}
+
+static void put_u32(struct out *o, uint32_t v)
+{
+	put(o, &v, sizeof(v));
+}
+
+static void put_str(struct out *o, const char *s)
+{
+	put_u32(o, strlen(s));
+	put(o, s, strlen(s));
+}
+
+static void put_switch(struct out *o, const struct rules_switch *s)
+{
+	int k;
+
+	put_str(o, s->name);
+	put_u32(o, s->nports);
+	for (k = 0; k < s->nports; k++)
+		put_str(o, s->ports[k]);
+	put_u32(o, s->nclassify);
+	put(o, s->classify, (size_t)s->nclassify * sizeof(*s->classify));
+	put_u32(o, s->nrewrite);
+	put(o, s->rewrite, (size_t)s->nrewrite * sizeof(*s->rewrite));
+}
+
+void *rules_to_blob(const struct rules *r, size_t *len)
+{
+	struct out o = { 0 };
+	int k, i;
+
+	put_u32(&o, BLOB_MAGIC);
+	put_u32(&o, r->lossy_tag);
+	put_u32(&o, r->lossy_prio);
+	put_u32(&o, r->ntags);
+	for (k = 0; k < r->ntags; k++) {
+		put_u32(&o, r->tags[k].tag);
+		put_u32(&o, r->tags[k].prio);
+	}
+	put_u32(&o, r->nclasses);
+	for (k = 0; k < r->nclasses; k++) {
+		put_u32(&o, r->class_ids[k]);
+		put_u32(&o, r->class_tags[k]);
+	}
+	put_u32(&o, r->nhosts);
+	for (k = 0; k < r->nhosts; k++) {
+		put_str(&o, r->hosts[k].name);
+		put_u32(&o, r->hosts[k].tag);
+		put_u32(&o, r->hosts[k].nclasses);
+		for (i = 0; i < r->hosts[k].nclasses; i++)
+			put_u32(&o, r->hosts[k].classes[i]);
+	}
+	put_u32(&o, r->nsw);
+	for (k = 0; k < r->nsw; k++)
+		put_switch(&o, &r->sw[k]);
+	*len = o.len;
+	return o.buf;
+}
+
+struct in {
+	const uint8_t *p, *end;
+	bool bad;
+};
+
+static bool take(struct in *in, void *dst, size_t n)
+{
+	if (in->bad || (size_t)(in->end - in->p) < n) {
+		in->bad = true;
+		return false;
+	}
+	memcpy(dst, in->p, n);
+	in->p += n;
+	return true;
+}
+
+static uint32_t get_u32(struct in *in)
+{
+	uint32_t v = 0;
+
+	take(in, &v, sizeof(v));
+	return v;
+}
+
+/* A count of items of at least size bytes each that the rest can hold. */
+static uint32_t get_count(struct in *in, size_t size)
+{
+	uint32_t n = get_u32(in);
+
+	if (!in->bad && (size_t)n > (size_t)(in->end - in->p) / size)
+		in->bad = true;
+	return in->bad ? 0 : n;
+}
+
+static char *get_str(struct in *in)
+{
+	uint32_t n = get_count(in, 1);
+	char *s = xmalloc((size_t)n + 1);
+
+	take(in, s, n);
+	s[in->bad ? 0 : n] = '\0';
+	if (strlen(s) != n)
+		in->bad = true;
+	return s;
+}
+
+static bool tag_ok(int t)
+{
+	return t >= 0 && t < RULES_NTAGS;
+}
+
+static bool port_ok(const struct rules_switch *s, uint16_t p)
+{
+	return p == RULES_ANY || p < s->nports;
+}
+
+/* The lookups of switch sw, as the JSON reader builds them. */
+static bool index_switch(struct rules *r, int sw)
+{
+	struct rules_switch *s = &r->sw[sw];
+	char key[512];
+	bool fresh;
+	int k;
+
+	for (k = 0; k < s->nports; k++) {
+		snprintf(key, sizeof(key), "%s:%s", s->name, s->ports[k]);
+		if (!strmap_add(&r->port_names, key, k))
+			return false;
+	}
+	for (k = 0; k < s->nclassify; k++) {
+		const struct rules_classify *c = &s->classify[k];
+
+		if (!port_ok(s, c->in) || !tag_ok(c->tag) ||
+		    c->prio >= RULES_NPRIOS)
+			return false;
+		*hmap_slot(&r->classify, rules_classify_key(sw, c->in, c->tag),
+			   &fresh) = k;
+		s->wild_classify |= c->in == RULES_ANY;
+	}
+	for (k = 0; k < s->nrewrite; k++) {
+		const struct rules_rewrite *w = &s->rewrite[k];
+
+		if (!port_ok(s, w->in) || !port_ok(s, w->out) ||
+		    !tag_ok(w->tag) || !tag_ok(w->new_tag))
+			return false;
+		*hmap_slot(&r->rewrite,
+			   rules_rewrite_key(sw, w->tag, w->in, w->out),
+			   &fresh) = k;
+		s->wild_rewrite |= w->in == RULES_ANY || w->out == RULES_ANY;
+	}
+	return true;
+}
+
+static bool get_switch(struct in *in, struct rules *r)
+{
+	struct rules_switch *s = &r->sw[r->nsw];
+	int k;
+
+	s->name = get_str(in);
+	r->nsw++;
+	s->nports = get_count(in, 4);
+	s->ports = xcalloc(s->nports + 1, sizeof(*s->ports));
+	for (k = 0; k < s->nports; k++)
+		s->ports[k] = get_str(in);
+	s->nclassify = get_count(in, sizeof(*s->classify));
+	s->classify = xcalloc(s->nclassify + 1, sizeof(*s->classify));
+	take(in, s->classify, (size_t)s->nclassify * sizeof(*s->classify));
+	s->nrewrite = get_count(in, sizeof(*s->rewrite));
+	s->rewrite = xcalloc(s->nrewrite + 1, sizeof(*s->rewrite));
+	take(in, s->rewrite, (size_t)s->nrewrite * sizeof(*s->rewrite));
+	if (in->bad || s->nports >= RULES_MAX_PORTS ||
+	    !strmap_add(&r->sw_names, s->name, r->nsw - 1))
+		return false;
+	return index_switch(r, r->nsw - 1);
+}
+
+static bool get_host(struct in *in, struct rules *r)
+{
+	struct rules_host *h = &r->hosts[r->nhosts];
+	int k;
+
+	h->name = get_str(in);
+	r->nhosts++;
+	h->tag = (int)get_u32(in);
+	h->nclasses = get_count(in, 4);
+	h->classes = xcalloc(h->nclasses + 1, sizeof(int));
+	for (k = 0; k < h->nclasses; k++)
+		if (!tag_ok((h->classes[k] = (int)get_u32(in))))
+			return false;
+	return !in->bad && (h->tag == -1 || tag_ok(h->tag)) &&
+	       strmap_add(&r->host_names, h->name, r->nhosts - 1);
+}
+
+static bool get_tags(struct in *in, struct rules *r)
+{
+	int k, n;
+
+	r->lossy_tag = (int)get_u32(in);
+	r->lossy_prio = (int)get_u32(in);
+	n = get_count(in, 8);
+	r->tags = xcalloc(n + 1, sizeof(*r->tags));
+	for (k = 0; k < n; k++) {
+		r->tags[k].tag = (int)get_u32(in);
+		r->tags[k].prio = (int)get_u32(in);
+		if (!tag_ok(r->tags[k].tag) || r->tags[k].prio < 0 ||
+		    r->tags[k].prio >= RULES_NPRIOS)
+			return false;
+		r->rank[r->tags[k].tag] = (int8_t)k;
+		r->prio[r->tags[k].tag] = (int8_t)r->tags[k].prio;
+		r->ntags++;
+	}
+	if (!tag_ok(r->lossy_tag) || r->lossy_prio < 0 ||
+	    r->lossy_prio >= RULES_NPRIOS)
+		return false;
+	r->rank[r->lossy_tag] = (int8_t)r->ntags;
+	n = get_count(in, 8);
+	r->class_ids = xcalloc(n + 1, sizeof(int));
+	r->class_tags = xcalloc(n + 1, sizeof(int));
+	for (k = 0; k < n; k++) {
+		r->class_ids[k] = (int)get_u32(in);
+		r->class_tags[k] = (int)get_u32(in);
+		r->nclasses++;
+		if (!tag_ok(r->class_tags[k]))
+			return false;
+	}
+	return !in->bad;
+}
+
+struct rules *rules_from_blob(const void *buf, size_t len, const char *name)
+{
+	struct in in = { buf, (const uint8_t *)buf + len, false };
+	struct rules *r = rules_new(name);
+	uint32_t n, k;
+	bool ok = get_u32(&in) == BLOB_MAGIC && get_tags(&in, r);
+
+	n = ok ? get_count(&in, 12) : 0;
+	r->hosts = xcalloc(n + 1, sizeof(*r->hosts));
+	for (k = 0; ok && k < n; k++)
+		ok = get_host(&in, r);
+	n = ok ? get_count(&in, 16) : 0;
+	r->sw = xcalloc(n + 1, sizeof(*r->sw));
+	for (k = 0; ok && k < n; k++)
+		ok = get_switch(&in, r);
+	if (!ok || in.bad || in.p != in.end) {
+		rules_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static const char *port_json(const struct rules *r, int sw, int p)
+{
+	return p == RULES_ANY ? "*" : r->sw[sw].ports[p];
+}
+
+json_t *rules_switch_json(const struct rules *r, int sw)
+{
+	const struct rules_switch *s = &r->sw[sw];
+	json_t *ports = json_array(), *cl = json_array(), *rw = json_array();
+	int k;
+
+	for (k = 0; k < s->nports; k++)
+		json_array_append_new(ports, json_string(s->ports[k]));
+	for (k = 0; k < s->nclassify; k++)
+		json_array_append_new(
+			cl, json_pack("{s:s,s:i,s:i}", "in",
+				      port_json(r, sw, s->classify[k].in),
+				      "tag", s->classify[k].tag, "priority",
+				      s->classify[k].prio));
+	for (k = 0; k < s->nrewrite; k++)
+		json_array_append_new(
+			rw,
+			json_pack("{s:i,s:s,s:s,s:i}", "tag", s->rewrite[k].tag,
+				  "in", port_json(r, sw, s->rewrite[k].in),
+				  "out", port_json(r, sw, s->rewrite[k].out),
+				  "new_tag", s->rewrite[k].new_tag));
+	return json_pack("{s:o,s:o,s:o}", "ports", ports, "classify", cl,
+			 "rewrite", rw);
+}
