@@ -22,7 +22,14 @@
 # The variants run one after the other for each m, the m in turn, trials
 # repeat that; the table gives medians over the trials.
 #
-#   vmlab scenario hops [--trials N] [--max M] [--plain] [--out DIR] [--lab NAME]
+# With --tables (draft 7.3.2, scenario 2) the line is one switch and what
+# grows is its rule table instead: 63 tags on 2, 5, 13 and 40 ports (idle
+# veths beside the two real ones), every (in-port, tag) classified
+# and every (tag, in, out) rewritten: 378, 1,890, 11,466 and 103,320
+# rules; the flow's own rules among them. Same two phases, same variants.
+#
+#   vmlab scenario hops [--trials N] [--max M] [--plain] [--tables]
+#                       [--out DIR] [--lab NAME]
 D=$(cd "$(dirname "$0")" && pwd)
 SC_NAME=${SC_NAME:-hops}
 SC_RATE=${SC_RATE:-1gbit}
@@ -31,17 +38,19 @@ HOPS_PHASE=${HOPS_PHASE:-3}
 source "$D/../scenario.sh"
 source "$D/../experiment.sh"
 ex_args "$@"
-max=8 variants="none tagger"
+max=8 variants="none tagger" tables=0
 set -- "${EX_REST[@]}"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--max) max=$2; shift ;;
 	--plain) variants="none plain tagger" ;;
+	--tables) tables=1 ;;
 	*) echo "What is \"$1\"?" >&2; exit 2 ;;
 	esac
 	shift
 done
 [[ $max =~ ^[1-8]$ ]] || { echo "--max: 1 to 8, not \"$max\"" >&2; exit 2; }
+[ "$tables" = 1 ] && SC_NAME=hops-tables
 ex_setup
 
 # The line of m switches: topology, its one path, Tagger's rules for it.
@@ -72,16 +81,42 @@ line_files() {
 		> "$SC_OUT/line-$m.rules.json"
 }
 
-# One run: the line of $1 switches in variant $2, results in $3.
+# S1's rules on PORTS ports (h1, h2 and dummies d1..): every tag of 1..63
+# on every port, the flow's rules (tag 1 in at h1, out at h2 as tag 2).
+table_rules() {
+	python3 - "$1" "$SC_OUT/table-$1.rules.json" <<'PY'
+import json, sys
+n = int(sys.argv[1])
+ports = ["h1", "h2"] + ["d%d" % i for i in range(1, n - 1)]
+prio = lambda t: 1 + (t + 1) % 2
+r = {"format": "tagger-rules/1", "lossy": {"tag": 0, "priority": 0},
+     "tags": [{"tag": t, "priority": prio(t)} for t in range(1, 64)],
+     "hosts": {"h1": {"tag": 1}, "h2": {"tag": 1}},
+     "switches": {"S1": {"ports": ports,
+         "classify": [{"in": p, "tag": t, "priority": prio(t)} for p in ports for t in range(1, 64)],
+         "rewrite": [{"tag": t, "in": i, "out": o, "new_tag": 2 if (t, i, o) == (1, "h1", "h2") else t}
+                     for t in range(1, 64) for i in ports for o in ports]}}}
+json.dump(r, open(sys.argv[2], "w"))
+PY
+}
+
+# One run: the line of $1 switches in variant $2, results in $3; with
+# --tables the one switch has $4 ports and their rules.
 hops_run() {
-	local m=$1 v=$2 dir=$3 dst
+	local m=$1 v=$2 dir=$3 ports=${4:-} dst i
 	SC_DIR=$dir SC_TOPO=$SC_OUT/line-$m.topo
 	rm -rf "$dir"; mkdir -p "$dir"
 	lab_up "$SC_TOPO" --paths "$SC_OUT/line-$m.elp" || return 1
+	for i in $(seq 1 $((${ports:-2} - 2))); do
+		# (veth: this kernel has no dummy interfaces; the peer x$i idles)
+		ip -n "$(lab_ns S1)" link add "d$i" type veth peer name "x$i" &&
+			ip -n "$(lab_ns S1)" link set "d$i" up || return 1
+	done
 	if [ "$v" = none ]; then
 		SC_DSCP_MAP="26:3,0:0"
 	else
 		SC_RULES=$SC_OUT/line-$m.rules.json
+		[ -n "$ports" ] && SC_RULES=$SC_OUT/table-$ports.rules.json
 		if [ "$v" = tagger ]; then sc_dataplane tagger; else sc_dataplane plain; fi || return 1
 	fi
 	SC_LOSSLESS=1,2,3
@@ -102,23 +137,33 @@ hops_run() {
 	lab_down
 }
 
-for m in $(seq "$max"); do line_files "$m"; done
+xs=$(seq "$max")
+if [ "$tables" = 1 ]; then
+	line_files 1
+	xs="2 5 13 40"
+	for x in $xs; do table_rules "$x"; done
+else
+	for m in $xs; do line_files "$m"; done
+fi
 : > "$SC_OUT/runs.jsonl"
 for t in $(seq "$EX_TRIALS"); do
-	for m in $(seq "$max"); do
+	for m in $xs; do
 		for v in $variants; do
 			d=$SC_OUT/trial-$t/m$m-$v
-			( trap 'lab_down_mine' EXIT; export LAB_QUIET=1; hops_run "$m" "$v" "$d" ) >/dev/null 2>&1 ||
+			if [ "$tables" = 1 ]; then set -- 1 "$v" "$d" "$m"; else set -- "$m" "$v" "$d"; fi
+			( trap 'lab_down_mine' EXIT; export LAB_QUIET=1; hops_run "$@" ) >/dev/null 2>&1 ||
 				echo "trial $t m=$m $v: run failed" >&2
 			lab_init "${LAB_NAME:-$SC_NAME}"
 			# Goodput over the phase's second half; latency percentiles.
-			jq -n -c --arg v "$v" --argjson m "$m" --argjson t "$t" \
+			rules=$m
+			[ "$tables" = 1 ] && rules=$((63 * m + 63 * m * m))
+			jq -n -c --arg v "$v" --argjson m "$m" --argjson t "$t" --argjson rules "$rules" \
 				--slurpfile lat <(cat "$d/latency.json" 2>/dev/null) \
 				--slurpfile rx <(cat "$d/rx.json" 2>/dev/null) \
 				--slurpfile tx <(cat "$d/tx.json" 2>/dev/null) \
 				--slurpfile p <(cat "$d/pfc.json" 2>/dev/null) "$EX_JQ"'
 				([$rx[] | select(.final)] | first) as $fin |
-				{variant: $v, m: $m, trial: $t,
+				{variant: $v, m: $m, trial: $t, rules: $rules,
 				 latency_us: ($lat[0].latency_us // null), latency_lost: ($lat[0].lost // null),
 				 goodput_mbps: (if $fin and $tx[0].seconds then $fin.rx_bytes * 8 / $tx[0].seconds / 1e6 | r1 else null end),
 				 sent: ($tx[0].sent_pkts // null),
@@ -131,7 +176,7 @@ for t in $(seq "$EX_TRIALS"); do
 done
 
 jq -s "$EX_JQ"' . as $runs | {scenario: "hops", trials: $trials, link: $link, offered_mbps: $offer,
-	by_m: (group_by(.m) | map({m: .[0].m, variants: (group_by(.variant) | map({key: .[0].variant, value: {
+	by_m: (group_by(.m) | map({m: .[0].m, rules: .[0].rules, variants: (group_by(.variant) | map({key: .[0].variant, value: {
 		runs: length,
 		latency_p50_us: (map(.latency_us.p50) | median | r1),
 		latency_p99_us: (map(.latency_us.p99) | median | r1),
@@ -141,10 +186,10 @@ jq -s "$EX_JQ"' . as $runs | {scenario: "hops", trials: $trials, link: $link, of
 	runs: $runs}' --argjson trials "$EX_TRIALS" --arg link "$SC_RATE" --argjson offer "$SC_OFFER" \
 	"$SC_OUT/runs.jsonl" > "$SC_OUT/summary.json" || exit 1
 {
-	printf 'm'
+	if [ "$tables" = 1 ]; then printf 'ports (rules)'; else printf 'm'; fi
 	for v in $variants; do printf '\t%s p50 us\t%s p99 us\t%s Mbit/s\t%s lost' "$v" "$v" "$v" "$v"; done
 	echo
-	jq -r --arg vs "$variants" '.by_m[] | .variants as $x | [.m] +
+	jq -r --arg vs "$variants" --arg t "$tables" '.by_m[] | .variants as $x | [if $t == "1" then "\(.m) (\(.rules))" else .m end] +
 		[$vs | split(" ")[] as $v | $x[$v] // {} | .latency_p50_us, .latency_p99_us, .goodput_mbps, .lost |
 		 if . == null then "-" else tostring end] | @tsv' "$SC_OUT/summary.json"
 } | column -t -s $'\t' | tee "$SC_OUT/table.txt"
@@ -153,14 +198,19 @@ ex_load | tee -a "$SC_OUT/table.txt"
 
 if command -v gnuplot >/dev/null; then
 	for v in $variants; do
-		jq -r --arg v "$v" '.by_m[] | [.m, (.variants[$v] | .latency_p50_us, .latency_p99_us, .goodput_mbps) // "NaN"] | @tsv' \
+		jq -r --arg v "$v" '.by_m[] | [.rules // .m, (.variants[$v] | .latency_p50_us, .latency_p99_us, .goodput_mbps) // "NaN"] | @tsv' \
 			"$SC_OUT/summary.json" > "$SC_OUT/plot-$v.tsv"
 	done
 	{
 		echo "set terminal pngcairo size 1100,420 font ',10'"
 		echo "set output '$SC_OUT/hops.png'"
-		echo "set multiplot layout 1,2 title 'hops: a flow through m tagging hops (medians of $EX_TRIALS trials)'"
-		echo "set xlabel 'hops m'; set grid; set key top left; set xrange [0.5:$max.5]; set xtics 1"
+		if [ "$tables" = 1 ]; then
+			echo "set multiplot layout 1,2 title 'hops --tables: a flow through one switch with a growing rule table (medians of $EX_TRIALS trials)'"
+			echo "set xlabel 'rules on the switch (log)'; set logscale x; set grid; set key top left"
+		else
+			echo "set multiplot layout 1,2 title 'hops: a flow through m tagging hops (medians of $EX_TRIALS trials)'"
+			echo "set xlabel 'hops m'; set grid; set key top left; set xrange [0.5:$max.5]; set xtics 1"
+		fi
 		echo "set ylabel 'one-way latency (us)'; set yrange [0:*]; set title 'latency, 10 Mbit/s flow'"
 		printf 'plot '
 		sep=
