@@ -213,7 +213,7 @@ if command -v gnuplot >/dev/null; then
 		echo "set title 'completion time of the messages sent after the failures'"
 		echo "set logscale x; set xlabel 'FCT (ms, log)'; set ylabel 'fraction of messages'; set yrange [0:1]"
 		echo "plot '$SC_OUT/cdf-a.tsv' using 1:2 with lines lw 2 title 'a: 1-bounce lossless', '$SC_OUT/cdf-b.tsv' using 1:2 with lines lw 2 title 'b: 1-bounce lossy', '$SC_OUT/cdf-c.tsv' using 1:2 with lines lw 2 title 'c: shortest only'"
-		echo "unset logscale x; set title 'goodput of the throughput flows after the failures'; set key top right"
+		echo "unset logscale x; set title 'goodput of the throughput flows after the failures'; set key outside right"
 		echo "set xlabel 'trial'; set ylabel 'Mbit/s (sum)'; set yrange [0:*]; set xtics 1; set xrange [0.5:$EX_TRIALS.5]"
 		echo "plot '$SC_OUT/goodput-a.tsv' using (\$1-0.15):2 with points pt 7 ps 1.5 title 'a', '$SC_OUT/goodput-b.tsv' using 1:2 with points pt 5 ps 1.5 title 'b', '$SC_OUT/goodput-c.tsv' using (\$1+0.15):2 with points pt 9 ps 1.5 title 'c'"
 		echo "unset multiplot"
