@@ -45,8 +45,9 @@ ex_setup() {
 	trap 'lab_down_mine' EXIT
 	trap 'exit 130' INT TERM
 	mkdir -p "$SC_OUT"
-	# The machine's load while the experiment ran goes with its numbers.
-	cut -d' ' -f1-3 /proc/loadavg > "$SC_OUT/load-before"
+	# The machine's load while the experiment ran goes with its numbers
+	# (kept when only the report is made again: EX_REPORT=1).
+	[ "${EX_REPORT:-0}" = 1 ] || cut -d' ' -f1-3 /proc/loadavg > "$SC_OUT/load-before"
 }
 
 ex_run() {
@@ -62,6 +63,6 @@ ex_median() { jq "$EX_JQ"' median'; }
 
 # The load average at the start and end, for the table's footer.
 ex_load() {
-	cut -d' ' -f1-3 /proc/loadavg > "$SC_OUT/load-after"
+	[ "${EX_REPORT:-0}" = 1 ] || cut -d' ' -f1-3 /proc/loadavg > "$SC_OUT/load-after"
 	echo "load average (1, 5, 15 min) before: $(cat "$SC_OUT/load-before"), after: $(cat "$SC_OUT/load-after"); $(nproc) cores"
 }

@@ -18,7 +18,9 @@
 # compile from the up-down + 1-bounce ELP; user 2's rules are user 1's with
 # its own tags (vmlab/two-users.jq).
 #
-#   vmlab scenario reuse [--trials N] [--out DIR] [--lab NAME]
+#   vmlab scenario reuse [--trials N] [--out DIR] [--lab NAME] [--report]
+#
+# --report: no runs, the table and JSON again from the trials in DIR.
 #
 # Per scheme the medians over N trials (default 3): every flow's
 # throughput before the failure and in the second half of the window
@@ -44,8 +46,15 @@ SC_AFTER=${SC_AFTER:-2}
 source "$D/../scenario.sh"
 source "$D/../experiment.sh"
 ex_args "$@"
+report_only=0
+[ "${EX_REST[*]}" = --report ] && report_only=1 EX_REPORT=1 EX_REST=()
 [ ${#EX_REST[@]} -eq 0 ] || { echo "What is \"${EX_REST[0]}\"?" >&2; exit 2; }
 ex_setup
+schemes="reuse noreuse"
+if [ "$report_only" = 1 ]; then
+	EX_TRIALS=$(find "$SC_OUT" -maxdepth 1 -name 'trial-*' | wc -l)
+	[ "$EX_TRIALS" -gt 0 ] || { echo "no trials in $SC_OUT" >&2; exit 1; }
+else
 
 # The rules of both schemes, verified against the ELP they come from.
 "$TAGGER" paths bounce=1 "$SC_TOPO" -o "$SC_OUT/bounce1.elp" || exit 1
@@ -60,7 +69,6 @@ for s in reuse noreuse; do
 	"$TAGGER" -j verify "$SC_TOPO" "$SC_OUT/bounce1.elp" "$SC_OUT/$s.json" > "$SC_OUT/$s.verify.json"
 done
 
-schemes="reuse noreuse"
 for t in $(seq "$EX_TRIALS"); do
 	for s in $schemes; do
 		SC_RULES=$SC_OUT/$s.json
@@ -72,19 +80,28 @@ for t in $(seq "$EX_TRIALS"); do
 			(if .schedule.kept then "" else ", schedule NOT kept: " + (.schedule.problems | join("; ")) end)' "$v")"
 	done
 done
+fi
 
-# One record per run, then per scheme the medians.
+# One record per run, then per scheme the medians. "after" is the
+# window's second half (as in every scenario); "first" its first half,
+# where the failure's effect is freshest.
 for t in $(seq "$EX_TRIALS"); do
 	for s in $schemes; do
 		d=$SC_OUT/trial-$t/$s/tagger
 		[ -f "$d/verdict.json" ] || continue
+		last=$(awk '$1 == "last" { print $2 }' "$d/meta.tsv")
+		stop=$(awk '$1 == "stop" { print $2 }' "$d/meta.tsv")
 		jq -c --arg s "$s" --argjson t "$t" --slurpfile p "$d/pfc.json" \
+			--slurpfile rx <(cat "$d"/rx-*.json) --argjson last "$last" --argjson stop "$stop" \
 			--argjson wire "$(echo "($SC_SIZE + 42) / $SC_SIZE" | bc -l)" \
 			--argjson link "${SC_RATE%mbit}" '
 			(.flows | map({key: (.id | tostring), value: .}) | from_entries) as $f |
 			{scheme: $s, trial: $t, kept: .schedule.kept, deadlock,
 			 before: ($f | map_values(.before_mbps)),
 			 after: ($f | map_values(.after_mbps)),
+			 first: ([$rx[] | select((.final | not) and .t >= $last and .t < ($last + $stop) / 2)] |
+				group_by(.flow) | map({key: (.[0].flow | tostring),
+					value: (map(.mbps) | add / length)}) | from_entries),
 			 user1: ($f["1"].after_mbps + $f["2"].after_mbps),
 			 user2: $f["3"].after_mbps,
 			 total: ([.flows[].after_mbps // 0] | add),
@@ -97,7 +114,7 @@ done > "$SC_OUT/runs.jsonl"
 jq -s "$EX_JQ"'
 	def per_flow(f): ["1", "2", "3"] | map(. as $i | {key: $i, value: (f | map(.[$i]) | median | r1)}) | from_entries;
 	def stats($k): {runs: ($k | length),
-		after_mbps: per_flow($k | map(.after)),
+		after_mbps: per_flow($k | map(.after)), first_mbps: per_flow($k | map(.first)),
 		user1_mbps: ($k | map(.user1) | median | r1), user2_mbps: ($k | map(.user2) | median | r1),
 		total_mbps: ($k | map(.total) | median | r1),
 		jain_index: ($k | map(.jain) | median | r2)};
@@ -107,6 +124,7 @@ jq -s "$EX_JQ"'
 		runs: length, schedule_kept: ($k | length),
 		deadlocks: (map(select(.deadlock == true)) | length),
 		before_mbps: per_flow($k | map(.before)), after_mbps: per_flow($k | map(.after)),
+		first_mbps: per_flow($k | map(.first)),
 		user1_mbps: ($k | map(.user1) | median | r1), user2_mbps: ($k | map(.user2) | median | r1),
 		total_mbps: ($k | map(.total) | median | r1),
 		bottleneck_utilisation: ($k | map(.utilisation) | median | r2),
@@ -125,6 +143,7 @@ jq -r '
 	row("runs (schedule kept)"; "\(.runs) (\(.schedule_kept))"),
 	(["1", "2", "3"][] as $i |
 	  row("flow \($i) before failure (Mbit/s)"; .before_mbps[$i]),
+	  row("flow \($i) after, 1st half of window"; .first_mbps[$i]),
 	  row("flow \($i) after, 2nd half of window"; .after_mbps[$i])),
 	row("user 1 (flows 1+2) after"; .user1_mbps),
 	row("user 2 (flow 3) after"; .user2_mbps),
@@ -135,7 +154,7 @@ jq -r '
 	row("lossless drops (sum)"; .lossless_drops),
 	(["rules verify deadlock-free (1-bounce ELP)", (.rules_verify_deadlock_free | .reuse, .noreuse | tostring)] | @tsv),
 	row("runs the link limited (utilisation >= 0.9)"; .link_bound.runs),
-	(["1", "2", "3"][] as $i | row("  their flow \($i) after"; .link_bound.after_mbps[$i])),
+	(["1", "2", "3"][] as $i | row("  their flow \($i) after, 1st / 2nd half"; "\(.link_bound.first_mbps[$i] // "-") / \(.link_bound.after_mbps[$i] // "-")")),
 	row("  their user 1 / user 2"; "\(.link_bound.user1_mbps // "-") / \(.link_bound.user2_mbps // "-")"),
 	row("  their total / Jain index"; "\(.link_bound.total_mbps // "-") / \(.link_bound.jain_index // "-")")
 ' "$SC_OUT/summary.json" | column -t -s $'\t' | tee "$SC_OUT/table.txt"
