@@ -29,6 +29,10 @@
 #   SC_RATE       link rate (default 100mbit); SC_SIZE datagram payload
 #   SC_DSCP       the lossless class's DSCP without Tagger (default 26)
 #   SC_PRIO       its priority without Tagger (default 3)
+#   SC_UDP_DPORTS the lossless class's UDP ports at the hosts (default 4791)
+#   sc_start_extra, sc_stop_extra, sc_event_ACTION: functions a scenario
+#                 may define: more traffic started with the flows and
+#                 stopped with the senders; an event of its own
 #
 # The clock is driven by events, not by the wall: a busy machine makes
 # every step slower (a fail takes 1-3 s), and a wall-clock schedule then
@@ -95,6 +99,8 @@ sc_start_flows() {
 			"$(lab_host_addr "$dst")" --id "$id" --rate "$mbit" --size "$SC_SIZE" \
 			--dscp "$SC_DSCP" --prio "$SC_PRIO"
 	done < <(sc_flows)
+	# A scenario's other traffic (the hierarchy's messages).
+	if declare -F sc_start_extra >/dev/null; then sc_start_extra; fi
 	sc_event start
 }
 
@@ -123,6 +129,7 @@ sc_stop_senders() {
 	local id
 	sc_event stop
 	for id in $(sc_flows | awk '{ print $1 }'); do lab_stop "tx-$id"; done
+	if declare -F sc_stop_extra >/dev/null; then sc_stop_extra; fi
 }
 
 sc_stop_receivers() {
@@ -137,7 +144,9 @@ sc_do_event() {
 	restore) lab_restore "$1" ;;
 	pause) sc_host_pause "$@" & SC_BG+=($!) ;;
 	route) lab_route "$@" ;;
-	*) lab_die "unknown event \"$action\"" ;;
+	# A scenario's own event ACTION: its function sc_event_ACTION.
+	*) if declare -F "sc_event_$action" >/dev/null; then "sc_event_$action" "$@"
+	   else lab_die "unknown event \"$action\""; fi ;;
 	esac
 }
 
@@ -464,7 +473,7 @@ sc_dataplane() {
 	done
 	for n in $(jq -r '.hosts | keys[]' "$SC_DIR/rules.json"); do
 		lab_exec "$n" "$TAGGER" host attach "$n" "$(sc_ports "$n" | head -1)" \
-			"$SC_DIR/rules.json" --udp-dport 4791 >> "$SC_DIR/attach.log" 2>&1 ||
+			"$SC_DIR/rules.json" --udp-dport "${SC_UDP_DPORTS:-4791}" >> "$SC_DIR/attach.log" 2>&1 ||
 			{ lab_die "host attach $n failed (see $SC_DIR/attach.log)"; return 1; }
 	done
 }
