@@ -18,7 +18,8 @@
 # downstream agent sending the resume, the upstream agent opening its
 # gate, the reopened queue's first packet; and how much CPU polling took.
 # BENCH_SECONDS (default 5), BENCH_CHAINS (default "2 4"), BENCH_KEEP=DIR
-# keeps the traces there.
+# keeps the traces there, BENCH_BUSY_POLL=US runs the polling side with
+# that budget instead of the default.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/../shell/pfc_lib.sh"
 require_root
@@ -34,6 +35,7 @@ run_chain() {
 	[ "$mode" = slow ] && opt=(--slow-pause)
 	[ "$mode" = sleep ] && opt=(--cpu-latency none)
 	[ "$mode" = nopoll ] && opt=(--busy-poll 0)
+	[ "$mode" = fast ] && [ -n "${BENCH_BUSY_POLL:-}" ] && opt=(--busy-poll "$BENCH_BUSY_POLL")
 	d=$TGR_TMP/$tag
 	mkdir -p "$d"
 	pfc_chain "$n"
@@ -139,7 +141,7 @@ PY
 
 mode_opts() {
 	case $1 in
-	fast) echo defaults ;;
+	fast) if [ -n "${BENCH_BUSY_POLL:-}" ]; then echo "--busy-poll $BENCH_BUSY_POLL"; else echo defaults; fi ;;
 	nopoll) echo --busy-poll 0 ;;
 	slow) echo --slow-pause ;;
 	sleep) echo --cpu-latency none ;;
@@ -164,10 +166,10 @@ for n in ${BENCH_CHAINS:-2 4}; do
 	report "$n" nopoll "${nopoll[@]}"
 	report "$n" slow "$n-slow-1"
 	report "$n" sleep "$n-sleep-1"
-	python3 - "$TGR_TMP/res-$n-"{fast,nopoll,slow,sleep}.json "$n" <<'PY'
+	python3 - "$TGR_TMP/res-$n-"{fast,nopoll,slow,sleep}.json "$n" "${BENCH_BUSY_POLL:-2000}" <<'PY'
 import json, sys
 f, o, s, p = (json.load(open(a)) for a in sys.argv[1:5])
-n = sys.argv[5]
+n, poll = sys.argv[5], sys.argv[6]
 
 
 def ratio(what, k, a, b, an, bn, q="median_us"):
@@ -182,10 +184,10 @@ for k, what in (("xoff", "XOFF -> gate closed"), ("xon", "XON -> gate open"),
                 ("xon_flow", "XON -> flow resumed"),
                 ("xon_send", "XON crossing -> resume sent"),
                 ("xon_apply", "resume received -> gate open")):
-    ratio(what, k, f, o, "busy-poll 500", "0")
+    ratio(what, k, f, o, "busy-poll " + poll, "0")
 for k in ("xon_out", "xoff"):
     ratio(dict(xon_out="XON -> upstream sends again", xoff="XOFF -> gate closed")[k],
-          k, f, o, "busy-poll 500", "0", "p99_us")
+          k, f, o, "busy-poll " + poll, "0", "p99_us")
 ratio("XOFF -> gate closed", "xoff", s, f, "agent-sent", "BPF-sent PAUSE")
 for k, what in (("xoff", "XOFF -> gate closed"), ("xon", "XON -> gate open"),
                 ("xon_out", "XON -> upstream sends again"),

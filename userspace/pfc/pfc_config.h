@@ -67,7 +67,7 @@
  * Poll, rather than sleep, for up to this long around each expected
  * resume (pfc_poll.h): at most this much CPU per pause episode.
  */
-#define PFC_DEFAULT_BUSY_POLL_US 500
+#define PFC_DEFAULT_BUSY_POLL_US 2000
 
 enum pfc_sched { PFC_SCHED_WRR, PFC_SCHED_STRICT };
 enum pfc_wd_action { PFC_WD_REPORT, PFC_WD_IGNORE, PFC_WD_DROP };
