@@ -61,7 +61,7 @@ static int do_help(int argc, char **argv)
 		"$TAGGER_PFC_DIR/NAME (default /run/tagger/pfc/NAME).\n"
 		"Defaults: rate 100mbit, lossless 3,4, quanta 65535, DSCP d -> prio\n"
 		"d/8, wrr, watchdog 200 ms report, rt-prio 10, cpu-latency 0,\n"
-		"busy-poll 500 (the agent polls for up to 500 us around each\n"
+		"busy-poll 2000 (the agent polls for up to 2 ms around each\n"
 		"expected resume: at most that much CPU per pause, 1/4 of a CPU);\n"
 		"XOFF, XON and headroom from the buffer model (see `%1$s pfc\n"
 		"headroom`). --cpu-latency 0 keeps idle CPUs polling while the agent\n"
