@@ -59,14 +59,28 @@ run_chain() {
 	ns_exec h1 python3 "$TRAFFIC" send "10.62.$((n + 1)).2" 5001 24 60 "$secs" \
 		>"$d/send.json"
 	wait $r
+	# Where lost packets went: dropped by a switch (its lossless drops)
+	# or by the receiving host (UDP RcvbufErrors and its ports' rx_dropped:
+	# a CPU-starved receiver).
+	local sw_drops=0 x
+	for k in $(seq -f "s%g" "$n"); do
+		x=$(ns_exec "$k" "$TAGGER" -j pfc show "$k" |
+			python3 -c 'import json,sys; print(json.load(sys.stdin)["totals"]["lossless_drops"])')
+		sw_drops=$((sw_drops + x))
+	done
+	ns_exec h2 sh -c "awk '/^Udp:/ { if (h) s = \$6; h = 1 } END { print s + 0 }' /proc/net/snmp;
+		cat /sys/class/net/*/statistics/rx_dropped" |
+		awk '{ s += $1 } END { print s + 0 }' >"$d/rcvbuf"
+	echo "$sw_drops" >"$d/sw_drops"
 	for k in h1 $(seq -f "s%g" "$n"); do ns_exec "$k" "$TAGGER" pfc stop "$k"; done
 	[ -n "${V:-}" ] && head -3 "$d"/*.trace && echo "${pairs[*]}"
 	echo "${pairs[*]}" >"$TGR_TMP/$tag.pairs"
 	python3 -c '
 import json, sys
 s, v = (json.load(open(a)) for a in sys.argv[1:3])
-print(s["sent"] - v["5001"]["received"], s["sent"])' \
-		"$d/send.json" "$d/recv.json" >"$TGR_TMP/$tag.lost"
+print(s["sent"] - v["5001"]["received"], s["sent"],
+      open(sys.argv[3]).read().strip(), open(sys.argv[4]).read().strip())' \
+		"$d/send.json" "$d/recv.json" "$d/sw_drops" "$d/rcvbuf" >"$TGR_TMP/$tag.lost"
 	for k in h1 h2 $(seq -f "s%g" "$n"); do ip netns del "$(ns_name "$k")"; done
 	_tgr_ns=()
 	[ -z "${BENCH_KEEP:-}" ] || cp -r "$d" "$BENCH_KEEP/"
@@ -74,21 +88,24 @@ print(s["sent"] - v["5001"]["received"], s["sent"])' \
 
 # report N MODE TAG...: the pooled latencies of the runs TAG...
 report() {
-	local n=$1 mode=$2 t pairs=() lost=0 sent=0 l s
+	local n=$1 mode=$2 t pairs=() lost=0 sent=0 swd=0 rcv=0 l s a b
 	shift 2
 	for t in "$@"; do
 		read -r -a p <"$TGR_TMP/$t.pairs"
 		pairs+=("${p[@]}")
-		read -r l s <"$TGR_TMP/$t.lost"
+		read -r l s a b <"$TGR_TMP/$t.lost"
 		lost=$((lost + l))
 		sent=$((sent + s))
+		swd=$((swd + a))
+		rcv=$((rcv + b))
 	done
 	python3 "$LAT" "${pairs[@]}" >"$TGR_TMP/res-$n-$mode.json"
 	echo "  [$mode: $(mode_opts "$mode"), $# run(s) of ${secs}s]"
-	python3 - "$n" "$TGR_TMP/res-$n-$mode.json" "$lost" "$sent" "$(($# * secs))" <<'PY'
+	python3 - "$n" "$TGR_TMP/res-$n-$mode.json" "$lost" "$sent" "$(($# * secs))" "$swd" "$rcv" <<'PY'
 import json, sys
 n, r = int(sys.argv[1]), json.load(open(sys.argv[2]))
 lost, sent, secs = int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+swd, rcv = int(sys.argv[6]), int(sys.argv[7])
 for k, what in (("xoff", "XOFF -> upstream gate closed"), ("xon", "XON -> upstream gate open"),
                 ("xon_out", "XON -> upstream sends again"),
                 ("xon_flow", "XON -> flow resumed")):
@@ -135,7 +152,8 @@ for k, x in r["poll"]["xon_out_by"].items():
     if x["n"]:
         print(f"      XON -> upstream sends again, {k}: n={x['n']} "
               f"median {x['median_us']} us, p99 {x['p99_us']} us")
-print(f"  lossless packets lost: {lost} of {sent}")
+print(f"  lossless packets lost: {lost} of {sent} (switches' lossless drops {swd}, "
+      f"dropped by the receiving host {rcv})")
 PY
 }
 
