@@ -9,6 +9,7 @@
  *   struct pfc_pp                          per (port, priority) counters
  *   struct pfc_event, PFC_EV_*             ring buffer records to the agent
  *   pfc_xoff_next(state, bytes, xoff, xon) the threshold state machine
+ *   pfc_xon_near(state, bytes, xon, near)  a paused buffer nearing XON
  *   PFC_RING, pfc_ring_entry(), PFC_RE_*()  the egress queue logs ("ring")
  *   PFC_TC_HANDLE(), PFC_TC_MAJOR, PFC_CLASS_MINOR(prio)  the queues' handles
  *
@@ -112,6 +113,9 @@ enum pfc_event_type {
 				 * arrived (ts), since the crossing (since) */
 	PFC_EV_SENT = 5, /* (slot, prio): the first packet sent from a
 				 * reopened egress queue left (ts) */
+	PFC_EV_XON_NEAR = 6, /* (slot, prio), paused: bytes fell to within
+				 * xon_near_bytes of XON; the agent starts
+				 * polling for the XON (--busy-poll) */
 };
 
 struct pfc_event {
@@ -141,6 +145,16 @@ static inline __u32 pfc_xoff_next(__u32 state, __u64 bytes, __u64 xoff,
 	if (state && bytes <= xon)
 		return 0;
 	return state;
+}
+
+/*
+ * Is a paused buffer (state 1) about to fall to XON: above XON, but by no
+ * more than near bytes (0: never)? The agent then polls for the XON
+ * instead of sleeping through it (pfc_poll.h).
+ */
+static inline int pfc_xon_near(__u32 state, __u64 bytes, __u64 xon, __u64 near)
+{
+	return state && near && bytes > xon && bytes <= xon + near;
 }
 
 #endif /* __TAGGER_PFC_MAPS_H */

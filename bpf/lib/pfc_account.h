@@ -10,6 +10,7 @@
  *   pfc_account_in(skb, slot, mark, pkt, kind)   ingress: count, XOFF
  *   pfc_log_queued(skb, slot, q, mark)           egress: the queue's log
  *   pfc_give_back(skb, dropped, reason)          tracepoints: return, XON
+ *                                                (and XON near, first)
  *   pfc_first_out(skb)                           tracepoint: a reopened
  *                                                queue's first packet
  */
@@ -114,6 +115,7 @@ static __always_inline void pfc_account_in(struct __sk_buff *skb, __u32 slot,
 	if (!c->xoff &&
 	    pfc_xoff_next(0, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
 	    __sync_val_compare_and_swap(&c->xoff, 0, 1) == 0) {
+		xon_near[PFC_SLOT(slot & (PFC_MAX_PORTS - 1), prio)] = 0;
 		__sync_fetch_and_add(&c->xoff_crossings, 1);
 		pfc_emit(PFC_EV_XOFF, slot, prio,
 			 pfc_pause_now(skb, mark, prio), 0);
@@ -167,6 +169,19 @@ pfc_file_drop(struct pfc_pp *c, struct net_device___pfc *dev, __u32 reason)
 	}
 }
 
+/* Tell the agent once per pause episode that XON is near. */
+static __always_inline void pfc_near_xon(struct pfc_pp *c, __u32 slot,
+					 __u32 prio, __u64 now_b)
+{
+	__u8 *n = &xon_near[PFC_SLOT(slot & (PFC_MAX_PORTS - 1), prio & 7)];
+
+	if (!*n && pfc_xon_near(c->xoff, now_b, xon_bytes[prio & 7],
+				xon_near_bytes[prio & 7])) {
+		*n = 1;
+		pfc_emit(PFC_EV_XON_NEAR, slot, prio, 0, 0);
+	}
+}
+
 /* Return an accounted packet's bytes to its (in-port, priority). */
 static __always_inline void pfc_give_back(struct sk_buff___pfc *skb,
 					  int dropped, __u32 reason)
@@ -202,6 +217,7 @@ static __always_inline void pfc_give_back(struct sk_buff___pfc *skb,
 		old = len;
 	}
 	now_b = old - len;
+	pfc_near_xon(c, slot, prio, now_b);
 	if (c->xoff &&
 	    !pfc_xoff_next(1, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
 	    __sync_val_compare_and_swap(&c->xoff, 1, 0) == 1) {

@@ -7,8 +7,8 @@
  * API:
  *   knobs (rodata, set by the agent before load): netns_ino, lossless_mask,
  *     xoff_bytes[], xon_bytes[], dscp_prio[], drop_kind[], forwarding,
- *     pause_quanta
- *   globals (bss): fast_pause, tx_watches, emap[]
+ *     pause_quanta, xon_near_bytes[]
+ *   globals (bss): fast_pause, tx_watches, emap[], xon_near[]
  *   maps: ports (ifindex -> slot), pp, ring, events
  *   pfc_pp_get(slot, prio), pfc_port_slot(ifindex, &slot)
  *   pfc_emit(type, slot, prio, sent, since)   a record to the agent
@@ -30,6 +30,8 @@ const volatile __u8 dscp_prio[64];
 const volatile __u8 drop_kind[256]; /* enum pfc_drop_kind by drop reason */
 const volatile __u32 forwarding = 1; /* 0: a host, nothing to account */
 const volatile __u16 pause_quanta = 0xffff;
+/* pfc_xon_near()'s margin per priority (0: the agent does not poll). */
+const volatile __u64 xon_near_bytes[PFC_PRIOS];
 
 /*
  * Set by the agent where a PAUSE frame can overtake the port's queues from
@@ -51,6 +53,13 @@ __u32 tx_watches;
  * hold an ingress priority's bytes.
  */
 __u32 emap[PFC_PRIOS];
+
+/*
+ * 1 once a pause episode's PFC_EV_XON_NEAR was sent, so that it is sent
+ * once per episode; cleared by the XOFF crossing that begins the next.
+ * Not adopted with the maps: a lost flag costs one event at most.
+ */
+__u8 xon_near[PFC_MAX_PORTS * PFC_PRIOS];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

@@ -49,7 +49,7 @@ static int do_help(int argc, char **argv)
 		"                    --dscp-map DSCP:PRIO,... | --lossless-limit B |\n"
 		"                    --lossy-limit B | --keep-offloads | --slow-pause |\n"
 		"                    --rt-prio N | --cpu-latency { US | none } |\n"
-		"                    --trace FILE | --dir DIR }\n"
+		"                    --busy-poll US | --trace FILE | --dir DIR }\n"
 		"       LINK := { --cable METERS | --t-pro { TIME | Nq } | --t-resp TIME }\n"
 		"       RATE := tc rate (100mbit, 1gbit); B := bytes (64k) or\n"
 		"               PRIO:BYTES,... per priority; PRIOS := 3,4 | 0-7 | none\n"
@@ -60,7 +60,9 @@ static int do_help(int argc, char **argv)
 		"namespace until SIGINT/SIGTERM or `pfc stop`; its state is in\n"
 		"$TAGGER_PFC_DIR/NAME (default /run/tagger/pfc/NAME).\n"
 		"Defaults: rate 100mbit, lossless 3,4, quanta 65535, DSCP d -> prio\n"
-		"d/8, wrr, watchdog 200 ms report, rt-prio 10, cpu-latency 0;\n"
+		"d/8, wrr, watchdog 200 ms report, rt-prio 10, cpu-latency 0,\n"
+		"busy-poll 2000 (the agent polls for up to 2 ms around each\n"
+		"expected resume: at most that much CPU per pause, 1/4 of a CPU);\n"
 		"XOFF, XON and headroom from the buffer model (see `%1$s pfc\n"
 		"headroom`). --cpu-latency 0 keeps idle CPUs polling while the agent\n"
 		"runs (a PM QoS request): pause reaction in tens of microseconds, at\n"
@@ -347,6 +349,10 @@ static int agent_option(struct pfc_config *c, int argc, char **argv, int *ip,
 			goto bad;
 		else
 			c->cpu_latency_us = u;
+	} else if (!strcmp(a, "--busy-poll")) {
+		if (!parse_uint(v, 1000000, &u))
+			goto bad;
+		c->busy_poll_us = u;
 	} else if (!strcmp(a, "--trace")) {
 		*trace = v;
 	} else if (!strcmp(a, "--dir")) {

@@ -73,6 +73,26 @@ static bool forwarding(void)
 	return false;
 }
 
+/*
+ * --busy-poll: how far above XON a paused buffer is "near" it, so that
+ * the agent is polling when XON comes. A quarter of the poll budget at
+ * the slowest port's rate: drained at least that fast, the XON comes
+ * within that time, and the poll window (the whole budget) covers it.
+ */
+static void near_bytes(const struct pfc_config *c,
+		       volatile __u64 near[PFC_PRIOS])
+{
+	uint64_t rate = 0, b;
+	int i;
+
+	for (i = 0; i < c->nports; i++)
+		if (!rate || pfc_port_rate(c, i) < rate)
+			rate = pfc_port_rate(c, i);
+	b = rate / 8 * c->busy_poll_us / 4 / 1000000;
+	for (i = 0; i < PFC_PRIOS; i++)
+		near[i] = b;
+}
+
 static int load_bpf(struct agent *a)
 {
 	const struct pfc_config *c = a->cfg;
@@ -92,6 +112,7 @@ static int load_bpf(struct agent *a)
 	for (i = 0; i < 64; i++)
 		s->rodata->dscp_prio[i] = c->dscp_prio[i];
 	s->rodata->pause_quanta = c->quanta;
+	near_bytes(c, s->rodata->xon_near_bytes);
 	pfc_drop_kinds(s->rodata->drop_kind);
 	a->skel = s;
 	if (a->old) {

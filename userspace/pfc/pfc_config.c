@@ -26,6 +26,7 @@ void pfc_config_init(struct pfc_config *c)
 	c->backend = PFC_BACKEND_AUTO;
 	c->rt_prio = PFC_DEFAULT_RT_PRIO;
 	c->cpu_latency_us = PFC_DEFAULT_CPU_LATENCY;
+	c->busy_poll_us = PFC_DEFAULT_BUSY_POLL_US;
 	for (i = 0; i < PFC_PRIOS; i++)
 		c->weight[i] = 1;
 	/* Class selector: DSCP 8p..8p+7 -> priority p (trust-DSCP default). */

@@ -63,6 +63,11 @@
  * `pfc help`; --cpu-latency none opts out.
  */
 #define PFC_DEFAULT_CPU_LATENCY 0
+/*
+ * Poll, rather than sleep, for up to this long around each expected
+ * resume (pfc_poll.h): at most this much CPU per pause episode.
+ */
+#define PFC_DEFAULT_BUSY_POLL_US 2000
 
 enum pfc_sched { PFC_SCHED_WRR, PFC_SCHED_STRICT };
 enum pfc_wd_action { PFC_WD_REPORT, PFC_WD_IGNORE, PFC_WD_DROP };
@@ -107,6 +112,7 @@ struct pfc_config {
 	bool slow_pause; /* XOFF PAUSE from the agent only */
 	int rt_prio; /* SCHED_FIFO priority, 0: none */
 	int cpu_latency_us; /* PM QoS request, or PFC_CPU_LATENCY_NONE */
+	uint32_t busy_poll_us; /* poll budget per expected resume, 0: off */
 };
 
 /* Equation (1) term by term, in bytes at rate_bps. */

@@ -4,8 +4,10 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -18,6 +20,11 @@
 
 #define TICK_MAX_NS 100000000ull /* statistics at least every 100 ms */
 #define REFRESH_MIN_NS 100000ull
+
+#define POLL_SHARE 4 /* polling takes at most 1/4 of each tick */
+
+/* What a->expect[port][prio][] waits for (pfc_poll.h). */
+enum { EXPECT_XON, EXPECT_RESUME };
 
 static struct pfc_pp *pp_of(struct agent *a, int port, int prio)
 {
@@ -98,6 +105,7 @@ static void on_xoff(struct agent *a, int port, int prio, uint64_t ts, bool sent)
 	}
 	a->sent[port][prio] = true;
 	sp_of(a, port, prio)->pause_sent = 1;
+	pfc_expect_begin(&a->expect[port][prio][EXPECT_XON], ts);
 	if (!a->refresh_at[port])
 		a->refresh_at[port] = now_ns() + refresh_ns(a, port);
 	trace(a, 'X', port, prio, ts, sent ? ts : now_ns());
@@ -113,6 +121,7 @@ static void on_xon(struct agent *a, int port, int prio, uint64_t ts)
 	send_frame(a, port, 1u << prio, true);
 	a->sent[port][prio] = false;
 	sp_of(a, port, prio)->pause_sent = 0;
+	pfc_expect_end(&a->expect[port][prio][EXPECT_XON], ts);
 	trace(a, 'N', port, prio, ts, now_ns());
 	for (p = 0; p < PFC_PRIOS; p++)
 		if (a->sent[port][p])
@@ -161,6 +170,10 @@ static void gate_set(struct agent *a, int port, int prio, bool closed,
 		return;
 	}
 	g->closed = closed;
+	if (closed)
+		pfc_expect_begin(&a->expect[port][prio][EXPECT_RESUME], ev_ts);
+	else /* by expiry or the watchdog: a resume was learned in on_rx */
+		pfc_expect_cancel(&a->expect[port][prio][EXPECT_RESUME]);
 	if (closed) {
 		g->since = now;
 		sp->paused_since = now;
@@ -199,6 +212,10 @@ static void on_rx(struct agent *a, const struct pfc_event *e)
 			continue;
 		}
 		if (!e->quanta[p]) {
+			if (g->closed)
+				pfc_expect_end(
+					&a->expect[port][p][EXPECT_RESUME],
+					e->ts);
 			gate_set(a, port, p, false, e->ts);
 			continue;
 		}
@@ -243,6 +260,9 @@ static int on_event(void *ctx, void *data, size_t size)
 		on_rx(a, e);
 	else if (e->type == PFC_EV_RESUMED)
 		on_resumed(a, e);
+	else if (e->type == PFC_EV_XON_NEAR && a->sent[e->slot][e->prio])
+		pfc_expect_hint(&a->expect[e->slot][e->prio][EXPECT_XON],
+				e->ts);
 	else if (e->type == PFC_EV_SENT)
 		trace(a, 'S', e->slot, e->prio,
 		      a->gate[e->slot][e->prio].opened, e->ts);
@@ -451,9 +471,11 @@ static void tick(struct agent *a)
 	__atomic_store_n(&a->st->updated, now, __ATOMIC_RELEASE);
 	if (a->trace)
 		fflush(a->trace);
-	a->tick_at = now + (c->wd_detect_ms * 1000000ull / 4 < TICK_MAX_NS ?
-				    c->wd_detect_ms * 1000000ull / 4 :
-				    TICK_MAX_NS);
+	a->tick_len = c->wd_detect_ms * 1000000ull / 4 < TICK_MAX_NS ?
+			      c->wd_detect_ms * 1000000ull / 4 :
+			      TICK_MAX_NS;
+	a->tick_at = now + a->tick_len;
+	a->poll_spent = 0;
 }
 
 static void timers(struct agent *a)
@@ -483,10 +505,10 @@ static void timers(struct agent *a)
 		tick(a);
 }
 
-static void arm(struct agent *a, int tfd)
+/* The earliest of the timers (tick, refreshes, expiries) and poll_at. */
+static uint64_t deadline(struct agent *a, uint64_t poll_at)
 {
-	uint64_t next = a->tick_at;
-	struct itimerspec its = { 0 };
+	uint64_t next = a->tick_at < poll_at ? a->tick_at : poll_at;
 	int port, p;
 
 	for (port = 0; port < a->cfg->nports; port++) {
@@ -499,11 +521,122 @@ static void arm(struct agent *a, int tfd)
 				next = g->until;
 		}
 	}
+	return next;
+}
+
+static void arm(struct agent *a, int tfd, uint64_t poll_at)
+{
+	uint64_t next = deadline(a, poll_at);
+	struct itimerspec its = { 0 };
+
 	its.it_value.tv_sec = next / 1000000000ull;
 	its.it_value.tv_nsec = next % 1000000000ull;
 	if (!next)
 		its.it_value.tv_nsec = 1;
 	timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+/*
+ * Is a resume due now (poll for it), and if not, when is the next one
+ * (*next, UINT64_MAX: none)? See pfc_poll.h.
+ */
+static bool poll_due(struct agent *a, uint64_t now, uint64_t *next)
+{
+	uint64_t budget = a->cfg->busy_poll_us * 1000ull, from, to;
+	int port, p, k;
+
+	*next = UINT64_MAX;
+	if (a->poll_spent + (a->polling ? now - a->poll_began : 0) >=
+	    a->tick_len / POLL_SHARE) {
+		*next = a->tick_at; /* this tick's share is used up */
+		return false;
+	}
+	for (port = 0; port < a->cfg->nports; port++) {
+		for (p = 0; p < PFC_PRIOS; p++) {
+			for (k = 0; k < 2; k++) {
+				if (!pfc_expect_window(&a->expect[port][p][k],
+						       budget, &from, &to) ||
+				    now >= to)
+					continue;
+				if (from <= now)
+					return true;
+				if (from < *next)
+					*next = from;
+			}
+		}
+	}
+	return false;
+}
+
+/*
+ * Polling keeps the agent's SCHED_FIFO priority: under load, a poller of
+ * the ordinary class is preempted for milliseconds, longer than a wake-up
+ * from epoll at SCHED_FIFO. What bounds it is its window (--busy-poll per
+ * expected resume) and POLL_SHARE: at most that share of each tick is
+ * spent polling, so that a queue pausing and resuming without end cannot
+ * keep the CPU from the rest of the machine. It yields whenever nothing
+ * came (to other agents at the same priority). W in the trace: a polling
+ * span (its CPU cost).
+ */
+static void poll_mode(struct agent *a, bool on)
+{
+	uint64_t now;
+
+	if (on == a->polling)
+		return;
+	now = now_ns();
+	a->polling = on;
+	if (on) {
+		a->poll_began = now;
+		return;
+	}
+	a->poll_spent += now - a->poll_began;
+	if (a->trace)
+		fprintf(a->trace, "W - 0 %" PRIu64 " %" PRIu64 "\n",
+			a->poll_began, now);
+}
+
+/*
+ * The ring buffer's positions, mapped read-only (the kernel's layout: the
+ * consumer page, then the producer page), so that polling sees a record
+ * without a system call and without libbpf 1.1 having an API for it.
+ */
+struct ring_pos {
+	const unsigned long *cons, *prod;
+};
+
+static int ring_pos_map(struct ring_pos *rp, int map_fd)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	void *c, *p;
+
+	c = mmap(NULL, pg, PROT_READ, MAP_SHARED, map_fd, 0);
+	if (c == MAP_FAILED)
+		return -errno;
+	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, map_fd, pg);
+	if (p == MAP_FAILED) {
+		munmap(c, pg);
+		return -errno;
+	}
+	rp->cons = c;
+	rp->prod = p;
+	return 0;
+}
+
+static void ring_pos_unmap(struct ring_pos *rp)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+
+	if (rp->cons)
+		munmap((void *)rp->cons, pg);
+	if (rp->prod)
+		munmap((void *)rp->prod, pg);
+}
+
+static bool ring_ready(const struct ring_pos *rp)
+{
+	return __atomic_load_n(rp->prod, __ATOMIC_ACQUIRE) !=
+	       __atomic_load_n(rp->cons, __ATOMIC_RELAXED);
 }
 
 static int add_fd(int ep, int fd)
@@ -515,6 +648,7 @@ static int add_fd(int ep, int fd)
 
 int pfc_loop(struct agent *a)
 {
+	struct ring_pos rp = { 0 };
 	struct ring_buffer *rb;
 	int ep, sfd, tfd, rfd, r = 0;
 	bool stop = false;
@@ -525,6 +659,11 @@ int pfc_loop(struct agent *a)
 	if (!rb)
 		return -errno;
 	rfd = ring_buffer__epoll_fd(rb);
+	r = ring_pos_map(&rp, bpf_map__fd(a->skel->maps.events));
+	if (r) {
+		ring_buffer__free(rb);
+		return r;
+	}
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
@@ -541,17 +680,39 @@ int pfc_loop(struct agent *a)
 	pfc_state_begin(a->st);
 	tick(a);
 	pfc_state_end(a->st);
+	/*
+	 * A standby was forked with the agent's episodes of that moment:
+	 * their starts are stale, and a stale start would stand for the
+	 * next episode's. It learns afresh (pfc_poll.h).
+	 */
+	memset(a->expect, 0, sizeof(a->expect));
+	a->polling = false;
 	while (!stop) {
 		struct epoll_event evs[4];
+		uint64_t poll_at;
 		int n, i;
 
-		arm(a, tfd);
-		n = epoll_wait(ep, evs, 4, -1);
+		poll_mode(a, poll_due(a, now_ns(), &poll_at));
+		if (!a->polling)
+			arm(a, tfd, poll_at);
+		n = epoll_wait(ep, evs, 4, a->polling ? 0 : -1);
 		if (n < 0 && errno != EINTR) {
 			r = -errno;
 			break;
 		}
+		if (a->polling && n <= 0 && !ring_ready(&rp) &&
+		    now_ns() < deadline(a, UINT64_MAX)) {
+			/*
+			 * Nothing came: let others have the CPU, and leave
+			 * the state's sequence count alone, or `show` could
+			 * never read a consistent copy.
+			 */
+			sched_yield();
+			continue;
+		}
 		pfc_state_begin(a->st);
+		if (a->polling)
+			ring_buffer__consume(rb);
 		for (i = 0; i < n; i++) {
 			int fd = evs[i].data.fd;
 
@@ -583,6 +744,8 @@ int pfc_loop(struct agent *a)
 		pfc_state_end(a->st);
 	}
 out:
+	poll_mode(a, false);
+	ring_pos_unmap(&rp);
 	ring_buffer__free(rb);
 	if (ep >= 0)
 		close(ep);

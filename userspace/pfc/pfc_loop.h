@@ -19,6 +19,7 @@
 #include "pfc/pfc_backend.h"
 #include "pfc/pfc_config.h"
 #include "pfc/pfc_frame.h"
+#include "pfc/pfc_poll.h"
 #include "pfc/pfc_ident.h"
 #include "pfc/pfc_port.h"
 #include "pfc/pfc_recount.h"
@@ -54,6 +55,11 @@ struct agent {
 	struct gate gate[PFC_MAX_PORTS][PFC_PRIOS];
 	bool sent[PFC_MAX_PORTS][PFC_PRIOS]; /* PAUSE in force upstream */
 	uint64_t refresh_at[PFC_MAX_PORTS];
+	/* --busy-poll (pfc_poll.h): [0] XON after our PAUSE, [1] a resume. */
+	struct pfc_expect expect[PFC_MAX_PORTS][PFC_PRIOS][2];
+	bool polling; /* not sleeping: a resume is due */
+	uint64_t poll_began, poll_spent; /* this span, this tick's total */
+	uint64_t tick_len;
 	uint64_t tick_at;
 	struct pfc_state *st;
 	FILE *trace;
