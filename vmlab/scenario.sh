@@ -480,6 +480,8 @@ sc_dataplane() {
 
 # A pause agent on every node (hosts too: a host obeys its ToR's pauses).
 # The watchdog only reports: it must not break the deadlock it detects.
+# No busy-polling: a lab runs one agent per node on a few shared CPUs, where
+# polling agents take the CPU the forwarding needs (tagger-pfc(8)).
 sc_pause_start() {
 	local n i
 	for n in $(lab_nodes); do
@@ -487,7 +489,7 @@ sc_pause_start() {
 		lab_spawn "pfc-$n" "$n" "$SC_DIR/pfc-$n.log" "$TAGGER" pfc agent "$n" \
 			$(sc_ports "$n") --rate "$SC_RATE" --lossless "$SC_LOSSLESS" \
 			--dscp-map "$SC_DSCP_MAP" \
-			--watchdog-action report ${SC_PFC_OPTS:-}
+			--watchdog-action report --busy-poll 0 ${SC_PFC_OPTS:-}
 	done
 	for n in $(lab_nodes); do
 		for i in $(seq 100); do
