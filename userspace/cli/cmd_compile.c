@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tagger compile TOPO ELP: the tag compiler's command line. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "model/rules.h"
 #include "analyze/verify.h"
 #include "lib/log.h"
+#include "lib/outfile.h"
 #include "cli/opts.h"
 #include "lib/util.h"
 
@@ -200,57 +202,64 @@ static int parse_args(int argc, char **argv, struct compile_opts *o,
 	return check_opts(o) ? EXIT_USAGE : 0;
 }
 
-static FILE *open_out(const char *path)
+/*
+ * Every output goes through the one atomic writer (lib/outfile.h): a
+ * compile killed or failing mid-write leaves the previous file whole.
+ */
+/* Rename into place if every write succeeded, else discard and say why. */
+static int finish_out(struct outfile *out, const char *path, bool ok)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	int err = errno;
 
-	if (!f)
-		p_err("cannot write %s: %m", path);
-	return f;
+	if (ok)
+		return outfile_close(out, true);
+	outfile_close(out, false);
+	errno = err;
+	p_err("cannot write %s: %m", path ? path : "stdout");
+	return -1;
 }
 
-static int close_out(FILE *f, const char *path)
+static int write_rules(const char *path, json_t *rules, size_t flags)
 {
-	int err = ferror(f);
+	struct outfile out;
+	bool ok;
 
-	if (f != stdout)
-		err |= fclose(f);
-	else
-		fflush(f);
-	if (err)
-		p_err("cannot write %s", path);
-	return err ? -1 : 0;
+	if (outfile_open(&out, path))
+		return -1;
+	ok = !json_dumpf(rules, out.f, flags) && fputc('\n', out.f) != EOF;
+	return finish_out(&out, path, ok);
+}
+
+static int write_table(const char *path, const struct topo *t,
+		       const struct compile_result *r,
+		       const struct compile_opts *o, bool dot)
+{
+	struct outfile out;
+	bool ok;
+
+	if (outfile_open(&out, path))
+		return -1;
+	ok = !(dot ? tagged_write_dot(out.f, t, r, o) :
+		     rules_write_table(out.f, t, r, o));
+	return finish_out(&out, path, ok);
 }
 
 static int write_outputs(const struct topo *t, const struct compile_result *r,
 			 const struct compile_opts *o,
 			 const struct compile_cli *c, json_t *rules)
 {
-	FILE *f;
-
 	if (c->out || !json_output) {
-		const char *path = c->out ? c->out : "-";
-
 		/* jansson keeps insertion order: the output is reproducible */
 		size_t flags =
 			r->nrules > 20000 ? JSON_COMPACT : JSON_INDENT(1);
 
-		f = open_out(path);
-		if (!f || json_dumpf(rules, f, flags) ||
-		    fputc('\n', f) == EOF || close_out(f, path))
+		if (write_rules(c->out, rules, flags))
 			return -1;
 	}
-	if (c->table) {
-		f = open_out(c->table);
-		if (!f || rules_write_table(f, t, r, o) ||
-		    close_out(f, c->table))
-			return -1;
-	}
-	if (c->dot) {
-		f = open_out(c->dot);
-		if (!f || tagged_write_dot(f, t, r, o) || close_out(f, c->dot))
-			return -1;
-	}
+	if (c->table && write_table(c->table, t, r, o, false))
+		return -1;
+	if (c->dot && write_table(c->dot, t, r, o, true))
+		return -1;
 	return 0;
 }
 
@@ -422,7 +431,7 @@ int do_compile(int argc, char **argv)
 			ret = EXIT_PROBLEM;
 	}
 	if (ret != EXIT_PROBLEM && write_outputs(t, &r, &o, &c, rules))
-		ret = EXIT_USAGE;
+		ret = EXIT_RUNTIME;
 	print_summary(e, &r, &o, &oc, now_seconds() - t0);
 	json_decref(rules);
 	compile_result_free(&r);

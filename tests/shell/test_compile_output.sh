@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# tagger compile's outputs: every -o (rules, --table, --dot) appears whole
+# or not at all (a compile killed or failing mid-write leaves the previous
+# file as it was), and the output of a threaded compile is byte-identical
+# to a single-threaded one.
+source "$(dirname "$0")/../lib.sh"
+cd "$TGR_TMP" || exit 1
+T=$TAGGER
+
+$T topo jellyfish 60 6 --seed 3 -o big.topo
+$T paths shortest big.topo -o big.elp
+$T topo clos -o clos.topo
+$T paths bounce=1 clos.topo -o b1.elp
+for f in r.json t.txt g.dot; do echo "previous $f" >"$f"; cp "$f" "$f.old"; done
+
+# RLIMIT_FSIZE below the output's size: the write fails part way through.
+# With SIGXFSZ at its default the process is killed mid-write ...
+(ulimit -f 4; exec $T compile big.topo big.elp -o r.json --table t.txt \
+	--dot g.dot) 2>/dev/null
+rc=$?
+check "killed mid-write (SIGXFSZ)" test $rc -gt 128
+check "... the previous rules file is whole" cmp -s r.json r.json.old
+# (a killed process cannot remove its temporary file: it is left, named
+# r.json.XXXXXX, and never mistaken for the output)
+rm -f r.json.?????? t.txt.?????? g.dot.??????
+# ... with it ignored, write() fails with EFBIG and compile must say so.
+for o in "-o r.json" "--table t.txt" "--dot g.dot"; do
+	(trap '' XFSZ; ulimit -f 4; exec $T compile big.topo big.elp $o) \
+		>/dev/null 2>err
+	rc=$?
+	f=${o#* }
+	check "$o: a failed write exits 3" test $rc = 3
+	check "$o: ... names the file" grep -q "cannot write $f" err
+	check "$o: ... leaves the previous file whole" cmp -s "$f" "$f.old"
+done
+check "no temporary file is left behind" \
+	test "$(ls | grep -c -E '^(r\.json|t\.txt|g\.dot)\.')" = 3
+check "a good compile replaces the file" \
+	sh -c "$T compile clos.topo b1.elp -o r.json 2>/dev/null && jq -e .switches r.json >/dev/null"
+check "... with the usual mode (umask 022: 0644)" \
+	sh -c "umask 022; $T compile clos.topo b1.elp -o m.json 2>/dev/null && test \$(stat -c %a m.json) = 644"
