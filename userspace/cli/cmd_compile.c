@@ -384,6 +384,22 @@ static int verify_compiled(const struct topo *t, const struct elp *e,
 	return rc;
 }
 
+/* -v: wall and CPU (all threads) time of each phase since the last mark. */
+struct phase_clock {
+	double wall, cpu;
+};
+
+static void phase_mark(struct phase_clock *pc, const char *name)
+{
+	double w = now_seconds(), c = cpu_seconds(false);
+
+	if (name)
+		pr_info("compile: %-7s %.3f s wall, %.3f s cpu\n", name,
+			w - pc->wall, c - pc->cpu);
+	pc->wall = w;
+	pc->cpu = c;
+}
+
 int do_compile(int argc, char **argv)
 {
 	struct compile_cli c = { .verify = true, .bound = true };
@@ -393,9 +409,11 @@ int do_compile(int argc, char **argv)
 	struct topo *t = NULL;
 	struct elp *e = NULL;
 	int ret = EXIT_USAGE;
-	double t0 = now_seconds(), t1;
+	double t0 = now_seconds();
+	struct phase_clock pc;
 	json_t *rules = NULL;
 
+	phase_mark(&pc, NULL);
 	compile_opts_init(&o);
 	bound_opts_init(&c.bopts);
 	if (argc >= 1 && is_help(argv[0]))
@@ -405,25 +423,25 @@ int do_compile(int argc, char **argv)
 		return ret;
 	ret = EXIT_USAGE;
 	e = elp_parse_files(c.topo, c.elp, &t);
-	t1 = now_seconds();
+	phase_mark(&pc, "parse");
 	if (!e || compile_run(t, e, &o, &r))
 		goto out;
+	phase_mark(&pc, "tagging");
 	rules = compile_rules_json(t, &r, &o);
+	phase_mark(&pc, "rules");
 	ret = EXIT_OK;
-	pr_info("compile: parse %.3f s, tagging %.3f s\n", t1 - t0, r.seconds);
 	if (c.verify && verify_compiled(t, e, &r, rules, &oc))
 		ret = EXIT_PROBLEM;
-	pr_info("compile: verify %.3f s\n", oc.verify_seconds);
+	if (c.verify)
+		phase_mark(&pc, "verify");
 	if (c.bound) {
-		double tb = now_seconds();
-
 		bool minimal =
 			r.algo == &tag_algo_greedy || r.algo == &tag_algo_order;
 
 		bound_compute(t, e, o.nclasses, r.ntags, minimal, &c.bopts,
 			      &oc.b);
 		oc.bounded = true;
-		pr_info("compile: bound %.3f s\n", now_seconds() - tb);
+		phase_mark(&pc, "bound");
 	}
 	if (r.lossy) {
 		report_lossy(t, e, &r);
@@ -432,6 +450,7 @@ int do_compile(int argc, char **argv)
 	}
 	if (ret != EXIT_PROBLEM && write_outputs(t, &r, &o, &c, rules))
 		ret = EXIT_RUNTIME;
+	phase_mark(&pc, "write");
 	print_summary(e, &r, &o, &oc, now_seconds() - t0);
 	json_decref(rules);
 	compile_result_free(&r);

@@ -14,6 +14,13 @@
  * The search stops when a pass improves nothing or when it has processed
  * `budget` events: a work budget, not a clock, so a result never depends
  * on the machine's speed.
+ *
+ * Memory layout: the search is bound by memory latency, since the paths
+ * through one port lie anywhere among millions. Each path is one record
+ * (its count, a scratch count and its in-ports, each marked with whether
+ * its node forwards) in one array, so visiting a path costs one cache
+ * miss instead of four (offset, hops, ports, count), and the records of
+ * the next few paths are prefetched while one is walked.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +31,23 @@
 
 #define NC (TAG_MAX + 1) /* counts above TAG_MAX are clamped */
 
+/* A path's record in search.rec: header, then its in-ports. */
+enum { REC_COUNT, REC_CUR, REC_LEN, REC_HOPS };
+#define REC_SKIP UINT32_MAX /* a repeated visit of a path to one port */
+#define PREFETCH_AHEAD 16
+
 struct search {
 	const struct tagging *tg;
 	int *pos;
 	int n;
-	int64_t *pstart; /* distinct paths through each in-port (CSR) */
-	int *plist;
-	int *count; /* backward edges per path, clamped */
+	int64_t *pstart; /* records of the paths through each in-port (CSR) */
+	uint32_t *plist; /* record offsets, or REC_SKIP */
+	/*
+	 * Per path: REC_COUNT backward edges (clamped), REC_CUR the sweep's
+	 * count, REC_LEN hops, then the in-port of each hop, ~port where
+	 * its node does not forward.
+	 */
+	int32_t *rec;
 	int64_t hist[NC]; /* paths per count */
 	uint64_t work;
 	/* bucketing events by neighbour: per-port slot and stamp */
@@ -40,11 +57,13 @@ struct search {
 	int *nbr; /* distinct neighbours of the port being moved */
 	int *first; /* bucket starts, one per neighbour + 1 */
 	int nbr_cap;
+	struct event *tmp; /* sort_events' scratch */
+	int tmp_cap;
 };
 
 struct event {
 	int at; /* neighbour position */
-	int path;
+	uint32_t path; /* its record */
 	int delta;
 	int nbr; /* neighbour port */
 };
@@ -69,28 +88,78 @@ int order_backward(const struct tagging *tg, const int *pos, int i)
 	return b;
 }
 
-static void build(struct search *s)
+static inline int rec_port(int32_t x)
+{
+	return x < 0 ? ~x : x;
+}
+
+/* order_backward() on a record. */
+static int rec_backward(const struct search *s, uint32_t r)
+{
+	const int32_t *v = &s->rec[r + REC_HOPS];
+	int k, b = 0, len = s->rec[r + REC_LEN];
+
+	for (k = 1; k < len; k++)
+		b += v[k] >= 0 && s->pos[rec_port(v[k - 1])] > s->pos[v[k]];
+	return b;
+}
+
+static uint32_t build_records(struct search *s, uint32_t *roff)
 {
 	const struct topo *t = s->tg->t;
 	const struct elp *e = s->tg->e;
+	uint64_t size = (uint64_t)e->nhops + (uint64_t)REC_HOPS * e->npaths;
+	uint32_t r = 0;
+	int i, k;
+
+	/* 4G hop slots would be tens of GB of paths: more than any input */
+	if (size >= REC_SKIP) {
+		p_err("order: %llu hops are too many for the order search",
+		      (unsigned long long)size);
+		abort();
+	}
+	s->rec = xmalloc((size + 1) * sizeof(int32_t));
+	for (i = 0; i < e->npaths; i++) {
+		const int32_t *h = elp_hops(e, i);
+		int len = elp_len(e, i);
+
+		roff[i] = r;
+		s->rec[r + REC_LEN] = len;
+		for (k = 0; k < len; k++) {
+			int v = t->ports[h[k]].peer;
+
+			s->rec[r + REC_HOPS + k] =
+				s->tg->forwards[port_node(t, v)] ? v : ~v;
+		}
+		r += REC_HOPS + len;
+	}
+	return r;
+}
+
+static void build(struct search *s)
+{
+	const struct elp *e = s->tg->e;
 	int64_t *fill;
-	int i, k, n = t->nports, *last;
+	int i, k, n = s->tg->t->nports, *last;
+	uint32_t *roff = xmalloc((e->npaths + 1) * sizeof(uint32_t));
 
 	s->n = n;
+	build_records(s, roff);
 	s->pstart = xcalloc(n + 1, sizeof(int64_t));
 	for (i = 0; i < e->npaths; i++)
 		for (k = 0; k < elp_len(e, i); k++)
-			s->pstart[t->ports[elp_hops(e, i)[k]].peer + 1]++;
+			s->pstart[rec_port(s->rec[roff[i] + REC_HOPS + k]) +
+				  1]++;
 	for (i = 0; i < n; i++)
 		s->pstart[i + 1] += s->pstart[i];
-	s->plist = xmalloc((s->pstart[n] + 1) * sizeof(int));
+	s->plist = xmalloc((s->pstart[n] + 1) * sizeof(uint32_t));
 	fill = xmalloc((n + 1) * sizeof(int64_t));
 	memcpy(fill, s->pstart, (n + 1) * sizeof(int64_t));
 	last = xmalloc((n + 1) * sizeof(int));
 	memset(last, -1, (n + 1) * sizeof(int));
 	for (i = 0; i < e->npaths; i++)
 		for (k = 0; k < elp_len(e, i); k++) {
-			int v = t->ports[elp_hops(e, i)[k]].peer;
+			int v = rec_port(s->rec[roff[i] + REC_HOPS + k]);
 
 			/*
 			 * A path through v many times is listed once: collect()
@@ -98,17 +167,19 @@ static void build(struct search *s)
 			 * would make events (and memory) quadratic in its length
 			 * and count its edges more than once.
 			 */
-			s->plist[fill[v]++] = last[v] != i ? i : -1;
+			s->plist[fill[v]++] = last[v] != i ? roff[i] : REC_SKIP;
 			last[v] = i;
 		}
 	free(fill);
 	free(last);
-	s->count = xmalloc((e->npaths + 1) * sizeof(int));
 	memset(s->hist, 0, sizeof(s->hist));
 	for (i = 0; i < e->npaths; i++) {
-		s->count[i] = clamp(order_backward(s->tg, s->pos, i));
-		s->hist[s->count[i]]++;
+		int32_t *c = &s->rec[roff[i] + REC_COUNT];
+
+		*c = clamp(rec_backward(s, roff[i]));
+		s->hist[*c]++;
 	}
+	free(roff);
 }
 
 /* Lexicographic: max count first (fewest paths there), then the total. */
@@ -128,19 +199,18 @@ static int better(const int64_t *a, const int64_t *b)
 	return ta < tb;
 }
 
-static const int *nbr_pos;
-
-static int by_pos(const void *a, const void *b)
+static int by_pos(const void *a, const void *b, void *pos)
 {
-	return nbr_pos[*(const int *)a] - nbr_pos[*(const int *)b];
+	const int *p = pos;
+
+	return p[*(const int *)a] - p[*(const int *)b];
 }
 
 /*
  * Sort events by neighbour position. A port has few distinct neighbours,
  * so bucket events per neighbour and sort only the neighbours: O(E + d log d).
  */
-static void sort_events(struct search *s, struct event *ev, int n,
-			struct event **tmp, int *tmp_cap)
+static void sort_events(struct search *s, struct event *ev, int n)
 {
 	int i, d = 0;
 
@@ -164,8 +234,7 @@ static void sort_events(struct search *s, struct event *ev, int n,
 			s->nbr[d++] = w;
 		}
 	}
-	nbr_pos = s->pos;
-	qsort(s->nbr, d, sizeof(int), by_pos);
+	qsort_r(s->nbr, d, sizeof(int), by_pos, s->pos);
 	for (i = 0; i < d; i++) {
 		s->slot[s->nbr[i]] = i;
 		s->first[i + 1] = 0;
@@ -175,49 +244,54 @@ static void sort_events(struct search *s, struct event *ev, int n,
 		s->first[s->slot[ev[i].nbr] + 1]++;
 	for (i = 0; i < d; i++)
 		s->first[i + 1] += s->first[i];
-	if (n > *tmp_cap) {
-		*tmp_cap = 2 * n;
-		*tmp = xrealloc(*tmp, *tmp_cap * sizeof(**tmp));
+	if (n > s->tmp_cap) {
+		s->tmp_cap = 2 * n;
+		s->tmp = xrealloc(s->tmp, s->tmp_cap * sizeof(*s->tmp));
 	}
 	for (i = 0; i < n; i++)
-		(*tmp)[s->first[s->slot[ev[i].nbr]]++] = ev[i];
-	memcpy(ev, *tmp, n * sizeof(*ev));
+		s->tmp[s->first[s->slot[ev[i].nbr]]++] = ev[i];
+	memcpy(ev, s->tmp, n * sizeof(*ev));
+}
+
+static void prefetch_record(const struct search *s, int64_t k)
+{
+	if (k < s->pstart[s->n] && s->plist[k] != REC_SKIP) {
+		__builtin_prefetch(&s->rec[s->plist[k]]);
+		__builtin_prefetch(&s->rec[s->plist[k]] + 8);
+	}
 }
 
 /*
  * Events of v: for every path through it, where its count steps as v
- * moves, and the count with v before every other port (start).
+ * moves, and (in REC_CUR) the count with v before every other port.
  */
-static int collect(struct search *s, int v, struct event **ev, int *cap,
-		   int *start)
+static int collect(struct search *s, int v, struct event **ev, int *cap)
 {
-	const struct topo *t = s->tg->t;
-	const struct elp *e = s->tg->e;
 	int64_t k;
 	int n = 0;
 
 	for (k = s->pstart[v]; k < s->pstart[v + 1]; k++) {
-		int i = s->plist[k], j, base = 0, in_nbrs = 0;
+		uint32_t r = s->plist[k];
+		int j, base = 0, in_nbrs = 0, len;
 		const int32_t *h;
 
-		if (i < 0)
+		prefetch_record(s, k + PREFETCH_AHEAD);
+		if (r == REC_SKIP)
 			continue;
-		h = elp_hops(e, i);
-		for (j = 1; j < elp_len(e, i); j++) {
-			int a = t->ports[h[j - 1]].peer,
-			    c = t->ports[h[j]].peer;
+		h = &s->rec[r + REC_HOPS];
+		len = s->rec[r + REC_LEN];
+		for (j = 1; j < len; j++) {
+			int a = rec_port(h[j - 1]), c = h[j];
 			struct event ev1;
 
-			if (!s->tg->forwards[port_node(t, c)] ||
-			    (a != v && c != v)) {
-				base += s->tg->forwards[port_node(t, c)] &&
-					s->pos[a] > s->pos[c];
+			if (c < 0 || (a != v && c != v)) {
+				base += c >= 0 && s->pos[a] > s->pos[c];
 				continue;
 			}
 			if (a == v)
-				ev1 = (struct event){ s->pos[c], i, +1, c };
+				ev1 = (struct event){ s->pos[c], r, +1, c };
 			else {
-				ev1 = (struct event){ s->pos[a], i, -1, a };
+				ev1 = (struct event){ s->pos[a], r, -1, a };
 				in_nbrs++;
 			}
 			if (n == *cap) {
@@ -226,7 +300,7 @@ static int collect(struct search *s, int v, struct event **ev, int *cap,
 			}
 			(*ev)[n++] = ev1;
 		}
-		start[i] = base + in_nbrs;
+		s->rec[r + REC_CUR] = base + in_nbrs;
 	}
 	return n;
 }
@@ -247,30 +321,29 @@ static void move_to(struct search *s, int v, int gap)
 	s->pos[v] = old < gap ? gap - 1 : gap;
 }
 
-static bool improve(struct search *s, int v, struct event **ev, int *cap,
-		    int *cur)
+static bool improve(struct search *s, int v, struct event **ev, int *cap)
 {
-	static struct event *tmp;
-	static int tmp_cap;
 	int64_t h[NC], best[NC];
 	int n, i, best_gap = -1;
 	int64_t k;
 
-	n = collect(s, v, ev, cap, cur);
+	n = collect(s, v, ev, cap);
 	if (!n)
 		return false;
 	s->work += n;
-	sort_events(s, *ev, n, &tmp, &tmp_cap);
+	sort_events(s, *ev, n);
 	memcpy(h, s->hist, sizeof(h));
 	memcpy(best, s->hist, sizeof(best));
 	for (k = s->pstart[v]; k < s->pstart[v + 1]; k++) {
-		int p = s->plist[k];
+		uint32_t p = s->plist[k];
+		int32_t *cur;
 
-		if (p < 0)
+		if (p == REC_SKIP)
 			continue;
-		h[s->count[p]]--;
-		cur[p] = clamp(cur[p]);
-		h[cur[p]]++;
+		cur = &s->rec[p + REC_CUR];
+		h[s->rec[p + REC_COUNT]]--;
+		*cur = clamp(*cur);
+		h[*cur]++;
 	}
 	/* gap 0: before everything; then after each group of equal positions */
 	if (better(h, best)) {
@@ -281,11 +354,11 @@ static bool improve(struct search *s, int v, struct event **ev, int *cap,
 		int at = (*ev)[i].at;
 
 		for (; i < n && (*ev)[i].at == at; i++) {
-			int p = (*ev)[i].path;
+			int32_t *cur = &s->rec[(*ev)[i].path + REC_CUR];
 
-			h[cur[p]]--;
-			cur[p] = clamp(cur[p] + (*ev)[i].delta);
-			h[cur[p]]++;
+			h[*cur]--;
+			*cur = clamp(*cur + (*ev)[i].delta);
+			h[*cur]++;
 		}
 		if (better(h, best)) {
 			memcpy(best, h, sizeof(best));
@@ -301,13 +374,15 @@ static bool improve(struct search *s, int v, struct event **ev, int *cap,
 	 * be off, and a drifting histogram would never let the search stop.
 	 */
 	for (k = s->pstart[v]; k < s->pstart[v + 1]; k++) {
-		int p = s->plist[k];
+		uint32_t p = s->plist[k];
+		int32_t *c;
 
-		if (p < 0)
+		if (p == REC_SKIP)
 			continue;
-		s->hist[s->count[p]]--;
-		s->count[p] = clamp(order_backward(s->tg, s->pos, p));
-		s->hist[s->count[p]]++;
+		c = &s->rec[p + REC_COUNT];
+		s->hist[*c]--;
+		*c = clamp(rec_backward(s, p));
+		s->hist[*c]++;
 	}
 	return true;
 }
@@ -330,20 +405,19 @@ int order_search(const struct tagging *tg, int *pos, uint64_t budget)
 {
 	struct search s = { .tg = tg, .pos = pos };
 	struct event *ev = NULL;
-	int *cur, cap = 0, v, c;
+	int cap = 0, v, c;
 	bool any = true;
 
 	build(&s);
 	s.slot = xmalloc(s.n * sizeof(int));
 	s.stamp = xcalloc(s.n, sizeof(uint32_t));
-	cur = xmalloc((tg->e->npaths + 1) * sizeof(int));
 	while (any && s.work < budget) {
 		int before = top(s.hist);
 		int64_t at = s.hist[before];
 
 		any = false;
 		for (v = 0; v < s.n && s.work < budget; v++)
-			any |= improve(&s, v, &ev, &cap, cur);
+			any |= improve(&s, v, &ev, &cap);
 		pr_debug(
 			"order: pass: %d backward edges on %lld paths (was %d on %lld), "
 			"%llu events\n",
@@ -355,10 +429,10 @@ int order_search(const struct tagging *tg, int *pos, uint64_t budget)
 	for (c = NC - 1; c > 0 && !s.hist[c]; c--)
 		;
 	free(ev);
-	free(cur);
+	free(s.tmp);
 	free(s.pstart);
 	free(s.plist);
-	free(s.count);
+	free(s.rec);
 	free(s.slot);
 	free(s.stamp);
 	free(s.nbr);
