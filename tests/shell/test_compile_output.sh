@@ -41,3 +41,23 @@ check "a good compile replaces the file" \
 	sh -c "$T compile clos.topo b1.elp -o r.json 2>/dev/null && jq -e .switches r.json >/dev/null"
 check "... with the usual mode (umask 022: 0644)" \
 	sh -c "umask 022; $T compile clos.topo b1.elp -o m.json 2>/dev/null && test \$(stat -c %a m.json) = 644"
+
+# Threads: the algorithms of best and the verifier's walks run in parallel;
+# the output must not depend on it. Several topologies, lossy paths
+# (--priorities 3,4 on two bounces), classes and wildcards.
+$T paths bounce=2 clos.topo -o b2.elp
+$T topo bcube 4 1 -o bc.topo && $T paths bcube bc.topo --order parallel -o bc.elp
+$T topo ring 8 -o ring.topo && $T paths ecmp ring.topo -o ring.elp
+for c in "big.topo big.elp" "clos.topo b2.elp" "clos.topo b2.elp --priorities 3,4" \
+	"bc.topo bc.elp --classes 2 --compress" "ring.topo ring.elp"; do
+	# shellcheck disable=SC2086 # $c is words
+	$T -j compile $c --no-bound --threads 1 -o one.json --table one.txt 2>/dev/null |
+		jq -c 'del(.seconds)' >one.sum
+	for n in 2 3 8; do
+		# shellcheck disable=SC2086
+		$T -j compile $c --no-bound --threads $n -o n.json --table n.txt 2>/dev/null |
+			jq -c 'del(.seconds)' >n.sum
+		check "$c: --threads $n writes what one thread writes" \
+			sh -c "cmp -s one.json n.json && cmp -s one.txt n.txt && cmp -s one.sum n.sum"
+	done
+done

@@ -34,7 +34,7 @@ static int help(int argc, char **argv)
 		"             --classes N | --priorities LIST | --dscp LIST |\n"
 		"             --lossy-priority P | --lossy-dscp D | --strict | --compress |\n"
 		"             --table FILE | --dot FILE | --no-verify | --no-bound |\n"
-		"             --exact-seconds S }\n"
+		"             --exact-seconds S | --threads T }\n"
 		"\n"
 		"Compiles the expected lossless paths into per-switch rules: classify\n"
 		"(in-port, tag) -> priority and rewrite (tag, in-port, out-port) -> tag.\n"
@@ -53,6 +53,7 @@ static int help(int argc, char **argv)
 		"  --no-verify   skip the independent verifier (run by default)\n"
 		"  --no-bound    skip the lower bound / exact minimum\n"
 		"  --exact-seconds S   GLPK time limit of the exact minimum (default 3)\n"
+		"  --threads T   T threads (default: one per CPU); same output\n"
 		"Without -o the rules go to stdout (unless -j, which prints a summary).\n"
 		"Every option is --name V or --name=V, spelled in full.\n",
 		bin_name);
@@ -183,6 +184,11 @@ static int parse_args(int argc, char **argv, struct compile_opts *o,
 		  .min = 0,
 		  .max = 3600,
 		  .out = &seconds },
+		{ .name = "--threads",
+		  .type = OPT_INT,
+		  .min = 1,
+		  .max = COMPILE_THREADS_MAX,
+		  .out = &o->threads },
 		{ .name = "-o", .type = OPT_STR, .out = &c->out },
 		{ .name = "--output", .type = OPT_STR, .out = &c->out },
 		{ 0 }
@@ -356,9 +362,9 @@ static void print_summary(const struct elp *e, const struct compile_result *r,
  */
 static int verify_compiled(const struct topo *t, const struct elp *e,
 			   const struct compile_result *r, json_t *json,
-			   struct outcome *oc)
+			   int threads, struct outcome *oc)
 {
-	struct verify_opts vo = { .allow_lossy = true };
+	struct verify_opts vo = { .allow_lossy = true, .threads = threads };
 	struct verify_result vr;
 	struct rules *rules = rules_from_json(json, "compiled rules");
 	int rc;
@@ -430,7 +436,7 @@ int do_compile(int argc, char **argv)
 	rules = compile_rules_json(t, &r, &o);
 	phase_mark(&pc, "rules");
 	ret = EXIT_OK;
-	if (c.verify && verify_compiled(t, e, &r, rules, &oc))
+	if (c.verify && verify_compiled(t, e, &r, rules, o.threads, &oc))
 		ret = EXIT_PROBLEM;
 	if (c.verify)
 		phase_mark(&pc, "verify");
