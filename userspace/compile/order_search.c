@@ -16,11 +16,13 @@
  * on the machine's speed.
  *
  * Memory layout: the search is bound by memory latency, since the paths
- * through one port lie anywhere among millions. Each path is one record
- * (its count, a scratch count and its in-ports, each marked with whether
- * its node forwards) in one array, so visiting a path costs one cache
- * miss instead of four (offset, hops, ports, count), and the records of
- * the next few paths are prefetched while one is walked.
+ * through one port lie anywhere among millions. A path's count changes
+ * only at the edges at v, so each visit of v by a path is one entry of v's
+ * list (the path, the in-ports just before and after v): collecting v's
+ * events reads its list in order and one small per-path count, which the
+ * list lets the CPU fetch ahead, instead of walking every path through v.
+ * A path that visits v more than once, or whose count is near the clamp,
+ * is walked whole as before, so the events are the same either way.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,24 +32,30 @@
 #include "lib/util.h"
 
 #define NC (TAG_MAX + 1) /* counts above TAG_MAX are clamped */
+#define SKIP UINT32_MAX /* a later visit of a path to the same port */
+#define MULTI 0x80000000u /* the first visit of a path that comes back */
+#define NEAR_CLAMP (NC - 3) /* v's two edges could push a count past it */
+#define PREFETCH_AHEAD 48
 
-/* A path's record in search.rec: header, then its in-ports. */
-enum { REC_COUNT, REC_CUR, REC_LEN, REC_HOPS };
-#define REC_SKIP UINT32_MAX /* a repeated visit of a path to one port */
-#define PREFETCH_AHEAD 16
+/* One visit of a path to a port v. */
+struct visit {
+	uint32_t path; /* path index (| MULTI), or SKIP */
+	int32_t pred; /* in-port before v, -1 if none or v's node forwards not */
+	int32_t succ; /* in-port after v, -1 if none or its node forwards not */
+};
+
+struct pcount {
+	int32_t count; /* backward edges, clamped */
+	int32_t cur; /* the sweep's count; base count between passes */
+};
 
 struct search {
 	const struct tagging *tg;
 	int *pos;
 	int n;
-	int64_t *pstart; /* records of the paths through each in-port (CSR) */
-	uint32_t *plist; /* record offsets, or REC_SKIP */
-	/*
-	 * Per path: REC_COUNT backward edges (clamped), REC_CUR the sweep's
-	 * count, REC_LEN hops, then the in-port of each hop, ~port where
-	 * its node does not forward.
-	 */
-	int32_t *rec;
+	int64_t *vstart; /* visits of each in-port (CSR) */
+	struct visit *visits;
+	struct pcount *pc; /* per path */
 	int64_t hist[NC]; /* paths per count */
 	uint64_t work;
 	/* bucketing events by neighbour: per-port slot and stamp */
@@ -59,11 +67,12 @@ struct search {
 	int nbr_cap;
 	struct event *tmp; /* sort_events' scratch */
 	int tmp_cap;
+	int *at; /* the port at each position, or NULL */
 };
 
 struct event {
 	int at; /* neighbour position */
-	uint32_t path; /* its record */
+	int path;
 	int delta;
 	int nbr; /* neighbour port */
 };
@@ -71,6 +80,11 @@ struct event {
 static int clamp(int c)
 {
 	return c < NC - 1 ? c : NC - 1;
+}
+
+static inline int in_port(const struct topo *t, const int32_t *h, int k)
+{
+	return t->ports[h[k]].peer;
 }
 
 int order_backward(const struct tagging *tg, const int *pos, int i)
@@ -88,98 +102,91 @@ int order_backward(const struct tagging *tg, const int *pos, int i)
 	return b;
 }
 
-static inline int rec_port(int32_t x)
-{
-	return x < 0 ? ~x : x;
-}
-
-/* order_backward() on a record. */
-static int rec_backward(const struct search *s, uint32_t r)
-{
-	const int32_t *v = &s->rec[r + REC_HOPS];
-	int k, b = 0, len = s->rec[r + REC_LEN];
-
-	for (k = 1; k < len; k++)
-		b += v[k] >= 0 && s->pos[rec_port(v[k - 1])] > s->pos[v[k]];
-	return b;
-}
-
-static uint32_t build_records(struct search *s, uint32_t *roff)
+/* Paths that enter some in-port more than once. */
+static uint8_t *find_returning(struct search *s, int *last)
 {
 	const struct topo *t = s->tg->t;
 	const struct elp *e = s->tg->e;
-	uint64_t size = (uint64_t)e->nhops + (uint64_t)REC_HOPS * e->npaths;
-	uint32_t r = 0;
+	uint8_t *multi = xcalloc(e->npaths + 1, 1);
 	int i, k;
 
-	/* 4G hop slots would be tens of GB of paths: more than any input */
-	if (size >= REC_SKIP) {
-		p_err("order: %llu hops are too many for the order search",
-		      (unsigned long long)size);
-		abort();
-	}
-	s->rec = xmalloc((size + 1) * sizeof(int32_t));
-	for (i = 0; i < e->npaths; i++) {
-		const int32_t *h = elp_hops(e, i);
-		int len = elp_len(e, i);
+	for (i = 0; i < e->npaths; i++)
+		for (k = 0; k < elp_len(e, i); k++) {
+			int v = in_port(t, elp_hops(e, i), k);
 
-		roff[i] = r;
-		s->rec[r + REC_LEN] = len;
-		for (k = 0; k < len; k++) {
-			int v = t->ports[h[k]].peer;
-
-			s->rec[r + REC_HOPS + k] =
-				s->tg->forwards[port_node(t, v)] ? v : ~v;
+			multi[i] |= last[v] == i;
+			last[v] = i;
 		}
-		r += REC_HOPS + len;
+	return multi;
+}
+
+static struct visit make_visit(const struct search *s, int i, int k, bool multi)
+{
+	const struct topo *t = s->tg->t;
+	const int32_t *h = elp_hops(s->tg->e, i);
+	const bool *fw = s->tg->forwards;
+	int v = in_port(t, h, k), len = elp_len(s->tg->e, i), c;
+	struct visit x = { .path = i | (multi ? MULTI : 0), -1, -1 };
+
+	if (k > 0 && fw[port_node(t, v)])
+		x.pred = in_port(t, h, k - 1);
+	if (k + 1 < len) {
+		c = in_port(t, h, k + 1);
+		if (fw[port_node(t, c)])
+			x.succ = c;
 	}
-	return r;
+	return x;
 }
 
 static void build(struct search *s)
 {
+	const struct topo *t = s->tg->t;
 	const struct elp *e = s->tg->e;
 	int64_t *fill;
-	int i, k, n = s->tg->t->nports, *last;
-	uint32_t *roff = xmalloc((e->npaths + 1) * sizeof(uint32_t));
+	int i, k, n = t->nports, *last;
+	uint8_t *multi;
 
 	s->n = n;
-	build_records(s, roff);
-	s->pstart = xcalloc(n + 1, sizeof(int64_t));
+	s->vstart = xcalloc(n + 1, sizeof(int64_t));
 	for (i = 0; i < e->npaths; i++)
 		for (k = 0; k < elp_len(e, i); k++)
-			s->pstart[rec_port(s->rec[roff[i] + REC_HOPS + k]) +
-				  1]++;
+			s->vstart[in_port(t, elp_hops(e, i), k) + 1]++;
 	for (i = 0; i < n; i++)
-		s->pstart[i + 1] += s->pstart[i];
-	s->plist = xmalloc((s->pstart[n] + 1) * sizeof(uint32_t));
+		s->vstart[i + 1] += s->vstart[i];
+	s->visits = xmalloc((s->vstart[n] + 1) * sizeof(*s->visits));
 	fill = xmalloc((n + 1) * sizeof(int64_t));
-	memcpy(fill, s->pstart, (n + 1) * sizeof(int64_t));
+	memcpy(fill, s->vstart, (n + 1) * sizeof(int64_t));
 	last = xmalloc((n + 1) * sizeof(int));
+	memset(last, -1, (n + 1) * sizeof(int));
+	multi = find_returning(s, last);
 	memset(last, -1, (n + 1) * sizeof(int));
 	for (i = 0; i < e->npaths; i++)
 		for (k = 0; k < elp_len(e, i); k++) {
-			int v = rec_port(s->rec[roff[i] + REC_HOPS + k]);
+			int v = in_port(t, elp_hops(e, i), k);
 
 			/*
-			 * A path through v many times is listed once: collect()
-			 * walks the whole path per entry, so one entry per visit
-			 * would make events (and memory) quadratic in its length
-			 * and count its edges more than once.
+			 * A path through v many times is listed once: it is
+			 * walked whole, and one entry per visit would make
+			 * events quadratic in its length and count its edges
+			 * more than once.
 			 */
-			s->plist[fill[v]++] = last[v] != i ? roff[i] : REC_SKIP;
+			if (last[v] == i)
+				s->visits[fill[v]++] =
+					(struct visit){ SKIP, -1, -1 };
+			else
+				s->visits[fill[v]++] =
+					make_visit(s, i, k, multi[i]);
 			last[v] = i;
 		}
 	free(fill);
 	free(last);
+	free(multi);
+	s->pc = xmalloc((e->npaths + 1) * sizeof(*s->pc));
 	memset(s->hist, 0, sizeof(s->hist));
 	for (i = 0; i < e->npaths; i++) {
-		int32_t *c = &s->rec[roff[i] + REC_COUNT];
-
-		*c = clamp(rec_backward(s, roff[i]));
-		s->hist[*c]++;
+		s->pc[i].count = clamp(order_backward(s->tg, s->pos, i));
+		s->hist[s->pc[i].count]++;
 	}
-	free(roff);
 }
 
 /* Lexicographic: max count first (fewest paths there), then the total. */
@@ -253,63 +260,140 @@ static void sort_events(struct search *s, struct event *ev, int n)
 	memcpy(ev, s->tmp, n * sizeof(*ev));
 }
 
-static void prefetch_record(const struct search *s, int64_t k)
+static void push_event(struct event **ev, int *n, int *cap, struct event e1)
 {
-	if (k < s->pstart[s->n] && s->plist[k] != REC_SKIP) {
-		__builtin_prefetch(&s->rec[s->plist[k]]);
-		__builtin_prefetch(&s->rec[s->plist[k]] + 8);
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 256;
+		*ev = xrealloc(*ev, *cap * sizeof(**ev));
 	}
+	(*ev)[(*n)++] = e1;
+}
+
+/* Walk a whole path: its events at v and its count with v before all. */
+static void walk_events(struct search *s, int v, int i, struct event **ev,
+			int *n, int *cap)
+{
+	const struct topo *t = s->tg->t;
+	const int32_t *h = elp_hops(s->tg->e, i);
+	int j, base = 0, in_nbrs = 0;
+
+	for (j = 1; j < elp_len(s->tg->e, i); j++) {
+		int a = in_port(t, h, j - 1), c = in_port(t, h, j);
+		bool fc = s->tg->forwards[port_node(t, c)];
+
+		if (!fc || (a != v && c != v)) {
+			base += fc && s->pos[a] > s->pos[c];
+			continue;
+		}
+		if (a == v)
+			push_event(ev, n, cap,
+				   (struct event){ s->pos[c], i, +1, c });
+		else {
+			push_event(ev, n, cap,
+				   (struct event){ s->pos[a], i, -1, a });
+			in_nbrs++;
+		}
+	}
+	s->pc[i].cur = base + in_nbrs;
+}
+
+/* Walked whole: a path that comes back to v, or one near the clamp. */
+static bool walked(const struct search *s, const struct visit *x)
+{
+	return (x->path & MULTI) || s->pc[x->path].count >= NEAR_CLAMP;
+}
+
+/* Backward edges at v of one visit, with v where it is now. */
+static int backward_at(const struct search *s, int v, const struct visit *x)
+{
+	return (x->pred >= 0 && s->pos[x->pred] > s->pos[v]) +
+	       (x->succ >= 0 && s->pos[v] > s->pos[x->succ]);
+}
+
+static void prefetch_count(const struct search *s, int64_t k)
+{
+	if (k < s->vstart[s->n] && s->visits[k].path != SKIP)
+		__builtin_prefetch(&s->pc[s->visits[k].path & ~MULTI]);
 }
 
 /*
  * Events of v: for every path through it, where its count steps as v
- * moves, and (in REC_CUR) the count with v before every other port.
+ * moves, and (in cur) the count with v before every other port. The
+ * events of one path are in hop order, the paths in path order.
  */
 static int collect(struct search *s, int v, struct event **ev, int *cap)
 {
 	int64_t k;
 	int n = 0;
 
-	for (k = s->pstart[v]; k < s->pstart[v + 1]; k++) {
-		uint32_t r = s->plist[k];
-		int j, base = 0, in_nbrs = 0, len;
-		const int32_t *h;
+	for (k = s->vstart[v]; k < s->vstart[v + 1]; k++) {
+		const struct visit *x = &s->visits[k];
+		int p, in_nbrs = 0;
 
-		prefetch_record(s, k + PREFETCH_AHEAD);
-		if (r == REC_SKIP)
+		prefetch_count(s, k + PREFETCH_AHEAD);
+		if (x->path == SKIP)
 			continue;
-		h = &s->rec[r + REC_HOPS];
-		len = s->rec[r + REC_LEN];
-		for (j = 1; j < len; j++) {
-			int a = rec_port(h[j - 1]), c = h[j];
-			struct event ev1;
-
-			if (c < 0 || (a != v && c != v)) {
-				base += c >= 0 && s->pos[a] > s->pos[c];
-				continue;
-			}
-			if (a == v)
-				ev1 = (struct event){ s->pos[c], r, +1, c };
-			else {
-				ev1 = (struct event){ s->pos[a], r, -1, a };
-				in_nbrs++;
-			}
-			if (n == *cap) {
-				*cap = *cap ? 2 * *cap : 256;
-				*ev = xrealloc(*ev, *cap * sizeof(**ev));
-			}
-			(*ev)[n++] = ev1;
+		p = x->path & ~MULTI;
+		if (walked(s, x)) {
+			walk_events(s, v, p, ev, &n, cap);
+			continue;
 		}
-		s->rec[r + REC_CUR] = base + in_nbrs;
+		if (x->pred >= 0) {
+			push_event(ev, &n, cap,
+				   (struct event){ s->pos[x->pred], p, -1,
+						   x->pred });
+			in_nbrs++;
+		}
+		if (x->succ >= 0)
+			push_event(ev, &n, cap,
+				   (struct event){ s->pos[x->succ], p, +1,
+						   x->succ });
+		s->pc[p].cur = s->pc[p].count - backward_at(s, v, x) + in_nbrs;
 	}
 	return n;
 }
 
+/* at[]: the port at each position, if pos is a permutation (else NULL). */
+static void build_at(struct search *s)
+{
+	int u;
+
+	s->at = xmalloc((s->n + 1) * sizeof(int));
+	memset(s->at, -1, (s->n + 1) * sizeof(int));
+	for (u = 0; u < s->n; u++) {
+		if (s->pos[u] < 0 || s->pos[u] >= s->n ||
+		    s->at[s->pos[u]] >= 0) {
+			free(s->at);
+			s->at = NULL;
+			return;
+		}
+		s->at[s->pos[u]] = u;
+	}
+}
+
 static void move_to(struct search *s, int v, int gap)
 {
-	int old = s->pos[v], u;
+	int old = s->pos[v], u, q;
 
 	/* v leaves its place and enters before the port now at position gap */
+	if (s->at && old < gap) {
+		for (q = old + 1; q < gap; q++) {
+			s->pos[s->at[q]] = q - 1;
+			s->at[q - 1] = s->at[q];
+		}
+		s->pos[v] = gap - 1;
+		s->at[gap - 1] = v;
+		return;
+	}
+	if (s->at) {
+		for (q = old - 1; q >= gap; q--) {
+			s->pos[s->at[q]] = q + 1;
+			s->at[q + 1] = s->at[q];
+		}
+		s->pos[v] = gap;
+		s->at[gap] = v;
+		return;
+	}
 	for (u = 0; u < s->n; u++) {
 		if (u == v)
 			continue;
@@ -319,6 +403,40 @@ static void move_to(struct search *s, int v, int gap)
 			s->pos[u]++;
 	}
 	s->pos[v] = old < gap ? gap - 1 : gap;
+}
+
+/* Counts after v moved: exact, as a walk of each path would give them. */
+static void recount(struct search *s, int v, int gap)
+{
+	int64_t k;
+
+	/* the count without v's edges, while v is still where it was */
+	for (k = s->vstart[v]; k < s->vstart[v + 1]; k++) {
+		const struct visit *x = &s->visits[k];
+
+		if (x->path != SKIP && !walked(s, x))
+			s->pc[x->path].cur =
+				s->pc[x->path].count - backward_at(s, v, x);
+	}
+	move_to(s, v, gap);
+	for (k = s->vstart[v]; k < s->vstart[v + 1]; k++) {
+		const struct visit *x = &s->visits[k];
+		int p = x->path & ~MULTI, c;
+
+		if (x->path == SKIP)
+			continue;
+		/*
+		 * Near the clamp, recount rather than add: the sweep clamps at
+		 * every step, so on a path with more than TAG_MAX backward
+		 * edges its prediction can be off, and a drifting histogram
+		 * would never let the search stop.
+		 */
+		c = walked(s, x) ? clamp(order_backward(s->tg, s->pos, p)) :
+				   s->pc[p].cur + backward_at(s, v, x);
+		s->hist[s->pc[p].count]--;
+		s->pc[p].count = c;
+		s->hist[c]++;
+	}
 }
 
 static bool improve(struct search *s, int v, struct event **ev, int *cap)
@@ -334,16 +452,15 @@ static bool improve(struct search *s, int v, struct event **ev, int *cap)
 	sort_events(s, *ev, n);
 	memcpy(h, s->hist, sizeof(h));
 	memcpy(best, s->hist, sizeof(best));
-	for (k = s->pstart[v]; k < s->pstart[v + 1]; k++) {
-		uint32_t p = s->plist[k];
-		int32_t *cur;
+	for (k = s->vstart[v]; k < s->vstart[v + 1]; k++) {
+		struct pcount *pc;
 
-		if (p == REC_SKIP)
+		if (s->visits[k].path == SKIP)
 			continue;
-		cur = &s->rec[p + REC_CUR];
-		h[s->rec[p + REC_COUNT]]--;
-		*cur = clamp(*cur);
-		h[*cur]++;
+		pc = &s->pc[s->visits[k].path & ~MULTI];
+		h[pc->count]--;
+		pc->cur = clamp(pc->cur);
+		h[pc->cur]++;
 	}
 	/* gap 0: before everything; then after each group of equal positions */
 	if (better(h, best)) {
@@ -354,7 +471,7 @@ static bool improve(struct search *s, int v, struct event **ev, int *cap)
 		int at = (*ev)[i].at;
 
 		for (; i < n && (*ev)[i].at == at; i++) {
-			int32_t *cur = &s->rec[(*ev)[i].path + REC_CUR];
+			int32_t *cur = &s->pc[(*ev)[i].path].cur;
 
 			h[*cur]--;
 			*cur = clamp(*cur + (*ev)[i].delta);
@@ -367,23 +484,7 @@ static bool improve(struct search *s, int v, struct event **ev, int *cap)
 	}
 	if (best_gap < 0)
 		return false;
-	move_to(s, v, best_gap);
-	/*
-	 * Recount rather than take `best`: the sweep clamps at every step, so
-	 * on a path with more than TAG_MAX backward edges its prediction can
-	 * be off, and a drifting histogram would never let the search stop.
-	 */
-	for (k = s->pstart[v]; k < s->pstart[v + 1]; k++) {
-		uint32_t p = s->plist[k];
-		int32_t *c;
-
-		if (p == REC_SKIP)
-			continue;
-		c = &s->rec[p + REC_COUNT];
-		s->hist[*c]--;
-		*c = clamp(rec_backward(s, p));
-		s->hist[*c]++;
-	}
+	recount(s, v, best_gap);
 	return true;
 }
 
@@ -409,6 +510,7 @@ int order_search(const struct tagging *tg, int *pos, uint64_t budget)
 	bool any = true;
 
 	build(&s);
+	build_at(&s);
 	s.slot = xmalloc(s.n * sizeof(int));
 	s.stamp = xcalloc(s.n, sizeof(uint32_t));
 	while (any && s.work < budget) {
@@ -430,9 +532,10 @@ int order_search(const struct tagging *tg, int *pos, uint64_t budget)
 		;
 	free(ev);
 	free(s.tmp);
-	free(s.pstart);
-	free(s.plist);
-	free(s.rec);
+	free(s.at);
+	free(s.vstart);
+	free(s.visits);
+	free(s.pc);
 	free(s.slot);
 	free(s.stamp);
 	free(s.nbr);
