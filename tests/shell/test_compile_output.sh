@@ -61,3 +61,28 @@ for c in "big.topo big.elp" "clos.topo b2.elp" "clos.topo b2.elp --priorities 3,
 			sh -c "cmp -s one.json n.json && cmp -s one.txt n.txt && cmp -s one.sum n.sum"
 	done
 done
+
+# An ELP of 8 MiB or more parses in two threads (one per half): the same
+# paths, and on bad input the one message a single pass prints (the first
+# problem in file order, with its line), whichever half it is in.
+$T topo jellyfish 700 8 --seed 4 -o jf.topo
+$T paths shortest jf.topo -o jf.elp
+n=$(wc -l <jf.elp)
+check "the ELP is large enough to be split" test "$(stat -c %s jf.elp)" -ge $((8 << 20))
+check "all $n paths are read" \
+	test "$($T -j compile jf.topo jf.elp --no-verify --no-bound -o /dev/null | jq .paths)" = "$n"
+late=$((n * 3 / 4))
+bad() { awk -v a="$1" -v b="$2" 'NR == a || NR == b { print "sw1 nosuch"; next } { print }' jf.elp; }
+bad "$late" 0 >late.elp
+bad 10 "$late" >both.elp
+{ head -n $((late - 1)) jf.elp; printf 'sw1 sw2\0\n'; tail -n +$((late + 1)) jf.elp; } >nul.elp
+sed 's/^/# /' jf.elp >none.elp
+for c in "late.elp|late.elp:$late: unknown node \"nosuch\"" \
+	"both.elp|both.elp:10: unknown node \"nosuch\"" \
+	"nul.elp|nul.elp:$late: NUL byte" "none.elp|none.elp: no paths"; do
+	f=${c%%|*}
+	$T compile jf.topo "$f" --no-verify --no-bound -o /dev/null 2>err
+	rc=$?
+	check "$f: exit 2 and exactly: ${c#*|}" \
+		sh -c "test $rc = 2 && test \"\$(cat err)\" = '${c#*|}'"
+done
