@@ -310,12 +310,6 @@ static int backward_at(const struct search *s, int v, const struct visit *x)
 	       (x->succ >= 0 && s->pos[v] > s->pos[x->succ]);
 }
 
-static void prefetch_count(const struct search *s, int64_t k)
-{
-	if (k < s->vstart[s->n] && s->visits[k].path != SKIP)
-		__builtin_prefetch(&s->pc[s->visits[k].path & ~MULTI]);
-}
-
 /*
  * Events of v: for every path through it, where its count steps as v
  * moves, and (in cur) the count with v before every other port. The
@@ -323,14 +317,24 @@ static void prefetch_count(const struct search *s, int64_t k)
  */
 static int collect(struct search *s, int v, struct event **ev, int *cap)
 {
-	int64_t k;
+	int64_t k, all = s->vstart[s->n];
 	int n = 0;
 
 	for (k = s->vstart[v]; k < s->vstart[v + 1]; k++) {
 		const struct visit *x = &s->visits[k];
 		int p, in_nbrs = 0;
 
-		prefetch_count(s, k + PREFETCH_AHEAD);
+		/*
+		 * Written out here: GCC drops a helper whose only effect is a
+		 * prefetch as a call without side effects. The next port's
+		 * visits follow this one's, and are read next.
+		 */
+		if (k + PREFETCH_AHEAD < all) {
+			uint32_t ahead = s->visits[k + PREFETCH_AHEAD].path;
+
+			if (ahead != SKIP)
+				__builtin_prefetch(&s->pc[ahead & ~MULTI]);
+		}
 		if (x->path == SKIP)
 			continue;
 		p = x->path & ~MULTI;
