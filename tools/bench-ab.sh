@@ -4,8 +4,9 @@
 # with origin/main, else HEAD~1) next to this tree's build/tagger and time the
 # same userspace workloads with both, alternating A and B so that a busy
 # machine slows both alike. Prints per workload the median wall and CPU time
-# of each and the ratio B/A, and whether both wrote the same output.
-#   tools/bench-ab.sh [--runs N] [--size N] [REV]
+# of each and the ratio B/A, the median peak memory (max RSS, MiB), and
+# whether both wrote the same output. --only RE: the workloads it matches.
+#   tools/bench-ab.sh [--runs N] [--size N] [--only RE] [REV]
 #   tools/bench-ab.sh --binary [REV]   only build REV's tagger, print its path
 # A = REV, B = this tree. The REV binary is cached in build/ab/<sha>/.
 set -u
@@ -13,6 +14,7 @@ cd "$(dirname "$0")/.." || exit 2
 
 runs=5
 size=1000
+only=
 rev=
 binary_only=
 while [ $# -gt 0 ]; do
@@ -20,6 +22,7 @@ while [ $# -gt 0 ]; do
 	--binary) binary_only=1; shift ;;
 	--runs) runs=$2; shift 2 ;;
 	--size) size=$2; shift 2 ;;
+	--only) only=$2; shift 2 ;;
 	-h|--help|help) sed -n '3,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "bench-ab: unknown option $1" >&2; exit 2 ;;
 	*) rev=$1; shift ;;
@@ -65,6 +68,7 @@ workloads=(
 	"paths shortest $size|@T paths shortest $D/jf.topo -o @O"
 	"paths bounce=1 clos|@T paths bounce=1 $D/clos.topo --between tors -o @O"
 	"compile greedy $size|@T compile $D/jf.topo $D/jf.elp --algorithm greedy --no-bound -o @O"
+	"compile best $size|@T compile $D/jf.topo $D/jf.elp --no-bound -o @O"
 	"compile best 250|@T compile $D/jf250.topo $D/jf250.elp --no-bound -o @O"
 	"compile clos bounce|@T compile $D/clos.topo $D/clos.elp --no-bound -o @O"
 	"verify $size|@T -j verify $D/jf.topo $D/jf.elp $D/jf.json | jq -c 'del(.seconds)' >@O"
@@ -73,18 +77,21 @@ workloads=(
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-run_one() { # binary output-file command-template -> "wall cpu" on stdout
+run_one() { # binary output-file command-template -> "wall cpu MiB" on stdout
 	local cmd=${3//@T/$1}
 	cmd=${cmd//@O/$2}
-	/usr/bin/time -f '%e %U %S' -o "$D/time" bash -c "$cmd" >/dev/null 2>"$D/err" ||
+	/usr/bin/time -f '%e %U %S %M' -o "$D/time" bash -c "$cmd" >/dev/null 2>"$D/err" ||
 		{ echo "bench-ab: failed: $cmd" >&2; cat "$D/err" >&2; return 1; }
-	awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$D/time"
+	awk '{ printf "%s %.2f %d\n", $1, $2 + $3, $4 / 1024 }' "$D/time"
 }
 
-printf '%-22s %9s %9s %7s %9s %9s %7s %s\n' workload A_wall_s B_wall_s B/A A_cpu_s B_cpu_s B/A same_output
+printf '%-22s %9s %9s %7s %9s %9s %7s %6s %6s %s\n' workload A_wall_s B_wall_s B/A \
+	A_cpu_s B_cpu_s B/A A_MiB B_MiB same_output
 rc=0
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for w in "${workloads[@]}"; do
 	name=${w%%|*}; tmpl=${w#*|}
+	[[ -z $only || $name =~ $only ]] || continue
 	: >"$D/a"; : >"$D/b"
 	for _ in $(seq "$runs"); do
 		run_one "$A" "$D/outa" "$tmpl" >>"$D/a" || { rc=3; continue 2; }
@@ -94,11 +101,13 @@ for w in "${workloads[@]}"; do
 	cmp -s "$D/outa" "$D/outb" && same=yes
 	aw=$(cut -d' ' -f1 "$D/a" | median); bw=$(cut -d' ' -f1 "$D/b" | median)
 	ac=$(cut -d' ' -f2 "$D/a" | median); bc=$(cut -d' ' -f2 "$D/b" | median)
-	awk -v n="$name" -v aw="$aw" -v bw="$bw" -v ac="$ac" -v bc="$bc" -v s="$same" 'BEGIN {
-		printf "%-22s %9.2f %9.2f %7.2f %9.2f %9.2f %7.2f %s\n", n, aw, bw,
-		       (aw > 0 ? bw / aw : 1), ac, bc, (ac > 0 ? bc / ac : 1), s }'
+	am=$(cut -d' ' -f3 "$D/a" | median); bm=$(cut -d' ' -f3 "$D/b" | median)
+	awk -v n="$name" -v aw="$aw" -v bw="$bw" -v ac="$ac" -v bc="$bc" -v s="$same" \
+		-v am="$am" -v bm="$bm" 'BEGIN {
+		printf "%-22s %9.2f %9.2f %7.2f %9.2f %9.2f %7.2f %6d %6d %s\n", n, aw, bw,
+		       (aw > 0 ? bw / aw : 1), ac, bc, (ac > 0 ? bc / ac : 1), am, bm, s }'
 done
 echo "A = $(git log -1 --format='%h %s' "$sha" | cut -c1-60)"
 echo "B = this tree ($(git describe --always --dirty))"
-echo "medians of $runs alternating runs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "medians of $runs alternating runs; load average $load0 before, $(cut -d' ' -f1-3 /proc/loadavg) after"
 exit $rc

@@ -5,9 +5,11 @@
  * graph is built and turned into text and JSON once at the end
  * (verify_report.c), so the hot loops only touch integers.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "graph/digraph.h"
 #include "lib/log.h"
@@ -57,6 +59,25 @@ struct vctx {
 	int ndec, dec_cap;
 	struct hmap dec_idx; /* key2(sw, rule) -> index in dec */
 	struct hmap cyc; /* key2(from node, to node) -> index in the cycle */
+};
+
+/*
+ * The walks of one range of paths. Walks are independent, so ranges run
+ * in threads; each keeps what it found in walk order (its first lossy
+ * walks, the first hop that takes each decreasing rule) and the ranges are
+ * merged in path order, which gives what one thread walking them all gives.
+ */
+struct walker {
+	struct vctx *c;
+	int lo, hi; /* paths [lo, hi) */
+	int ncls;
+	int64_t lossy_walks;
+	int64_t lossless_paths;
+	struct lossy_rec *lossy; /* the first c->max lossy walks */
+	int nlossy, lossy_cap;
+	struct dec_rec *dec; /* first use of each decreasing rule */
+	int ndec, dec_cap;
+	struct hmap dec_seen; /* key2(sw, rule) of dec */
 };
 
 static inline uint32_t bdg_node(int port, int prio)
@@ -212,7 +233,7 @@ static void rule_edges(struct vctx *c, int s, int k)
 	}
 }
 
-static void note_lossy(struct vctx *c, int path, int cls, int hop, int tag,
+static void note_lossy(struct walker *w, int path, int cls, int hop, int tag,
 		       int rule, enum lossy_reason why)
 {
 	struct lossy_rec l = {
@@ -224,9 +245,20 @@ static void note_lossy(struct vctx *c, int path, int cls, int hop, int tag,
 		.why = why,
 	};
 
-	c->res->lossy_walks++;
-	if (c->nlossy < c->max)
-		VEC_PUSH(c->lossy, c->nlossy, c->lossy_cap, l);
+	w->lossy_walks++;
+	if (w->nlossy < w->c->max)
+		VEC_PUSH(w->lossy, w->nlossy, w->lossy_cap, l);
+}
+
+static void walk_decreasing(struct walker *w, int sw, int rule, int path,
+			    int hop)
+{
+	struct dec_rec d = { .sw = sw, .rule = rule, .path = path, .hop = hop };
+	bool fresh;
+
+	hmap_slot(&w->dec_seen, key2(sw, rule), &fresh);
+	if (fresh)
+		VEC_PUSH(w->dec, w->ndec, w->dec_cap, d);
 }
 
 static int initial_tag(const struct vctx *c, int node, int cls)
@@ -254,7 +286,8 @@ static int initial_tag(const struct vctx *c, int node, int cls)
  * rules; with annotate set, a second pass names a path behind each edge
  * of the cycle found (c->cyc: edge key -> index in the cycle).
  */
-static bool walk(struct vctx *c, int i, int cls, bool annotate)
+static bool walk(struct vctx *c, struct walker *wk, int i, int cls,
+		 bool annotate)
 {
 	const struct topo *t = c->t;
 	const struct rules *r = c->r;
@@ -268,7 +301,7 @@ static bool walk(struct vctx *c, int i, int cls, bool annotate)
 	tag = initial_tag(c, port_node(t, h[0]), cls);
 	if (tag < 0 || !rules_tag_lossless(r, tag)) {
 		if (!annotate)
-			note_lossy(c, i, cls, 0, tag, -1, LOSSY_INITIAL);
+			note_lossy(wk, i, cls, 0, tag, -1, LOSSY_INITIAL);
 		return false;
 	}
 	for (k = 1; k <= n; k++) {
@@ -278,13 +311,13 @@ static bool walk(struct vctx *c, int i, int cls, bool annotate)
 
 		if (sw < 0) {
 			if (k < n && lossless && !annotate)
-				note_lossy(c, i, cls, k, tag, -1,
+				note_lossy(wk, i, cls, k, tag, -1,
 					   LOSSY_NO_RULES);
 			return k == n && lossless;
 		}
 		p = rules_classify(r, sw, loc, tag, &rule);
 		if (p < 0 && lossless && !annotate)
-			note_lossy(c, i, cls, k, tag, rule, LOSSY_CLASSIFY);
+			note_lossy(wk, i, cls, k, tag, rule, LOSSY_CLASSIFY);
 		lossless &= p >= 0;
 		if (annotate && p >= 0 && prev >= 0 &&
 		    hmap_get(&c->cyc,
@@ -297,10 +330,10 @@ static bool walk(struct vctx *c, int i, int cls, bool annotate)
 		nt = rules_rewrite(r, sw, tag, loc, c->port_local[h[k]], &rule);
 		if (rule >= 0 && !annotate &&
 		    r->rank[r->sw[sw].rewrite[rule].new_tag] < r->rank[tag])
-			note_decreasing(c, sw, rule, i, k);
+			walk_decreasing(wk, sw, rule, i, k);
 		if (nt < 0) {
 			if (lossless && !annotate)
-				note_lossy(c, i, cls, k, tag, rule,
+				note_lossy(wk, i, cls, k, tag, rule,
 					   LOSSY_REWRITE);
 			lossless = false;
 			nt = r->lossy_tag;
@@ -328,7 +361,7 @@ static void annotate_cycle(struct vctx *c, int ncls)
 			 k);
 	for (i = 0; i < c->e->npaths && named < res->cycle_len; i++) {
 		for (k = 0; k < ncls; k++)
-			walk(c, i, k, true);
+			walk(c, NULL, i, k, true);
 		for (k = 0, named = 0; k < res->cycle_len; k++)
 			named += res->cycle[k].path >= 0;
 	}
@@ -571,6 +604,83 @@ static void verify_report(struct vctx *c)
 		lossy_problem(c, &c->lossy[i]);
 }
 
+static void *walk_range(void *arg)
+{
+	struct walker *w = arg;
+	int i, k;
+
+	for (i = w->lo; i < w->hi; i++) {
+		bool all = true;
+
+		for (k = 0; k < w->ncls; k++)
+			all &= walk(w->c, w, i, k, false);
+		w->lossless_paths += all;
+	}
+	return NULL;
+}
+
+/* Fold a range's findings in, as if its walks came right after the last. */
+static void merge_walker(struct vctx *c, struct walker *w)
+{
+	int i;
+
+	c->res->lossy_walks += w->lossy_walks;
+	c->res->lossless_paths += w->lossless_paths;
+	for (i = 0; i < w->nlossy && c->nlossy < c->max; i++)
+		VEC_PUSH(c->lossy, c->nlossy, c->lossy_cap, w->lossy[i]);
+	for (i = 0; i < w->ndec; i++)
+		note_decreasing(c, w->dec[i].sw, w->dec[i].rule, w->dec[i].path,
+				w->dec[i].hop);
+	free(w->lossy);
+	free(w->dec);
+	hmap_free(&w->dec_seen);
+}
+
+/* Left to itself, a thread per CPU but none for fewer paths than this. */
+#define WALKS_PER_THREAD 20000
+
+static void walk_all(struct vctx *c, int ncls, int threads)
+{
+	long n = threads > 0 ? threads : sysconf(_SC_NPROCESSORS_ONLN);
+	struct walker *w;
+	pthread_t *tid;
+	bool *started;
+	int i;
+
+	if (threads <= 0 && n > c->e->npaths / WALKS_PER_THREAD)
+		n = c->e->npaths / WALKS_PER_THREAD;
+	if (n > c->e->npaths)
+		n = c->e->npaths;
+	if (n < 1)
+		n = 1;
+	if (n > VERIFY_THREADS_MAX)
+		n = VERIFY_THREADS_MAX;
+	w = xcalloc(n, sizeof(*w));
+	tid = xcalloc(n, sizeof(*tid));
+	started = xcalloc(n, sizeof(*started));
+	for (i = 0; i < n; i++) {
+		w[i] = (struct walker){
+			.c = c,
+			.lo = (int)((int64_t)c->e->npaths * i / n),
+			.hi = (int)((int64_t)c->e->npaths * (i + 1) / n),
+			.ncls = ncls,
+		};
+		hmap_init(&w[i].dec_seen, 16);
+	}
+	for (i = 1; i < n; i++)
+		started[i] = !pthread_create(&tid[i], NULL, walk_range, &w[i]);
+	for (i = 0; i < n; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else
+			walk_range(&w[i]);
+		merge_walker(c, &w[i]);
+	}
+	free(w);
+	free(tid);
+	free(started);
+}
+
 int verify_rules(const struct topo *t, const struct elp *e,
 		 const struct rules *r, const struct verify_opts *opts,
 		 struct verify_result *res)
@@ -593,13 +703,7 @@ int verify_rules(const struct topo *t, const struct elp *e,
 	ncls = r->nclasses ? r->nclasses : 1;
 	res->nclasses = r->nclasses;
 	res->paths = e->npaths;
-	for (i = 0; i < e->npaths; i++) {
-		bool all = true;
-
-		for (k = 0; k < ncls; k++)
-			all &= walk(&c, i, k, false);
-		res->lossless_paths += all;
-	}
+	walk_all(&c, ncls, opts ? opts->threads : 0);
 	res->walks = (int64_t)e->npaths * ncls;
 	res->bdg_edges = c.nev;
 	res->bdg_nodes = count_nodes(&c);

@@ -22,6 +22,8 @@
  *                                        EXIT_USAGE after "file: ..." when
  *                                        the rules do not fit the topology
  *   verify_result_json / verify_result_print / verify_result_free
+ * The ELP walks run in opts.threads threads (ranges of paths, merged in
+ * path order): the result is the same for any number of threads.
  * Cost: O(expanded rewrite rules + total ELP hops x classes) hash probes,
  * O(BDG edges) memory; the cycle search is digraph.h's linear DFS.
  */
@@ -40,7 +42,10 @@
 struct verify_opts {
 	bool allow_lossy; /* lossy ELP paths are counted, not problems */
 	int max_problems; /* witnesses kept per kind; 0 means 10 */
+	int threads; /* walks in parallel; 0: one thread per online CPU */
 };
+
+#define VERIFY_THREADS_MAX 64
 
 /* One BDG edge: (port in, prio) of one switch waits on the next one. */
 struct verify_edge {

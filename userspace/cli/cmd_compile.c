@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tagger compile TOPO ELP: the tag compiler's command line. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "model/rules.h"
 #include "analyze/verify.h"
 #include "lib/log.h"
+#include "lib/outfile.h"
 #include "cli/opts.h"
 #include "lib/util.h"
 
@@ -32,7 +34,7 @@ static int help(int argc, char **argv)
 		"             --classes N | --priorities LIST | --dscp LIST |\n"
 		"             --lossy-priority P | --lossy-dscp D | --strict | --compress |\n"
 		"             --table FILE | --dot FILE | --no-verify | --no-bound |\n"
-		"             --exact-seconds S }\n"
+		"             --exact-seconds S | --threads T }\n"
 		"\n"
 		"Compiles the expected lossless paths into per-switch rules: classify\n"
 		"(in-port, tag) -> priority and rewrite (tag, in-port, out-port) -> tag.\n"
@@ -51,6 +53,7 @@ static int help(int argc, char **argv)
 		"  --no-verify   skip the independent verifier (run by default)\n"
 		"  --no-bound    skip the lower bound / exact minimum\n"
 		"  --exact-seconds S   GLPK time limit of the exact minimum (default 3)\n"
+		"  --threads T   T threads (default: one per CPU); same output\n"
 		"Without -o the rules go to stdout (unless -j, which prints a summary).\n"
 		"Every option is --name V or --name=V, spelled in full.\n",
 		bin_name);
@@ -181,6 +184,11 @@ static int parse_args(int argc, char **argv, struct compile_opts *o,
 		  .min = 0,
 		  .max = 3600,
 		  .out = &seconds },
+		{ .name = "--threads",
+		  .type = OPT_INT,
+		  .min = 1,
+		  .max = COMPILE_THREADS_MAX,
+		  .out = &o->threads },
 		{ .name = "-o", .type = OPT_STR, .out = &c->out },
 		{ .name = "--output", .type = OPT_STR, .out = &c->out },
 		{ 0 }
@@ -200,57 +208,64 @@ static int parse_args(int argc, char **argv, struct compile_opts *o,
 	return check_opts(o) ? EXIT_USAGE : 0;
 }
 
-static FILE *open_out(const char *path)
+/*
+ * Every output goes through the one atomic writer (lib/outfile.h): a
+ * compile killed or failing mid-write leaves the previous file whole.
+ */
+/* Rename into place if every write succeeded, else discard and say why. */
+static int finish_out(struct outfile *out, const char *path, bool ok)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	int err = errno;
 
-	if (!f)
-		p_err("cannot write %s: %m", path);
-	return f;
+	if (ok)
+		return outfile_close(out, true);
+	outfile_close(out, false);
+	errno = err;
+	p_err("cannot write %s: %m", path ? path : "stdout");
+	return -1;
 }
 
-static int close_out(FILE *f, const char *path)
+static int write_rules(const char *path, json_t *rules, size_t flags)
 {
-	int err = ferror(f);
+	struct outfile out;
+	bool ok;
 
-	if (f != stdout)
-		err |= fclose(f);
-	else
-		fflush(f);
-	if (err)
-		p_err("cannot write %s", path);
-	return err ? -1 : 0;
+	if (outfile_open(&out, path))
+		return -1;
+	ok = !json_dumpf(rules, out.f, flags) && fputc('\n', out.f) != EOF;
+	return finish_out(&out, path, ok);
+}
+
+static int write_table(const char *path, const struct topo *t,
+		       const struct compile_result *r,
+		       const struct compile_opts *o, bool dot)
+{
+	struct outfile out;
+	bool ok;
+
+	if (outfile_open(&out, path))
+		return -1;
+	ok = !(dot ? tagged_write_dot(out.f, t, r, o) :
+		     rules_write_table(out.f, t, r, o));
+	return finish_out(&out, path, ok);
 }
 
 static int write_outputs(const struct topo *t, const struct compile_result *r,
 			 const struct compile_opts *o,
 			 const struct compile_cli *c, json_t *rules)
 {
-	FILE *f;
-
 	if (c->out || !json_output) {
-		const char *path = c->out ? c->out : "-";
-
 		/* jansson keeps insertion order: the output is reproducible */
 		size_t flags =
 			r->nrules > 20000 ? JSON_COMPACT : JSON_INDENT(1);
 
-		f = open_out(path);
-		if (!f || json_dumpf(rules, f, flags) ||
-		    fputc('\n', f) == EOF || close_out(f, path))
+		if (write_rules(c->out, rules, flags))
 			return -1;
 	}
-	if (c->table) {
-		f = open_out(c->table);
-		if (!f || rules_write_table(f, t, r, o) ||
-		    close_out(f, c->table))
-			return -1;
-	}
-	if (c->dot) {
-		f = open_out(c->dot);
-		if (!f || tagged_write_dot(f, t, r, o) || close_out(f, c->dot))
-			return -1;
-	}
+	if (c->table && write_table(c->table, t, r, o, false))
+		return -1;
+	if (c->dot && write_table(c->dot, t, r, o, true))
+		return -1;
 	return 0;
 }
 
@@ -347,9 +362,9 @@ static void print_summary(const struct elp *e, const struct compile_result *r,
  */
 static int verify_compiled(const struct topo *t, const struct elp *e,
 			   const struct compile_result *r, json_t *json,
-			   struct outcome *oc)
+			   int threads, struct outcome *oc)
 {
-	struct verify_opts vo = { .allow_lossy = true };
+	struct verify_opts vo = { .allow_lossy = true, .threads = threads };
 	struct verify_result vr;
 	struct rules *rules = rules_from_json(json, "compiled rules");
 	int rc;
@@ -375,6 +390,22 @@ static int verify_compiled(const struct topo *t, const struct elp *e,
 	return rc;
 }
 
+/* -v: wall and CPU (all threads) time of each phase since the last mark. */
+struct phase_clock {
+	double wall, cpu;
+};
+
+static void phase_mark(struct phase_clock *pc, const char *name)
+{
+	double w = now_seconds(), c = cpu_seconds(false);
+
+	if (name)
+		pr_info("compile: %-7s %.3f s wall, %.3f s cpu\n", name,
+			w - pc->wall, c - pc->cpu);
+	pc->wall = w;
+	pc->cpu = c;
+}
+
 int do_compile(int argc, char **argv)
 {
 	struct compile_cli c = { .verify = true, .bound = true };
@@ -384,9 +415,11 @@ int do_compile(int argc, char **argv)
 	struct topo *t = NULL;
 	struct elp *e = NULL;
 	int ret = EXIT_USAGE;
-	double t0 = now_seconds(), t1;
+	double t0 = now_seconds();
+	struct phase_clock pc;
 	json_t *rules = NULL;
 
+	phase_mark(&pc, NULL);
 	compile_opts_init(&o);
 	bound_opts_init(&c.bopts);
 	if (argc >= 1 && is_help(argv[0]))
@@ -396,25 +429,25 @@ int do_compile(int argc, char **argv)
 		return ret;
 	ret = EXIT_USAGE;
 	e = elp_parse_files(c.topo, c.elp, &t);
-	t1 = now_seconds();
+	phase_mark(&pc, "parse");
 	if (!e || compile_run(t, e, &o, &r))
 		goto out;
+	phase_mark(&pc, "tagging");
 	rules = compile_rules_json(t, &r, &o);
+	phase_mark(&pc, "rules");
 	ret = EXIT_OK;
-	pr_info("compile: parse %.3f s, tagging %.3f s\n", t1 - t0, r.seconds);
-	if (c.verify && verify_compiled(t, e, &r, rules, &oc))
+	if (c.verify && verify_compiled(t, e, &r, rules, o.threads, &oc))
 		ret = EXIT_PROBLEM;
-	pr_info("compile: verify %.3f s\n", oc.verify_seconds);
+	if (c.verify)
+		phase_mark(&pc, "verify");
 	if (c.bound) {
-		double tb = now_seconds();
-
 		bool minimal =
 			r.algo == &tag_algo_greedy || r.algo == &tag_algo_order;
 
 		bound_compute(t, e, o.nclasses, r.ntags, minimal, &c.bopts,
 			      &oc.b);
 		oc.bounded = true;
-		pr_info("compile: bound %.3f s\n", now_seconds() - tb);
+		phase_mark(&pc, "bound");
 	}
 	if (r.lossy) {
 		report_lossy(t, e, &r);
@@ -422,7 +455,8 @@ int do_compile(int argc, char **argv)
 			ret = EXIT_PROBLEM;
 	}
 	if (ret != EXIT_PROBLEM && write_outputs(t, &r, &o, &c, rules))
-		ret = EXIT_USAGE;
+		ret = EXIT_RUNTIME;
+	phase_mark(&pc, "write");
 	print_summary(e, &r, &o, &oc, now_seconds() - t0);
 	json_decref(rules);
 	compile_result_free(&r);

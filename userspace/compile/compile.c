@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Tags to DSCP and priorities, lossy paths, per-switch rules; see compile.h. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compile/compile.h"
 #include "lib/log.h"
@@ -219,29 +221,83 @@ static bool better_result(const struct compile_result *a,
 	return a->nrules < b->nrules;
 }
 
+struct candidate {
+	const struct topo *t;
+	const struct elp *e;
+	struct compile_opts o;
+	struct compile_result r;
+	double cpu; /* CPU seconds of the thread that ran it */
+	int rc;
+};
+
+static void *run_candidate(void *arg)
+{
+	struct candidate *c = arg;
+	double cpu = cpu_seconds(true);
+
+	c->rc = compile_run(c->t, c->e, &c->o, &c->r);
+	c->cpu = cpu_seconds(true) - cpu;
+	return NULL;
+}
+
+int compile_threads(const struct compile_opts *o)
+{
+	long n = o->threads > 0 ? o->threads : sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1		       ? 1 :
+	       n > COMPILE_THREADS_MAX ? COMPILE_THREADS_MAX :
+					 (int)n;
+}
+
+/*
+ * The algorithms are independent (they share only the read-only topology
+ * and ELP), so with threads they run side by side; the choice below looks
+ * at the results in portfolio order whatever finished first, so the
+ * output is the one a single thread gives.
+ */
 static int run_portfolio(const struct topo *t, const struct elp *e,
 			 const struct compile_opts *o, struct compile_result *r)
 {
-	struct compile_opts one = *o;
-	struct compile_result cand;
+	struct candidate c[ARRAY_SIZE(portfolio)];
+	pthread_t tid[ARRAY_SIZE(portfolio)];
+	bool started[ARRAY_SIZE(portfolio)] = { false };
+	bool threaded = compile_threads(o) > 1;
 	double t0 = now_seconds();
-	size_t i;
+	size_t i, best = 0;
+	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
 	for (i = 0; i < ARRAY_SIZE(portfolio); i++) {
-		one.algo = portfolio[i];
-		if (compile_run(t, e, &one, &cand))
-			return -1;
-		pr_info("best: %s needs %d tags, %d rules\n", cand.algo->name,
-			cand.ntags, cand.nrules);
-		if (!i || better_result(&cand, r)) {
-			if (i)
-				compile_result_free(r);
-			*r = cand;
-		} else {
-			compile_result_free(&cand);
-		}
+		c[i] = (struct candidate){ .t = t, .e = e, .o = *o };
+		c[i].o.algo = portfolio[i];
 	}
+	/* the first runs here, the others in their own threads */
+	for (i = 1; threaded && i < ARRAY_SIZE(portfolio); i++)
+		started[i] =
+			!pthread_create(&tid[i], NULL, run_candidate, &c[i]);
+	for (i = 0; i < ARRAY_SIZE(portfolio); i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else
+			run_candidate(&c[i]);
+		rc |= c[i].rc;
+	}
+	for (i = 0; i < ARRAY_SIZE(portfolio); i++) {
+		if (c[i].rc)
+			continue;
+		pr_info("best: %s needs %d tags, %d rules (%.3f s cpu)\n",
+			c[i].r.algo->name, c[i].r.ntags, c[i].r.nrules,
+			c[i].cpu);
+		if (i && better_result(&c[i].r, &c[best].r))
+			best = i;
+	}
+	for (i = 0; i < ARRAY_SIZE(portfolio); i++)
+		if (i != best || rc)
+			if (!c[i].rc)
+				compile_result_free(&c[i].r);
+	if (rc)
+		return -1;
+	*r = c[best].r;
 	r->seconds = now_seconds() - t0;
 	return 0;
 }

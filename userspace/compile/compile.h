@@ -14,6 +14,9 @@
  *                                 a switch over RULES_MAX_PORTS ports)
  *   compile_rules_json(t, r, o)   the rules document (new reference)
  *   compile_result_free(r)
+ *   compile_threads(o)            threads to use (o->threads, else one per
+ *                                 online CPU); any number gives the same
+ *                                 result, byte for byte
  * Per-switch rule lists (struct sw_rules) are what the JSON, the table,
  * the DOT picture and the compressor all work from.
  */
@@ -64,7 +67,10 @@ struct compile_opts {
 	int lossy_dscp;
 	bool strict;
 	bool compress;
+	int threads; /* 0: one per online CPU (at most COMPILE_THREADS_MAX) */
 };
+
+#define COMPILE_THREADS_MAX 64
 
 struct lossy_path {
 	int path;
@@ -94,6 +100,7 @@ json_t *compile_rules_json(const struct topo *t, const struct compile_result *r,
 			   const struct compile_opts *o);
 void compile_result_free(struct compile_result *r);
 const struct tag_algo *compile_find_algo(const char *name);
+int compile_threads(const struct compile_opts *o);
 
 /* --algorithm best: order and greedy both run, the better result is kept. */
 extern const struct tag_algo tag_algo_best;

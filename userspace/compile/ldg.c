@@ -241,12 +241,10 @@ void ldg_order_els(const struct ldg *g, int *pos)
 	free(s.heap.a);
 }
 
-static double *mean_sort_key;
-
-static int by_mean(const void *a, const void *b)
+static int by_mean(const void *a, const void *b, void *key)
 {
-	double x = mean_sort_key[*(const int *)a],
-	       y = mean_sort_key[*(const int *)b];
+	const double *mean = key;
+	double x = mean[*(const int *)a], y = mean[*(const int *)b];
 
 	if (x != y)
 		return x < y ? -1 : 1;
@@ -280,8 +278,7 @@ void ldg_order_mean(const struct tagging *tg, int *pos)
 		sum[i] = cnt[i] ? sum[i] / cnt[i] : 2;
 		idx[i] = i;
 	}
-	mean_sort_key = sum;
-	qsort(idx, n, sizeof(int), by_mean);
+	qsort_r(idx, n, sizeof(int), by_mean, sum);
 	for (i = 0; i < n; i++)
 		pos[idx[i]] = i;
 	free(sum);

@@ -14,6 +14,15 @@
  * The search stops when a pass improves nothing or when it has processed
  * `budget` events: a work budget, not a clock, so a result never depends
  * on the machine's speed.
+ *
+ * Memory layout: the search is bound by memory latency, since the paths
+ * through one port lie anywhere among millions. A path's count changes
+ * only at the edges at v, so each visit of v by a path is one entry of v's
+ * list (the path, the in-ports just before and after v): collecting v's
+ * events reads its list in order and one small per-path count, which the
+ * list lets the CPU fetch ahead, instead of walking every path through v.
+ * A path that visits v more than once, or whose count is near the clamp,
+ * is walked whole as before, so the events are the same either way.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,14 +32,30 @@
 #include "lib/util.h"
 
 #define NC (TAG_MAX + 1) /* counts above TAG_MAX are clamped */
+#define SKIP UINT32_MAX /* a later visit of a path to the same port */
+#define MULTI 0x80000000u /* the first visit of a path that comes back */
+#define NEAR_CLAMP (NC - 3) /* v's two edges could push a count past it */
+#define PREFETCH_AHEAD 48
+
+/* One visit of a path to a port v. */
+struct visit {
+	uint32_t path; /* path index (| MULTI), or SKIP */
+	int32_t pred; /* in-port before v, -1 if none or v's node forwards not */
+	int32_t succ; /* in-port after v, -1 if none or its node forwards not */
+};
+
+struct pcount {
+	int32_t count; /* backward edges, clamped */
+	int32_t cur; /* the sweep's count; base count between passes */
+};
 
 struct search {
 	const struct tagging *tg;
 	int *pos;
 	int n;
-	int64_t *pstart; /* distinct paths through each in-port (CSR) */
-	int *plist;
-	int *count; /* backward edges per path, clamped */
+	int64_t *vstart; /* visits of each in-port (CSR) */
+	struct visit *visits;
+	struct pcount *pc; /* per path */
 	int64_t hist[NC]; /* paths per count */
 	uint64_t work;
 	/* bucketing events by neighbour: per-port slot and stamp */
@@ -40,6 +65,9 @@ struct search {
 	int *nbr; /* distinct neighbours of the port being moved */
 	int *first; /* bucket starts, one per neighbour + 1 */
 	int nbr_cap;
+	struct event *tmp; /* sort_events' scratch */
+	int tmp_cap;
+	int *at; /* the port at each position, or NULL */
 };
 
 struct event {
@@ -52,6 +80,11 @@ struct event {
 static int clamp(int c)
 {
 	return c < NC - 1 ? c : NC - 1;
+}
+
+static inline int in_port(const struct topo *t, const int32_t *h, int k)
+{
+	return t->ports[h[k]].peer;
 }
 
 int order_backward(const struct tagging *tg, const int *pos, int i)
@@ -69,45 +102,90 @@ int order_backward(const struct tagging *tg, const int *pos, int i)
 	return b;
 }
 
+/* Paths that enter some in-port more than once. */
+static uint8_t *find_returning(struct search *s, int *last)
+{
+	const struct topo *t = s->tg->t;
+	const struct elp *e = s->tg->e;
+	uint8_t *multi = xcalloc(e->npaths + 1, 1);
+	int i, k;
+
+	for (i = 0; i < e->npaths; i++)
+		for (k = 0; k < elp_len(e, i); k++) {
+			int v = in_port(t, elp_hops(e, i), k);
+
+			multi[i] |= last[v] == i;
+			last[v] = i;
+		}
+	return multi;
+}
+
+static struct visit make_visit(const struct search *s, int i, int k, bool multi)
+{
+	const struct topo *t = s->tg->t;
+	const int32_t *h = elp_hops(s->tg->e, i);
+	const bool *fw = s->tg->forwards;
+	int v = in_port(t, h, k), len = elp_len(s->tg->e, i), c;
+	struct visit x = { .path = i | (multi ? MULTI : 0), -1, -1 };
+
+	if (k > 0 && fw[port_node(t, v)])
+		x.pred = in_port(t, h, k - 1);
+	if (k + 1 < len) {
+		c = in_port(t, h, k + 1);
+		if (fw[port_node(t, c)])
+			x.succ = c;
+	}
+	return x;
+}
+
 static void build(struct search *s)
 {
 	const struct topo *t = s->tg->t;
 	const struct elp *e = s->tg->e;
 	int64_t *fill;
 	int i, k, n = t->nports, *last;
+	uint8_t *multi;
 
 	s->n = n;
-	s->pstart = xcalloc(n + 1, sizeof(int64_t));
+	s->vstart = xcalloc(n + 1, sizeof(int64_t));
 	for (i = 0; i < e->npaths; i++)
 		for (k = 0; k < elp_len(e, i); k++)
-			s->pstart[t->ports[elp_hops(e, i)[k]].peer + 1]++;
+			s->vstart[in_port(t, elp_hops(e, i), k) + 1]++;
 	for (i = 0; i < n; i++)
-		s->pstart[i + 1] += s->pstart[i];
-	s->plist = xmalloc((s->pstart[n] + 1) * sizeof(int));
+		s->vstart[i + 1] += s->vstart[i];
+	s->visits = xmalloc((s->vstart[n] + 1) * sizeof(*s->visits));
 	fill = xmalloc((n + 1) * sizeof(int64_t));
-	memcpy(fill, s->pstart, (n + 1) * sizeof(int64_t));
+	memcpy(fill, s->vstart, (n + 1) * sizeof(int64_t));
 	last = xmalloc((n + 1) * sizeof(int));
+	memset(last, -1, (n + 1) * sizeof(int));
+	multi = find_returning(s, last);
 	memset(last, -1, (n + 1) * sizeof(int));
 	for (i = 0; i < e->npaths; i++)
 		for (k = 0; k < elp_len(e, i); k++) {
-			int v = t->ports[elp_hops(e, i)[k]].peer;
+			int v = in_port(t, elp_hops(e, i), k);
 
 			/*
-			 * A path through v many times is listed once: collect()
-			 * walks the whole path per entry, so one entry per visit
-			 * would make events (and memory) quadratic in its length
-			 * and count its edges more than once.
+			 * A path through v many times is listed once: it is
+			 * walked whole, and one entry per visit would make
+			 * events quadratic in its length and count its edges
+			 * more than once.
 			 */
-			s->plist[fill[v]++] = last[v] != i ? i : -1;
+			if (last[v] == i)
+				s->visits[fill[v]++] =
+					(struct visit){ SKIP, -1, -1 };
+			else
+				s->visits[fill[v]++] =
+					make_visit(s, i, k, multi[i]);
 			last[v] = i;
 		}
 	free(fill);
 	free(last);
-	s->count = xmalloc((e->npaths + 1) * sizeof(int));
+	free(multi);
+	s->pc = xmalloc((e->npaths + 1) * sizeof(*s->pc));
 	memset(s->hist, 0, sizeof(s->hist));
 	for (i = 0; i < e->npaths; i++) {
-		s->count[i] = clamp(order_backward(s->tg, s->pos, i));
-		s->hist[s->count[i]]++;
+		s->pc[i].count = clamp(order_backward(s->tg, s->pos, i));
+		s->hist[s->pc[i].count]++;
 	}
 }
 
@@ -128,19 +206,18 @@ static int better(const int64_t *a, const int64_t *b)
 	return ta < tb;
 }
 
-static const int *nbr_pos;
-
-static int by_pos(const void *a, const void *b)
+static int by_pos(const void *a, const void *b, void *pos)
 {
-	return nbr_pos[*(const int *)a] - nbr_pos[*(const int *)b];
+	const int *p = pos;
+
+	return p[*(const int *)a] - p[*(const int *)b];
 }
 
 /*
  * Sort events by neighbour position. A port has few distinct neighbours,
  * so bucket events per neighbour and sort only the neighbours: O(E + d log d).
  */
-static void sort_events(struct search *s, struct event *ev, int n,
-			struct event **tmp, int *tmp_cap)
+static void sort_events(struct search *s, struct event *ev, int n)
 {
 	int i, d = 0;
 
@@ -164,8 +241,7 @@ static void sort_events(struct search *s, struct event *ev, int n,
 			s->nbr[d++] = w;
 		}
 	}
-	nbr_pos = s->pos;
-	qsort(s->nbr, d, sizeof(int), by_pos);
+	qsort_r(s->nbr, d, sizeof(int), by_pos, s->pos);
 	for (i = 0; i < d; i++) {
 		s->slot[s->nbr[i]] = i;
 		s->first[i + 1] = 0;
@@ -175,67 +251,153 @@ static void sort_events(struct search *s, struct event *ev, int n,
 		s->first[s->slot[ev[i].nbr] + 1]++;
 	for (i = 0; i < d; i++)
 		s->first[i + 1] += s->first[i];
-	if (n > *tmp_cap) {
-		*tmp_cap = 2 * n;
-		*tmp = xrealloc(*tmp, *tmp_cap * sizeof(**tmp));
+	if (n > s->tmp_cap) {
+		s->tmp_cap = 2 * n;
+		s->tmp = xrealloc(s->tmp, s->tmp_cap * sizeof(*s->tmp));
 	}
 	for (i = 0; i < n; i++)
-		(*tmp)[s->first[s->slot[ev[i].nbr]]++] = ev[i];
-	memcpy(ev, *tmp, n * sizeof(*ev));
+		s->tmp[s->first[s->slot[ev[i].nbr]]++] = ev[i];
+	memcpy(ev, s->tmp, n * sizeof(*ev));
+}
+
+static void push_event(struct event **ev, int *n, int *cap, struct event e1)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 256;
+		*ev = xrealloc(*ev, *cap * sizeof(**ev));
+	}
+	(*ev)[(*n)++] = e1;
+}
+
+/* Walk a whole path: its events at v and its count with v before all. */
+static void walk_events(struct search *s, int v, int i, struct event **ev,
+			int *n, int *cap)
+{
+	const struct topo *t = s->tg->t;
+	const int32_t *h = elp_hops(s->tg->e, i);
+	int j, base = 0, in_nbrs = 0;
+
+	for (j = 1; j < elp_len(s->tg->e, i); j++) {
+		int a = in_port(t, h, j - 1), c = in_port(t, h, j);
+		bool fc = s->tg->forwards[port_node(t, c)];
+
+		if (!fc || (a != v && c != v)) {
+			base += fc && s->pos[a] > s->pos[c];
+			continue;
+		}
+		if (a == v)
+			push_event(ev, n, cap,
+				   (struct event){ s->pos[c], i, +1, c });
+		else {
+			push_event(ev, n, cap,
+				   (struct event){ s->pos[a], i, -1, a });
+			in_nbrs++;
+		}
+	}
+	s->pc[i].cur = base + in_nbrs;
+}
+
+/* Walked whole: a path that comes back to v, or one near the clamp. */
+static bool walked(const struct search *s, const struct visit *x)
+{
+	return (x->path & MULTI) || s->pc[x->path].count >= NEAR_CLAMP;
+}
+
+/* Backward edges at v of one visit, with v where it is now. */
+static int backward_at(const struct search *s, int v, const struct visit *x)
+{
+	return (x->pred >= 0 && s->pos[x->pred] > s->pos[v]) +
+	       (x->succ >= 0 && s->pos[v] > s->pos[x->succ]);
 }
 
 /*
  * Events of v: for every path through it, where its count steps as v
- * moves, and the count with v before every other port (start).
+ * moves, and (in cur) the count with v before every other port. The
+ * events of one path are in hop order, the paths in path order.
  */
-static int collect(struct search *s, int v, struct event **ev, int *cap,
-		   int *start)
+static int collect(struct search *s, int v, struct event **ev, int *cap)
 {
-	const struct topo *t = s->tg->t;
-	const struct elp *e = s->tg->e;
-	int64_t k;
+	int64_t k, all = s->vstart[s->n];
 	int n = 0;
 
-	for (k = s->pstart[v]; k < s->pstart[v + 1]; k++) {
-		int i = s->plist[k], j, base = 0, in_nbrs = 0;
-		const int32_t *h;
+	for (k = s->vstart[v]; k < s->vstart[v + 1]; k++) {
+		const struct visit *x = &s->visits[k];
+		int p, in_nbrs = 0;
 
-		if (i < 0)
-			continue;
-		h = elp_hops(e, i);
-		for (j = 1; j < elp_len(e, i); j++) {
-			int a = t->ports[h[j - 1]].peer,
-			    c = t->ports[h[j]].peer;
-			struct event ev1;
+		/*
+		 * Written out here: GCC drops a helper whose only effect is a
+		 * prefetch as a call without side effects. The next port's
+		 * visits follow this one's, and are read next.
+		 */
+		if (k + PREFETCH_AHEAD < all) {
+			uint32_t ahead = s->visits[k + PREFETCH_AHEAD].path;
 
-			if (!s->tg->forwards[port_node(t, c)] ||
-			    (a != v && c != v)) {
-				base += s->tg->forwards[port_node(t, c)] &&
-					s->pos[a] > s->pos[c];
-				continue;
-			}
-			if (a == v)
-				ev1 = (struct event){ s->pos[c], i, +1, c };
-			else {
-				ev1 = (struct event){ s->pos[a], i, -1, a };
-				in_nbrs++;
-			}
-			if (n == *cap) {
-				*cap = *cap ? 2 * *cap : 256;
-				*ev = xrealloc(*ev, *cap * sizeof(**ev));
-			}
-			(*ev)[n++] = ev1;
+			if (ahead != SKIP)
+				__builtin_prefetch(&s->pc[ahead & ~MULTI]);
 		}
-		start[i] = base + in_nbrs;
+		if (x->path == SKIP)
+			continue;
+		p = x->path & ~MULTI;
+		if (walked(s, x)) {
+			walk_events(s, v, p, ev, &n, cap);
+			continue;
+		}
+		if (x->pred >= 0) {
+			push_event(ev, &n, cap,
+				   (struct event){ s->pos[x->pred], p, -1,
+						   x->pred });
+			in_nbrs++;
+		}
+		if (x->succ >= 0)
+			push_event(ev, &n, cap,
+				   (struct event){ s->pos[x->succ], p, +1,
+						   x->succ });
+		s->pc[p].cur = s->pc[p].count - backward_at(s, v, x) + in_nbrs;
 	}
 	return n;
 }
 
+/* at[]: the port at each position, if pos is a permutation (else NULL). */
+static void build_at(struct search *s)
+{
+	int u;
+
+	s->at = xmalloc((s->n + 1) * sizeof(int));
+	memset(s->at, -1, (s->n + 1) * sizeof(int));
+	for (u = 0; u < s->n; u++) {
+		if (s->pos[u] < 0 || s->pos[u] >= s->n ||
+		    s->at[s->pos[u]] >= 0) {
+			free(s->at);
+			s->at = NULL;
+			return;
+		}
+		s->at[s->pos[u]] = u;
+	}
+}
+
 static void move_to(struct search *s, int v, int gap)
 {
-	int old = s->pos[v], u;
+	int old = s->pos[v], u, q;
 
 	/* v leaves its place and enters before the port now at position gap */
+	if (s->at && old < gap) {
+		for (q = old + 1; q < gap; q++) {
+			s->pos[s->at[q]] = q - 1;
+			s->at[q - 1] = s->at[q];
+		}
+		s->pos[v] = gap - 1;
+		s->at[gap - 1] = v;
+		return;
+	}
+	if (s->at) {
+		for (q = old - 1; q >= gap; q--) {
+			s->pos[s->at[q]] = q + 1;
+			s->at[q + 1] = s->at[q];
+		}
+		s->pos[v] = gap;
+		s->at[gap] = v;
+		return;
+	}
 	for (u = 0; u < s->n; u++) {
 		if (u == v)
 			continue;
@@ -247,30 +409,62 @@ static void move_to(struct search *s, int v, int gap)
 	s->pos[v] = old < gap ? gap - 1 : gap;
 }
 
-static bool improve(struct search *s, int v, struct event **ev, int *cap,
-		    int *cur)
+/* Counts after v moved: exact, as a walk of each path would give them. */
+static void recount(struct search *s, int v, int gap)
 {
-	static struct event *tmp;
-	static int tmp_cap;
+	int64_t k;
+
+	/* the count without v's edges, while v is still where it was */
+	for (k = s->vstart[v]; k < s->vstart[v + 1]; k++) {
+		const struct visit *x = &s->visits[k];
+
+		if (x->path != SKIP && !walked(s, x))
+			s->pc[x->path].cur =
+				s->pc[x->path].count - backward_at(s, v, x);
+	}
+	move_to(s, v, gap);
+	for (k = s->vstart[v]; k < s->vstart[v + 1]; k++) {
+		const struct visit *x = &s->visits[k];
+		int p = x->path & ~MULTI, c;
+
+		if (x->path == SKIP)
+			continue;
+		/*
+		 * Near the clamp, recount rather than add: the sweep clamps at
+		 * every step, so on a path with more than TAG_MAX backward
+		 * edges its prediction can be off, and a drifting histogram
+		 * would never let the search stop.
+		 */
+		c = walked(s, x) ? clamp(order_backward(s->tg, s->pos, p)) :
+				   s->pc[p].cur + backward_at(s, v, x);
+		s->hist[s->pc[p].count]--;
+		s->pc[p].count = c;
+		s->hist[c]++;
+	}
+}
+
+static bool improve(struct search *s, int v, struct event **ev, int *cap)
+{
 	int64_t h[NC], best[NC];
 	int n, i, best_gap = -1;
 	int64_t k;
 
-	n = collect(s, v, ev, cap, cur);
+	n = collect(s, v, ev, cap);
 	if (!n)
 		return false;
 	s->work += n;
-	sort_events(s, *ev, n, &tmp, &tmp_cap);
+	sort_events(s, *ev, n);
 	memcpy(h, s->hist, sizeof(h));
 	memcpy(best, s->hist, sizeof(best));
-	for (k = s->pstart[v]; k < s->pstart[v + 1]; k++) {
-		int p = s->plist[k];
+	for (k = s->vstart[v]; k < s->vstart[v + 1]; k++) {
+		struct pcount *pc;
 
-		if (p < 0)
+		if (s->visits[k].path == SKIP)
 			continue;
-		h[s->count[p]]--;
-		cur[p] = clamp(cur[p]);
-		h[cur[p]]++;
+		pc = &s->pc[s->visits[k].path & ~MULTI];
+		h[pc->count]--;
+		pc->cur = clamp(pc->cur);
+		h[pc->cur]++;
 	}
 	/* gap 0: before everything; then after each group of equal positions */
 	if (better(h, best)) {
@@ -281,11 +475,11 @@ static bool improve(struct search *s, int v, struct event **ev, int *cap,
 		int at = (*ev)[i].at;
 
 		for (; i < n && (*ev)[i].at == at; i++) {
-			int p = (*ev)[i].path;
+			int32_t *cur = &s->pc[(*ev)[i].path].cur;
 
-			h[cur[p]]--;
-			cur[p] = clamp(cur[p] + (*ev)[i].delta);
-			h[cur[p]]++;
+			h[*cur]--;
+			*cur = clamp(*cur + (*ev)[i].delta);
+			h[*cur]++;
 		}
 		if (better(h, best)) {
 			memcpy(best, h, sizeof(best));
@@ -294,21 +488,7 @@ static bool improve(struct search *s, int v, struct event **ev, int *cap,
 	}
 	if (best_gap < 0)
 		return false;
-	move_to(s, v, best_gap);
-	/*
-	 * Recount rather than take `best`: the sweep clamps at every step, so
-	 * on a path with more than TAG_MAX backward edges its prediction can
-	 * be off, and a drifting histogram would never let the search stop.
-	 */
-	for (k = s->pstart[v]; k < s->pstart[v + 1]; k++) {
-		int p = s->plist[k];
-
-		if (p < 0)
-			continue;
-		s->hist[s->count[p]]--;
-		s->count[p] = clamp(order_backward(s->tg, s->pos, p));
-		s->hist[s->count[p]]++;
-	}
+	recount(s, v, best_gap);
 	return true;
 }
 
@@ -330,20 +510,20 @@ int order_search(const struct tagging *tg, int *pos, uint64_t budget)
 {
 	struct search s = { .tg = tg, .pos = pos };
 	struct event *ev = NULL;
-	int *cur, cap = 0, v, c;
+	int cap = 0, v, c;
 	bool any = true;
 
 	build(&s);
+	build_at(&s);
 	s.slot = xmalloc(s.n * sizeof(int));
 	s.stamp = xcalloc(s.n, sizeof(uint32_t));
-	cur = xmalloc((tg->e->npaths + 1) * sizeof(int));
 	while (any && s.work < budget) {
 		int before = top(s.hist);
 		int64_t at = s.hist[before];
 
 		any = false;
 		for (v = 0; v < s.n && s.work < budget; v++)
-			any |= improve(&s, v, &ev, &cap, cur);
+			any |= improve(&s, v, &ev, &cap);
 		pr_debug(
 			"order: pass: %d backward edges on %lld paths (was %d on %lld), "
 			"%llu events\n",
@@ -355,10 +535,11 @@ int order_search(const struct tagging *tg, int *pos, uint64_t budget)
 	for (c = NC - 1; c > 0 && !s.hist[c]; c--)
 		;
 	free(ev);
-	free(cur);
-	free(s.pstart);
-	free(s.plist);
-	free(s.count);
+	free(s.tmp);
+	free(s.at);
+	free(s.vstart);
+	free(s.visits);
+	free(s.pc);
 	free(s.slot);
 	free(s.stamp);
 	free(s.nbr);

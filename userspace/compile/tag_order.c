@@ -25,6 +25,7 @@ static int order_begin(struct tagging *tg)
 	struct order *o = xcalloc(1, sizeof(*o));
 	int *pos = xmalloc((tg->t->nports + 1) * sizeof(int)), best = 1 << 30,
 	    start;
+	double t0 = now_seconds();
 	struct ldg g;
 
 	o->pos = xmalloc((tg->t->nports + 1) * sizeof(int));
@@ -36,12 +37,14 @@ static int order_begin(struct tagging *tg)
 			ldg_build(tg, &g);
 			ldg_order_els(&g, pos);
 			ldg_free(&g);
+			pr_debug("order: Eades-Lin-Smyth order %.3f s\n",
+				 now_seconds() - t0);
 		} else {
 			ldg_order_mean(tg, pos);
 		}
 		b = order_search(tg, pos, ORDER_SEARCH_BUDGET / 2);
-		pr_info("order: start %d: %d backward edges per path at most\n",
-			start, b);
+		pr_info("order: start %d: %d backward edges per path at most (%.3f s)\n",
+			start, b, now_seconds() - t0);
 		if (b < best) {
 			best = b;
 			memcpy(o->pos, pos, tg->t->nports * sizeof(int));

@@ -8,6 +8,12 @@
 #include "lib/util.h"
 
 #define TAG_COLLECTED 0xfd /* a pending key already put in its unit */
+/*
+ * The rules map is large and its keys scattered: loops over keys load the
+ * slot of the key this far ahead (written out in each loop, since GCC
+ * drops a helper whose only effect is a prefetch).
+ */
+#define PREFETCH_AHEAD 16
 
 /* Switches forward; so does any host a path crosses (BCube servers relay). */
 static void mark_forwarding(struct tagging *tg)
@@ -136,7 +142,12 @@ static void run_unit(struct tagging *tg, struct round *r, int lo, int hi,
 	int i, k;
 
 	for (i = lo; i < hi; i++) {
-		uint64_t *v = hmap_slot(&tg->rules, r->sorted[i].key, NULL);
+		uint64_t *v;
+
+		if (i + PREFETCH_AHEAD < hi)
+			__builtin_prefetch(hmap_slot_addr(
+				&tg->rules, r->sorted[i + PREFETCH_AHEAD].key));
+		v = hmap_slot(&tg->rules, r->sorted[i].key, NULL);
 
 		if (*v != TAG_PENDING)
 			continue;
@@ -172,10 +183,26 @@ static void run_unit(struct tagging *tg, struct round *r, int lo, int hi,
 	for (i = lo; i < hi; i++) {
 		uint64_t v;
 
+		if (i + PREFETCH_AHEAD < hi)
+			__builtin_prefetch(hmap_slot_addr(
+				&tg->rules, r->sorted[i + PREFETCH_AHEAD].key));
 		hmap_get(&tg->rules, r->sorted[i].key, &v);
 		cur[(size_t)r->sorted[i].inst * tg->nclasses + cls] =
 			(uint8_t)v;
 	}
+}
+
+/* The rule key path i takes at hop (hop >= 2), or HMAP_EMPTY if none. */
+static uint64_t hop_key(const struct tagging *tg, int i, int cls, int hop,
+			const uint8_t *cur)
+{
+	const struct elp *e = tg->e;
+	const int32_t *h = elp_hops(e, i);
+	uint8_t tag = cur[(size_t)i * tg->nclasses + cls];
+
+	if (elp_len(e, i) < hop || tag == TAG_LOSSY)
+		return HMAP_EMPTY;
+	return rule_key(tag, tg->t->ports[h[hop - 2]].peer, h[hop - 1]);
 }
 
 /* Move every packet of class cls from hop-1 to hop. */
@@ -194,6 +221,12 @@ static void run_class_round(struct tagging *tg, struct round *r, int cls,
 		uint64_t *slot, key;
 		bool fresh;
 
+		if (hop > 1 && i + PREFETCH_AHEAD < e->npaths) {
+			key = hop_key(tg, i + PREFETCH_AHEAD, cls, hop, cur);
+			if (key != HMAP_EMPTY)
+				__builtin_prefetch(
+					hmap_slot_addr(&tg->rules, key));
+		}
 		if (elp_len(e, i) < hop)
 			continue;
 		if (hop == 1) {

@@ -6,16 +6,6 @@
 #include "lib/hmap.h"
 #include "lib/util.h"
 
-static inline uint64_t mix(uint64_t x)
-{
-	/* splitmix64 finaliser: packed keys differ in few bits. */
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 static void alloc_table(struct hmap *m, uint64_t size)
 {
 	m->e = xmalloc(size * sizeof(*m->e));
@@ -42,7 +32,7 @@ void hmap_free(struct hmap *m)
 
 static struct hmap_entry *find(const struct hmap *m, uint64_t key)
 {
-	uint64_t i = mix(key) & m->mask;
+	uint64_t i = hmap_mix(key) & m->mask;
 
 	while (m->e[i].key != key && m->e[i].key != HMAP_EMPTY)
 		i = (i + 1) & m->mask;

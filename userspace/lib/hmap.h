@@ -9,6 +9,8 @@
  *   hmap_get(m, key, &val)   true if present
  *   hmap_put(m, key, val)    insert or overwrite
  *   hmap_slot(m, key, &new)  pointer to the value, inserting 0 if absent
+ *   hmap_slot_addr(m, key)   where key's probe starts (to prefetch a few
+ *                            keys ahead in a loop over scattered keys)
  *   HMAP_FOR_EACH            iterate (order unspecified)
  * HMAP_EMPTY is reserved and cannot be used as a key.
  */
@@ -30,6 +32,22 @@ struct hmap {
 	uint64_t mask;
 	uint64_t n;
 };
+
+static inline uint64_t hmap_mix(uint64_t x)
+{
+	/* splitmix64 finaliser: packed keys differ in few bits. */
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static inline const struct hmap_entry *hmap_slot_addr(const struct hmap *m,
+						      uint64_t key)
+{
+	return &m->e[hmap_mix(key) & m->mask];
+}
 
 void hmap_init(struct hmap *m, uint64_t hint);
 void hmap_free(struct hmap *m);

@@ -76,7 +76,9 @@ int outfile_close(struct outfile *o, bool ok)
 			      o->path ? o->path : "stdout");
 		return err && ok ? -1 : 0;
 	}
-	err = ferror(o->f) || usual_mode(o->f);
+	/* on disk before the rename, so a crash never leaves an empty file */
+	err = fflush(o->f) || ferror(o->f) || usual_mode(o->f) ||
+	      (ok && fsync(fileno(o->f)));
 	err |= fclose(o->f);
 	if (ok && !err && rename(o->tmp, o->path))
 		err = 1;

@@ -7,7 +7,7 @@
  *
  * API:
  *   outfile_open(&o, path)     0, or -1 after p_err(); o.f is the stream
- *   outfile_close(&o, ok)      ok: flush and rename into place; else
+ *   outfile_close(&o, ok)      ok: flush, fsync, rename into place; else
  *                              discard. 0, or -1 after p_err() on a write
  *                              error
  */

@@ -62,6 +62,16 @@ double now_seconds(void)
 	return now_ns() / 1e9;
 }
 
+double cpu_seconds(bool thread)
+{
+	struct timespec ts;
+
+	clock_gettime(thread ? CLOCK_THREAD_CPUTIME_ID :
+			       CLOCK_PROCESS_CPUTIME_ID,
+		      &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 bool parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
 	unsigned long v;

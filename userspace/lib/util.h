@@ -8,6 +8,8 @@
  *   VEC_PUSH                          append to a growable array
  *   now_ns, now_seconds               the monotonic clock (CLOCK_MONOTONIC,
  *                                     the BPF side's bpf_ktime_get_ns())
+ *   cpu_seconds(thread)               CPU time of the calling thread or of
+ *                                     the whole process (-v phase timings)
  *   parse_uint                        strict decimal parse
  *   split_list                        "1,2,5-7" -> array of ints
  *   valid_name                        [A-Za-z0-9_.-]+, at most NAME_MAX_LEN
@@ -39,6 +41,7 @@ char *xstrdup(const char *s);
 
 uint64_t now_ns(void);
 double now_seconds(void);
+double cpu_seconds(bool thread);
 bool parse_uint(const char *s, unsigned long max, unsigned long *out);
 int split_list(const char *s, int lo, int hi, int **out);
 bool valid_name(const char *s);

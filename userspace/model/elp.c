@@ -29,6 +29,31 @@ void elp_free(struct elp *e)
 	free(e);
 }
 
+/* Append every path of o to e, in order. */
+void elp_append(struct elp *e, const struct elp *o)
+{
+	int i;
+
+	while (e->npaths + o->npaths > e->paths_cap) {
+		e->paths_cap *= 2;
+		e->off = xrealloc(e->off, (e->paths_cap + 1) * sizeof(*e->off));
+		e->line = xrealloc(e->line, e->paths_cap * sizeof(*e->line));
+	}
+	while (e->nhops + o->nhops > e->hops_cap) {
+		e->hops_cap = e->hops_cap ? 2 * e->hops_cap : 1024;
+		e->hops = xrealloc(e->hops, e->hops_cap * sizeof(*e->hops));
+	}
+	if (o->nhops)
+		memcpy(e->hops + e->nhops, o->hops,
+		       o->nhops * sizeof(*o->hops));
+	for (i = 0; i < o->npaths; i++) {
+		e->line[e->npaths + i] = o->line[i];
+		e->off[e->npaths + i + 1] = e->nhops + o->off[i + 1];
+	}
+	e->npaths += o->npaths;
+	e->nhops += o->nhops;
+}
+
 void elp_add(struct elp *e, const int32_t *hops, int n, int line)
 {
 	if (e->npaths == e->paths_cap) {

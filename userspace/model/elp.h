@@ -10,6 +10,7 @@
  * API:
  *   elp_new/elp_free
  *   elp_add(e, hops, n, line)    append a path
+ *   elp_append(e, o)             append all of o's paths
  *   elp_len(e, i), elp_hops(e, i)
  *   elp_parse(t, path)           NULL after "file:line: ..." (exit 2)
  *   elp_parse_files(tp, ep, &t)  a command's TOPO and ELP: the ELP and *t,
@@ -42,6 +43,7 @@ struct elp {
 struct elp *elp_new(const char *file);
 void elp_free(struct elp *e);
 void elp_add(struct elp *e, const int32_t *hops, int n, int line);
+void elp_append(struct elp *e, const struct elp *o);
 
 static inline int elp_len(const struct elp *e, int i)
 {

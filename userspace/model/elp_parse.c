@@ -5,10 +5,13 @@
  * leaves by (required where parallel links make it ambiguous).
  *
  * Each hop costs two hash lookups, so millions of paths parse in linear
- * time. Every problem is "file:line: message"; the caller exits 2.
+ * time; a large file parses in two threads, one per half. Every problem is
+ * "file:line: message"; the caller exits 2.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/elp.h"
 #include "lib/log.h"
@@ -146,14 +149,101 @@ struct elp *elp_parse_lines(const struct topo *t, struct lines *lr)
 	return e;
 }
 
-struct elp *elp_parse(const struct topo *t, const char *path)
-{
+/* Files from this size on parse in two threads. */
+#define SPLIT_BYTES (8UL << 20)
+
+struct half {
+	const struct topo *t;
 	struct lines lr;
 	struct elp *e;
+	int rc;
+};
+
+static void *parse_half(void *arg)
+{
+	struct half *h = arg;
+	int32_t *hops = NULL;
+	int cap = 0, n;
+
+	h->e = elp_new(h->lr.name);
+	while ((n = lines_next(&h->lr)) > 0)
+		if (parse_path(h->t, &h->lr, h->e, &hops, &cap))
+			break;
+	h->rc = n == -1 ? 0 : -1; /* the end, not an error or a bad path */
+	free(hops);
+	return NULL;
+}
+
+/*
+ * The two halves of lr (split after a newline) in two threads, silently;
+ * NULL if either failed, and the caller then parses a copy in one thread
+ * for the very messages, and only the first, a single pass would print.
+ */
+static struct elp *parse_halves(const struct topo *t, struct lines *lr)
+{
+	struct half a = { .t = t, .lr = *lr }, b = { .t = t, .lr = *lr };
+	const char *nl = memchr(lr->buf + lr->len / 2, '\n', lr->len / 2);
+	bool quiet = log_quiet;
+	pthread_t tid;
+	size_t split;
+	const char *q;
+	int started;
+
+	if (!nl)
+		return NULL;
+	split = nl - lr->buf + 1;
+	a.lr.len = split;
+	b.lr.pos = split;
+	b.lr.tok = NULL;
+	b.lr.tok_cap = 0;
+	for (q = lr->buf; (q = memchr(q, '\n', lr->buf + split - q)); q++)
+		b.lr.line++;
+	log_quiet = true;
+	started = !pthread_create(&tid, NULL, parse_half, &b);
+	parse_half(&a);
+	if (started)
+		pthread_join(tid, NULL);
+	else
+		parse_half(&b);
+	log_quiet = quiet;
+	lr->tok = a.lr.tok; /* freed by lines_close() */
+	free(b.lr.tok);
+	if (!a.rc && !b.rc)
+		elp_append(a.e, b.e);
+	elp_free(b.e);
+	if (a.rc || b.rc) {
+		elp_free(a.e);
+		return NULL;
+	}
+	return a.e;
+}
+
+struct elp *elp_parse(const struct topo *t, const char *path)
+{
+	struct lines lr, again;
+	struct elp *e = NULL;
+	char *copy;
 
 	if (lines_open(&lr, path))
 		return NULL;
-	e = elp_parse_lines(t, &lr);
+	if (lr.len < SPLIT_BYTES || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		e = elp_parse_lines(t, &lr);
+		lines_close(&lr);
+		return e;
+	}
+	copy = xmalloc(lr.len);
+	memcpy(copy, lr.buf, lr.len);
+	e = parse_halves(t, &lr);
+	if (e && !e->npaths) {
+		input_err(lr.name, 0, "no paths");
+		elp_free(e);
+		e = NULL;
+	} else if (!e) {
+		lines_open_mem(&again, lr.name, copy, lr.len);
+		e = elp_parse_lines(t, &again);
+		lines_close(&again);
+	}
+	free(copy);
 	lines_close(&lr);
 	return e;
 }

@@ -417,6 +417,105 @@ START_TEST(decreasing_hop_names_the_path)
 }
 END_TEST
 
+/* verify_result_json of one run with the given number of threads. */
+static char *run_threads(const char *topo, const char *paths, const char *rules,
+			 int threads)
+{
+	struct verify_opts o = { .threads = threads };
+	struct verify_result res;
+	struct topo *t = topo_from_str(topo);
+	struct elp *e = elp_from_str(t, paths);
+	struct rules *r = rules_str(rules);
+	json_t *j;
+	char *s;
+
+	ck_assert_int_eq(verify_rules(t, e, r, &o, &res), EXIT_PROBLEM);
+	j = verify_result_json(t, e, r, &res);
+	json_object_del(j, "seconds");
+	s = json_dumps(j, JSON_SORT_KEYS);
+	json_decref(j);
+	verify_result_free(&res);
+	rules_free(r);
+	elp_free(e);
+	topo_free(t);
+	return s;
+}
+
+static char *repeat(const char *a, int na, const char *b, int nb)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *s = xmalloc(na * la + nb * lb + 1), *p = s;
+	int i;
+
+	for (i = 0; i < na; i++, p += la)
+		memcpy(p, a, la);
+	for (i = 0; i < nb; i++, p += lb)
+		memcpy(p, b, lb);
+	*p = '\0';
+	return s;
+}
+
+/*
+ * Walks in threads, merged in path order: the first ten lossy walks span
+ * three ranges, and a decreasing rule is first taken in the last range;
+ * every thread count gives the report of one thread.
+ */
+START_TEST(threads_give_the_report_of_one_thread)
+{
+	static const char *const topo2 =
+		"switch A\nswitch B\nhost h1\nhost h2\nlink A:2 B:1\n"
+		"link h1:e A:1\nlink h2:e B:2\n";
+	static const char *const dec_rules =
+		"{" TAGS2 ", 'hosts': {'h1': {'tag': 11}},"
+		"'switches': {'A': " RING_SW(
+			CL_BOTH,
+			"{'tag': 11, 'in': '1', 'out': '2', 'new_tag': 10}") ","
+									     "'B': " RING_SW(
+										     "{'in': '1', 'tag': 11, 'priority': 4}",
+										     RW_UP) "}}";
+	char *lossy = repeat("C A B\n", 5, "A B C\n", 20);
+	char *dec = repeat("h1 A\n", 10, "h1 A B h2\n", 5);
+	char *one_l = run_threads(
+		ring3, lossy,
+		"{" TAGS2 ", 'switches': {"
+		"'A': " RING_SW(CL_BOTH, RW_UP) ", 'B': " RING_SW(
+			CL_BOTH,
+			RW_UP) ","
+			       "'C': " RING_SW(
+				       "{'in': '1', 'tag': 10, 'priority': 3}",
+				       RW_UP) "}}",
+		1);
+	char *one_d = run_threads(topo2, dec, dec_rules, 1);
+	int n;
+
+	ck_assert_ptr_nonnull(strstr(one_d, "\"hop\": 1"));
+	for (n = 2; n <= 7; n++) {
+		char *l = run_threads(
+			ring3, lossy,
+			"{" TAGS2 ", 'switches': {"
+			"'A': " RING_SW(CL_BOTH, RW_UP) ", 'B': " RING_SW(
+				CL_BOTH,
+				RW_UP) ","
+				       "'C': " RING_SW(
+					       "{'in': '1', 'tag': 10, 'priority': 3}",
+					       RW_UP) "}}",
+			n);
+		char *d = run_threads(topo2, dec, dec_rules, n);
+
+		ck_assert_msg(!strcmp(l, one_l),
+			      "%d threads: another lossy-path report", n);
+		ck_assert_msg(!strcmp(d, one_d),
+			      "%d threads: another decreasing-tag report", n);
+		free(l);
+		free(d);
+	}
+	free(one_l);
+	free(one_d);
+	free(lossy);
+	free(dec);
+}
+END_TEST
+
 START_TEST(every_class_is_walked)
 {
 	struct run x;
@@ -543,6 +642,7 @@ Suite *verify_suite(void)
 	tcase_add_test(tc, hairpin_under_a_wildcard_counts);
 	tcase_add_test(tc, decreasing_hop_names_the_path);
 	tcase_add_test(tc, every_class_is_walked);
+	tcase_add_test(tc, threads_give_the_report_of_one_thread);
 	tcase_add_test(tc, parallel_links_are_told_apart);
 	tcase_add_test(tc, host_class_tags_override_the_class_tag);
 	tcase_add_test(tc, rules_that_do_not_fit_the_topology_are_input_errors);
