@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
 	--runs) runs=$2; shift 2 ;;
 	--size) size=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
-	-h|--help|help) sed -n '3,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help|help) sed -n '3,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "bench-ab: unknown option $1" >&2; exit 2 ;;
 	*) rev=$1; shift ;;
 	esac

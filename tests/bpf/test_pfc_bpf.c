@@ -327,6 +327,9 @@ Suite *pfc_bpf_suite(void)
 	tcase_add_test(tc, a_vlan_tagged_packet_gets_its_dscp_priority_too);
 	tcase_add_test(tc, a_marked_clone_becomes_a_pfc_frame_byte_by_byte);
 	tcase_add_test(tc, egress_queues_a_local_packet_by_dscp_and_logs_it);
+	/* Each case loads and verifies the pause programs in its fixture: under
+	 * a second alone, but over Check's 4 s default on a busy machine. */
+	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 	return s;
 }
