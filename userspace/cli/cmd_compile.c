@@ -390,22 +390,6 @@ static int verify_compiled(const struct topo *t, const struct elp *e,
 	return rc;
 }
 
-/* -v: wall and CPU (all threads) time of each phase since the last mark. */
-struct phase_clock {
-	double wall, cpu;
-};
-
-static void phase_mark(struct phase_clock *pc, const char *name)
-{
-	double w = now_seconds(), c = cpu_seconds(false);
-
-	if (name)
-		pr_info("compile: %-7s %.3f s wall, %.3f s cpu\n", name,
-			w - pc->wall, c - pc->cpu);
-	pc->wall = w;
-	pc->cpu = c;
-}
-
 int do_compile(int argc, char **argv)
 {
 	struct compile_cli c = { .verify = true, .bound = true };

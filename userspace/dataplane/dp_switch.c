@@ -24,25 +24,12 @@
 
 #define SYSCTL_PRIO "/proc/sys/net/ipv4/ip_forward_update_priority"
 
-static double cpu_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Wall and CPU time: on a busy machine the CPU time is what the step costs. */
+/* One clock for the command: its phases are marked from several files. */
 void dp_phase(const char *what)
 {
-	static double wall, cpu;
-	double now = now_seconds(), c = cpu_seconds();
+	static struct phase_clock pc;
 
-	if (what && wall > 0)
-		pr_info("phase %-34s %8.2f ms wall %8.2f ms CPU\n", what,
-			1e3 * (now - wall), 1e3 * (c - cpu));
-	wall = now;
-	cpu = c;
+	phase_mark(&pc, what);
 }
 
 /* A failed dp_state_save: its exit code, after the error. */

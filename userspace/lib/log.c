@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "lib/log.h"
+#include "lib/util.h"
 
 enum log_level log_level = LOG_WARN;
 bool log_quiet;
@@ -154,4 +155,15 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 void log_libbpf(void)
 {
 	libbpf_set_print(libbpf_print);
+}
+
+void phase_mark(struct phase_clock *pc, const char *name)
+{
+	double w = now_seconds(), c = cpu_seconds(false);
+
+	if (name && pc->wall > 0)
+		pr_info("phase %-34s %8.2f ms wall %8.2f ms CPU\n", name,
+			1e3 * (w - pc->wall), 1e3 * (c - pc->cpu));
+	pc->wall = w;
+	pc->cpu = c;
 }

@@ -10,6 +10,8 @@
  *                             and {"error": that} on stdout under -j
  *   json_emit(obj)            print a JSON document (-j, -p) on stdout
  *   log_libbpf()              route libbpf's messages here, one level down
+ *   phase_mark(pc, name)      -v: "phase NAME  W ms wall  C ms CPU", the
+ *                             time since pc's last mark (NULL name: start)
  *   log_quiet                 silences everything (fuzzing, probing)
  */
 #ifndef __TAGGER_LOG_H
@@ -40,6 +42,16 @@ void input_err(const char *file, int line, const char *fmt, ...)
 #define pr_warn(...) pr_log(LOG_WARN, __VA_ARGS__)
 #define pr_info(...) pr_log(LOG_INFO, __VA_ARGS__)
 #define pr_debug(...) pr_log(LOG_DEBUG, __VA_ARGS__)
+
+/*
+ * Phase timing under -v. Wall and CPU (all threads) time: on a busy machine
+ * the CPU time is what a phase costs.
+ */
+struct phase_clock {
+	double wall, cpu;
+};
+
+void phase_mark(struct phase_clock *pc, const char *name);
 
 /* JSON documents printed on stdout so far (json_emit, errors under -j). */
 extern int json_docs;
