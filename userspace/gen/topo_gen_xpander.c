@@ -85,8 +85,8 @@ static bool xp_valid(int n, int d, int hosts)
 		return false;
 	}
 	if (n > 2 && d < 2) {
-		p_err("xpander: %d switches of degree %d cannot be connected", n,
-		      d);
+		p_err("xpander: %d switches of degree %d cannot be connected",
+		      n, d);
 		return false;
 	}
 	return true;

@@ -85,9 +85,8 @@ START_TEST(xpander_is_a_connected_regular_lift)
 {
 	struct {
 		int n, d;
-	} c[] = { { 6, 5 },  { 12, 5 },   { 60, 5 }, { 300, 5 },
-		  { 8, 3 },  { 100, 9 },  { 3, 2 },  { 40, 3 },
-		  { 2, 1 },  { 190, 18 } };
+	} c[] = { { 6, 5 },   { 12, 5 }, { 60, 5 }, { 300, 5 }, { 8, 3 },
+		  { 100, 9 }, { 3, 2 },	 { 40, 3 }, { 2, 1 },	{ 190, 18 } };
 	size_t i;
 	uint64_t seed;
 
@@ -146,7 +145,8 @@ END_TEST
 START_TEST(xpander_rejects_impossible_parameters)
 {
 	log_quiet = true;
-	ck_assert_ptr_null(topo_gen_xpander(10, 3, 0, 1)); /* 4 does not divide */
+	ck_assert_ptr_null(
+		topo_gen_xpander(10, 3, 0, 1)); /* 4 does not divide */
 	ck_assert_ptr_null(topo_gen_xpander(10, 1, 0, 1)); /* a matching */
 	ck_assert_ptr_null(topo_gen_xpander(0, 3, 0, 1));
 	ck_assert_ptr_null(topo_gen_xpander(6, 0, 0, 1));
