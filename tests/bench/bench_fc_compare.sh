@@ -16,6 +16,10 @@
 #   BENCH_FCX_FULL=1      N up to 500 (fig7), up to 120 ToRs (fig3), kstar
 #                         at N = 500 (slow: about an hour on 2 busy cores)
 #   BENCH_FCX_PARTS=...   which parts (default "fig7 fig3 kstar")
+#   BENCH_FCX_SIZES=...   fig7's N values instead of the default/FULL ones
+#   BENCH_FCX_ROUTES=...  fig7's routings (default "fc edst ecmp ksp"; KSP-32
+#                         is the slowest: hours at N = 500); the others
+#                         print "-"
 #   BENCH_FCX_TRIALS=T    fig3 graphs per point (default 10; FULL 30)
 #   BENCH_FCX_SEEDS=S     uniform-traffic seeds (default 2)
 #   BENCH_FCX_KSEEDS=S    kstar: FC topologies per (N, k) (default 3)
@@ -53,8 +57,9 @@ tpu() {
 split_of() { if [ "$1" -ge 500 ]; then echo 2,4,4,5,3; else echo 3,6,6,3; fi; }
 
 fig7() {
-	local sizes="50 100" n r
+	local sizes="50 100" n r routes=${BENCH_FCX_ROUTES:-fc edst ecmp ksp}
 	[ "$FULL" = 1 ] && sizes="50 100 200 300 500"
+	sizes=${BENCH_FCX_SIZES:-$sizes}
 	echo "Figure 7 and A.3: 32-port ToRs (s = 18, h = 14), seed 1; throughput ="
 	echo "fraction of host line rate per server; uniform = mean of $SEEDS seeds;"
 	echo "Clos: <= N switches, >= 14 N hosts, up-down paths (fc_clos_match.py)"
@@ -64,15 +69,20 @@ fig7() {
 	for n in $sizes; do
 		local a=() u=() c
 		$T topo fc "$n" --hosts 14 --split "$(split_of "$n")" --seed 1 -o "$W/t.topo" || exit 1
-		$T paths fc "$W/t.topo" --between tors --threads 2 -o "$W/fc.elp" || exit 1
-		$T paths edst "$W/t.topo" --between tors -o "$W/edst.elp" || exit 1
-		$T paths ecmp "$W/t.topo" --between tors -o "$W/ecmp.elp" || exit 1
-		$T paths ksp=32 "$W/t.topo" --between tors -o "$W/ksp.elp" || exit 1
 		for r in fc edst ecmp ksp; do
+			if ! [[ " $routes " == *" $r "* ]]; then
+				a+=(-) u+=(-)
+				continue
+			fi
+			case $r in
+			fc) $T paths fc "$W/t.topo" --between tors --threads 2 -o "$W/$r.elp" ;;
+			ksp) $T paths ksp=32 "$W/t.topo" --between tors -o "$W/$r.elp" ;;
+			*) $T paths "$r" "$W/t.topo" --between tors -o "$W/$r.elp" ;;
+			esac || exit 1
 			a+=("$(printf '%.3f' "$(tp "$W/t.topo" "$W/$r.elp" all-to-all)")")
 			u+=("$(tpu "$W/t.topo" "$W/$r.elp")")
+			rm -f "$W/$r.elp"
 		done
-		rm -f "$W"/*.elp
 		c=$(python3 tests/bench/fc_clos_match.py "$n" $((14 * n)) 32) || exit 1
 		read -r csw ch _ cdesc cargs <<< "$c"
 		# shellcheck disable=SC2086  # cargs is the topo command line

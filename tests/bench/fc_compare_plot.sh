@@ -28,6 +28,7 @@ awk -F'|' '$1 ~ /^(jellyfish|xpander) / {
 if [ -s "$tmp/fig7.dat" ]; then
 	gnuplot <<EOF
 set terminal png size 1100,450
+set datafile missing "-"
 set output "$dir/fc-fig7.png"
 set multiplot layout 1,2
 set xlabel "ToRs N (32-port, 14 hosts each)"
@@ -48,6 +49,7 @@ if [ -s "$tmp/fig3.dat" ]; then
 	grep '^xpander' "$tmp/fig3.dat" > "$tmp/xp.dat" || true
 	gnuplot <<EOF
 set terminal png size 1100,450
+set datafile missing "-"
 set output "$dir/fc-fig3.png"
 set multiplot layout 1,2
 set xlabel "ToRs N (5 inter-ToR ports)"
