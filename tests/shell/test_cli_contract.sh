@@ -19,7 +19,7 @@ want=$(echo $OBJECTS | tr ' ' '\n' | sort | tr '\n' ' ')
 
 verbs_of() {
 	case $1 in
-	topo) echo clos fattree leafspine bcube jellyfish ring line fc ;;
+	topo) echo clos fattree leafspine bcube jellyfish xpander ring line fc ;;
 	paths) echo updown bounce shortest ecmp ksp bcube fc edst stats ;;
 	switch) echo attach update show detach ;;
 	host) echo attach detach ;;

@@ -85,6 +85,20 @@ echo "ok: the lab's ECMP and up-down routes are paths ecmp / paths fc choices"
 $T cbd "$S/fc-testbed.topo" "$S/fc-ecmp-flows.elp" > /dev/null; rc=$?
 check "lab fc-ecmp routes have CBD" [ $rc = 1 ]
 check "lab fc-updown routes are CBD-free" $T cbd "$S/fc-testbed.topo" "$S/fc-updown-flows.elp"
+# fc-edst: EDST paths, CBD-free, and (the lab routes by destination) the
+# paths toward one destination leave every switch by the same port.
+$T paths edst "$S/fc-testbed.topo" -o all-edst.elp
+while read -r line; do
+	grep -qxF "$line" all-edst.elp || fail "fc-edst: not an edst path: $line"
+done < <(grep -v '^#' "$S/fc-edst-flows.elp")
+check "lab fc-edst routes are CBD-free" $T cbd "$S/fc-testbed.topo" "$S/fc-edst-flows.elp"
+check "lab fc-edst routes agree per destination" [ -z "$(grep -v '^#' "$S/fc-edst-flows.elp" |
+	awk '{ for (i = 2; i < NF; i++) if ($i ~ /:/) { split($i, a, ":"); k = a[1] " " $NF
+		if (k in out && out[k] != a[2]) print k; out[k] = a[2] } }')" ]
+
+# The bench's Clos for N = 50 FC ToRs (700 hosts, 32-port switches) is
+# appendix A.3's equation (5): 32 ToRs of 22 hosts, 32 - 22 = 10 spines.
+check "fc_clos_match: N = 50 is A.3's 2-layer Clos" [ "$(python3 "$TOP/tests/bench/fc_clos_match.py" 50 700 32 | cut -f5)" = "leafspine --leaves 32 --spines 10 --hosts 22" ]
 
 # Usage errors are exit 2 with a message.
 $T topo fc 50 --layers 4 --split 3,6,6,3 2>/dev/null; rc=$?

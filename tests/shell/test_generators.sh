@@ -45,6 +45,14 @@ expect_rc 0 "topo jellyfish other seed" "$TAGGER" topo jellyfish 20 4 --seed 10 
 cmp -s "$D/jf1.topo" "$D/jf2.topo" || fail "equal seeds, different files"
 cmp -s "$D/jf1.topo" "$D/jf3.topo" && fail "different seeds, equal files"
 echo "ok: jellyfish seeds"
+expect_rc 0 "topo xpander" "$TAGGER" topo xpander 24 5 --seed 9 -o "$D/xp1.topo"
+expect_rc 0 "topo xpander again" "$TAGGER" topo xpander 24 5 --seed=9 -o "$D/xp2.topo"
+expect_rc 0 "topo xpander other seed" "$TAGGER" topo xpander 24 5 --seed 10 -o "$D/xp3.topo"
+cmp -s "$D/xp1.topo" "$D/xp2.topo" || fail "xpander: equal seeds, different files"
+cmp -s "$D/xp1.topo" "$D/xp3.topo" && fail "xpander: different seeds, equal files"
+expect_rc 0 "topo xpander -j" "$TAGGER" -j topo xpander 24 5 --hosts 2
+[ "$(jget '[.switches,.hosts,.links] | join(" ")')" = "24 48 108" ] || fail "xpander summary"
+echo "ok: xpander seeds"
 # Generated topologies parse back (cbd reads them) with their own paths.
 expect_rc 0 "topo to stdout parses" bash -c "'$TAGGER' topo clos > '$D/c2.topo' && cmp '$D/c2.topo' '$D/clos.topo'"
 
@@ -105,6 +113,10 @@ bad "ring of 2" 'ring' "$TAGGER" topo ring 2
 bad "jellyfish odd n*d" 'even' "$TAGGER" topo jellyfish 5 3
 bad "jellyfish degree too high" 'degree' "$TAGGER" topo jellyfish 4 4
 bad "jellyfish bad seed" 'wants a number' "$TAGGER" topo jellyfish 10 3 --seed -1
+bad "xpander N not a multiple of D+1" 'multiple' "$TAGGER" topo xpander 10 3
+bad "xpander degree 1" 'cannot be connected' "$TAGGER" topo xpander 10 1
+bad "xpander without D" 'wants 2 numbers' "$TAGGER" topo xpander 12
+bad "xpander bad seed" 'wants a number' "$TAGGER" topo xpander 12 3 --seed x
 bad "-o without file" 'wants' "$TAGGER" topo clos -o
 bad "unknown paths kind" 'What is "widest"' "$TAGGER" paths widest "$D/clos.topo"
 bad "bounce without K" 'wants K' "$TAGGER" paths bounce

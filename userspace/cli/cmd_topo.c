@@ -145,7 +145,10 @@ static int make_bcube(int argc, char **argv, struct topo **out)
 	return *out ? EXIT_OK : EXIT_USAGE;
 }
 
-static int make_jellyfish(int argc, char **argv, struct topo **out)
+/* N D [--hosts H] [--seed S] of the random regular kinds. */
+static int make_random_regular(int argc, char **argv, struct topo **out,
+			       const char *kind,
+			       struct topo *(*gen)(int, int, int, uint64_t))
 {
 	static const char *const names[] = { "N", "D" };
 	static const long min[] = { 1, 0 };
@@ -163,10 +166,22 @@ static int make_jellyfish(int argc, char **argv, struct topo **out)
 	};
 
 	if (opts_parse(opts, argc, argv, pos, 2, &got) ||
-	    numbers("jellyfish", pos, got, 2, names, min, v))
+	    numbers(kind, pos, got, 2, names, min, v))
 		return EXIT_USAGE;
-	*out = topo_gen_jellyfish(v[0], v[1], hosts, seed);
+	*out = gen(v[0], v[1], hosts, seed);
 	return *out ? EXIT_OK : EXIT_USAGE;
+}
+
+static int make_jellyfish(int argc, char **argv, struct topo **out)
+{
+	return make_random_regular(argc, argv, out, "jellyfish",
+				   topo_gen_jellyfish);
+}
+
+static int make_xpander(int argc, char **argv, struct topo **out)
+{
+	return make_random_regular(argc, argv, out, "xpander",
+				   topo_gen_xpander);
 }
 
 static int make_chain(int argc, char **argv, struct topo **out, bool ring)
@@ -230,6 +245,14 @@ static const struct topo_kind topo_kinds[] = {
 	  "reproducible from --seed (default 1) on every machine; H hosts per\n"
 	  "switch (default 0).",
 	  make_jellyfish },
+	{ "xpander", "N D [--hosts H] [--seed S]",
+	  "Xpander: a random (N/(D+1))-lift of the complete graph K_(D+1), as in\n"
+	  "the Xpander paper: N switches (sw1.., a multiple of D+1) in D+1\n"
+	  "meta-nodes of N/(D+1) copies, every pair of meta-nodes joined by a\n"
+	  "random perfect matching; simple, connected (a disconnected draw is\n"
+	  "redrawn), D-regular, reproducible from --seed (default 1) on every\n"
+	  "machine; H hosts per switch (default 0).",
+	  make_xpander },
 	{ "ring", "N [--hosts H]",
 	  "Ring of N >= 3 switches sw1..swN, H hosts per switch (default 0).",
 	  make_ring },

@@ -12,10 +12,11 @@
  *   topo_gen_leafspine(l, s, h)    2-tier
  *   topo_gen_bcube(n, k)           BCube(n,k): servers are hosts that relay
  *   topo_gen_jellyfish(n, d, h, seed)  random simple connected d-regular
+ *   topo_gen_xpander(n, d, h, seed)    random (n/(d+1))-lift of K_(d+1)
  *   topo_gen_ring(n, h), topo_gen_line(n, h)
  * Names: Clos and fat-tree ToRs T1.. (layer 0), leaves L1.. (1), spines
  * S1.. (2); leaf-spine leaves L1.. (0) and spines S1.. (1); hosts h1..,
- * numbered switch by switch; sw1.. for ring, line and Jellyfish; BCube
+ * numbered switch by switch; sw1.. for ring, line, Jellyfish and Xpander; BCube
  * servers s<digits> and switches w<level>-<digits> (digits most significant
  * first, dot-separated when n > 10).
  *
@@ -56,6 +57,7 @@ struct topo *topo_gen_fattree(int k, int hosts);
 struct topo *topo_gen_leafspine(int leaves, int spines, int hosts);
 struct topo *topo_gen_bcube(int n, int k);
 struct topo *topo_gen_jellyfish(int n, int d, int hosts, uint64_t seed);
+struct topo *topo_gen_xpander(int n, int d, int hosts, uint64_t seed);
 struct topo *topo_gen_ring(int n, int hosts);
 struct topo *topo_gen_line(int n, int hosts);
 
