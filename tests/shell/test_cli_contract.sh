@@ -107,6 +107,25 @@ check "lab plan --paths=ELP" sh -c "$T -j lab plan c.topo --paths=c.elp | jq -e 
 check "flow send --seconds=0.1 -o=FILE" sh -c "$T flow send 127.0.0.1 --seconds=0.1 -o=tx.json && jq -e .flow tx.json"
 check "pfc show --dir=DIR" sh -c "$T -j pfc show x --dir=$TGR_TMP | jq -e .error >/dev/null; test \$? = 0"
 
+# flow's JSON lines: one object a line, the keys the lab scripts read, on
+# loopback with a free UDP port and the largest flow id.
+port=$((20000 + RANDOM % 20000))
+$T flow recv --port $port --seconds 2 -o rx.json &
+rx_pid=$!
+for _ in $(seq 50); do
+	ss -Hlun "sport = :$port" | grep -q . && break
+	sleep 0.05
+done
+$T flow send 127.0.0.1 --port $port --id 4294967295 --rate 10 --seconds 0.3 -o tx.json
+wait $rx_pid
+check "flow send: one summary line" test "$(jq -c '[.flow, (.sent_pkts | type), (.seconds | type), (.end | type)]' tx.json)" = \
+	'[4294967295,"number","number","number"]'
+check "flow recv: every line one object, samples then a final line" \
+	jq -se 'length >= 2 and all(type == "object") and (.[-1] | .final and .flow == 4294967295)
+		and (.[:-1] | all(has("t") and has("mbps") and has("rx") and has("lost")))' rx.json
+check "flow recv: the final count is what was sent (loopback)" \
+	test "$(jq -s '.[-1].rx' rx.json)" = "$(jq .sent_pkts tx.json)"
+
 # Deprecated bare keywords: a warning on stderr, and they still work.
 deprecated() {
 	local word=$1
