@@ -175,25 +175,10 @@ static int parse_port(struct pfc_config *c, const char *arg)
 	return 0;
 }
 
-/*
- * "--opt=V": the name into name, V returned; "--opt": the name, NULL (the
- * value, if any, is the next argument).
- */
-static const char *opt_split(const char *arg, char *name, size_t len)
-{
-	const char *eq = arg[0] == '-' ? strchr(arg, '=') : NULL;
-	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(name, arg, n);
-	name[n] = '\0';
-	return eq ? eq + 1 : NULL;
-}
-
 /* --t-pro: a time, or Nq, N quanta (512 bit times each, 1..65535). */
-static int t_pro_value(struct pfc_config *c, const char *v)
+static int t_pro_opt(const struct opt *o, const char *v)
 {
+	struct pfc_config *c = o->out;
 	size_t n = strlen(v);
 	unsigned long q;
 	char buf[16];
@@ -212,183 +197,240 @@ static int t_pro_value(struct pfc_config *c, const char *v)
 	return 0;
 }
 
-/*
- * The link terms of the headroom formula, for the agent and `headroom`
- * alike: 0 taken, -1 a bad value, 1 not one of them.
- */
-static int link_option(struct pfc_config *c, const char *a, const char *v)
+static int cable_opt(const struct opt *o, const char *v)
 {
-	if (!strcmp(a, "--cable"))
-		return pfc_parse_meters(v, &c->cable_m) ? 0 : -1;
-	if (!strcmp(a, "--t-pro"))
-		return t_pro_value(c, v);
-	if (!strcmp(a, "--t-resp"))
-		return pfc_parse_time(v, "us", &c->t_resp_ns) ? 0 : -1;
-	return 1;
+	return pfc_parse_meters(v, o->out) ? 0 : -1;
 }
 
-#define NEED_ARG()                                                        \
-	do {                                                              \
-		if (i + 1 >= argc)                                        \
-			return usage_err(do_help, "%s needs a value", a); \
-		v = argv[++i];                                            \
-	} while (0)
-
-static int agent_option(struct pfc_config *c, int argc, char **argv, int *ip,
-			const char **trace, const char **dir)
+static int t_resp_opt(const struct opt *o, const char *v)
 {
-	int i = *ip, r;
-	char name[32];
-	const char *a = name, *v = opt_split(argv[i], name, sizeof(name));
-	unsigned long u;
-	uint64_t x;
+	return pfc_parse_time(v, "us", o->out) ? 0 : -1;
+}
 
-	bool *flag = !strcmp(a, "--keep-offloads") ? &c->keep_offloads :
-		     !strcmp(a, "--slow-pause")	   ? &c->slow_pause :
-						     NULL;
+static int lossless_opt(const struct opt *o, const char *v)
+{
+	return prio_mask(v, o->out);
+}
 
-	if (flag) {
-		if (v)
-			return usage_err(do_help, "%s takes no value", a);
-		*flag = true;
-		return 0;
+/*
+ * Options of the agent and of `headroom` alike: the node's rate, its
+ * lossless priorities and the link terms of the headroom formula.
+ */
+#define PFC_COMMON_OPTS(c, rate_word)                                         \
+	{ .name = "--rate",                                                   \
+	  .type = OPT_RATE,                                                   \
+	  .out = &(c)->rate_bps,                                              \
+	  .deprecated = rate_word },                                          \
+		{ .name = "--lossless",                                       \
+		  .type = OPT_FUNC,                                           \
+		  .out = &(c)->lossless_mask,                                 \
+		  .func = lossless_opt },                                     \
+		{ .name = "--cable",                                          \
+		  .type = OPT_FUNC,                                           \
+		  .out = &(c)->cable_m,                                       \
+		  .func = cable_opt },                                        \
+		{ .name = "--t-pro",                                          \
+		  .type = OPT_FUNC,                                           \
+		  .out = (c),                                                 \
+		  .func = t_pro_opt },                                        \
+	{                                                                     \
+		.name = "--t-resp", .type = OPT_FUNC, .out = &(c)->t_resp_ns, \
+		.func = t_resp_opt                                            \
 	}
-	if (!v)
-		NEED_ARG();
-	*ip = i;
-	r = link_option(c, a, v);
-	if (r <= 0) {
-		if (r)
-			goto bad;
-	} else if (!strcmp(a, "--rate")) {
-		if (!pfc_parse_rate(v, &c->rate_bps))
-			goto bad;
-	} else if (!strcmp(a, "--lossless")) {
-		if (prio_mask(v, &c->lossless_mask))
-			goto bad;
-	} else if (!strcmp(a, "--xoff")) {
-		if (per_prio(v, c->xoff))
-			goto bad;
-	} else if (!strcmp(a, "--xon")) {
-		if (per_prio(v, c->xon))
-			goto bad;
-	} else if (!strcmp(a, "--headroom")) {
-		if (per_prio(v, c->headroom))
-			goto bad;
-	} else if (!strcmp(a, "--quanta")) {
-		if (!parse_uint(v, PFC_QUANTA_MAX, &u) || !u)
-			goto bad;
-		c->quanta = u;
-	} else if (!strcmp(a, "--sched")) {
-		if (!strcmp(v, "wrr"))
-			c->sched = PFC_SCHED_WRR;
-		else if (!strcmp(v, "strict"))
-			c->sched = PFC_SCHED_STRICT;
-		else
-			goto bad;
-	} else if (!strcmp(a, "--weights")) {
-		int *w, n = split_list(v, 1, 1000, &w), k;
 
-		if (n != PFC_PRIOS) {
-			if (n > 0)
-				free(w);
-			goto bad;
-		}
-		for (k = 0; k < n; k++)
-			c->weight[k] = w[k];
-		free(w);
-	} else if (!strcmp(a, "--watchdog-ms")) {
-		if (!parse_uint(v, 3600000, &u) || !u)
-			goto bad;
-		c->wd_detect_ms = u;
-	} else if (!strcmp(a, "--watchdog-restore-ms")) {
-		if (!parse_uint(v, 3600000, &u) || !u)
-			goto bad;
-		c->wd_restore_ms = u;
-	} else if (!strcmp(a, "--watchdog-action")) {
-		if (!strcmp(v, "report"))
-			c->wd_action = PFC_WD_REPORT;
-		else if (!strcmp(v, "ignore"))
-			c->wd_action = PFC_WD_IGNORE;
-		else if (!strcmp(v, "drop"))
-			c->wd_action = PFC_WD_DROP;
-		else
-			goto bad;
-	} else if (!strcmp(a, "--backend")) {
-		if (!strcmp(v, "auto"))
-			c->backend = PFC_BACKEND_AUTO;
-		else if (!strcmp(v, "mqprio"))
-			c->backend = PFC_BACKEND_MQPRIO;
-		else if (!strcmp(v, "htb"))
-			c->backend = PFC_BACKEND_HTB;
-		else if (!strcmp(v, "dcb"))
-			c->backend = PFC_BACKEND_DCB;
-		else
-			goto bad;
-	} else if (!strcmp(a, "--dscp-map")) {
-		if (pfc_parse_dscp_map(v, c->dscp_prio))
-			goto bad;
-	} else if (!strcmp(a, "--lossless-limit")) {
-		if (!pfc_parse_size(v, &x))
-			goto bad;
-		c->lossless_limit = x;
-	} else if (!strcmp(a, "--lossy-limit")) {
-		if (!pfc_parse_size(v, &x))
-			goto bad;
-		c->lossy_limit = x;
-	} else if (!strcmp(a, "--rt-prio")) {
-		if (!parse_uint(v, 99, &u))
-			goto bad;
-		c->rt_prio = u;
-	} else if (!strcmp(a, "--cpu-latency")) {
-		if (!strcmp(v, "none"))
-			c->cpu_latency_us = PFC_CPU_LATENCY_NONE;
-		else if (!parse_uint(v, 1000000, &u))
-			goto bad;
-		else
-			c->cpu_latency_us = u;
-	} else if (!strcmp(a, "--trace")) {
-		*trace = v;
-	} else if (!strcmp(a, "--dir")) {
-		*dir = v;
-	} else {
-		return usage_err(do_help, "What is \"%s\"?", a);
+static int per_prio_opt(const struct opt *o, const char *v)
+{
+	return per_prio(v, o->out);
+}
+
+/* --weights: one weight per priority, 1..1000 each. */
+static int weights_opt(const struct opt *o, const char *v)
+{
+	uint32_t *weight = o->out;
+	int *w, n = split_list(v, 1, 1000, &w), k;
+
+	if (n != PFC_PRIOS) {
+		if (n > 0)
+			free(w);
+		return -1;
+	}
+	for (k = 0; k < n; k++)
+		weight[k] = w[k];
+	free(w);
+	return 0;
+}
+
+static int dscp_map_opt(const struct opt *o, const char *v)
+{
+	return pfc_parse_dscp_map(v, o->out) ? -1 : 0;
+}
+
+/* --cpu-latency: microseconds (0..1000000) or none. */
+static int cpu_latency_opt(const struct opt *o, const char *v)
+{
+	unsigned long u;
+
+	if (!strcmp(v, "none"))
+		u = PFC_CPU_LATENCY_NONE;
+	else if (!parse_uint(v, 1000000, &u))
+		return -1;
+	*(int *)o->out = (int)u;
+	return 0;
+}
+
+static const struct opt_enum sched_names[] = { { "wrr", PFC_SCHED_WRR },
+					       { "strict", PFC_SCHED_STRICT },
+					       { NULL } };
+
+static const struct opt_enum wd_action_names[] = { { "report", PFC_WD_REPORT },
+						   { "ignore", PFC_WD_IGNORE },
+						   { "drop", PFC_WD_DROP },
+						   { NULL } };
+
+static const struct opt_enum backend_names[] = { { "auto", PFC_BACKEND_AUTO },
+						 { "mqprio",
+						   PFC_BACKEND_MQPRIO },
+						 { "htb", PFC_BACKEND_HTB },
+						 { "dcb", PFC_BACKEND_DCB },
+						 { NULL } };
+
+/* Agent settings held in ints for the table, copied into the config. */
+struct agent_args {
+	int quanta, sched, wd_detect_ms, wd_restore_ms, wd_action, backend;
+	const char *trace, *dir;
+};
+
+/* Options and PORT words; the ports go to pos[1..], NAME to pos[0]. */
+static int agent_parse(struct pfc_config *c, struct agent_args *a, int argc,
+		       char **argv, char **pos, int npos, int *got)
+{
+	const struct opt opts[] = {
+		PFC_COMMON_OPTS(c, NULL),
+		{ .name = "--xoff",
+		  .type = OPT_FUNC,
+		  .out = c->xoff,
+		  .func = per_prio_opt },
+		{ .name = "--xon",
+		  .type = OPT_FUNC,
+		  .out = c->xon,
+		  .func = per_prio_opt },
+		{ .name = "--headroom",
+		  .type = OPT_FUNC,
+		  .out = c->headroom,
+		  .func = per_prio_opt },
+		{ .name = "--quanta",
+		  .type = OPT_INT,
+		  .min = 1,
+		  .max = PFC_QUANTA_MAX,
+		  .out = &a->quanta },
+		{ .name = "--sched",
+		  .type = OPT_ENUM,
+		  .out = &a->sched,
+		  .names = sched_names },
+		{ .name = "--weights",
+		  .type = OPT_FUNC,
+		  .out = c->weight,
+		  .func = weights_opt },
+		{ .name = "--watchdog-ms",
+		  .type = OPT_INT,
+		  .min = 1,
+		  .max = 3600000,
+		  .out = &a->wd_detect_ms },
+		{ .name = "--watchdog-restore-ms",
+		  .type = OPT_INT,
+		  .min = 1,
+		  .max = 3600000,
+		  .out = &a->wd_restore_ms },
+		{ .name = "--watchdog-action",
+		  .type = OPT_ENUM,
+		  .out = &a->wd_action,
+		  .names = wd_action_names },
+		{ .name = "--backend",
+		  .type = OPT_ENUM,
+		  .out = &a->backend,
+		  .names = backend_names },
+		{ .name = "--dscp-map",
+		  .type = OPT_FUNC,
+		  .out = c->dscp_prio,
+		  .func = dscp_map_opt },
+		{ .name = "--lossless-limit",
+		  .type = OPT_SIZE,
+		  .out = &c->lossless_limit },
+		{ .name = "--lossy-limit",
+		  .type = OPT_SIZE,
+		  .out = &c->lossy_limit },
+		{ .name = "--keep-offloads",
+		  .type = OPT_FLAG,
+		  .out = &c->keep_offloads },
+		{ .name = "--slow-pause",
+		  .type = OPT_FLAG,
+		  .out = &c->slow_pause },
+		{ .name = "--rt-prio",
+		  .type = OPT_INT,
+		  .min = 0,
+		  .max = 99,
+		  .out = &c->rt_prio },
+		{ .name = "--cpu-latency",
+		  .type = OPT_FUNC,
+		  .out = &c->cpu_latency_us,
+		  .func = cpu_latency_opt },
+		{ .name = "--trace", .type = OPT_STR, .out = &a->trace },
+		{ .name = "--dir", .type = OPT_STR, .out = &a->dir },
+		{ 0 }
+	};
+
+	*a = (struct agent_args){ .quanta = c->quanta,
+				  .sched = c->sched,
+				  .wd_detect_ms = c->wd_detect_ms,
+				  .wd_restore_ms = c->wd_restore_ms,
+				  .wd_action = c->wd_action,
+				  .backend = c->backend };
+	if (opts_parse(opts, argc, argv, pos, npos, got))
+		return usage_help(do_help);
+	c->quanta = a->quanta;
+	c->sched = a->sched;
+	c->wd_detect_ms = a->wd_detect_ms;
+	c->wd_restore_ms = a->wd_restore_ms;
+	c->wd_action = a->wd_action;
+	c->backend = a->backend;
+	return 0;
+}
+
+/* NAME and its ports into c. */
+static int agent_node(struct pfc_config *c, char **pos, int got)
+{
+	int i, r;
+
+	if (got < 2)
+		return usage_err(do_help, "pfc agent needs NAME and ports");
+	if (!valid_name(pos[0]) || strlen(pos[0]) >= sizeof(c->node))
+		return usage_err(do_help, "bad node name \"%s\"", pos[0]);
+	snprintf(c->node, sizeof(c->node), "%s", pos[0]);
+	for (i = 1; i < got; i++) {
+		r = parse_port(c, pos[i]);
+		if (r)
+			return r;
 	}
 	return 0;
-bad:
-	return usage_err(do_help, "%s: bad value \"%s\"", a, v);
 }
 
 static int do_agent(int argc, char **argv)
 {
+	char *pos[PFC_MAX_PORTS + 2];
+	struct agent_args a;
 	struct pfc_config *c;
-	const char *trace = NULL, *dir = NULL;
-	int i, r, mtu;
+	int i, r, mtu, got;
 
-	if (argc < 2 || is_help(argv[0]))
-		return argc && is_help(argv[0]) ?
-			       do_help(0, NULL) :
-			       usage_err(do_help,
-					 "pfc agent needs NAME and ports");
+	if (argc && is_help(argv[0]))
+		return do_help(0, NULL);
 	c = xcalloc(1, sizeof(*c));
 	pfc_config_init(c);
-	if (!valid_name(argv[0]) || strlen(argv[0]) >= sizeof(c->node)) {
-		free(c);
-		return usage_err(do_help, "bad node name \"%s\"", argv[0]);
-	}
-	snprintf(c->node, sizeof(c->node), "%s", argv[0]);
-	for (i = 1; i < argc; i++) {
-		r = argv[i][0] == '-' ?
-			    agent_option(c, argc, argv, &i, &trace, &dir) :
-			    parse_port(c, argv[i]);
-		if (r)
-			goto out;
-	}
-	r = EXIT_USAGE;
-	if (!c->nports) {
-		usage_err(do_help, "pfc agent needs at least one port");
+	r = agent_parse(c, &a, argc, argv, pos, PFC_MAX_PORTS + 2, &got);
+	if (!r)
+		r = agent_node(c, pos, got);
+	if (r)
 		goto out;
-	}
+	r = EXIT_USAGE;
 	for (i = 0; i < c->nports; i++) {
 		mtu = pfc_port_mtu(c->ports[i].ifname);
 		if (mtu > 0 && (uint32_t)mtu + 18 > c->frame)
@@ -398,13 +440,13 @@ static int do_agent(int argc, char **argv)
 		p_err("XON must be below XOFF");
 		goto out;
 	}
-	if (dir)
-		snprintf(c->dir, sizeof(c->dir), "%s/%s", dir, c->node);
+	if (a.dir)
+		snprintf(c->dir, sizeof(c->dir), "%s/%s", a.dir, c->node);
 	else if (pfc_dir(c->node, c->dir, sizeof(c->dir))) {
 		p_err("state directory name too long");
 		goto out;
 	}
-	r = pfc_agent_run(c, trace);
+	r = pfc_agent_run(c, a.trace);
 out:
 	free(c);
 	return r;
@@ -466,30 +508,42 @@ static int do_send(int argc, char **argv)
 	return 0;
 }
 
-/* What `headroom` takes besides the link terms. */
+/* What `headroom` takes besides the common options. */
 struct headroom_args {
-	unsigned long mtu, frame, ports;
+	int mtu, frame, ports;
 	uint64_t buffer;
 };
 
-/* 0 taken, -1 a bad value, 1 not one of them; "rate", "mtu": older forms. */
-static int headroom_option(struct pfc_config *c, struct headroom_args *h,
-			   const char *a, const char *v)
+static int headroom_parse(struct pfc_config *c, struct headroom_args *h,
+			  int argc, char **argv)
 {
-	if (!strcmp(a, "--rate") || !strcmp(a, "rate"))
-		return pfc_parse_rate(v, &c->rate_bps) ? 0 : -1;
-	if (!strcmp(a, "--mtu") || !strcmp(a, "mtu"))
-		return parse_uint(v, 65535, &h->mtu) && h->mtu >= 68 ? 0 : -1;
-	if (!strcmp(a, "--frame"))
-		return parse_uint(v, 65535, &h->frame) && h->frame >= 64 ? 0 :
-									   -1;
-	if (!strcmp(a, "--lossless"))
-		return prio_mask(v, &c->lossless_mask);
-	if (!strcmp(a, "--ports"))
-		return parse_uint(v, 4096, &h->ports) && h->ports ? 0 : -1;
-	if (!strcmp(a, "--buffer"))
-		return pfc_parse_size(v, &h->buffer) ? 0 : -1;
-	return 1;
+	const struct opt opts[] = {
+		PFC_COMMON_OPTS(c, "rate"),
+		{ .name = "--mtu",
+		  .type = OPT_INT,
+		  .min = 68,
+		  .max = 65535,
+		  .out = &h->mtu,
+		  .deprecated = "mtu" },
+		{ .name = "--frame",
+		  .type = OPT_INT,
+		  .min = 64,
+		  .max = 65535,
+		  .out = &h->frame },
+		{ .name = "--ports",
+		  .type = OPT_INT,
+		  .min = 1,
+		  .max = 4096,
+		  .out = &h->ports },
+		{ .name = "--buffer", .type = OPT_SIZE, .out = &h->buffer },
+		{ 0 }
+	};
+
+	if (opts_parse(opts, argc, argv, NULL, 0, NULL))
+		return usage_help(do_help);
+	if (h->buffer && !h->ports)
+		return usage_err(do_help, "--buffer: needs --ports N");
+	return 0;
 }
 
 static json_t *terms_json(const struct pfc_config *c,
@@ -573,32 +627,17 @@ static int do_headroom(int argc, char **argv)
 	struct headroom_args h = { .mtu = 1500 };
 	struct pfc_headroom_terms t;
 	struct pfc_config c;
-	const char *a, *v;
-	char name[32];
 	json_t *j, *sw;
 	uint64_t q;
 	int i, r;
 
-	pfc_config_init(&c);
-	for (i = 0; i < argc; i++) {
+	for (i = 0; i < argc; i++)
 		if (is_help(argv[i]))
 			return do_help(0, NULL);
-		a = name;
-		v = opt_split(argv[i], name, sizeof(name));
-		if (!v && i + 1 >= argc)
-			return usage_err(do_help, "%s needs a value", a);
-		if (!v)
-			v = argv[++i];
-		r = link_option(&c, a, v);
-		if (r > 0)
-			r = headroom_option(&c, &h, a, v);
-		if (r > 0)
-			return usage_err(do_help, "What is \"%s\"?", a);
-		if (r < 0)
-			return usage_err(do_help, "%s: bad value \"%s\"", a, v);
-	}
-	if (h.buffer && !h.ports)
-		return usage_err(do_help, "--buffer: needs --ports N");
+	pfc_config_init(&c);
+	r = headroom_parse(&c, &h, argc, argv);
+	if (r)
+		return r;
 	c.frame = h.frame ? h.frame : h.mtu + 18;
 	c.nports = h.ports ? h.ports : 1;
 	pfc_config_finish(&c);
