@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli/cmd.h"
+#include "lib/json_get.h"
 #include "lib/log.h"
 #include "cli/opts.h"
 #include "pfc/pfc_agent.h"
@@ -187,26 +188,29 @@ static json_t *terms_json(const struct pfc_config *c,
 		(json_int_t)t->resp, "headroom", (json_int_t)t->total);
 }
 
-static void print_terms(const struct pfc_config *c,
-			const struct pfc_headroom_terms *t)
+/* The terms of the formula, from terms_json()'s object. */
+static void print_terms(const json_t *j)
 {
 	char wire[48], pro[32] = "";
 
-	snprintf(wire, sizeof(wire), "(%u m x %d ns/m)", c->cable_m,
-		 PFC_NS_PER_M);
-	if (c->t_pro_quanta)
-		snprintf(pro, sizeof(pro), "(%u quanta)", c->t_pro_quanta);
-	printf("rate %.0f Mbit/s, s_MTU %u B (frame), s_PFC %u B\n",
-	       t->rate_bps / 1e6, t->frame, t->pfc);
-	printf("t_wire   %10" PRIu64 " ns %-20s r t_wire %" PRIu64 " B\n",
-	       t->t_wire_ns, wire, t->wire);
-	printf("t_pro    %10" PRIu64 " ns %-20s r t_pro  %" PRIu64 " B\n",
-	       t->t_pro_ns, pro, t->pro);
-	printf("t_resp   %10" PRIu64 " ns %-20s r t_resp %" PRIu64 " B\n",
-	       t->t_resp_ns, "", t->resp);
-	printf("headroom %" PRIu64 " B = 2 (%u + %u + %" PRIu64 ") + %" PRIu64
-	       " + %" PRIu64 "\n",
-	       t->total, t->frame, t->pfc, t->wire, t->pro, t->resp);
+	snprintf(wire, sizeof(wire), "(%lld m x %d ns/m)",
+		 jget_int(j, "cable_m"), PFC_NS_PER_M);
+	if (jget_int(j, "t_pro_quanta"))
+		snprintf(pro, sizeof(pro), "(%lld quanta)",
+			 jget_int(j, "t_pro_quanta"));
+	printf("rate %.0f Mbit/s, s_MTU %lld B (frame), s_PFC %lld B\n",
+	       jget_int(j, "rate_bps") / 1e6, jget_int(j, "frame"),
+	       jget_int(j, "pfc_frame"));
+	printf("t_wire   %10lld ns %-20s r t_wire %lld B\n",
+	       jget_int(j, "t_wire_ns"), wire, jget_int(j, "wire_bytes"));
+	printf("t_pro    %10lld ns %-20s r t_pro  %lld B\n",
+	       jget_int(j, "t_pro_ns"), pro, jget_int(j, "pro_bytes"));
+	printf("t_resp   %10lld ns %-20s r t_resp %lld B\n",
+	       jget_int(j, "t_resp_ns"), "", jget_int(j, "resp_bytes"));
+	printf("headroom %lld B = 2 (%lld + %lld + %lld) + %lld + %lld\n",
+	       jget_int(j, "headroom"), jget_int(j, "frame"),
+	       jget_int(j, "pfc_frame"), jget_int(j, "wire_bytes"),
+	       jget_int(j, "pro_bytes"), jget_int(j, "resp_bytes"));
 }
 
 /* --ports: n ports x k lossless priorities x headroom, against --buffer. */
@@ -228,25 +232,35 @@ static json_t *switch_total(const struct pfc_config *c,
 	return j;
 }
 
-static void print_switch(const json_t *sw, uint64_t headroom)
+static void print_switch(const json_t *j)
 {
-	uint64_t total =
-		json_integer_value(json_object_get(sw, "switch_headroom"));
-	uint64_t buffer = json_integer_value(json_object_get(sw, "buffer"));
+	long long total = jget_int(j, "switch_headroom"),
+		  buffer = jget_int(j, "buffer");
 
-	printf("switch   %" PRIu64
-	       " B = %lld ports x %lld lossless priorities x %" PRIu64 " B\n",
-	       total, json_integer_value(json_object_get(sw, "ports")),
-	       json_integer_value(json_object_get(sw, "lossless_priorities")),
-	       headroom);
+	printf("switch   %lld B = %lld ports x %lld lossless priorities x %lld B\n",
+	       total, jget_int(j, "ports"), jget_int(j, "lossless_priorities"),
+	       jget_int(j, "headroom"));
 	if (buffer && total <= buffer)
-		printf("buffer   %" PRIu64
-		       " B: fits, headroom is %.1f %% of it\n",
+		printf("buffer   %lld B: fits, headroom is %.1f %% of it\n",
 		       buffer, 100.0 * total / buffer);
 	else if (buffer)
-		printf("buffer   %" PRIu64 " B: does not fit, %" PRIu64
-		       " B short\n",
-		       buffer, total - buffer);
+		printf("buffer   %lld B: does not fit, %lld B short\n", buffer,
+		       total - buffer);
+}
+
+/* The text of `headroom`, from the object -j prints. */
+static void print_headroom(const json_t *j)
+{
+	print_terms(j);
+	printf("xon      %lld B = r t_pro\n", jget_int(j, "xon"));
+	printf("xoff     %lld B = xon + headroom\n", jget_int(j, "xoff"));
+	printf("per in-port and priority at most xoff + headroom = %lld B\n",
+	       jget_int(j, "xoff") + jget_int(j, "headroom"));
+	printf("quanta   %lld = %.3f ms pause, refreshed every %.3f ms\n",
+	       jget_int(j, "quanta"), jget_real(j, "pause_ms"),
+	       jget_real(j, "refresh_ms"));
+	if (json_object_get(j, "switch_headroom"))
+		print_switch(j);
 }
 
 static int do_headroom(int argc, char **argv)
@@ -254,7 +268,7 @@ static int do_headroom(int argc, char **argv)
 	struct pfc_headroom_args h = { .mtu = 1500 };
 	struct pfc_headroom_terms t;
 	struct pfc_config c;
-	json_t *j, *sw;
+	json_t *j;
 	uint64_t q;
 	int i, r;
 
@@ -270,32 +284,21 @@ static int do_headroom(int argc, char **argv)
 	pfc_config_finish(&c);
 	pfc_headroom_terms(&c, &t);
 	q = pfc_quanta_ns(c.quanta, c.rate_bps);
-	sw = h.ports ? switch_total(&c, &h) : NULL;
+	j = terms_json(&c, &t);
+	json_object_update_new(
+		j, json_pack("{s:I,s:I,s:I,s:i,s:f,s:f}", "xoff",
+			     (json_int_t)c.xoff[0], "xon", (json_int_t)c.xon[0],
+			     "lossy_limit", (json_int_t)c.lossy_limit, "quanta",
+			     (int)c.quanta, "pause_ms", q / 1e6, "refresh_ms",
+			     q / 2e6));
+	if (h.ports)
+		json_object_update_new(j, switch_total(&c, &h));
 	if (json_output) {
-		j = terms_json(&c, &t);
-		json_object_update_new(
-			j, json_pack("{s:I,s:I,s:I,s:i,s:f,s:f}", "xoff",
-				     (json_int_t)c.xoff[0], "xon",
-				     (json_int_t)c.xon[0], "lossy_limit",
-				     (json_int_t)c.lossy_limit, "quanta",
-				     (int)c.quanta, "pause_ms", q / 1e6,
-				     "refresh_ms", q / 2e6));
-		if (sw)
-			json_object_update_new(j, sw);
 		json_emit(j);
-		return 0;
+	} else {
+		print_headroom(j);
+		json_decref(j);
 	}
-	print_terms(&c, &t);
-	printf("xon      %" PRIu64 " B = r t_pro\n", c.xon[0]);
-	printf("xoff     %" PRIu64 " B = xon + headroom\n", c.xoff[0]);
-	printf("per in-port and priority at most xoff + headroom = %" PRIu64
-	       " B\n",
-	       c.xoff[0] + c.headroom[0]);
-	printf("quanta   %u = %.3f ms pause, refreshed every %.3f ms\n",
-	       c.quanta, q / 1e6, q / 2e6);
-	if (sw)
-		print_switch(sw, c.headroom[0]);
-	json_decref(sw);
 	return 0;
 }
 
