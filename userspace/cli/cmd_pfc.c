@@ -285,12 +285,12 @@ static int do_headroom(int argc, char **argv)
 	pfc_headroom_terms(&c, &t);
 	q = pfc_quanta_ns(c.quanta, c.rate_bps);
 	j = terms_json(&c, &t);
-	json_object_update_new(
-		j, json_pack("{s:I,s:I,s:I,s:i,s:f,s:f}", "xoff",
-			     (json_int_t)c.xoff[0], "xon", (json_int_t)c.xon[0],
-			     "lossy_limit", (json_int_t)c.lossy_limit, "quanta",
-			     (int)c.quanta, "pause_ms", q / 1e6, "refresh_ms",
-			     q / 2e6));
+	json_object_update_new(j, json_pack("{s:I,s:I,s:I,s:i,s:f,s:f}", "xoff",
+					    (json_int_t)c.xoff[0], "xon",
+					    (json_int_t)c.xon[0], "lossy_limit",
+					    (json_int_t)c.lossy_limit, "quanta",
+					    (int)c.quanta, "pause_ms", q / 1e6,
+					    "refresh_ms", q / 2e6));
 	if (h.ports)
 		json_object_update_new(j, switch_total(&c, &h));
 	if (json_output) {
