@@ -71,8 +71,7 @@ static int node_opt(const struct opt *opt, const char *val)
 static int parse(int argc, char **argv, const char *verb_opt, struct opts *o)
 {
 	const char *root = NULL;
-	char *word;
-	int got;
+	int i;
 	const struct opt opts[] = {
 		{ .name = "--switch",
 		  .type = OPT_FUNC,
@@ -89,12 +88,11 @@ static int parse(int argc, char **argv, const char *verb_opt, struct opts *o)
 		{ 0 }
 	};
 
-	if (opts_parse(opts, argc, argv, &word, 1, &got))
+	for (i = 0; i < argc; i++)
+		if (is_help(argv[i]))
+			return help(0, NULL) ?: -1;
+	if (opts_parse(opts, argc, argv, NULL, 0, NULL))
 		return usage_help(help);
-	if (got && is_help(word))
-		return help(0, NULL) ?: -1;
-	if (got)
-		return usage_err(help, "What is \"%s\"?", word);
 	if (root)
 		dp_root_set(root);
 	o->nodes.discover =
