@@ -89,6 +89,22 @@ bad flow send 127.0.0.1 --rate=0
 bad flow send 127.0.0.1 --rat 1
 bad flow recv --interval x
 bad cbd c.topo
+bad pfc agent n p=lo --quanta=0
+bad pfc agent n p=lo --sched=fifo
+bad pfc agent n p=lo --weights=1,2
+bad pfc agent n p=lo --watchdog-action
+bad pfc agent n p=lo --keep-offloads=yes
+bad pfc agent n p=lo --lossless-limit=lots
+bad pfc headroom --mtu=10
+bad pfc headroom --rate=fast
+bad pfc headroom --buffer=1m
+bad pfc headroom --t-pro=0
+bad metrics show --switch='a b'
+bad metrics show --switch
+bad metrics show -o
+bad metrics show --listen=127.0.0.1:0
+bad metrics serve --listen=x:y
+bad metrics serve -o=f
 
 # A runtime failure: no packet socket for an unprivileged user.
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
@@ -130,6 +146,68 @@ check "lab plan --paths=ELP" sh -c "$T -j lab plan c.topo --paths=c.elp | jq -e 
 check "flow send --seconds=0.1 -o=FILE" sh -c "$T flow send 127.0.0.1 --seconds=0.1 -o=tx.json && jq -e .flow tx.json"
 check "pfc show --dir=DIR" sh -c "$T -j pfc show x --dir=$TGR_TMP | jq -e .error >/dev/null; test \$? = 0"
 
+# flow's JSON lines: one object a line, the keys the lab scripts read, on
+# loopback with a free UDP port and the largest flow id.
+port=$((20000 + RANDOM % 20000))
+$T flow recv --port $port --seconds 2 -o rx.json &
+rx_pid=$!
+for _ in $(seq 50); do
+	ss -Hlun "sport = :$port" | grep -q . && break
+	sleep 0.05
+done
+$T flow send 127.0.0.1 --port $port --id 4294967295 --rate 10 --seconds 0.3 -o tx.json
+wait $rx_pid
+check "flow send: one summary line" test "$(jq -c '[.flow, (.sent_pkts | type), (.seconds | type), (.end | type)]' tx.json)" = \
+	'[4294967295,"number","number","number"]'
+check "flow recv: every line one object, samples then a final line" \
+	jq -se 'length >= 2 and all(type == "object") and (.[-1] | .final and .flow == 4294967295)
+		and (.[:-1] | all(has("t") and has("mbps") and has("rx") and has("lost")))' rx.json
+check "flow recv: the final count is what was sent (loopback)" \
+	test "$(jq -s '.[-1].rx' rx.json)" = "$(jq .sent_pkts tx.json)"
+
+# pfc agent: every option in both forms is taken (the run then stops at
+# the missing interface, before touching anything), and the values land:
+# an XON above the XOFF is refused after parsing.
+agent_opts=(--rate 1gbit --lossless 0-7 --xoff 64k --xon 3:32k --headroom 16k
+	--quanta 1000 --sched strict --weights "1,2,3,4,5,6,7,8" --watchdog-ms 50
+	--watchdog-restore-ms 60 --watchdog-action drop --backend htb
+	--dscp-map "0:1,8:2" --lossless-limit 1m --lossy-limit 2m --keep-offloads
+	--slow-pause --rt-prio 0 --cpu-latency none --trace /dev/null
+	--dir "$TGR_TMP" --cable 3 --t-pro 60q --t-resp 1)
+eq_opts=()
+for ((i = 0; i < ${#agent_opts[@]}; i++)); do
+	o=${agent_opts[i]} v=${agent_opts[i + 1]:-}
+	case $o in
+	--keep-offloads|--slow-pause) eq_opts+=("$o") ;;
+	*) eq_opts+=("$o=$v"); i=$((i + 1)) ;;
+	esac
+done
+nodev="tgr-no-$$"
+for form in spaced equals; do
+	if [ $form = spaced ]; then set -- "${agent_opts[@]}"; else set -- "${eq_opts[@]}"; fi
+	check "pfc agent, every option --opt V/--opt=V ($form): parsed" \
+		sh -c '"$0" -j pfc agent n "p=$1" "$@" 2>/dev/null | jq -e ".error | test(\"$1: no such interface\")" >/dev/null' \
+		"$T" "$nodev" "$@"
+done
+check "pfc agent --xoff=10k --xon=20k: the values are the ones given" \
+	sh -c "$T -j pfc agent n p=lo --xoff=10k --xon=20k 2>/dev/null | jq -e '.error == \"XON must be below XOFF\"' >/dev/null"
+check "pfc headroom --opt=V is --opt V" test \
+	"$($T -j pfc headroom --rate=10gbit --mtu=9000 --cable=100 --t-pro=60q --t-resp=2 --lossless=0-3 --ports=4 --buffer=1m)" = \
+	"$($T -j pfc headroom --rate 10gbit --mtu 9000 --cable 100 --t-pro 60q --t-resp 2 --lossless 0-3 --ports 4 --buffer 1m)"
+check "metrics show --pfc=NAME --bpf-root=DIR: parsed, reads NAME" \
+	sh -c "$T -j metrics show --pfc=tgr-none --bpf-root=$TGR_TMP 2>/dev/null | jq -e '.error | test(\"tgr-none: no pause agent state\")' >/dev/null"
+check "metrics serve --listen=127.0.0.1:0: listens" \
+	sh -c "timeout 2 $T -j metrics serve --listen=127.0.0.1:0 --pfc=tgr-none | head -1 | jq -e '.listen | test(\"^127.0.0.1:[0-9]+$\")' >/dev/null"
+
+# Exact names only: a prefix of an option is refused.
+for cmd in "pfc agent n p=lo --watchdog 5" "pfc agent n p=lo --rt 5" \
+	"pfc agent n p=lo --lossless-lim 1m" "pfc headroom --cab 3" \
+	"pfc headroom --port 2" "metrics show --sw x" "metrics serve --list 127.0.0.1:0"; do
+	check "$cmd: a prefix, refused" is_error 2 $T -j $cmd
+done
+check "a flag given a value says so" \
+	sh -c "$T pfc agent n p=lo --slow-pause=1 2>&1 | grep -q -- '--slow-pause takes no value'"
+
 # Deprecated bare keywords: a warning on stderr, and they still work.
 deprecated() {
 	local word=$1
@@ -145,5 +223,9 @@ if [ "$(id -u)" = 0 ]; then
 fi
 check "pfc show NAME dir DIR: warns, reads DIR" \
 	sh -c "$T -j pfc show x dir /nonexistent 2>err | grep -q /nonexistent/x && grep -q '\"dir\" is deprecated' err"
+
+check "pfc headroom rate R mtu N: warns, works" \
+	sh -c "$T -j pfc headroom rate 1gbit mtu 9000 2>err | jq -e '.frame == 9018 and .rate_bps == 1000000000' >/dev/null &&
+		grep -q '\"rate\" is deprecated, use --rate' err && grep -q '\"mtu\" is deprecated, use --mtu' err"
 
 echo "all CLI contract checks passed"

@@ -23,7 +23,7 @@ for bad in "--cpu-latency soon" "--cpu-latency 2000000" "--rt-prio 100" "--quant
 	"$TAGGER" pfc agent x p=lo $bad 2>"$TGR_TMP/bad.err"
 	rc=$?
 	check "pfc agent $bad: exit 2" [ $rc -eq 2 ]
-	check "... says which option" grep -q -- "${bad%% *}: bad value" "$TGR_TMP/bad.err"
+	check "... says which option" grep -qE -- "^Error: ${bad%% *}(: bad value| wants )" "$TGR_TMP/bad.err"
 done
 
 pfc_line

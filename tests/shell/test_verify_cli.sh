@@ -88,6 +88,7 @@ jcheck '.priorities == 2 and .priority_list == [3, 4] and .lossless_tags == 2'
 jcheck '.rules == 9 and .classify_rules == 6 and .rewrite_rules == 3 and .switches == 3'
 jcheck '.max_switch_rules == 3 and .min_switch_rules == 3 and .avg_switch_rules == 3'
 jcheck '.per_switch.B == {"classify": 2, "rewrite": 1, "rules": 3} and .bottleneck.switch == "A"'
+jcheck '.lossy_priority == 0'
 expect 2 stats syntax.json
 expect 2 stats
 expect 0 stats help
@@ -131,6 +132,11 @@ jq '.switches.S1.classify |= .[1:]' $R >nocl.json
 expect 1 -j verify clos.topo clos.elp nocl.json
 jcheck '.deadlock_free and .monotonic and .lossless_paths < .paths'
 jcheck '[.problems[] | select(.kind == "lossy_path" and .missing == "classify" and .node == "S1")] | length > 0'
+jcheck '.lossy_walks == .lossy_paths and .lossy_walks > 0'
+lossy=$(jq .lossy_walks out)
+expect 1 verify clos.topo clos.elp nocl.json --max-problems 1
+grep -q "^\.\.\. $((lossy - 1)) more lossy walks not shown ($lossy paths lossy in all)" out ||
+	fail "the plain count of lossy walks is that of -j"
 expect 0 verify clos.topo clos.elp nocl.json --allow-lossy
 # 4. a missing rewrite rule
 jq '.switches.S1.rewrite |= .[1:]' $R >norw.json

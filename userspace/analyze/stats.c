@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze/stats.h"
+#include "lib/json_get.h"
 #include "lib/util.h"
 
 static const struct rules *sort_rules;
@@ -95,6 +96,7 @@ json_t *rules_stats_json(const struct rules *r, const struct rules_stats *s)
 		      "max_switch_rules", s->nsw ? s->per[0].total : 0,
 		      "avg_switch_rules", s->avg, "min_switch_rules",
 		      s->nsw ? s->per[s->nsw - 1].total : 0, "per_switch", per);
+	json_object_set_new(o, "lossy_priority", json_integer(r->lossy_prio));
 	json_object_set_new(o, "bottleneck",
 			    s->nsw ? json_pack("{s:s,s:i}", "switch",
 					       r->sw[s->per[0].sw].name,
@@ -103,37 +105,71 @@ json_t *rules_stats_json(const struct rules *r, const struct rules_stats *s)
 	return o;
 }
 
-void rules_stats_print(FILE *f, const struct rules *r,
-		       const struct rules_stats *s, int top)
+/* The longest switch name, at least as wide as the column title. */
+static int name_width(const json_t *per)
 {
-	int i, w = 6, p;
+	const char *name;
+	json_t *v;
+	int w = 6;
 
-	fprintf(f, "lossless priorities: %d (", s->priorities);
-	for (p = 0, i = 0; p < RULES_NPRIOS; p++)
-		if (s->prio_mask & (1u << p))
-			fprintf(f, "%s%d", i++ ? " " : "", p);
-	fprintf(f, "), lossy priority %d\n", r->lossy_prio);
-	fprintf(f, "lossless tags: %d", s->lossless_tags);
-	if (s->classes > 1)
-		fprintf(f, ", %d classes", s->classes);
-	fprintf(f,
-		"\nrules: %lld (classify %lld, rewrite %lld), %lld with wildcards\n",
-		(long long)s->total, (long long)s->classify,
-		(long long)s->rewrite, (long long)s->wildcard);
-	if (!s->nsw)
-		return;
-	fprintf(f,
-		"per switch: min %d (%s), avg %.1f, max %d (%s, the bottleneck)\n",
-		s->per[s->nsw - 1].total, r->sw[s->per[s->nsw - 1].sw].name,
-		s->avg, s->per[0].total, r->sw[s->per[0].sw].name);
-	for (i = 0; i < s->nsw; i++)
-		if ((int)strlen(r->sw[s->per[i].sw].name) > w)
-			w = (int)strlen(r->sw[s->per[i].sw].name);
+	json_object_foreach((json_t *)per, name, v) if ((int)strlen(name) > w)
+		w = (int)strlen(name);
+	return w;
+}
+
+static void print_table(FILE *f, const json_t *per, int top)
+{
+	int w = name_width(per), i = 0, n = (int)json_object_size(per);
+	const char *name;
+	json_t *v;
+
 	fprintf(f, "\n%-*s %8s %8s %8s\n", w, "switch", "classify", "rewrite",
 		"rules");
-	for (i = 0; i < s->nsw && (!top || i < top); i++)
-		fprintf(f, "%-*s %8d %8d %8d\n", w, r->sw[s->per[i].sw].name,
-			s->per[i].classify, s->per[i].rewrite, s->per[i].total);
-	if (top && s->nsw > top)
-		fprintf(f, "... %d more switches\n", s->nsw - top);
+	json_object_foreach((json_t *)per, name, v)
+	{
+		if (top && i++ >= top)
+			break;
+		fprintf(f, "%-*s %8lld %8lld %8lld\n", w, name,
+			jget_int(v, "classify"), jget_int(v, "rewrite"),
+			jget_int(v, "rules"));
+	}
+	if (top && n > top)
+		fprintf(f, "... %d more switches\n", n - top);
+}
+
+/* The last switch of per_switch: the smallest. */
+static const char *smallest(const json_t *per)
+{
+	const char *name, *last = "";
+	json_t *v;
+
+	json_object_foreach((json_t *)per, name, v) last = name;
+	return last;
+}
+
+void rules_stats_print(FILE *f, const json_t *o, int top)
+{
+	const json_t *per = json_object_get(o, "per_switch"), *p;
+	size_t i;
+
+	fprintf(f, "lossless priorities: %lld (", jget_int(o, "priorities"));
+	json_array_foreach(json_object_get(o, "priority_list"), i, p)
+		fprintf(f, "%s%lld", i ? " " : "", json_integer_value(p));
+	fprintf(f, "), lossy priority %lld\n", jget_int(o, "lossy_priority"));
+	fprintf(f, "lossless tags: %lld", jget_int(o, "lossless_tags"));
+	if (jget_int(o, "classes") > 1)
+		fprintf(f, ", %lld classes", jget_int(o, "classes"));
+	fprintf(f,
+		"\nrules: %lld (classify %lld, rewrite %lld), %lld with wildcards\n",
+		jget_int(o, "rules"), jget_int(o, "classify_rules"),
+		jget_int(o, "rewrite_rules"), jget_int(o, "wildcard_rules"));
+	if (!jget_int(o, "switches"))
+		return;
+	fprintf(f,
+		"per switch: min %lld (%s), avg %.1f, max %lld (%s, the bottleneck)\n",
+		jget_int(o, "min_switch_rules"), smallest(per),
+		jget_real(o, "avg_switch_rules"),
+		jget_int(o, "max_switch_rules"),
+		jget_str(json_object_get(o, "bottleneck"), "switch"));
+	print_table(f, per, top);
 }

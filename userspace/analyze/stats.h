@@ -6,8 +6,9 @@
  * API:
  *   rules_stats(r, &s)            count (O(switches))
  *   rules_stats_json(r, &s)       the -j object of tagger stats
- *   rules_stats_print(f, r, &s, top)   summary and a per-switch table of
- *                                 the `top` biggest switches (0: all)
+ *   rules_stats_print(f, o, top)  that object as text: a summary and a
+ *                                 per-switch table of the `top` biggest
+ *                                 switches (0: all)
  *   rules_stats_free(&s)
  */
 #ifndef __TAGGER_STATS_H
@@ -42,8 +43,7 @@ struct rules_stats {
 
 void rules_stats(const struct rules *r, struct rules_stats *s);
 json_t *rules_stats_json(const struct rules *r, const struct rules_stats *s);
-void rules_stats_print(FILE *f, const struct rules *r,
-		       const struct rules_stats *s, int top);
+void rules_stats_print(FILE *f, const json_t *o, int top);
 void rules_stats_free(struct rules_stats *s);
 
 #endif /* __TAGGER_STATS_H */

@@ -22,6 +22,8 @@
  *                                        EXIT_USAGE after "file: ..." when
  *                                        the rules do not fit the topology
  *   verify_result_json / verify_result_print / verify_result_free
+ *   verify_json_print(f, o, elp_file)    the text of verify_result_json()'s
+ *                                        object (verify_result_print: both)
  * The ELP walks run in opts.threads threads (ranges of paths, merged in
  * path order): the result is the same for any number of threads.
  * Cost: O(expanded rewrite rules + total ELP hops x classes) hash probes,
@@ -98,6 +100,7 @@ json_t *verify_result_json(const struct topo *t, const struct elp *e,
 void verify_result_print(FILE *f, const struct topo *t, const struct elp *e,
 			 const struct rules *r,
 			 const struct verify_result *res);
+void verify_json_print(FILE *f, const json_t *o, const char *elp_file);
 void verify_result_free(struct verify_result *res);
 
 /* Shared with verify_report.c. */

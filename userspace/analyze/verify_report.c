@@ -6,6 +6,7 @@
 
 #include "lib/util.h"
 #include "analyze/verify.h"
+#include "lib/json_get.h"
 
 char *verify_rule_text(const struct rules *r, int sw, int rule)
 {
@@ -95,81 +96,102 @@ json_t *verify_result_json(const struct topo *t, const struct elp *e,
 	for (i = 0; i < res->nproblems; i++)
 		json_array_append(probs, res->problems[i].json);
 	return json_pack(
-		"{s:b,s:b,s:b,s:I,s:I,s:I,s:I,s:i,s:o,s:I,s:o,s:I,s:I,s:f}",
+		"{s:b,s:b,s:b,s:I,s:I,s:I,s:I,s:I,s:i,s:o,s:I,s:o,s:I,s:I,s:f}",
 		"ok", res->ok, "deadlock_free", res->deadlock_free, "monotonic",
 		res->monotonic, "paths", (json_int_t)res->paths,
 		"lossless_paths", (json_int_t)res->lossless_paths,
 		"lossy_paths", (json_int_t)(res->paths - res->lossless_paths),
-		"walks", (json_int_t)res->walks, "classes", res->nclasses,
-		"cycle",
+		"walks", (json_int_t)res->walks, "lossy_walks",
+		(json_int_t)res->lossy_walks, "classes", res->nclasses, "cycle",
 		res->cycle_len ? cycle_json(t, e, r, res) : json_null(),
 		"decreasing_rules", (json_int_t)res->decreasing, "problems",
 		probs, "bdg_nodes", (json_int_t)res->bdg_nodes, "bdg_edges",
 		(json_int_t)res->bdg_edges, "seconds", res->seconds);
 }
 
-static void print_cycle(FILE *f, const struct topo *t, const struct elp *e,
-			const struct rules *r, const struct verify_result *res)
+static void print_cycle(FILE *f, const json_t *cycle, const char *elp_file)
 {
-	int k;
+	const json_t *ed, *from, *to;
+	size_t k;
 
-	for (k = 0; k < res->cycle_len; k++) {
-		const struct verify_edge *ed = &res->cycle[k];
-		char *rt = verify_rule_text(r, ed->sw, ed->rule);
-
+	json_array_foreach(cycle, k, ed)
+	{
+		from = json_object_get(ed, "from");
+		to = json_object_get(ed, "to");
 		fprintf(f,
-			"  (%s, in %s, prio %d) waits on (%s, in %s, prio %d)\n"
+			"  (%s, in %s, prio %lld) waits on (%s, in %s, prio %lld)\n"
 			"      by rule %s\n",
-			t->nodes[port_node(t, ed->from_port)].name,
-			t->ports[ed->from_port].name, ed->from_prio,
-			t->nodes[port_node(t, ed->to_port)].name,
-			t->ports[ed->to_port].name, ed->to_prio, rt);
-		if (ed->path >= 0) {
-			char *p = elp_path_text(t, e, ed->path);
-
-			fprintf(f, "      by path %s", p);
-			if (e->line[ed->path])
-				fprintf(f, " (%s:%d)", e->file,
-					e->line[ed->path]);
-			fputc('\n', f);
-			free(p);
-		}
-		free(rt);
+			jget_str(from, "switch"), jget_str(from, "port"),
+			jget_int(from, "priority"), jget_str(to, "switch"),
+			jget_str(to, "port"), jget_int(to, "priority"),
+			jget_str(ed, "rule_text"));
+		if (!json_is_string(json_object_get(ed, "path")))
+			continue;
+		fprintf(f, "      by path %s", jget_str(ed, "path"));
+		if (jget_int(ed, "line"))
+			fprintf(f, " (%s:%lld)", elp_file,
+				jget_int(ed, "line"));
+		fputc('\n', f);
 	}
+}
+
+/* Problems of one kind in the list (at most --max-problems are). */
+static long long problems_of(const json_t *probs, const char *kind)
+{
+	const json_t *p;
+	long long n = 0;
+	size_t i;
+
+	json_array_foreach(probs, i, p) n += !strcmp(jget_str(p, "kind"), kind);
+	return n;
+}
+
+static void print_header(FILE *f, const json_t *o)
+{
+	fprintf(f,
+		"%s: deadlock-free %s, tags monotonic %s, %lld of %lld paths lossless",
+		jget_bool(o, "ok") ? "verified" : "NOT verified",
+		jget_bool(o, "deadlock_free") ? "yes" : "NO",
+		jget_bool(o, "monotonic") ? "yes" : "NO",
+		jget_int(o, "lossless_paths"), jget_int(o, "paths"));
+	if (jget_int(o, "classes") > 1)
+		fprintf(f, " in all %lld classes", jget_int(o, "classes"));
+	fprintf(f,
+		"\n  buffer dependency graph: %lld nodes, %lld edges; %.3f s\n",
+		jget_int(o, "bdg_nodes"), jget_int(o, "bdg_edges"),
+		jget_real(o, "seconds"));
+}
+
+void verify_json_print(FILE *f, const json_t *o, const char *elp_file)
+{
+	const json_t *probs = json_object_get(o, "problems"), *p;
+	long long shown, more;
+	size_t i;
+
+	print_header(f, o);
+	json_array_foreach(probs, i, p)
+	{
+		fprintf(f, "%s\n", jget_str(p, "message"));
+		if (!strcmp(jget_str(p, "kind"), "cycle"))
+			print_cycle(f, json_object_get(o, "cycle"), elp_file);
+	}
+	shown = problems_of(probs, "lossy_path");
+	if (jget_int(o, "lossy_walks") > shown)
+		fprintf(f,
+			"... %lld more lossy walks not shown (%lld paths lossy in all)\n",
+			jget_int(o, "lossy_walks") - shown,
+			jget_int(o, "lossy_paths"));
+	more = jget_int(o, "decreasing_rules") -
+	       problems_of(probs, "decreasing_tag");
+	if (more > 0)
+		fprintf(f, "... %lld more decreasing rules not shown\n", more);
 }
 
 void verify_result_print(FILE *f, const struct topo *t, const struct elp *e,
 			 const struct rules *r, const struct verify_result *res)
 {
-	int64_t lossy = res->paths - res->lossless_paths, shown = 0;
-	int i;
+	json_t *o = verify_result_json(t, e, r, res);
 
-	fprintf(f,
-		"%s: deadlock-free %s, tags monotonic %s, %lld of %lld paths lossless",
-		res->ok ? "verified" : "NOT verified",
-		res->deadlock_free ? "yes" : "NO",
-		res->monotonic ? "yes" : "NO", (long long)res->lossless_paths,
-		(long long)res->paths);
-	if (res->nclasses > 1)
-		fprintf(f, " in all %d classes", res->nclasses);
-	fprintf(f,
-		"\n  buffer dependency graph: %lld nodes, %lld edges; %.3f s\n",
-		(long long)res->bdg_nodes, (long long)res->bdg_edges,
-		res->seconds);
-	for (i = 0; i < res->nproblems; i++) {
-		fprintf(f, "%s\n", res->problems[i].text);
-		if (res->problems[i].kind == VERIFY_CYCLE)
-			print_cycle(f, t, e, r, res);
-		shown += res->problems[i].kind == VERIFY_LOSSY_PATH;
-	}
-	if (res->lossy_walks > shown)
-		fprintf(f,
-			"... %lld more lossy walks not shown (%lld paths lossy in all)\n",
-			(long long)(res->lossy_walks - shown),
-			(long long)lossy);
-	for (i = 0, shown = 0; i < res->nproblems; i++)
-		shown += res->problems[i].kind == VERIFY_DECREASING_TAG;
-	if (res->decreasing > shown)
-		fprintf(f, "... %lld more decreasing rules not shown\n",
-			(long long)(res->decreasing - shown));
+	verify_json_print(f, o, e->file);
+	json_decref(o);
 }

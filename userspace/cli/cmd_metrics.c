@@ -7,6 +7,7 @@
 #include "cli/cmd.h"
 #include "dataplane/dp_pin.h"
 #include "lib/log.h"
+#include "cli/opts.h"
 #include "metrics/metrics.h"
 #include "metrics/metrics_http.h"
 #include "lib/outfile.h"
@@ -37,7 +38,8 @@ static int help(int argc, char **argv)
 		"looked up again at every scrape.\n"
 		"Exit status: 0 ok, 2 bad usage; a node that cannot be read: that of\n"
 		"its `show` (serve reports it as tagger_metrics_collect_success 0);\n"
-		"3 if -o cannot be written or serve cannot listen.\n",
+		"3 if -o cannot be written or serve cannot listen.\n"
+		"Every option is --name V or --name=V.\n",
 		bin_name, METRICS_HTTP_PORT, DP_DEFAULT_ROOT);
 	return 0;
 }
@@ -48,47 +50,51 @@ struct opts {
 	const char *listen; /* serve */
 };
 
-static int node_opt(struct opts *o, const char *opt, const char *val)
+/* --switch NAME, --pfc NAME: a node to read, as often as there are. */
+static int node_opt(const struct opt *opt, const char *val)
 {
-	if (!valid_name(val))
-		return usage_err(help, "\"%s\" is not a valid node name", val);
-	metrics_nodes_add(&o->nodes,
-			  strcmp(opt, "--pfc") ? METRICS_SWITCH : METRICS_PFC,
-			  val);
+	if (!valid_name(val)) {
+		p_err("\"%s\" is not a valid node name", val);
+		return 1;
+	}
+	metrics_nodes_add(
+		opt->out,
+		strcmp(opt->name, "--pfc") ? METRICS_SWITCH : METRICS_PFC, val);
 	return 0;
 }
 
 /*
- * NODES and the options of one verb (allowed: "-o" or "--listen"): 0, an
- * exit code after usage_err, or -1 when the help was asked for (exit 0).
+ * NODES and the option of one verb (-o FILE for show, --listen ADDR for
+ * serve): 0, an exit code after the message, or -1 when the help was asked
+ * for (exit 0).
  */
-static int parse(int argc, char **argv, const char *allowed, struct opts *o)
+static int parse(int argc, char **argv, const char *verb_opt, struct opts *o)
 {
+	const char *root = NULL;
 	int i;
+	const struct opt opts[] = {
+		{ .name = "--switch",
+		  .type = OPT_FUNC,
+		  .out = &o->nodes,
+		  .func = node_opt },
+		{ .name = "--pfc",
+		  .type = OPT_FUNC,
+		  .out = &o->nodes,
+		  .func = node_opt },
+		{ .name = "--bpf-root", .type = OPT_STR, .out = &root },
+		{ .name = verb_opt,
+		  .type = OPT_STR,
+		  .out = strcmp(verb_opt, "-o") ? &o->listen : &o->out },
+		{ 0 }
+	};
 
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		bool known = !strcmp(a, "--switch") || !strcmp(a, "--pfc") ||
-			     !strcmp(a, "--bpf-root") || !strcmp(a, allowed);
-
-		if (is_help(a))
+	for (i = 0; i < argc; i++)
+		if (is_help(argv[i]))
 			return help(0, NULL) ?: -1;
-		if (!known)
-			return usage_err(help, "What is \"%s\"?", a);
-		if (!v)
-			return usage_err(help, "%s needs a value", a);
-		i++;
-		if (!strcmp(a, "--switch") || !strcmp(a, "--pfc")) {
-			if (node_opt(o, a, v))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--bpf-root")) {
-			dp_root_set(v);
-		} else if (!strcmp(a, "-o")) {
-			o->out = v;
-		} else {
-			o->listen = v;
-		}
-	}
+	if (opts_parse(opts, argc, argv, NULL, 0, NULL))
+		return usage_help(help);
+	if (root)
+		dp_root_set(root);
 	o->nodes.discover =
 		!o->nodes.n[METRICS_SWITCH] && !o->nodes.n[METRICS_PFC];
 	return 0;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli/cmd.h"
+#include "lib/json_get.h"
 #include "lib/log.h"
 #include "cli/opts.h"
 #include "pfc/pfc_agent.h"
@@ -30,7 +31,7 @@
 #include "pfc/pfc_state.h"
 #include "lib/util.h"
 
-static int do_help(int argc, char **argv)
+int pfc_help(int argc, char **argv)
 {
 	fprintf(stderr,
 		"Usage: %1$s pfc agent NAME PORT[=IFNAME][@RATE]... [OPTIONS]\n"
@@ -83,318 +84,20 @@ static int do_help(int argc, char **argv)
 	return 0;
 }
 
-static int prio_mask(const char *s, uint32_t *mask)
-{
-	int *v, n, i;
-
-	*mask = 0;
-	if (!strcmp(s, "none"))
-		return 0;
-	n = split_list(s, 0, 7, &v);
-	if (n < 0)
-		return -1;
-	for (i = 0; i < n; i++)
-		*mask |= 1u << v[i];
-	free(v);
-	return 0;
-}
-
-/* "64k" for every priority, or "3:64k,4:32k". */
-static int per_prio(const char *s, uint64_t out[PFC_PRIOS])
-{
-	char *dup, *save = NULL, *tok;
-	uint64_t v;
-	int r = 0, p;
-
-	if (!strchr(s, ':')) {
-		if (!pfc_parse_size(s, &v))
-			return -1;
-		for (p = 0; p < PFC_PRIOS; p++)
-			out[p] = v;
-		return 0;
-	}
-	dup = xstrdup(s);
-	for (tok = strtok_r(dup, ",", &save); tok && !r;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char *c = strchr(tok, ':');
-		unsigned long prio;
-
-		if (!c)
-			r = -1;
-		else {
-			*c = '\0';
-			if (!parse_uint(tok, 7, &prio) ||
-			    !pfc_parse_size(c + 1, &v))
-				r = -1;
-			else
-				out[prio] = v;
-		}
-	}
-	free(dup);
-	return r;
-}
-
-static int parse_port(struct pfc_config *c, const char *arg)
-{
-	struct pfc_port_cfg *pc = &c->ports[c->nports];
-	char buf[64], *at;
-	const char *eq, *ifname;
-	size_t n;
-	int i;
-
-	if (strlen(arg) >= sizeof(buf))
-		return usage_err(do_help, "What is \"%s\"?", arg);
-	strcpy(buf, arg);
-	/* PORT[=IFNAME][@RATE]: a port may be slower than the node's rate. */
-	at = strchr(buf, '@');
-	if (at) {
-		*at++ = '\0';
-		if (!pfc_parse_rate(at, &pc->rate_bps))
-			return usage_err(do_help, "bad rate \"%s\"", at);
-	}
-	eq = strchr(buf, '=');
-	n = eq ? (size_t)(eq - buf) : strlen(buf);
-	ifname = eq ? eq + 1 : buf;
-
-	if (c->nports >= PFC_MAX_PORTS)
-		return usage_err(do_help, "at most %d ports", PFC_MAX_PORTS);
-	if (!n || n >= sizeof(pc->name) || strlen(ifname) >= sizeof(pc->ifname))
-		return usage_err(do_help, "What is \"%s\"?", arg);
-	memcpy(pc->name, buf, n);
-	pc->name[n] = '\0';
-	snprintf(pc->ifname, sizeof(pc->ifname), "%s", ifname);
-	pc->ifindex = if_nametoindex(ifname);
-	if (!pc->ifindex) {
-		p_err("%s: no such interface in this namespace", ifname);
-		return EXIT_USAGE;
-	}
-	for (i = 0; i < c->nports; i++)
-		if (c->ports[i].ifindex == pc->ifindex) {
-			p_err("%s: given twice", ifname);
-			return EXIT_USAGE;
-		}
-	c->nports++;
-	return 0;
-}
-
-/*
- * "--opt=V": the name into name, V returned; "--opt": the name, NULL (the
- * value, if any, is the next argument).
- */
-static const char *opt_split(const char *arg, char *name, size_t len)
-{
-	const char *eq = arg[0] == '-' ? strchr(arg, '=') : NULL;
-	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(name, arg, n);
-	name[n] = '\0';
-	return eq ? eq + 1 : NULL;
-}
-
-/* --t-pro: a time, or Nq, N quanta (512 bit times each, 1..65535). */
-static int t_pro_value(struct pfc_config *c, const char *v)
-{
-	size_t n = strlen(v);
-	unsigned long q;
-	char buf[16];
-
-	if (n > 1 && n < sizeof(buf) && v[n - 1] == 'q') {
-		memcpy(buf, v, n - 1);
-		buf[n - 1] = '\0';
-		if (!parse_uint(buf, PFC_QUANTA_MAX, &q) || !q)
-			return -1;
-		c->t_pro_quanta = q;
-		return 0;
-	}
-	if (!pfc_parse_time(v, "us", &c->t_pro_ns) || !c->t_pro_ns)
-		return -1;
-	c->t_pro_quanta = 0;
-	return 0;
-}
-
-/*
- * The link terms of the headroom formula, for the agent and `headroom`
- * alike: 0 taken, -1 a bad value, 1 not one of them.
- */
-static int link_option(struct pfc_config *c, const char *a, const char *v)
-{
-	if (!strcmp(a, "--cable"))
-		return pfc_parse_meters(v, &c->cable_m) ? 0 : -1;
-	if (!strcmp(a, "--t-pro"))
-		return t_pro_value(c, v);
-	if (!strcmp(a, "--t-resp"))
-		return pfc_parse_time(v, "us", &c->t_resp_ns) ? 0 : -1;
-	return 1;
-}
-
-#define NEED_ARG()                                                        \
-	do {                                                              \
-		if (i + 1 >= argc)                                        \
-			return usage_err(do_help, "%s needs a value", a); \
-		v = argv[++i];                                            \
-	} while (0)
-
-static int agent_option(struct pfc_config *c, int argc, char **argv, int *ip,
-			const char **trace, const char **dir)
-{
-	int i = *ip, r;
-	char name[32];
-	const char *a = name, *v = opt_split(argv[i], name, sizeof(name));
-	unsigned long u;
-	uint64_t x;
-
-	bool *flag = !strcmp(a, "--keep-offloads") ? &c->keep_offloads :
-		     !strcmp(a, "--slow-pause")	   ? &c->slow_pause :
-						     NULL;
-
-	if (flag) {
-		if (v)
-			return usage_err(do_help, "%s takes no value", a);
-		*flag = true;
-		return 0;
-	}
-	if (!v)
-		NEED_ARG();
-	*ip = i;
-	r = link_option(c, a, v);
-	if (r <= 0) {
-		if (r)
-			goto bad;
-	} else if (!strcmp(a, "--rate")) {
-		if (!pfc_parse_rate(v, &c->rate_bps))
-			goto bad;
-	} else if (!strcmp(a, "--lossless")) {
-		if (prio_mask(v, &c->lossless_mask))
-			goto bad;
-	} else if (!strcmp(a, "--xoff")) {
-		if (per_prio(v, c->xoff))
-			goto bad;
-	} else if (!strcmp(a, "--xon")) {
-		if (per_prio(v, c->xon))
-			goto bad;
-	} else if (!strcmp(a, "--headroom")) {
-		if (per_prio(v, c->headroom))
-			goto bad;
-	} else if (!strcmp(a, "--quanta")) {
-		if (!parse_uint(v, PFC_QUANTA_MAX, &u) || !u)
-			goto bad;
-		c->quanta = u;
-	} else if (!strcmp(a, "--sched")) {
-		if (!strcmp(v, "wrr"))
-			c->sched = PFC_SCHED_WRR;
-		else if (!strcmp(v, "strict"))
-			c->sched = PFC_SCHED_STRICT;
-		else
-			goto bad;
-	} else if (!strcmp(a, "--weights")) {
-		int *w, n = split_list(v, 1, 1000, &w), k;
-
-		if (n != PFC_PRIOS) {
-			if (n > 0)
-				free(w);
-			goto bad;
-		}
-		for (k = 0; k < n; k++)
-			c->weight[k] = w[k];
-		free(w);
-	} else if (!strcmp(a, "--watchdog-ms")) {
-		if (!parse_uint(v, 3600000, &u) || !u)
-			goto bad;
-		c->wd_detect_ms = u;
-	} else if (!strcmp(a, "--watchdog-restore-ms")) {
-		if (!parse_uint(v, 3600000, &u) || !u)
-			goto bad;
-		c->wd_restore_ms = u;
-	} else if (!strcmp(a, "--watchdog-action")) {
-		if (!strcmp(v, "report"))
-			c->wd_action = PFC_WD_REPORT;
-		else if (!strcmp(v, "ignore"))
-			c->wd_action = PFC_WD_IGNORE;
-		else if (!strcmp(v, "drop"))
-			c->wd_action = PFC_WD_DROP;
-		else
-			goto bad;
-	} else if (!strcmp(a, "--backend")) {
-		if (!strcmp(v, "auto"))
-			c->backend = PFC_BACKEND_AUTO;
-		else if (!strcmp(v, "mqprio"))
-			c->backend = PFC_BACKEND_MQPRIO;
-		else if (!strcmp(v, "htb"))
-			c->backend = PFC_BACKEND_HTB;
-		else if (!strcmp(v, "dcb"))
-			c->backend = PFC_BACKEND_DCB;
-		else
-			goto bad;
-	} else if (!strcmp(a, "--dscp-map")) {
-		if (pfc_parse_dscp_map(v, c->dscp_prio))
-			goto bad;
-	} else if (!strcmp(a, "--lossless-limit")) {
-		if (!pfc_parse_size(v, &x))
-			goto bad;
-		c->lossless_limit = x;
-	} else if (!strcmp(a, "--lossy-limit")) {
-		if (!pfc_parse_size(v, &x))
-			goto bad;
-		c->lossy_limit = x;
-	} else if (!strcmp(a, "--rt-prio")) {
-		if (!parse_uint(v, 99, &u))
-			goto bad;
-		c->rt_prio = u;
-	} else if (!strcmp(a, "--cpu-latency")) {
-		if (!strcmp(v, "none"))
-			c->cpu_latency_us = PFC_CPU_LATENCY_NONE;
-		else if (!parse_uint(v, 1000000, &u))
-			goto bad;
-		else
-			c->cpu_latency_us = u;
-	} else if (!strcmp(a, "--busy-poll")) {
-		if (!parse_uint(v, 1000000, &u))
-			goto bad;
-		c->busy_poll_us = u;
-	} else if (!strcmp(a, "--trace")) {
-		*trace = v;
-	} else if (!strcmp(a, "--dir")) {
-		*dir = v;
-	} else {
-		return usage_err(do_help, "What is \"%s\"?", a);
-	}
-	return 0;
-bad:
-	return usage_err(do_help, "%s: bad value \"%s\"", a, v);
-}
-
 static int do_agent(int argc, char **argv)
 {
-	struct pfc_config *c;
 	const char *trace = NULL, *dir = NULL;
+	struct pfc_config *c;
 	int i, r, mtu;
 
-	if (argc < 2 || is_help(argv[0]))
-		return argc && is_help(argv[0]) ?
-			       do_help(0, NULL) :
-			       usage_err(do_help,
-					 "pfc agent needs NAME and ports");
+	if (argc && is_help(argv[0]))
+		return pfc_help(0, NULL);
 	c = xcalloc(1, sizeof(*c));
 	pfc_config_init(c);
-	if (!valid_name(argv[0]) || strlen(argv[0]) >= sizeof(c->node)) {
-		free(c);
-		return usage_err(do_help, "bad node name \"%s\"", argv[0]);
-	}
-	snprintf(c->node, sizeof(c->node), "%s", argv[0]);
-	for (i = 1; i < argc; i++) {
-		r = argv[i][0] == '-' ?
-			    agent_option(c, argc, argv, &i, &trace, &dir) :
-			    parse_port(c, argv[i]);
-		if (r)
-			goto out;
-	}
-	r = EXIT_USAGE;
-	if (!c->nports) {
-		usage_err(do_help, "pfc agent needs at least one port");
+	r = pfc_agent_args(c, argc, argv, &trace, &dir);
+	if (r)
 		goto out;
-	}
+	r = EXIT_USAGE;
 	for (i = 0; i < c->nports; i++) {
 		mtu = pfc_port_mtu(c->ports[i].ifname);
 		if (mtu > 0 && (uint32_t)mtu + 18 > c->frame)
@@ -433,16 +136,17 @@ static int do_send(int argc, char **argv)
 				    { 0 } };
 
 	if (argc && is_help(argv[0]))
-		return do_help(0, NULL);
+		return pfc_help(0, NULL);
 	if (opts_parse(opts, argc, argv, pos, 3, &got))
-		return usage_help(do_help);
+		return usage_help(pfc_help);
 	if (got != 3)
-		return usage_err(do_help, "pfc send needs IFNAME PRIOS QUANTA");
+		return usage_err(pfc_help,
+				 "pfc send needs IFNAME PRIOS QUANTA");
 	argv = pos;
-	if (prio_mask(argv[1], &mask) || !mask)
-		return usage_err(do_help, "bad priorities \"%s\"", argv[1]);
+	if (pfc_prio_mask(argv[1], &mask) || !mask)
+		return usage_err(pfc_help, "bad priorities \"%s\"", argv[1]);
 	if (!parse_uint(argv[2], PFC_QUANTA_MAX, &q))
-		return usage_err(do_help, "bad quanta \"%s\" (0..65535)",
+		return usage_err(pfc_help, "bad quanta \"%s\" (0..65535)",
 				 argv[2]);
 	ifindex = if_nametoindex(argv[0]);
 	if (!ifindex) {
@@ -472,32 +176,6 @@ static int do_send(int argc, char **argv)
 	return 0;
 }
 
-/* What `headroom` takes besides the link terms. */
-struct headroom_args {
-	unsigned long mtu, frame, ports;
-	uint64_t buffer;
-};
-
-/* 0 taken, -1 a bad value, 1 not one of them; "rate", "mtu": older forms. */
-static int headroom_option(struct pfc_config *c, struct headroom_args *h,
-			   const char *a, const char *v)
-{
-	if (!strcmp(a, "--rate") || !strcmp(a, "rate"))
-		return pfc_parse_rate(v, &c->rate_bps) ? 0 : -1;
-	if (!strcmp(a, "--mtu") || !strcmp(a, "mtu"))
-		return parse_uint(v, 65535, &h->mtu) && h->mtu >= 68 ? 0 : -1;
-	if (!strcmp(a, "--frame"))
-		return parse_uint(v, 65535, &h->frame) && h->frame >= 64 ? 0 :
-									   -1;
-	if (!strcmp(a, "--lossless"))
-		return prio_mask(v, &c->lossless_mask);
-	if (!strcmp(a, "--ports"))
-		return parse_uint(v, 4096, &h->ports) && h->ports ? 0 : -1;
-	if (!strcmp(a, "--buffer"))
-		return pfc_parse_size(v, &h->buffer) ? 0 : -1;
-	return 1;
-}
-
 static json_t *terms_json(const struct pfc_config *c,
 			  const struct pfc_headroom_terms *t)
 {
@@ -512,31 +190,34 @@ static json_t *terms_json(const struct pfc_config *c,
 		(json_int_t)t->resp, "headroom", (json_int_t)t->total);
 }
 
-static void print_terms(const struct pfc_config *c,
-			const struct pfc_headroom_terms *t)
+/* The terms of the formula, from terms_json()'s object. */
+static void print_terms(const json_t *j)
 {
 	char wire[48], pro[32] = "";
 
-	snprintf(wire, sizeof(wire), "(%u m x %d ns/m)", c->cable_m,
-		 PFC_NS_PER_M);
-	if (c->t_pro_quanta)
-		snprintf(pro, sizeof(pro), "(%u quanta)", c->t_pro_quanta);
-	printf("rate %.0f Mbit/s, s_MTU %u B (frame), s_PFC %u B\n",
-	       t->rate_bps / 1e6, t->frame, t->pfc);
-	printf("t_wire   %10" PRIu64 " ns %-20s r t_wire %" PRIu64 " B\n",
-	       t->t_wire_ns, wire, t->wire);
-	printf("t_pro    %10" PRIu64 " ns %-20s r t_pro  %" PRIu64 " B\n",
-	       t->t_pro_ns, pro, t->pro);
-	printf("t_resp   %10" PRIu64 " ns %-20s r t_resp %" PRIu64 " B\n",
-	       t->t_resp_ns, "", t->resp);
-	printf("headroom %" PRIu64 " B = 2 (%u + %u + %" PRIu64 ") + %" PRIu64
-	       " + %" PRIu64 "\n",
-	       t->total, t->frame, t->pfc, t->wire, t->pro, t->resp);
+	snprintf(wire, sizeof(wire), "(%lld m x %d ns/m)",
+		 jget_int(j, "cable_m"), PFC_NS_PER_M);
+	if (jget_int(j, "t_pro_quanta"))
+		snprintf(pro, sizeof(pro), "(%lld quanta)",
+			 jget_int(j, "t_pro_quanta"));
+	printf("rate %.0f Mbit/s, s_MTU %lld B (frame), s_PFC %lld B\n",
+	       jget_int(j, "rate_bps") / 1e6, jget_int(j, "frame"),
+	       jget_int(j, "pfc_frame"));
+	printf("t_wire   %10lld ns %-20s r t_wire %lld B\n",
+	       jget_int(j, "t_wire_ns"), wire, jget_int(j, "wire_bytes"));
+	printf("t_pro    %10lld ns %-20s r t_pro  %lld B\n",
+	       jget_int(j, "t_pro_ns"), pro, jget_int(j, "pro_bytes"));
+	printf("t_resp   %10lld ns %-20s r t_resp %lld B\n",
+	       jget_int(j, "t_resp_ns"), "", jget_int(j, "resp_bytes"));
+	printf("headroom %lld B = 2 (%lld + %lld + %lld) + %lld + %lld\n",
+	       jget_int(j, "headroom"), jget_int(j, "frame"),
+	       jget_int(j, "pfc_frame"), jget_int(j, "wire_bytes"),
+	       jget_int(j, "pro_bytes"), jget_int(j, "resp_bytes"));
 }
 
 /* --ports: n ports x k lossless priorities x headroom, against --buffer. */
 static json_t *switch_total(const struct pfc_config *c,
-			    const struct headroom_args *h)
+			    const struct pfc_headroom_args *h)
 {
 	int k = __builtin_popcount(c->lossless_mask);
 	uint64_t total = h->ports * k * c->headroom[0];
@@ -553,89 +234,73 @@ static json_t *switch_total(const struct pfc_config *c,
 	return j;
 }
 
-static void print_switch(const json_t *sw, uint64_t headroom)
+static void print_switch(const json_t *j)
 {
-	uint64_t total =
-		json_integer_value(json_object_get(sw, "switch_headroom"));
-	uint64_t buffer = json_integer_value(json_object_get(sw, "buffer"));
+	long long total = jget_int(j, "switch_headroom"),
+		  buffer = jget_int(j, "buffer");
 
-	printf("switch   %" PRIu64
-	       " B = %lld ports x %lld lossless priorities x %" PRIu64 " B\n",
-	       total, json_integer_value(json_object_get(sw, "ports")),
-	       json_integer_value(json_object_get(sw, "lossless_priorities")),
-	       headroom);
+	printf("switch   %lld B = %lld ports x %lld lossless priorities x %lld B\n",
+	       total, jget_int(j, "ports"), jget_int(j, "lossless_priorities"),
+	       jget_int(j, "headroom"));
 	if (buffer && total <= buffer)
-		printf("buffer   %" PRIu64
-		       " B: fits, headroom is %.1f %% of it\n",
+		printf("buffer   %lld B: fits, headroom is %.1f %% of it\n",
 		       buffer, 100.0 * total / buffer);
 	else if (buffer)
-		printf("buffer   %" PRIu64 " B: does not fit, %" PRIu64
-		       " B short\n",
-		       buffer, total - buffer);
+		printf("buffer   %lld B: does not fit, %lld B short\n", buffer,
+		       total - buffer);
+}
+
+/* The text of `headroom`, from the object -j prints. */
+static void print_headroom(const json_t *j)
+{
+	print_terms(j);
+	printf("xon      %lld B = r t_pro\n", jget_int(j, "xon"));
+	printf("xoff     %lld B = xon + headroom\n", jget_int(j, "xoff"));
+	printf("per in-port and priority at most xoff + headroom = %lld B\n",
+	       jget_int(j, "xoff") + jget_int(j, "headroom"));
+	printf("quanta   %lld = %.3f ms pause, refreshed every %.3f ms\n",
+	       jget_int(j, "quanta"), jget_real(j, "pause_ms"),
+	       jget_real(j, "refresh_ms"));
+	if (json_object_get(j, "switch_headroom"))
+		print_switch(j);
 }
 
 static int do_headroom(int argc, char **argv)
 {
-	struct headroom_args h = { .mtu = 1500 };
+	struct pfc_headroom_args h = { .mtu = 1500 };
 	struct pfc_headroom_terms t;
 	struct pfc_config c;
-	const char *a, *v;
-	char name[32];
-	json_t *j, *sw;
+	json_t *j;
 	uint64_t q;
 	int i, r;
 
-	pfc_config_init(&c);
-	for (i = 0; i < argc; i++) {
+	for (i = 0; i < argc; i++)
 		if (is_help(argv[i]))
-			return do_help(0, NULL);
-		a = name;
-		v = opt_split(argv[i], name, sizeof(name));
-		if (!v && i + 1 >= argc)
-			return usage_err(do_help, "%s needs a value", a);
-		if (!v)
-			v = argv[++i];
-		r = link_option(&c, a, v);
-		if (r > 0)
-			r = headroom_option(&c, &h, a, v);
-		if (r > 0)
-			return usage_err(do_help, "What is \"%s\"?", a);
-		if (r < 0)
-			return usage_err(do_help, "%s: bad value \"%s\"", a, v);
-	}
-	if (h.buffer && !h.ports)
-		return usage_err(do_help, "--buffer: needs --ports N");
+			return pfc_help(0, NULL);
+	pfc_config_init(&c);
+	r = pfc_headroom_args(&c, &h, argc, argv);
+	if (r)
+		return r;
 	c.frame = h.frame ? h.frame : h.mtu + 18;
 	c.nports = h.ports ? h.ports : 1;
 	pfc_config_finish(&c);
 	pfc_headroom_terms(&c, &t);
 	q = pfc_quanta_ns(c.quanta, c.rate_bps);
-	sw = h.ports ? switch_total(&c, &h) : NULL;
+	j = terms_json(&c, &t);
+	json_object_update_new(j, json_pack("{s:I,s:I,s:I,s:i,s:f,s:f}", "xoff",
+					    (json_int_t)c.xoff[0], "xon",
+					    (json_int_t)c.xon[0], "lossy_limit",
+					    (json_int_t)c.lossy_limit, "quanta",
+					    (int)c.quanta, "pause_ms", q / 1e6,
+					    "refresh_ms", q / 2e6));
+	if (h.ports)
+		json_object_update_new(j, switch_total(&c, &h));
 	if (json_output) {
-		j = terms_json(&c, &t);
-		json_object_update_new(
-			j, json_pack("{s:I,s:I,s:I,s:i,s:f,s:f}", "xoff",
-				     (json_int_t)c.xoff[0], "xon",
-				     (json_int_t)c.xon[0], "lossy_limit",
-				     (json_int_t)c.lossy_limit, "quanta",
-				     (int)c.quanta, "pause_ms", q / 1e6,
-				     "refresh_ms", q / 2e6));
-		if (sw)
-			json_object_update_new(j, sw);
 		json_emit(j);
-		return 0;
+	} else {
+		print_headroom(j);
+		json_decref(j);
 	}
-	print_terms(&c, &t);
-	printf("xon      %" PRIu64 " B = r t_pro\n", c.xon[0]);
-	printf("xoff     %" PRIu64 " B = xon + headroom\n", c.xoff[0]);
-	printf("per in-port and priority at most xoff + headroom = %" PRIu64
-	       " B\n",
-	       c.xoff[0] + c.headroom[0]);
-	printf("quanta   %u = %.3f ms pause, refreshed every %.3f ms\n",
-	       c.quanta, q / 1e6, q / 2e6);
-	if (sw)
-		print_switch(sw, c.headroom[0]);
-	json_decref(sw);
 	return 0;
 }
 
@@ -645,9 +310,9 @@ static int do_stop(int argc, char **argv)
 	int r;
 
 	if (argc < 1 || is_help(argv[0]))
-		return argc ? do_help(0, NULL) :
-			      usage_err(do_help, "pfc stop needs NAME");
-	r = pfc_node_dir(argc, argv, dir, sizeof(dir), do_help);
+		return argc ? pfc_help(0, NULL) :
+			      usage_err(pfc_help, "pfc stop needs NAME");
+	r = pfc_node_dir(argc, argv, dir, sizeof(dir), pfc_help);
 	if (r)
 		return r;
 	return pfc_stop(argv[0], dir);
@@ -663,5 +328,5 @@ static const struct cmd pfc_cmds[] = { { "agent", do_agent },
 
 int do_pfc(int argc, char **argv)
 {
-	return cmd_select(pfc_cmds, argc, argv, do_help);
+	return cmd_select(pfc_cmds, argc, argv, pfc_help);
 }

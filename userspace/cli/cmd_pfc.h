@@ -7,16 +7,38 @@
  *   pfc_node_dir(argc, argv, buf, len, help) NAME [--dir DIR] -> state dir,
  *                                            and NAME into argv[0]
  *   pfc_stop(node, dir)                      stop the agent, or clean up
+ *   pfc_help(argc, argv)                     the usage of `tagger pfc`
+ *   pfc_prio_mask(s, &mask)                  "3,4", "0-7", "none"; -1 if bad
+ *   pfc_agent_args(c, argc, argv, &trace, &dir)
+ *                                            the agent's options, NAME and
+ *                                            ports into c; 0 or an exit code
+ *                                            after the message
+ *   pfc_headroom_args(c, &h, argc, argv)     the same for `headroom`
  */
 #ifndef __TAGGER_PFC_CMD_H
 #define __TAGGER_PFC_CMD_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <jansson.h>
+
+struct pfc_config;
+
+/* What `headroom` takes besides the options it shares with the agent. */
+struct pfc_headroom_args {
+	int mtu, frame, ports;
+	uint64_t buffer;
+};
 
 int do_pfc_show(int argc, char **argv);
 int pfc_node_dir(int argc, char **argv, char *buf, size_t len,
 		 int (*help)(int argc, char **argv));
 int pfc_stop(const char *node, const char *dir);
+int pfc_help(int argc, char **argv);
+int pfc_prio_mask(const char *s, uint32_t *mask);
+int pfc_agent_args(struct pfc_config *c, int argc, char **argv,
+		   const char **trace, const char **dir);
+int pfc_headroom_args(struct pfc_config *c, struct pfc_headroom_args *h,
+		      int argc, char **argv);
 
 #endif /* __TAGGER_PFC_CMD_H */

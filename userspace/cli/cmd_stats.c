@@ -28,6 +28,7 @@ int do_stats(int argc, char **argv)
 	char *file = NULL;
 	struct rules_stats s;
 	struct rules *r;
+	json_t *o;
 	int top = 0, got;
 	const struct opt opts[] = { { .name = "--top",
 				      .type = OPT_INT,
@@ -46,10 +47,13 @@ int do_stats(int argc, char **argv)
 	if (!r)
 		return EXIT_USAGE;
 	rules_stats(r, &s);
-	if (json_output)
-		json_emit(rules_stats_json(r, &s));
-	else
-		rules_stats_print(stdout, r, &s, top);
+	o = rules_stats_json(r, &s);
+	if (json_output) {
+		json_emit(o);
+	} else {
+		rules_stats_print(stdout, o, top);
+		json_decref(o);
+	}
 	rules_stats_free(&s);
 	rules_free(r);
 	return EXIT_OK;

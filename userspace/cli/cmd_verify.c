@@ -33,6 +33,7 @@ int do_verify(int argc, char **argv)
 	char *files[3];
 	struct rules *r = NULL;
 	struct topo *t = NULL;
+	json_t *o;
 	struct elp *e = NULL;
 	int nfiles, rc = EXIT_USAGE;
 	double t0, t1, t2;
@@ -64,10 +65,13 @@ int do_verify(int argc, char **argv)
 		t1 - t0, t2 - t1, res.seconds);
 	if (rc == EXIT_USAGE)
 		goto out;
-	if (json_output)
-		json_emit(verify_result_json(t, e, r, &res));
-	else
-		verify_result_print(stdout, t, e, r, &res);
+	o = verify_result_json(t, e, r, &res);
+	if (json_output) {
+		json_emit(o);
+	} else {
+		verify_json_print(stdout, o, e->file);
+		json_decref(o);
+	}
 	verify_result_free(&res);
 out:
 	rules_free(r);

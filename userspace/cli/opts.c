@@ -60,6 +60,21 @@ static const struct opt *lookup(const struct opt *opts, const char *arg,
 	return NULL;
 }
 
+/* "--flag=V": a flag given a value, not an unknown word. */
+static bool flag_with_value(const struct opt *opts, const char *arg)
+{
+	for (; opts && opts->name; opts++) {
+		size_t len = strlen(opts->name);
+
+		if (opts->type == OPT_FLAG && !strncmp(arg, opts->name, len) &&
+		    arg[len] == '=') {
+			p_err("%s takes no value", opts->name);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* An old bare keyword, when a value follows it (else it is a word). */
 static const struct opt *lookup_deprecated(const struct opt *opts, int argc,
 					   char **argv, int i)
@@ -175,7 +190,8 @@ int opts_parse(const struct opt *opts, int argc, char **argv, char **pos,
 		if (!o && (argv[i][0] != '-' || !argv[i][1] ||
 			   !(o = lookup(opts, argv[i], &val)))) {
 			if ((argv[i][0] == '-' && argv[i][1]) || n == npos) {
-				p_err("What is \"%s\"?", argv[i]);
+				if (!flag_with_value(opts, argv[i]))
+					p_err("What is \"%s\"?", argv[i]);
 				return EXIT_USAGE;
 			}
 			pos[n++] = argv[i];

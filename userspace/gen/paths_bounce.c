@@ -30,7 +30,7 @@
 
 struct walk {
 	const struct topo *t;
-	const struct bfs *b;
+	struct bfs *b;
 	int dst, k, limit;
 	bool relay, simple;
 	uint8_t *used; /* per egress port */
@@ -70,59 +70,43 @@ static void walk(struct walk *w, int u, int depth, int dir, int bounces)
 	}
 }
 
+/* One pair: every walk within the pair's length bound. */
+static void walk_pair(void *ctx, const struct ud_pair *p)
+{
+	struct walk *w = ctx;
+	int src = p->u->ends->node[p->s], dst = p->u->ends->node[p->e];
+
+	if (w->dst != dst) {
+		w->dst = dst;
+		bfs_to(w->b, w->t, dst, w->relay);
+	}
+	w->limit = p->best + 2 * w->k;
+	w->path = xrealloc(w->path, (w->limit + 1) * sizeof(*w->path));
+	w->visited[src] = 1;
+	walk(w, src, 0, 0, 0);
+	w->visited[src] = 0;
+}
+
 int paths_bounce(const struct topo *t, const struct gen_ends *ends, int k,
 		 bool simple, struct path_sink *sink)
 {
 	struct walk w = { .t = t,
+			  .dst = -1,
 			  .k = k,
 			  .relay = ends->relay_hosts,
 			  .simple = simple,
 			  .sink = sink };
-	int *ds, *dt, s, e, v;
-	struct updown u;
 	struct bfs b;
+	int r;
 
-	if (ud_init(&u, t, ends))
-		return -1;
-	ds = xmalloc(t->nnodes * sizeof(*ds));
-	dt = xmalloc(t->nnodes * sizeof(*dt));
 	w.used = xcalloc(t->nports + 1, 1);
 	w.visited = xcalloc(t->nnodes + 1, 1);
 	bfs_init(&b, t);
 	w.b = &b;
-	for (v = 0; v < t->nnodes; v++)
-		ds[v] = dt[v] = -1;
-	for (e = 0; e < ends->n; e++) {
-		w.dst = ends->node[e];
-		bfs_to(&b, t, w.dst, w.relay);
-		ud_load(&u, e, dt);
-		for (s = 0; s < ends->n; s++) {
-			int best;
-
-			if (s == e)
-				continue;
-			ud_load(&u, s, ds);
-			best = ud_best(&u, e, ds);
-			ud_unload(&u, s, ds);
-			if (best < 0) {
-				sink->unreachable++;
-				continue;
-			}
-			w.limit = best + 2 * k;
-			w.path = xrealloc(w.path,
-					  (w.limit + 1) * sizeof(*w.path));
-			w.visited[ends->node[s]] = 1;
-			walk(&w, ends->node[s], 0, 0, 0);
-			w.visited[ends->node[s]] = 0;
-		}
-		ud_unload(&u, e, dt);
-	}
+	r = ud_pairs(t, ends, sink, walk_pair, &w);
 	bfs_free(&b);
 	free(w.path);
 	free(w.used);
 	free(w.visited);
-	free(ds);
-	free(dt);
-	ud_free(&u);
-	return 0;
+	return r;
 }

@@ -112,6 +112,46 @@ int ud_best(const struct updown *u, int t, const int *ds)
 	return best;
 }
 
+/*
+ * The pair loop of the up-down and bounce generators: a destination's
+ * up distances stay loaded while its sources go by.
+ */
+int ud_pairs(const struct topo *t, const struct gen_ends *ends,
+	     struct path_sink *sink,
+	     void (*fn)(void *ctx, const struct ud_pair *p), void *ctx)
+{
+	struct ud_pair p;
+	struct updown u;
+	int *ds, *dt, v;
+
+	if (ud_init(&u, t, ends))
+		return -1;
+	ds = xmalloc(t->nnodes * sizeof(*ds));
+	dt = xmalloc(t->nnodes * sizeof(*dt));
+	for (v = 0; v < t->nnodes; v++)
+		ds[v] = dt[v] = -1;
+	p = (struct ud_pair){ .u = &u, .ds = ds, .dt = dt };
+	for (p.e = 0; p.e < ends->n; p.e++) {
+		ud_load(&u, p.e, dt);
+		for (p.s = 0; p.s < ends->n; p.s++) {
+			if (p.s == p.e)
+				continue;
+			ud_load(&u, p.s, ds);
+			p.best = ud_best(&u, p.e, ds);
+			if (p.best < 0)
+				sink->unreachable++;
+			else
+				fn(ctx, &p);
+			ud_unload(&u, p.s, ds);
+		}
+		ud_unload(&u, p.e, dt);
+	}
+	free(ds);
+	free(dt);
+	ud_free(&u);
+	return 0;
+}
+
 /* Growing list of fixed-length port sequences. */
 struct seqs {
 	int32_t *v;
@@ -165,31 +205,37 @@ static void reverse_into(const struct topo *t, const int32_t *up, int len,
 		dst[k] = t->ports[up[len - 1 - k]].peer;
 }
 
-static void emit_pair(const struct updown *u, int e, const int *ds,
-		      const int *dt, int best, int32_t *buf, int32_t *path,
-		      struct path_sink *sink)
+/* Scratch of paths_updown(). */
+struct ud_emit {
+	int32_t *buf, *path;
+	struct path_sink *sink;
+};
+
+static void emit_pair(void *ctx, const struct ud_pair *p)
 {
+	const struct updown *u = p->u;
 	const struct topo *t = u->t;
+	struct ud_emit *x = ctx;
 	struct seqs up = { 0 }, down = { 0 };
 	int i, a, b;
 
-	for (i = u->off[e]; i < u->off[e + 1]; i++) {
+	for (i = u->off[p->e]; i < u->off[p->e + 1]; i++) {
 		int m = u->anc[i];
 
-		if (ds[m] < 0 || ds[m] + u->adist[i] != best)
+		if (p->ds[m] < 0 || p->ds[m] + u->adist[i] != p->best)
 			continue;
 		up.n = down.n = 0;
-		up.len = ds[m];
-		down.len = dt[m];
-		up_paths(u, ds, m, buf, &up);
-		up_paths(u, dt, m, buf, &down);
+		up.len = p->ds[m];
+		down.len = p->dt[m];
+		up_paths(u, p->ds, m, x->buf, &up);
+		up_paths(u, p->dt, m, x->buf, &down);
 		for (a = 0; a < up.n; a++)
 			for (b = 0; b < down.n; b++) {
-				memcpy(path, up.v + (size_t)a * up.len,
-				       up.len * sizeof(*path));
+				memcpy(x->path, up.v + (size_t)a * up.len,
+				       up.len * sizeof(*x->path));
 				reverse_into(t, down.v + (size_t)b * down.len,
-					     down.len, path + up.len);
-				sink_emit(sink, path, best);
+					     down.len, x->path + up.len);
+				sink_emit(x->sink, x->path, p->best);
 			}
 	}
 	free(up.v);
@@ -199,39 +245,13 @@ static void emit_pair(const struct updown *u, int e, const int *ds,
 int paths_updown(const struct topo *t, const struct gen_ends *ends,
 		 struct path_sink *sink)
 {
-	int *ds, *dt, s, e, v;
-	int32_t *buf, *path;
-	struct updown u;
+	struct ud_emit x = { .sink = sink };
+	int r;
 
-	if (ud_init(&u, t, ends))
-		return -1;
-	ds = xmalloc(t->nnodes * sizeof(*ds));
-	dt = xmalloc(t->nnodes * sizeof(*dt));
-	buf = xmalloc((t->nnodes + 1) * sizeof(*buf));
-	path = xmalloc((2 * t->nnodes + 2) * sizeof(*path));
-	for (v = 0; v < t->nnodes; v++)
-		ds[v] = dt[v] = -1;
-	for (e = 0; e < ends->n; e++) {
-		ud_load(&u, e, dt);
-		for (s = 0; s < ends->n; s++) {
-			int best;
-
-			if (s == e)
-				continue;
-			ud_load(&u, s, ds);
-			best = ud_best(&u, e, ds);
-			if (best < 0)
-				sink->unreachable++;
-			else
-				emit_pair(&u, e, ds, dt, best, buf, path, sink);
-			ud_unload(&u, s, ds);
-		}
-		ud_unload(&u, e, dt);
-	}
-	free(ds);
-	free(dt);
-	free(buf);
-	free(path);
-	ud_free(&u);
-	return 0;
+	x.buf = xmalloc((t->nnodes + 1) * sizeof(*x.buf));
+	x.path = xmalloc((2 * t->nnodes + 2) * sizeof(*x.path));
+	r = ud_pairs(t, ends, sink, emit_pair, &x);
+	free(x.buf);
+	free(x.path);
+	return r;
 }

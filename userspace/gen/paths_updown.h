@@ -14,6 +14,11 @@
  *   ud_best(&u, t, ds)     length of the shortest up-down path to endpoint
  *                          index t from the endpoint ds is loaded for; -1
  *                          if none
+ *   ud_pairs(t, ends, sink, fn, ctx)
+ *                          fn(ctx, &pair) for every ordered pair of distinct
+ *                          endpoints that has an up-down path, destination
+ *                          by destination; the others counted in
+ *                          sink->unreachable; -1 as ud_init
  *   ud_layer(t, v)         layer, hosts -1
  *   ud_free(&u)
  */
@@ -30,12 +35,23 @@ struct updown {
 	int *adist;
 };
 
+/* One pair of ud_pairs(): up distances of both ends loaded. */
+struct ud_pair {
+	const struct updown *u;
+	int s, e; /* endpoint indexes, source and destination */
+	const int *ds, *dt; /* up distances from s and from e, -1 elsewhere */
+	int best; /* length of its shortest up-down paths */
+};
+
 int ud_init(struct updown *u, const struct topo *t,
 	    const struct gen_ends *ends);
 void ud_free(struct updown *u);
 void ud_load(const struct updown *u, int e, int *dist);
 void ud_unload(const struct updown *u, int e, int *dist);
 int ud_best(const struct updown *u, int t, const int *ds);
+int ud_pairs(const struct topo *t, const struct gen_ends *ends,
+	     struct path_sink *sink,
+	     void (*fn)(void *ctx, const struct ud_pair *p), void *ctx);
 
 static inline int ud_layer(const struct topo *t, int v)
 {

@@ -3,6 +3,8 @@
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
+#include <jansson.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -47,6 +49,23 @@ static void sleep_until(uint64_t ns)
 	struct timespec ts = { ns / 1000000000ull, ns % 1000000000ull };
 
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+/*
+ * One JSON line per record, reals to three decimals (milliseconds, kbit/s)
+ * as the lab scripts have always read them.
+ */
+static void emit_line(FILE *out, json_t *o)
+{
+	json_dumpf(o, out, JSON_COMPACT | JSON_REAL_PRECISION(15));
+	fputc('\n', out);
+	fflush(out);
+	json_decref(o);
+}
+
+static json_t *real3(double v)
+{
+	return json_real(round(v * 1000) / 1000);
 }
 
 static int open_sender(const struct flow_send_opts *o)
@@ -109,12 +128,13 @@ int flow_send(const struct flow_send_opts *o)
 		if (next + CATCH_UP_NS < now)
 			next = now - CATCH_UP_NS;
 	}
-	fprintf(o->out,
-		"{\"flow\":%u,\"sent_pkts\":%llu,\"sent_bytes\":%llu,"
-		"\"send_errors\":%llu,\"seconds\":%.3f,\"end\":%.3f}\n",
-		o->flow, (unsigned long long)sent, (unsigned long long)bytes,
-		(unsigned long long)errs, (now_ns() - t0) / 1e9, wall_s());
-	fflush(o->out);
+	emit_line(o->out,
+		  json_pack("{s:I,s:I,s:I,s:I,s:o,s:o}", "flow",
+			    (json_int_t)o->flow, "sent_pkts", (json_int_t)sent,
+			    "sent_bytes", (json_int_t)bytes, "send_errors",
+			    (json_int_t)errs, "seconds",
+			    real3((now_ns() - t0) / 1e9), "end",
+			    real3(wall_s())));
 	close(fd);
 	return EXIT_OK;
 }
@@ -160,18 +180,18 @@ static void rx_sample(FILE *out, struct flow_rx *f, int n, double t, double dt)
 	for (i = 0; i < n; i++) {
 		uint64_t b = f[i].bytes - f[i].last_bytes;
 
-		fprintf(out,
-			"{\"t\":%.3f,\"flow\":%u,\"pkts\":%llu,\"bytes\":%llu,"
-			"\"mbps\":%.3f,\"rx\":%llu,\"lost\":%llu}\n",
-			t, f[i].id,
-			(unsigned long long)(f[i].pkts - f[i].last_pkts),
-			(unsigned long long)b, b * 8 / dt / 1e6,
-			(unsigned long long)f[i].pkts,
-			(unsigned long long)f[i].lost);
+		emit_line(out,
+			  json_pack("{s:o,s:I,s:I,s:I,s:o,s:I,s:I}", "t",
+				    real3(t), "flow", (json_int_t)f[i].id,
+				    "pkts",
+				    (json_int_t)(f[i].pkts - f[i].last_pkts),
+				    "bytes", (json_int_t)b, "mbps",
+				    real3(b * 8 / dt / 1e6), "rx",
+				    (json_int_t)f[i].pkts, "lost",
+				    (json_int_t)f[i].lost));
 		f[i].last_pkts = f[i].pkts;
 		f[i].last_bytes = f[i].bytes;
 	}
-	fflush(out);
 }
 
 static int open_receiver(int port)
@@ -238,13 +258,14 @@ int flow_recv(const struct flow_recv_opts *o)
 		}
 	}
 	for (i = 0; i < n; i++)
-		fprintf(o->out,
-			"{\"final\":true,\"flow\":%u,\"rx\":%llu,\"rx_bytes\":%llu,"
-			"\"lost\":%llu,\"late\":%llu,\"end\":%.3f}\n",
-			flows[i].id, (unsigned long long)flows[i].pkts,
-			(unsigned long long)flows[i].bytes,
-			(unsigned long long)flows[i].lost,
-			(unsigned long long)flows[i].late, wall_s());
+		emit_line(o->out,
+			  json_pack("{s:b,s:I,s:I,s:I,s:I,s:I,s:o}", "final", 1,
+				    "flow", (json_int_t)flows[i].id, "rx",
+				    (json_int_t)flows[i].pkts, "rx_bytes",
+				    (json_int_t)flows[i].bytes, "lost",
+				    (json_int_t)flows[i].lost, "late",
+				    (json_int_t)flows[i].late, "end",
+				    real3(wall_s())));
 	fflush(o->out);
 	close(fd);
 	return EXIT_OK;
