@@ -392,13 +392,15 @@ int pfc_headroom_args(struct pfc_config *c, struct pfc_headroom_args *h,
 int pfc_agent_args(struct pfc_config *c, int argc, char **argv,
 		   const char **trace, const char **dir)
 {
-	char *pos[PFC_MAX_PORTS + 2];
+	/* Room for every word, so that a port too many is named as such. */
+	char **pos = xcalloc(argc + 1, sizeof(*pos));
 	struct agent_args a;
 	int r, got;
 
-	r = agent_parse(c, &a, argc, argv, pos, PFC_MAX_PORTS + 2, &got);
+	r = agent_parse(c, &a, argc, argv, pos, argc + 1, &got);
 	if (!r)
 		r = agent_node(c, pos, got);
+	free(pos);
 	*trace = a.trace;
 	*dir = a.dir;
 	return r;
