@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cmd.h"
+#include "lib/json_get.h"
 #include "lib/log.h"
 #include "cli/opts.h"
 #include "pfc/pfc_agent.h"
@@ -60,102 +61,112 @@ int pfc_node_dir(int argc, char **argv, char *buf, size_t len,
 	return 0;
 }
 
-static const char *mask_str(uint32_t m, char *buf)
+/* "3,4", or "none": the lossless priorities of the show document. */
+static const char *prios_str(const json_t *ll, char *buf, size_t len)
 {
-	char *p = buf;
-	int i;
+	size_t i, n = 0;
+	json_t *v;
 
-	*p = '\0';
-	for (i = 0; i < PFC_PRIOS; i++)
-		if ((m >> i) & 1)
-			p += sprintf(p, "%s%d", p == buf ? "" : ",", i);
-	if (p == buf)
-		strcpy(buf, "none");
-	return buf;
+	buf[0] = '\0';
+	json_array_foreach(ll, i, v) n +=
+		snprintf(buf + n, len - n, "%s%lld", i ? "," : "",
+			 json_integer_value(v));
+	return n ? buf : "none";
 }
 
-static bool active(const struct pfc_state *st, int p,
-		   const struct pfc_state_prio *s)
+static long long jget_at(const json_t *o, const char *key, size_t i)
 {
-	return ((st->lossless_mask >> p) & 1) || s->pkts || s->pfc_rx ||
-	       s->q_packets || s->q_drops || s->drops;
+	return json_integer_value(json_array_get(json_object_get(o, key), i));
 }
 
-static void show_plain(const struct pfc_state *st, enum pfc_agent_status as,
-		       uint64_t now)
+/* A priority shown in plain output: lossless, or anything happened to it. */
+static bool active(const json_t *pr)
 {
-	struct pfc_totals t = { 0 };
+	return jget_bool(pr, "lossless") || jget_int(pr, "packets") ||
+	       jget_int(pr, "pfc_rx") || jget_int(pr, "tx_packets") ||
+	       jget_int(pr, "queue_drops") || jget_int(pr, "drops");
+}
+
+static void show_prio(const json_t *pr)
+{
+	printf("  prio %lld %-8s in: %lld B buffered (peak %lld), %lld/%lld "
+	       "pkts in/out, %lld xoff, pfc tx %lld/%lld resume, %lld drops\n",
+	       jget_int(pr, "prio"),
+	       jget_bool(pr, "lossless") ? "lossless" : "lossy",
+	       jget_int(pr, "buffered_bytes"), jget_int(pr, "peak_bytes"),
+	       jget_int(pr, "packets"), jget_int(pr, "returned"),
+	       jget_int(pr, "xoff_crossings"), jget_int(pr, "pfc_tx"),
+	       jget_int(pr, "pfc_tx_resume"), jget_int(pr, "drops"));
+	if (jget_int(pr, "resumes"))
+		printf("                  resumed %lld times, first packet back "
+		       "after XON: avg %.1f us, max %.1f us\n",
+		       jget_int(pr, "resumes"), jget_real(pr, "resume_avg_us"),
+		       jget_real(pr, "resume_max_us"));
+	printf("                  out: %s, %lld pauses, %.1f ms paused, pfc rx "
+	       "%lld/%lld resume, queue %lld B/%lld pkts, %lld drops, "
+	       "watchdog %lld\n",
+	       jget_bool(pr, "paused") ? "PAUSED" : "running",
+	       jget_int(pr, "pauses"), jget_real(pr, "paused_ms"),
+	       jget_int(pr, "pfc_rx"), jget_int(pr, "pfc_rx_resume"),
+	       jget_int(pr, "queue_bytes"), jget_int(pr, "queue_packets"),
+	       jget_int(pr, "queue_drops"), jget_int(pr, "watchdog_events"));
+}
+
+static void show_header(const json_t *o)
+{
+	const json_t *wd = json_object_get(o, "watchdog");
+	const char *status = jget_str(o, "status");
 	char buf[32];
-	uint32_t i, p;
 
 	printf("node %s: %s, backend %s, rate %.0f Mbit/s, lossless %s, %s\n",
-	       st->node,
-	       as == PFC_AGENT_DIED ? "DIED without stopping" :
-				      pfc_status_name(as),
-	       st->backend, st->rate_bps / 1e6,
-	       mask_str(st->lossless_mask, buf), pfc_sched_name(st->sched));
-	printf("  xoff %" PRIu64 " xon %" PRIu64 " headroom %" PRIu64
-	       " quanta %u watchdog %u ms %s, %" PRIu64 " events\n",
-	       st->xoff[3], st->xon[3], st->headroom[3], st->quanta,
-	       st->wd_detect_ms, pfc_wd_action_name(st->wd_action),
-	       st->wd_events);
-	if (as == PFC_AGENT_RUNNING)
-		printf("  pid %u, standby %u, %u takeover(s)\n", st->pid,
-		       st->standby_pid, st->takeovers);
-	if (st->cpu_latency_us < 0)
-		printf("  rt-prio %u, cpu-latency none\n", st->rt_prio);
+	       jget_str(o, "node"),
+	       strcmp(status, "died") ? status : "DIED without stopping",
+	       jget_str(o, "backend"), jget_int(o, "rate_bps") / 1e6,
+	       prios_str(json_object_get(o, "lossless"), buf, sizeof(buf)),
+	       jget_str(o, "sched"));
+	printf("  xoff %lld xon %lld headroom %lld quanta %lld watchdog %lld ms "
+	       "%s, %lld events\n",
+	       jget_at(o, "xoff", 3), jget_at(o, "xon", 3),
+	       jget_at(o, "headroom", 3), jget_int(o, "quanta"),
+	       jget_int(wd, "detect_ms"), jget_str(wd, "action"),
+	       jget_int(wd, "events"));
+	if (jget_bool(o, "running"))
+		printf("  pid %lld, standby %lld, %lld takeover(s)\n",
+		       jget_int(o, "pid"), jget_int(o, "standby_pid"),
+		       jget_int(o, "takeovers"));
+	if (json_is_null(json_object_get(o, "cpu_latency_us")))
+		printf("  rt-prio %lld, cpu-latency none\n",
+		       jget_int(o, "rt_prio"));
 	else
-		printf("  rt-prio %u, cpu-latency %d us\n", st->rt_prio,
-		       st->cpu_latency_us);
-	for (i = 0; i < st->nports && i < PFC_MAX_PORTS; i++) {
-		const struct pfc_state_port *sp = &st->ports[i];
+		printf("  rt-prio %lld, cpu-latency %lld us\n",
+		       jget_int(o, "rt_prio"), jget_int(o, "cpu_latency_us"));
+}
 
-		printf("port %s (%s), %.0f Mbit/s, dcb %s\n", sp->name,
-		       sp->ifname, sp->rate_bps / 1e6, sp->dcb);
-		for (p = 0; p < PFC_PRIOS; p++) {
-			const struct pfc_state_prio *s = &sp->prio[p];
+/* Plain output, rendered from the document -j prints. */
+static void show_plain(const json_t *o)
+{
+	const json_t *t = json_object_get(o, "totals");
+	json_t *port, *pr;
+	size_t i, p;
 
-			pfc_add_totals(&t, st, p, s, now);
-			if (!active(st, p, s))
-				continue;
-			printf("  prio %u %-8s in: %" PRIu64
-			       " B buffered (peak %" PRIu64 "), %" PRIu64
-			       "/%" PRIu64 " pkts in/out, %" PRIu64
-			       " xoff, pfc tx %" PRIu64 "/%" PRIu64
-			       " resume, %" PRIu64 " drops\n",
-			       p,
-			       (st->lossless_mask >> p) & 1 ? "lossless" :
-							      "lossy",
-			       s->bytes, s->peak, s->pkts, s->returned,
-			       s->xoff_crossings, s->pfc_tx, s->pfc_tx_resume,
-			       s->drops);
-			if (s->resumes)
-				printf("                  resumed %" PRIu64
-				       " times, first"
-				       " packet back after XON: avg %.1f us, max"
-				       " %.1f us\n",
-				       s->resumes, pfc_resume_avg_us(s),
-				       s->resume_max_ns / 1e3);
-			printf("                  out: %s, %" PRIu64
-			       " pauses, %.1f ms paused,"
-			       " pfc rx %" PRIu64 "/%" PRIu64
-			       " resume, queue %" PRIu64 " B/%" PRIu64
-			       " pkts, %" PRIu64 " drops, watchdog %" PRIu64
-			       "\n",
-			       s->paused_since ? "PAUSED" : "running",
-			       s->pauses, pfc_paused_ns(s, now) / 1e6,
-			       s->pfc_rx, s->pfc_rx_resume, s->q_backlog,
-			       s->q_qlen, s->q_drops, s->wd_events);
-		}
+	show_header(o);
+	json_array_foreach(json_object_get(o, "ports"), i, port)
+	{
+		printf("port %s (%s), %.0f Mbit/s, dcb %s\n",
+		       jget_str(port, "name"), jget_str(port, "ifname"),
+		       jget_int(port, "rate_bps") / 1e6, jget_str(port, "dcb"));
+		json_array_foreach(json_object_get(port, "prios"), p,
+				   pr) if (active(pr)) show_prio(pr);
 	}
-	printf("totals: pfc tx %" PRIu64 " rx %" PRIu64 ", xoff %" PRIu64
-	       ", buffered %" PRIu64 " B, lossless drops %" PRIu64
-	       ", lossy drops %" PRIu64 ", lost to failures %" PRIu64
-	       ", paused %.1f ms\n",
-	       t.pfc_tx, t.pfc_rx, t.xoff, t.buffered, t.ll_drops,
-	       t.lossy_drops, t.failure_drops, t.paused_ns / 1e6);
-	if (st->note[0])
-		printf("note: %s\n", st->note);
+	printf("totals: pfc tx %lld rx %lld, xoff %lld, buffered %lld B, "
+	       "lossless drops %lld, lossy drops %lld, lost to failures %lld, "
+	       "paused %.1f ms\n",
+	       jget_int(t, "pfc_tx"), jget_int(t, "pfc_rx"),
+	       jget_int(t, "xoff_crossings"), jget_int(t, "buffered_bytes"),
+	       jget_int(t, "lossless_drops"), jget_int(t, "lossy_drops"),
+	       jget_int(t, "failure_drops"), jget_real(t, "paused_ms"));
+	if (jget_str(o, "note")[0])
+		printf("note: %s\n", jget_str(o, "note"));
 }
 
 int do_pfc_show(int argc, char **argv)
@@ -163,6 +174,7 @@ int do_pfc_show(int argc, char **argv)
 	char dir[PATH_MAX];
 	struct pfc_state *copy;
 	enum pfc_agent_status as;
+	json_t *doc;
 	int r;
 
 	if (argc < 1 || is_help(argv[0]))
@@ -174,11 +186,14 @@ int do_pfc_show(int argc, char **argv)
 	r = pfc_node_read(argv[0], dir, &copy, &as);
 	if (r)
 		return r;
-	if (json_output)
-		json_emit(pfc_node_json(copy, as, now_ns()));
-	else
-		show_plain(copy, as, now_ns());
+	doc = pfc_node_json(copy, as, now_ns());
 	free(copy);
+	if (json_output) {
+		json_emit(doc);
+		return 0;
+	}
+	show_plain(doc);
+	json_decref(doc);
 	return 0;
 }
 
