@@ -457,28 +457,22 @@ sc_dataplane() {
 	# from the tag on the wire, the way the rules map tags to priorities.
 	SC_DSCP_MAP=$(jq -r '[.tags[] | "\(.tag):\(.priority)"] + ["\(.lossy.tag):\(.lossy.priority)"] |
 		join(",")' "$SC_DIR/rules.json")
-	# Nodes in parallel (LAB_JOBS at a time): at k = 8, 208 attaches one
-	# after the other took 30 s.
-	# shellcheck disable=SC2016
-	{ jq -r '.switches | keys[] | "switch \(.)"' "$SC_DIR/rules.json"
-	  jq -r '.hosts | keys[] | "host \(.)"' "$SC_DIR/rules.json"; } |
-		_lab_parallel 'sc_attach "$1" "$2" >> "$SC_DIR/attach.log" 2>&1 ||
-			lab_die "$1 attach $2 failed (see $SC_DIR/attach.log)"'
-}
-
-sc_attach() {
-	if [ "$1" = switch ]; then
-		lab_exec "$2" "$TAGGER" switch attach "$2" "$SC_DIR/rules.json"
-	else
-		lab_exec "$2" "$TAGGER" host attach "$2" "$(sc_ports "$2" | head -1)" \
-			"$SC_DIR/rules.json" --udp-dport 4791
-	fi
+	for n in $(jq -r '.switches | keys[]' "$SC_DIR/rules.json"); do
+		lab_exec "$n" "$TAGGER" switch attach "$n" "$SC_DIR/rules.json" \
+			>> "$SC_DIR/attach.log" 2>&1 ||
+			{ lab_die "switch attach $n failed (see $SC_DIR/attach.log)"; return 1; }
+	done
+	for n in $(jq -r '.hosts | keys[]' "$SC_DIR/rules.json"); do
+		lab_exec "$n" "$TAGGER" host attach "$n" "$(sc_ports "$n" | head -1)" \
+			"$SC_DIR/rules.json" --udp-dport 4791 >> "$SC_DIR/attach.log" 2>&1 ||
+			{ lab_die "host attach $n failed (see $SC_DIR/attach.log)"; return 1; }
+	done
 }
 
 # A pause agent on every node (hosts too: a host obeys its ToR's pauses).
 # The watchdog only reports: it must not break the deadlock it detects.
 sc_pause_start() {
-	local n
+	local n i
 	for n in $(lab_nodes); do
 		# shellcheck disable=SC2046
 		lab_spawn "pfc-$n" "$n" "$SC_DIR/pfc-$n.log" "$TAGGER" pfc agent "$n" \
@@ -486,18 +480,13 @@ sc_pause_start() {
 			--dscp-map "$SC_DSCP_MAP" \
 			--watchdog-action report ${SC_PFC_OPTS:-}
 	done
-	# Each agent's readiness checked in parallel (LAB_JOBS at a time).
-	lab_nodes | _lab_parallel 'sc_pause_ready "$1"'
-}
-
-sc_pause_ready() {
-	local i pid
-	pid=$(lab_pid "pfc-$1")
-	for i in $(seq 100); do
-		lab_exec "$1" "$TAGGER" pfc show "$1" >/dev/null 2>&1 && return 0
-		kill -0 "$pid" 2>/dev/null ||
-			{ lab_die "pfc agent of $1 died: $(tail -3 "$SC_DIR/pfc-$1.log")"; return 1; }
-		sleep 0.1
+	for n in $(lab_nodes); do
+		for i in $(seq 100); do
+			lab_exec "$n" "$TAGGER" pfc show "$n" >/dev/null 2>&1 && break
+			kill -0 "$(lab_pid "pfc-$n")" 2>/dev/null ||
+				{ lab_die "pfc agent of $n died: $(tail -3 "$SC_DIR/pfc-$n.log")"; return 1; }
+			sleep 0.1
+		done
 	done
 }
 

@@ -95,7 +95,7 @@ one_run() {
 		mark() { lab_mark "$1"; }
 		lab_init "$LAB"
 		SC_DIR=$TGR_TMP/sc; rm -rf "$SC_DIR"; mkdir -p "$SC_DIR"
-		local load0 avail0 slab0 sunr0 pcpu0 ns0 pids c_ready c0 c1 avail1 slab1 sunr1 pcpu1 pss freed i
+		local load0 avail0 slab0 sunr0 pcpu0 ns0 pids c_ready c0 c1 avail1 slab1 sunr1 pcpu1 pss freed i spawned
 		sync
 		load0=$(load1) ns0=$(netns_objs)
 		avail0=$(meminfo MemAvailable) slab0=$(meminfo Slab)
@@ -118,6 +118,11 @@ one_run() {
 		avail1=$(meminfo MemAvailable) slab1=$(meminfo Slab)
 		sunr1=$(meminfo SUnreclaim) pcpu1=$(meminfo Percpu)
 		pss=$(pss_kb "${pids[@]}")
+		# The spawned agents are this shell's children: what they used
+		# until now joins its CPU count when down reaps them, and is not
+		# down's.
+		# shellcheck disable=SC2046
+		spawned=$(cpu_ticks $(awk '{ print $1 }' "$LAB_STATE/pids"))
 		mark down
 		lab_down || exit 3
 		mark gone
@@ -144,20 +149,22 @@ one_run() {
 			--argjson sunr "$(( (sunr1 - sunr0) / 1024 ))" \
 			--argjson pcpu "$(( (pcpu1 - pcpu0) / 1024 ))" \
 			--argjson pss "$((pss / 1024))" --argjson freed "$freed" \
+			--argjson spawned "$spawned" \
 			--argjson load0 "$load0" --argjson load1 "$(load1)" '
 			[$ph | split("\n")[] | select(length > 0) | split(" ") |
 				{key: .[0], t: (.[1] | tonumber), cpu: (.[2] | tonumber)}] as $m |
 			($m | map({key, value: .}) | from_entries) as $at |
-			def d(a; b): if $at[a] and $at[b] then
+			def d(a; b; less): if $at[a] and $at[b] then
 				{s: (($at[b].t - $at[a].t) * 100 | round / 100),
-				 cpu: (($at[b].cpu - $at[a].cpu) / $hz * 100 | round / 100)} else null end;
+				 cpu: (($at[b].cpu - $at[a].cpu - less) / $hz * 100 | round / 100)} else null end;
+			def d(a; b): d(a; b; 0);
 			{tree: $tree, k: $k,
 			 total: {up: d("begin"; "up"), dataplane: d("up"; "dataplane"),
-				 agents: d("dataplane"; "agents"), down: d("down"; "gone")},
+				 agents: d("dataplane"; "agents"), down: d("down"; "gone"; $spawned)},
 			 phases: {plan: d("up-begin"; "plan"), netns: d("plan"; "netns"),
 				  veths: d("netns"; "veths"), addr_routes: d("veths"; "addr"),
 				  sysctl_offloads: d("addr"; "config"),
-				  down_processes: d("down-begin"; "down-processes"),
+				  down_processes: d("down-begin"; "down-processes"; $spawned),
 				  down_netns: d("down-processes"; "down-netns")},
 			 netns_freed_s: $freed,
 			 procs: $procs, agents_own_cpu_s: $agents_cpu, idle_cpu_cores: $cpu,
@@ -205,3 +212,34 @@ if [ ${#trees[@]} = 2 ]; then
 		"  k=\(.[0].k): up \(r(.total.up.s))x wall, \(r(.total.up.cpu))x CPU; data plane \(r(.total.dataplane.s))x wall, \(r(.total.dataplane.cpu))x CPU; agents \(r(.total.agents.s))x wall; down \(r(.total.down.s))x wall, \(r(.total.down.cpu))x CPU"' \
 		"$out/runs.json"
 fi
+
+# Where people would rather look than read: per size, the median wall time
+# of each phase (stacked) and the memory the lab took, as OUT/lab-scale.png.
+command -v gnuplot >/dev/null || { echo "(gnuplot missing: no plot)"; exit 0; }
+jq -s -r 'map(select(.tree == "new")) | group_by(.k)[] | . as $g |
+	def med(f): [$g[] | f // 0] | sort | .[length / 2 | floor];
+	[.[0].k, med(.phases.netns.s) + med(.phases.veths.s) + med(.phases.plan.s),
+	 med(.phases.addr_routes.s), med(.phases.sysctl_offloads.s), med(.total.dataplane.s),
+	 med(.total.agents.s), med(.total.down.s), med(.mem_mib.available_drop),
+	 med(.mem_mib.pss_processes), med(.mem_mib.slab)] | @tsv' "$out/runs.json" > "$out/scale.tsv"
+gnuplot <<GP 2>&1 | grep -v '^$' >&2
+set terminal pngcairo size 1000,420 font ',10'
+set output '$out/lab-scale.png'
+set multiplot layout 1,2 title "vmlab fat-trees on 2 shared cores (load avg $(jq -s -r '[.[].load_before] | min' "$out/runs.json")-$(jq -s -r '[.[].load_after] | max' "$out/runs.json"))"
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.8 border -1
+set boxwidth 0.6
+set ylabel 'seconds (wall, median)'
+set xlabel 'fat-tree k'
+set key top left
+plot '$out/scale.tsv' using 2:xtic(1) title 'plan+netns+veths', '' using 3 title 'addresses, routes', \
+	'' using 4 title 'sysctls, offloads', '' using 5 title 'data plane', '' using 6 title 'pause agents', \
+	'' using 7 title 'down'
+set ylabel 'MiB'
+set style histogram clustered gap 1
+plot '$out/scale.tsv' using 8:xtic(1) title 'MemAvailable drop', '' using 9 title 'PSS of processes', \
+	'' using 10 title 'slab'
+unset multiplot
+GP
+echo "plot: $out/lab-scale.png"
