@@ -95,7 +95,7 @@ one_run() {
 		mark() { lab_mark "$1"; }
 		lab_init "$LAB"
 		SC_DIR=$TGR_TMP/sc; rm -rf "$SC_DIR"; mkdir -p "$SC_DIR"
-		local load0 avail0 slab0 sunr0 pcpu0 ns0 pids c_ready c0 c1 avail1 slab1 sunr1 pcpu1 pss freed i spawned
+		local load0 avail0 slab0 sunr0 pcpu0 ns0 pids c_ready c0 c1 avail1 slab1 sunr1 pcpu1 pss freed i spawned w0 w1
 		sync
 		load0=$(load1) ns0=$(netns_objs)
 		avail0=$(meminfo MemAvailable) slab0=$(meminfo Slab)
@@ -112,9 +112,11 @@ one_run() {
 		mapfile -t pids < <(lab_procs)
 		c_ready=$(cpu_ticks "${pids[@]}")
 		sleep 1
-		c0=$(cpu_ticks "${pids[@]}")
+		# Over the time really elapsed: reading hundreds of /proc files on
+		# a busy machine takes seconds of its own.
+		c0=$(cpu_ticks "${pids[@]}") w0=$EPOCHREALTIME
 		sleep "$idle"
-		c1=$(cpu_ticks "${pids[@]}")
+		c1=$(cpu_ticks "${pids[@]}") w1=$EPOCHREALTIME
 		avail1=$(meminfo MemAvailable) slab1=$(meminfo Slab)
 		sunr1=$(meminfo SUnreclaim) pcpu1=$(meminfo Percpu)
 		pss=$(pss_kb "${pids[@]}")
@@ -143,7 +145,7 @@ one_run() {
 			--argjson hz "$(getconf CLK_TCK)" \
 			--argjson procs "${#pids[@]}" \
 			--argjson agents_cpu "$(echo "scale=2; $c_ready / $(getconf CLK_TCK)" | bc)" \
-			--argjson cpu "$(echo "scale=3; ($c1 - $c0) / $(getconf CLK_TCK) / $idle" | bc)" \
+			--argjson cpu "$(echo "scale=3; ($c1 - $c0) / $(getconf CLK_TCK) / ($w1 - $w0)" | bc)" \
 			--argjson avail "$(( (avail0 - avail1) / 1024 ))" \
 			--argjson slab "$(( (slab1 - slab0) / 1024 ))" \
 			--argjson sunr "$(( (sunr1 - sunr0) / 1024 ))" \
@@ -225,7 +227,7 @@ jq -s -r 'map(select(.tree == "new")) | group_by(.k)[] | . as $g |
 gnuplot <<GP 2>&1 | grep -v '^$' >&2
 set terminal pngcairo size 1000,420 font ',10'
 set output '$out/lab-scale.png'
-set multiplot layout 1,2 title "vmlab fat-trees on 2 shared cores (load avg $(jq -s -r '[.[].load_before] | min' "$out/runs.json")-$(jq -s -r '[.[].load_after] | max' "$out/runs.json"))"
+set multiplot layout 1,2 title "vmlab fat-trees on 2 shared cores (load avg $(jq -s -r '[.[] | .load_before, .load_after] | min' "$out/runs.json")-$(jq -s -r '[.[] | .load_before, .load_after] | max' "$out/runs.json"))"
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.8 border -1
