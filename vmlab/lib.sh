@@ -32,6 +32,18 @@ LAB_TXQUEUES=${LAB_TXQUEUES:-1}
 
 source "$VMLAB_DIR/frr.sh"
 
+# Bring-up and teardown phases, "PHASE SECONDS TICKS" in $LAB_PHASES when
+# set (tests/bench/bench_lab_scale.sh): the wall clock since the epoch and
+# the CPU time (clock ticks) of this shell and its waited-for children,
+# which on a busy machine says more than the wall. No process spawned.
+lab_mark() {
+	local -a st
+	[ -n "${LAB_PHASES:-}" ] || return 0
+	read -r -a st < "/proc/$BASHPID/stat"
+	# utime, stime, cutime, cstime (fields 14-17; comm is "bash")
+	echo "$1 $EPOCHREALTIME $((st[13] + st[14] + st[15] + st[16]))" >> "$LAB_PHASES"
+}
+
 lab_log() { [ "${LAB_QUIET:-0}" = 1 ] || echo "vmlab: $*" >&2; }
 lab_die() { echo "vmlab: $*" >&2; return 1; }
 
@@ -92,10 +104,13 @@ _node_setup() {
 		net.ipv4.fib_multipath_hash_policy=1 net.ipv4.conf.all.rp_filter=0
 		net.ipv4.conf.default.rp_filter=0 net.ipv4.conf.all.send_redirects=0
 		net.ipv4.conf.default.send_redirects=0 net.ipv4.conf.all.accept_redirects=0"
+	# Written to /proc/sys by the shell itself: no sysctl process (at
+	# k = 8 each process per node is 208 more).
+	s=${s//./\/}
 	# shellcheck disable=SC2016
 	nsenter --net="/run/netns/$ns" sh -c '
-		s=$1; shift
-		sysctl -qw $s >/dev/null 2>&1
+		for kv in $1; do echo "${kv#*=}" > "/proc/sys/${kv%%=*}"; done 2>/dev/null
+		shift
 		for p in "$@"; do ethtool -K "$p" tso off gso off gro ${LAB_GRO:-on} 2>/dev/null; done
 		true' sh "$s" "$@"
 }
@@ -134,13 +149,15 @@ _apply_routes() {
 	join -v 1 <(awk '{ print $2 "|" $3, $0 }' "$old.r" | sort) \
 		  <(awk '{ print $2 "|" $3 }' "$new.r" | sort) | cut -d' ' -f2- |
 		_route_cmds del > "$new.c3"
+	# Each step on all its nodes before the next; within a step the
+	# nodes in parallel, their batches split in one pass.
 	for c in "$new.c1" "$new.c2" "$new.c3"; do
-		for n in $(awk '{ print $1 }' "$c" | sort -u); do
-			awk -v n="$n" '$1 == n { $1 = ""; print substr($0, 2) }' "$c" |
-				ip -n "$(lab_ns "$n")" -force -batch - 2>/dev/null
-		done
+		rm -rf "$new.d" && mkdir "$new.d" || return 1
+		awk -v d="$new.d" '{ f = d "/" $1; $1 = ""; print substr($0, 2) > f }' "$c"
+		# shellcheck disable=SC2016
+		ls "$new.d" | D=$new.d _lab_parallel 'ip -n "$LAB-$1" -force -batch "$D/$1" 2>/dev/null'
 	done
-	rm -f "$new.r" "$old.r" "$new.c1" "$new.c2" "$new.c3"
+	rm -rf "$new.r" "$old.r" "$new.c1" "$new.c2" "$new.c3" "$new.d"
 }
 
 _routes_batch() {
@@ -155,6 +172,60 @@ _neigh_batch() {
 		printf "neigh replace %s lladdr 02:00:%02x:%02x:%02x:%02x dev %s nud permanent\n",
 			$5, o[1], o[2], o[3], o[4], $3
 	}' "$LAB_STATE/plan"
+}
+
+# Per node, the "ip -batch" file DIR/NODE: loopback up, addresses and
+# links up, permanent neighbours, then the routes (their next hops need
+# the addresses). One pass over the plan for all the nodes: a pass per
+# node is quadratic (at k = 8, 208 nodes x a 27,000-line plan).
+_config_batches() {
+	local d=$1
+	rm -rf "$d" && mkdir -p "$d" || return 1
+	{
+		awk '$1 == "switch" || $1 == "host" { print $2, "link set lo up" }' "$LAB_STATE/topo"
+		awk '$1 == "addr" {
+			split($5, o, ".")
+			print $2, "addr add " $4 " dev " $3
+			print $2, "link set " $3 " up"
+			printf "%s neigh replace %s lladdr 02:00:%02x:%02x:%02x:%02x dev %s nud permanent\n",
+				$2, $5, o[1], o[2], o[3], o[4], $3
+		}' "$LAB_STATE/plan"
+		grep '^route ' "$LAB_STATE/plan" | _route_cmds replace
+	} | awk -v d="$d" '{ f = d "/" $1; $1 = ""; print substr($0, 2) > f }'
+}
+
+# _lab_parallel CMD: CMD (a shell string; "$1".. are the words of a line)
+# for every line of stdin, LAB_JOBS at a time (default 4: most of the
+# work is the kernel's, under the RTNL lock, but every command also
+# spends time starting and in user space, which overlaps). Fails when
+# any one failed. The jobs share this shell's functions and variables;
+# it waits only for its own jobs, never for processes lab_spawn started.
+_lab_parallel() {
+	local cmd=$1 line bad=0 jobs=${LAB_JOBS:-4}
+	local -a run=()
+	while read -r line; do
+		while [ ${#run[@]} -ge "$jobs" ]; do _lab_reap || bad=1; done
+		# shellcheck disable=SC2086 # the line's words are the arguments
+		(set -- $line; eval "$cmd") &
+		run+=($!)
+	done
+	while [ ${#run[@]} -gt 0 ]; do _lab_reap || bad=1; done
+	return $bad
+}
+
+# Collect the finished jobs of the caller's run[], or wait a moment if
+# none has. By pid: "wait -n PID..." (bash 5.2) fails on a job that
+# ended before it was called, and a bare "wait -n" also returns for jobs
+# that are not the runner's.
+_lab_reap() {
+	local p rc=0
+	local -a left=()
+	for p in "${run[@]}"; do
+		if kill -0 "$p" 2>/dev/null; then left+=("$p"); else wait "$p" || rc=1; fi
+	done
+	[ ${#left[@]} -eq ${#run[@]} ] && sleep 0.02
+	run=("${left[@]}")
+	return $rc
 }
 
 # up and down of one lab name exclude each other: without a lock two ups
@@ -200,6 +271,7 @@ _lab_up() {
 	# From here on the lab is this process's: its failure paths and a
 	# scenario's exit trap may take it down (lab_down_mine).
 	LAB_MINE=1
+	lab_mark up-begin
 	mkdir -p "$LAB_STATE/bpffs" || return 1
 	: > "$LAB_STATE/netns"; : > "$LAB_STATE/pids"; : > "$LAB_STATE/down"
 	mount -t bpf bpf "$LAB_STATE/bpffs" || { lab_die "cannot mount bpffs"; lab_down; return 1; }
@@ -217,9 +289,11 @@ _lab_up() {
 	fi
 	# Namespaces are recorded before they are made, so a crash in between
 	# leaves a record lab_down acts on.
+	lab_mark plan
 	for n in $(lab_nodes); do lab_ns "$n"; done >> "$LAB_STATE/netns"
 	sed 's/^/netns add /' "$LAB_STATE/netns" | ip -batch - ||
 		{ lab_die "cannot make the namespaces"; lab_down; return 1; }
+	lab_mark netns
 	# One veth per link (addr lines come in port-id pairs 2k, 2k+1), made
 	# by one ip -batch: every process costs ~70 ms in the VM.
 	awk -v lab="$LAB" -v q="$LAB_TXQUEUES" '
@@ -228,20 +302,21 @@ _lab_up() {
 		printf "link add %s address %s netns %s-%s numtxqueues %s type veth peer name %s address %s netns %s-%s numtxqueues %s\n",
 			pa, ma, lab, a, q, $3, mac($4), lab, $2, q }' "$LAB_STATE/plan" |
 		ip -batch - || { lab_die "cannot make the links"; lab_down; return 1; }
-	for n in $(lab_nodes); do
-		kind=$(awk -v n="$n" '($1 == "switch" || $1 == "host") && $2 == n { print $1 }' "$LAB_STATE/topo")
-		{
-			echo "link set lo up"
-			awk -v n="$n" '$1 == "addr" && $2 == n {
-				print "addr add " $4 " dev " $3
-				print "link set " $3 " up"
-			}' "$LAB_STATE/plan"
-			_neigh_batch "$n"
-			_routes_batch "$n" "$LAB_STATE/plan"
-		} | ip -n "$(lab_ns "$n")" -batch - || { lab_die "configuring $n failed"; lab_down; return 1; }
-		# shellcheck disable=SC2046
-		_node_setup "$(lab_ns "$n")" "$kind" $(awk -v n="$n" '$1 == "addr" && $2 == n { print $3 }' "$LAB_STATE/plan")
-	done
+	lab_mark veths
+	_config_batches "$LAB_STATE/cfg" ||
+		{ lab_die "cannot write the nodes' configuration"; lab_down; return 1; }
+	# shellcheck disable=SC2016
+	lab_nodes | _lab_parallel 'ip -n "$LAB-$1" -batch "$LAB_STATE/cfg/$1"' ||
+		{ lab_die "configuring the nodes failed"; lab_down; return 1; }
+	rm -rf "$LAB_STATE/cfg"
+	lab_mark addr
+	# "NODE KIND PORT..." in one pass over the plan.
+	awk '$1 == "switch" || $1 == "host" { kind[$2] = $1; order[++n] = $2; next }
+	     $1 == "addr" { ports[$2] = ports[$2] " " $3 }
+	     END { for (i = 1; i <= n; i++) print order[i], kind[order[i]] ports[order[i]] }' \
+		"$LAB_STATE/topo" "$LAB_STATE/plan" |
+		_lab_parallel 'n=$1; shift; _node_setup "$LAB-$n" "$@"'
+	lab_mark config
 	if grep -qx -- --bgp "$LAB_STATE/routing"; then
 		frr_up || { lab_down; return 1; }
 	fi
@@ -367,6 +442,7 @@ lab_down_mine() { [ "${LAB_MINE:-0}" = 1 ] && lab_down; return 0; }
 _lab_down() {
 	local pid alive
 	[ -d "$LAB_STATE" ] || return 0
+	lab_mark down-begin
 	if [ -f "$LAB_STATE/pids" ]; then
 		while read -r pid _; do kill -TERM -- "-$pid" 2>/dev/null; done < "$LAB_STATE/pids"
 		for _ in $(seq 30); do
@@ -377,13 +453,30 @@ _lab_down() {
 		done
 		while read -r pid _; do kill -KILL -- "-$pid" 2>/dev/null; done < "$LAB_STATE/pids"
 	fi
+	lab_mark down-processes
 	if [ -f "$LAB_STATE/netns" ]; then
-		# Stray processes (started with vmlab exec ... &) die with the lab.
-		xargs -r -P 8 -I{} sh -c 'ip netns pids {} 2>/dev/null | xargs -r kill -KILL 2>/dev/null' \
-			< "$LAB_STATE/netns"
-		xargs -r -P 8 -n 1 ip netns del < "$LAB_STATE/netns" 2>/dev/null
+		# Stray processes (started with vmlab exec ... &) die with the
+		# lab: every process whose network namespace is one of the lab's,
+		# found in one pass over /proc (not one "ip netns pids" each).
+		_lab_strays | xargs -r kill -KILL 2>/dev/null
+		# One process deletes them all (the kernel frees them later, in
+		# batches, off this path).
+		sed 's/^/netns del /' "$LAB_STATE/netns" | ip -force -batch - 2>/dev/null
 	fi
+	lab_mark down-netns
 	# Pins outlive namespaces; they go with the lab's bpffs.
 	mountpoint -q "$LAB_STATE/bpffs" && umount "$LAB_STATE/bpffs"
 	rm -rf "$LAB_STATE"
+}
+
+# Pids of the processes in the lab's namespaces (by namespace inode).
+_lab_strays() {
+	local -a ns=()
+	mapfile -t ns < <(sed 's|^|/run/netns/|' "$LAB_STATE/netns")
+	[ ${#ns[@]} -gt 0 ] || return 0
+	{
+		stat -L -c 'ns %i' "${ns[@]}" 2>/dev/null
+		stat -L -c 'pid %i %n' /proc/[0-9]*/ns/net 2>/dev/null
+	} | awk '$1 == "ns" { lab[$2]; next }
+		$1 == "pid" && ($2 in lab) { split($3, p, "/"); print p[3] }'
 }
