@@ -115,7 +115,7 @@ static __always_inline void pfc_account_in(struct __sk_buff *skb, __u32 slot,
 	if (!c->xoff &&
 	    pfc_xoff_next(0, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
 	    __sync_val_compare_and_swap(&c->xoff, 0, 1) == 0) {
-		xon_near[PFC_SLOT(slot & (PFC_MAX_PORTS - 1), prio)] = 0;
+		*pfc_xon_near_flag(slot, prio) = 0;
 		__sync_fetch_and_add(&c->xoff_crossings, 1);
 		pfc_emit(PFC_EV_XOFF, slot, prio,
 			 pfc_pause_now(skb, mark, prio), 0);
@@ -173,7 +173,7 @@ pfc_file_drop(struct pfc_pp *c, struct net_device___pfc *dev, __u32 reason)
 static __always_inline void pfc_near_xon(struct pfc_pp *c, __u32 slot,
 					 __u32 prio, __u64 now_b)
 {
-	__u8 *n = &xon_near[PFC_SLOT(slot & (PFC_MAX_PORTS - 1), prio & 7)];
+	__u8 *n = pfc_xon_near_flag(slot, prio);
 
 	if (!*n && pfc_xon_near(c->xoff, now_b, xon_bytes[prio & 7],
 				xon_near_bytes[prio & 7])) {

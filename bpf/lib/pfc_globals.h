@@ -61,6 +61,20 @@ __u32 emap[PFC_PRIOS];
  */
 __u8 xon_near[PFC_MAX_PORTS * PFC_PRIOS];
 
+/*
+ * The XON-near flag of (slot, prio). The index is masked last, behind a
+ * compiler barrier: Debian's 6.1 verifier loses the bounds of the masked
+ * operands through the multiply-add and refuses the access ("math between
+ * map_value pointer and register with unbounded min value").
+ */
+static __always_inline __u8 *pfc_xon_near_flag(__u32 slot, __u32 prio)
+{
+	__u64 i = PFC_SLOT(slot & (PFC_MAX_PORTS - 1), prio & (PFC_PRIOS - 1));
+
+	barrier_var(i);
+	return &xon_near[i & (PFC_MAX_PORTS * PFC_PRIOS - 1)];
+}
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, PFC_MAX_PORTS);
