@@ -211,10 +211,12 @@ static int parse_args(int argc, char **argv, struct compile_opts *o,
 	c->exact_seconds = seconds >= 0 ? seconds : EXACT_SAT_SECONDS;
 	if (c->exact) {
 		if (o->nclasses != 1)
-			return usage_err(NULL, "--exact handles one class only");
-		if (no_bound)
 			return usage_err(NULL,
-					 "--exact needs the lower bound (drop --no-bound)");
+					 "--exact handles one class only");
+		if (no_bound)
+			return usage_err(
+				NULL,
+				"--exact needs the lower bound (drop --no-bound)");
 		/* SAT supersedes the 0-1 program: skip GLPK */
 		c->bopts.max_vars = 0;
 	}
@@ -342,13 +344,13 @@ static json_t *exact_json(const struct outcome *oc)
 			json_pack("{s:i,s:s,s:s,s:f,s:i,s:I,s:i,s:i}",
 				  "priorities", s->k, "model",
 				  sat_model_name(s->model), "answer",
-				  answer_name(s->result), "seconds",
-				  s->seconds, "variables", s->vars, "clauses",
+				  answer_name(s->result), "seconds", s->seconds,
+				  "variables", s->vars, "clauses",
 				  (json_int_t)s->clauses, "solver_calls",
 				  s->rounds, "cycle_clauses", s->cycles));
 	}
-	j = json_pack("{s:i,s:o,s:b,s:b,s:f,s:f,s:o}", "found_before",
-		      x->found, "optimum",
+	j = json_pack("{s:i,s:o,s:b,s:b,s:f,s:f,s:o}", "found_before", x->found,
+		      "optimum",
 		      x->optimum >= 0 ? json_integer(x->optimum) : json_null(),
 		      "improved", x->improved, "timed_out", x->timed_out,
 		      "seconds", x->seconds, "time_limit", oc->exact_limit,
@@ -367,11 +369,10 @@ static void print_exact(const struct outcome *oc)
 		const struct exact_step *s = &x->steps[i];
 
 		fprintf(stderr, "exact: %d priorit%s (%s model): %s, %.2f s\n",
-			s->k, s->k == 1 ? "y" : "ies",
-			sat_model_name(s->model),
-			s->result > 0	 ? "possible" :
+			s->k, s->k == 1 ? "y" : "ies", sat_model_name(s->model),
+			s->result > 0  ? "possible" :
 			s->result == 0 ? "impossible (UNSAT)" :
-					   "unknown",
+					 "unknown",
 			s->seconds);
 	}
 	if (x->optimum < 0) {

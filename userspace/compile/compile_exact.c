@@ -23,9 +23,9 @@ static struct exact_step *step(struct exact_search *x,
 	pr_info("exact: %d priorit%s, %s model: %s (%.2f s, %d variables, "
 		"%lld clauses, %d solver calls, %d cycle clauses)\n",
 		a->k, a->k == 1 ? "y" : "ies", sat_model_name(a->model),
-		a->result > 0	 ? "solvable" :
+		a->result > 0  ? "solvable" :
 		a->result == 0 ? "UNSAT" :
-				   "unknown (time limit)",
+				 "unknown (time limit)",
 		a->seconds, a->vars, (long long)a->clauses, a->rounds,
 		a->cycles);
 	return s;

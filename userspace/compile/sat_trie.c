@@ -40,8 +40,8 @@ static int transition(struct trie_build *b, int from, int to)
 	if (fresh) {
 		if (tr->ntr == b->tcap) {
 			b->tcap = b->tcap ? 2 * b->tcap : 1024;
-			tr->tr_from = xrealloc(tr->tr_from,
-					       b->tcap * sizeof(int));
+			tr->tr_from =
+				xrealloc(tr->tr_from, b->tcap * sizeof(int));
 			tr->tr_to = xrealloc(tr->tr_to, b->tcap * sizeof(int));
 		}
 		tr->tr_from[tr->ntr] = from;
@@ -66,9 +66,8 @@ static int child(struct trie_build *b, int parent, int port)
 		}
 		tr->port[tr->n] = port;
 		tr->parent[tr->n] = parent;
-		tr->tr[tr->n] = parent < 0 ? -1 :
-					     transition(b, tr->port[parent],
-							port);
+		tr->tr[tr->n] =
+			parent < 0 ? -1 : transition(b, tr->port[parent], port);
 		*v = (uint64_t)tr->n++;
 	}
 	return (int)*v;

@@ -12,8 +12,11 @@
 static void replay_decide(struct tagging *tg, const struct tag_unit *u,
 			  uint8_t *tags)
 {
-	const struct tag_algo_replay *rp = (const struct tag_algo_replay *)(
-		(const char *)tg->algo - offsetof(struct tag_algo_replay, algo));
+	const struct tag_algo_replay *rp =
+		(const struct tag_algo_replay *)((const char *)tg->algo -
+						 offsetof(
+							 struct tag_algo_replay,
+							 algo));
 	uint64_t v;
 	int k;
 

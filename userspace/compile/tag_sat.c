@@ -36,10 +36,10 @@ static void clause(struct enc *c, const int *lits, int n)
 	c->clauses++;
 }
 
-#define CLAUSE(c, ...)                                       \
-	do {                                                 \
-		const int l_[] = { __VA_ARGS__ };            \
-		clause((c), l_, (int)ARRAY_SIZE(l_));        \
+#define CLAUSE(c, ...)                                \
+	do {                                          \
+		const int l_[] = { __VA_ARGS__ };     \
+		clause((c), l_, (int)ARRAY_SIZE(l_)); \
 	} while (0)
 
 /* "tag of node n >= t", t = 0..k: constants at both ends. */
@@ -135,8 +135,8 @@ static void encode_priorities(struct enc *c)
 			continue;
 		for (p = 0; p < k; p++)
 			for (p2 = 0; p2 < k; p2++)
-				CLAUSE(c, -q(c, tr->parent[n], p),
-				       -q(c, n, p2), f_var(c, tr->tr[n], p, p2));
+				CLAUSE(c, -q(c, tr->parent[n], p), -q(c, n, p2),
+				       f_var(c, tr->tr[n], p, p2));
 	}
 	/* priorities are interchangeable: name the first prefix's one 0 */
 	if (tr->n)
@@ -218,8 +218,8 @@ static void collect_used(const struct enc *c, const int *tag, struct used *u)
  * Shortest cycle through graph edge e0 = (a -> b): breadth-first from b
  * back to a. Fills cyc[] with graph edge ids (g->eid); its length.
  */
-static int shortest_through(const struct digraph *g, const int *src,
-			    int64_t e0, int a, int b, int64_t *cyc)
+static int shortest_through(const struct digraph *g, const int *src, int64_t e0,
+			    int a, int b, int64_t *cyc)
 {
 	int head = 0, tail = 0, v, len = 0;
 	int *queue = xmalloc(g->n * sizeof(int));
@@ -269,8 +269,8 @@ static int next_cycle(const struct used *u, const char *gone, int64_t *out)
 	digraph_build(&g, u->nnodes, src, dst, m);
 	len = digraph_find_cycle(&g, &cyc);
 	if (len > 0) {
-		l2 = shortest_through(&g, src, cyc[0], src[cyc[0]],
-				      dst[cyc[0]], out);
+		l2 = shortest_through(&g, src, cyc[0], src[cyc[0]], dst[cyc[0]],
+				      out);
 		if (l2 <= 0 || l2 > len) {
 			memcpy(out, cyc, len * sizeof(int64_t));
 			l2 = len;
@@ -361,9 +361,10 @@ static int lazy_loop(struct enc *c, struct sat_answer *a)
 		collect_used(c, a->tag, &u);
 		cut = cut_cycles(c, &u);
 		a->cycles += cut;
-		pr_debug("sat: %s k=%d round %d: %lld used edges, %d cycles cut\n",
-			 sat_model_name(c->model), c->k, a->rounds,
-			 (long long)u.m, cut);
+		pr_debug(
+			"sat: %s k=%d round %d: %lld used edges, %d cycles cut\n",
+			sat_model_name(c->model), c->k, a->rounds,
+			(long long)u.m, cut);
 		if (!cut) {
 			res = 1;
 			break;
@@ -378,8 +379,12 @@ static int lazy_loop(struct enc *c, struct sat_answer *a)
 int tag_sat_solve(const struct topo *t, const struct sat_trie *tr, int k,
 		  enum sat_model model, double deadline, struct sat_answer *a)
 {
-	struct enc c = { .t = t, .tr = tr, .model = model, .k = k,
-			 .one = 1, .deadline = deadline };
+	struct enc c = { .t = t,
+			 .tr = tr,
+			 .model = model,
+			 .k = k,
+			 .one = 1,
+			 .deadline = deadline };
 	double t0 = now_seconds();
 
 	memset(a, 0, sizeof(*a));

@@ -284,8 +284,8 @@ static void check_rules(const struct topo *t, const struct elp *e,
 }
 
 /* Fewest priorities by SAT; with check, its tagging is verified too. */
-static int sat_min(const struct topo *t, const struct elp *e,
-		   enum sat_model m, bool check)
+static int sat_min(const struct topo *t, const struct elp *e, enum sat_model m,
+		   bool check)
 {
 	struct sat_trie tr;
 	struct sat_answer a;
@@ -315,8 +315,9 @@ START_TEST(sat_matches_exhaustive_search)
 		    bp = brute_min(t, e, SAT_PRIORITIES),
 		    sp = sat_min(t, e, SAT_PRIORITIES, false);
 
-		ck_assert_msg(bt == st, "instance %d: tagging %d by search, %d by SAT",
-			      i, bt, st);
+		ck_assert_msg(bt == st,
+			      "instance %d: tagging %d by search, %d by SAT", i,
+			      bt, st);
 		ck_assert_msg(bp == sp,
 			      "instance %d: priorities %d by search, %d by SAT",
 			      i, bp, sp);
