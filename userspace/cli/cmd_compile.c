@@ -341,13 +341,14 @@ static json_t *exact_json(const struct outcome *oc)
 
 		json_array_append_new(
 			steps,
-			json_pack("{s:i,s:s,s:s,s:f,s:i,s:I,s:i,s:i}",
+			json_pack("{s:i,s:s,s:s,s:f,s:f,s:i,s:I,s:i,s:i}",
 				  "priorities", s->k, "model",
 				  sat_model_name(s->model), "answer",
 				  answer_name(s->result), "seconds", s->seconds,
-				  "variables", s->vars, "clauses",
-				  (json_int_t)s->clauses, "solver_calls",
-				  s->rounds, "cycle_clauses", s->cycles));
+				  "cpu_seconds", s->cpu_seconds, "variables",
+				  s->vars, "clauses", (json_int_t)s->clauses,
+				  "solver_calls", s->rounds, "cycle_clauses",
+				  s->cycles));
 	}
 	j = json_pack("{s:i,s:o,s:b,s:b,s:f,s:f,s:o}", "found_before", x->found,
 		      "optimum",

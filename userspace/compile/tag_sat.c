@@ -3,14 +3,17 @@
 #include <ccadical.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "compile/tag_sat.h"
 #include "graph/digraph.h"
 #include "lib/log.h"
 #include "lib/util.h"
 
-/* Cycle clauses added per graph and solver call: enough to cut many cycles at once. */
-#define CYCLES_PER_GRAPH 200
+/* Cycle clauses added per solver call, at most. */
+#define CYCLES_PER_ROUND 20000
+/* Edge scans of the cycle searches per solver call (~0.1 s): big graphs. */
+#define CUT_WORK 50000000LL
 
 struct enc {
 	CCaDiCaL *s;
@@ -24,6 +27,7 @@ struct enc {
 	int nvars;
 	int64_t clauses;
 	double deadline;
+	int64_t next_edge; /* where the next round's cycle search starts */
 };
 
 static void clause(struct enc *c, const int *lits, int n)
@@ -143,6 +147,58 @@ static void encode_priorities(struct enc *c)
 		CLAUSE(c, q(c, 0, 0));
 }
 
+/*
+ * Eager acyclicity: every graph node gets a B-bit rank, and a used edge
+ * a -> b forces rank(a) < rank(b). d[i]: the first difference (from the
+ * top) is bit i with a 0 and b 1; q[i]: bits B-1..i are equal.
+ */
+static void rank_edge(struct enc *c, int e, int ra, int rb, int bits)
+{
+	int d = c->nvars + 1, q = d + bits, i, lits[33];
+
+	c->nvars += 2 * bits;
+	lits[0] = -e;
+	for (i = 0; i < bits; i++) {
+		lits[i + 1] = d + i;
+		CLAUSE(c, -(d + i), -(ra + i));
+		CLAUSE(c, -(d + i), rb + i);
+		if (i + 1 < bits)
+			CLAUSE(c, -(d + i), q + i + 1);
+		CLAUSE(c, -(q + i), -(ra + i), rb + i);
+		CLAUSE(c, -(q + i), ra + i, -(rb + i));
+		if (i + 1 < bits)
+			CLAUSE(c, -(q + i), q + i + 1);
+	}
+	clause(c, lits, bits + 1);
+}
+
+static void encode_ranks(struct enc *c)
+{
+	const struct sat_trie *tr = c->tr;
+	int np = c->t->nports, k = c->k, bits = 1, base, x, p, p2;
+
+	while ((1 << bits) < np * k)
+		bits++;
+	base = c->nvars + 1;
+	c->nvars += np * k * bits;
+	for (x = 0; x < tr->ntr; x++) {
+		int a = tr->tr_from[x], b = tr->tr_to[x];
+
+		for (p = 0; p < k; p++) {
+			if (c->model == SAT_TAGGING) {
+				rank_edge(c, e_var(c, x, p),
+					  base + (p * np + a) * bits,
+					  base + (p * np + b) * bits, bits);
+				continue;
+			}
+			for (p2 = 0; p2 < k; p2++)
+				rank_edge(c, f_var(c, x, p, p2),
+					  base + (p * np + a) * bits,
+					  base + (p2 * np + b) * bits, bits);
+		}
+	}
+}
+
 static void read_tags(const struct enc *c, int *tag)
 {
 	int n, t, p;
@@ -214,103 +270,116 @@ static void collect_used(const struct enc *c, const int *tag, struct used *u)
 	free(seen);
 }
 
-/*
- * Shortest cycle through graph edge e0 = (a -> b): breadth-first from b
- * back to a. Fills cyc[] with graph edge ids (g->eid); its length.
- */
-static int shortest_through(const struct digraph *g, const int *src, int64_t e0,
-			    int a, int b, int64_t *cyc)
-{
-	int head = 0, tail = 0, v, len = 0;
-	int *queue = xmalloc(g->n * sizeof(int));
-	int64_t *via = xmalloc(g->n * sizeof(int64_t)), i;
+/* Breadth-first search state, reused for every edge of one round. */
+struct bfs {
+	int64_t work; /* edges scanned */
+	int *queue;
+	int64_t *via; /* edge into a node, -1 at the start */
+	uint32_t *stamp; /* via[] is valid where stamp == cur */
+	uint32_t cur;
+};
 
-	for (v = 0; v < g->n; v++)
-		via[v] = -2;
-	via[b] = -1;
-	queue[tail++] = b;
-	while (head < tail && via[a] == -2) {
-		v = queue[head++];
+/*
+ * Shortest cycle through used edge e0 = (a -> b): breadth-first from b
+ * back to a. Fills cyc[] with used-edge ids; its length (0: none).
+ */
+static int shortest_through(const struct digraph *g, const struct used *u,
+			    struct bfs *s, int64_t e0, int64_t *cyc)
+{
+	int a = u->src[e0], b = u->dst[e0], head = 0, tail = 0, v, len = 0;
+	int64_t i;
+
+	s->cur++;
+	s->stamp[b] = s->cur;
+	s->via[b] = -1;
+	s->queue[tail++] = b;
+	while (head < tail && s->stamp[a] != s->cur) {
+		v = s->queue[head++];
+		s->work += g->start[v + 1] - g->start[v] + 1;
 		for (i = g->start[v]; i < g->start[v + 1]; i++) {
 			int to = g->to[i];
 
-			if (via[to] != -2)
+			if (s->stamp[to] == s->cur)
 				continue;
-			via[to] = g->eid[i];
-			queue[tail++] = to;
+			s->stamp[to] = s->cur;
+			s->via[to] = g->eid[i];
+			s->queue[tail++] = to;
 		}
 	}
-	if (via[a] != -2) {
-		cyc[len++] = e0;
-		for (v = a; v != b; v = src[via[v]])
-			cyc[len++] = via[v];
-	}
-	free(queue);
-	free(via);
+	if (s->stamp[a] != s->cur)
+		return 0;
+	cyc[len++] = e0;
+	for (v = a; v != b; v = u->src[s->via[v]])
+		cyc[len++] = s->via[v];
 	return len;
 }
 
-/* One cycle among the edges not gone, shortened, as used-edge ids; its length. */
-static int next_cycle(const struct used *u, const char *gone, int64_t *out)
+static int cmp_i64(const void *x, const void *y)
 {
-	int *src = xmalloc((u->m + 1) * sizeof(int)),
-	    *dst = xmalloc((u->m + 1) * sizeof(int));
-	int64_t *orig = xmalloc((u->m + 1) * sizeof(int64_t)), *cyc, j, m = 0;
-	struct digraph g;
-	int len, l2, i;
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
 
-	for (j = 0; j < u->m; j++) {
-		if (gone[j])
-			continue;
-		src[m] = u->src[j];
-		dst[m] = u->dst[j];
-		orig[m++] = j;
-	}
-	digraph_build(&g, u->nnodes, src, dst, m);
-	len = digraph_find_cycle(&g, &cyc);
-	if (len > 0) {
-		l2 = shortest_through(&g, src, cyc[0], src[cyc[0]], dst[cyc[0]],
-				      out);
-		if (l2 <= 0 || l2 > len) {
-			memcpy(out, cyc, len * sizeof(int64_t));
-			l2 = len;
-		}
-		len = l2;
-		for (i = 0; i < len; i++)
-			out[i] = orig[out[i]];
-	}
-	free(cyc);
-	digraph_free(&g);
-	free(src);
-	free(dst);
-	free(orig);
-	return len;
+	return (a > b) - (a < b);
+}
+
+/* FNV-1a of the sorted edge set: one clause per distinct cycle. */
+static uint64_t cycle_hash(int64_t *cyc, int len)
+{
+	uint64_t h = 1469598103934665603ULL;
+	int i;
+
+	qsort(cyc, len, sizeof(*cyc), cmp_i64);
+	for (i = 0; i < len; i++)
+		h = (h ^ (uint64_t)cyc[i]) * 1099511628211ULL;
+	return h == HMAP_EMPTY ? 0 : h;
 }
 
 /*
- * Add clauses for up to CYCLES_PER_GRAPH edge-disjoint cycles of the used
- * graph; the number added (0: the answer is acyclic, a real solution).
+ * For every used edge, the shortest cycle through it becomes a clause
+ * (each distinct cycle once, up to CYCLES_PER_ROUND and CUT_WORK, but
+ * never stopping before the first). Short cycles make short clauses, and
+ * one per edge cuts every cycle-closing edge of this answer at once; the
+ * number added (0: every edge was searched, acyclic, a real solution).
  */
 static int cut_cycles(struct enc *c, const struct used *u)
 {
-	char *gone = xcalloc(u->m + 1, 1);
-	int64_t *cyc = xmalloc((u->m + 1) * sizeof(int64_t));
+	struct bfs s = { 0 };
+	struct digraph g;
+	struct hmap seen;
+	int64_t *cyc, e0, j;
 	int added = 0, len, i;
 
-	while (added < CYCLES_PER_GRAPH) {
-		len = next_cycle(u, gone, cyc);
-		if (len <= 0)
-			break;
-		for (i = 0; i < len; i++) {
+	digraph_build(&g, u->nnodes, u->src, u->dst, u->m);
+	s.queue = xmalloc((u->nnodes + 1) * sizeof(int));
+	s.via = xmalloc((u->nnodes + 1) * sizeof(int64_t));
+	s.stamp = xcalloc(u->nnodes + 1, sizeof(uint32_t));
+	cyc = xmalloc((u->m + 1) * sizeof(int64_t));
+	hmap_init(&seen, 1024);
+	/* rounds start where the last one stopped: big graphs get covered */
+	for (j = 0; j < u->m && added < CYCLES_PER_ROUND &&
+		    (s.work < CUT_WORK || !added);
+	     j++) {
+		bool fresh;
+
+		e0 = (c->next_edge + j) % u->m;
+		len = shortest_through(&g, u, &s, e0, cyc);
+		if (!len)
+			continue;
+		hmap_slot(&seen, cycle_hash(cyc, len), &fresh);
+		if (!fresh)
+			continue;
+		for (i = 0; i < len; i++)
 			ccadical_add(c->s, -u->var[cyc[i]]);
-			gone[cyc[i]] = 1;
-		}
 		ccadical_add(c->s, 0);
 		c->clauses++;
 		added++;
 	}
-	free(gone);
+	c->next_edge += j;
+	hmap_free(&seen);
 	free(cyc);
+	free(s.queue);
+	free(s.via);
+	free(s.stamp);
+	digraph_free(&g);
 	return added;
 }
 
@@ -386,6 +455,7 @@ int tag_sat_solve(const struct topo *t, const struct sat_trie *tr, int k,
 			 .one = 1,
 			 .deadline = deadline };
 	double t0 = now_seconds();
+	clock_t c0 = clock();
 
 	memset(a, 0, sizeof(*a));
 	a->k = k;
@@ -402,6 +472,8 @@ int tag_sat_solve(const struct topo *t, const struct sat_trie *tr, int k,
 		encode_tagging(&c);
 	else
 		encode_priorities(&c);
+	if (getenv("TAGGER_SAT_EAGER"))
+		encode_ranks(&c);
 	a->result = lazy_loop(&c, a);
 	if (a->result == 1 && model == SAT_TAGGING)
 		answer_keys(&c, a);
@@ -411,8 +483,9 @@ int tag_sat_solve(const struct topo *t, const struct sat_trie *tr, int k,
 	}
 	a->vars = c.nvars;
 	a->clauses = c.clauses;
-	a->seconds = now_seconds() - t0;
 	ccadical_release(c.s);
+	a->seconds = now_seconds() - t0;
+	a->cpu_seconds = (double)(clock() - c0) / CLOCKS_PER_SEC;
 	return a->result;
 }
 

@@ -93,6 +93,7 @@ struct sat_answer {
 	int rounds; /* solver calls */
 	int cycles; /* cycle clauses added */
 	double seconds;
+	double cpu_seconds; /* the process's CPU time meanwhile */
 	int *tag; /* per trie node, when solvable */
 	struct hmap keys; /* SAT_TAGGING, solvable */
 };
@@ -119,6 +120,7 @@ struct exact_step {
 	enum sat_model model;
 	int result; /* 1 solvable, 0 UNSAT, -1 unknown */
 	double seconds;
+	double cpu_seconds;
 	int vars;
 	int64_t clauses;
 	int rounds;
