@@ -147,58 +147,6 @@ static void encode_priorities(struct enc *c)
 		CLAUSE(c, q(c, 0, 0));
 }
 
-/*
- * Eager acyclicity: every graph node gets a B-bit rank, and a used edge
- * a -> b forces rank(a) < rank(b). d[i]: the first difference (from the
- * top) is bit i with a 0 and b 1; q[i]: bits B-1..i are equal.
- */
-static void rank_edge(struct enc *c, int e, int ra, int rb, int bits)
-{
-	int d = c->nvars + 1, q = d + bits, i, lits[33];
-
-	c->nvars += 2 * bits;
-	lits[0] = -e;
-	for (i = 0; i < bits; i++) {
-		lits[i + 1] = d + i;
-		CLAUSE(c, -(d + i), -(ra + i));
-		CLAUSE(c, -(d + i), rb + i);
-		if (i + 1 < bits)
-			CLAUSE(c, -(d + i), q + i + 1);
-		CLAUSE(c, -(q + i), -(ra + i), rb + i);
-		CLAUSE(c, -(q + i), ra + i, -(rb + i));
-		if (i + 1 < bits)
-			CLAUSE(c, -(q + i), q + i + 1);
-	}
-	clause(c, lits, bits + 1);
-}
-
-static void encode_ranks(struct enc *c)
-{
-	const struct sat_trie *tr = c->tr;
-	int np = c->t->nports, k = c->k, bits = 1, base, x, p, p2;
-
-	while ((1 << bits) < np * k)
-		bits++;
-	base = c->nvars + 1;
-	c->nvars += np * k * bits;
-	for (x = 0; x < tr->ntr; x++) {
-		int a = tr->tr_from[x], b = tr->tr_to[x];
-
-		for (p = 0; p < k; p++) {
-			if (c->model == SAT_TAGGING) {
-				rank_edge(c, e_var(c, x, p),
-					  base + (p * np + a) * bits,
-					  base + (p * np + b) * bits, bits);
-				continue;
-			}
-			for (p2 = 0; p2 < k; p2++)
-				rank_edge(c, f_var(c, x, p, p2),
-					  base + (p * np + a) * bits,
-					  base + (p2 * np + b) * bits, bits);
-		}
-	}
-}
-
 static void read_tags(const struct enc *c, int *tag)
 {
 	int n, t, p;
@@ -472,8 +420,6 @@ int tag_sat_solve(const struct topo *t, const struct sat_trie *tr, int k,
 		encode_tagging(&c);
 	else
 		encode_priorities(&c);
-	if (getenv("TAGGER_SAT_EAGER"))
-		encode_ranks(&c);
 	a->result = lazy_loop(&c, a);
 	if (a->result == 1 && model == SAT_TAGGING)
 		answer_keys(&c, a);

@@ -35,8 +35,8 @@
  * clause "not all of these edge variables", solve again. Each added
  * clause holds in every real solution (setting each edge variable to
  * "used"), so UNSAT of the final formula is UNSAT of the model; SAT
- * without a cycle is a solution. Each cycle is shortened to the shortest
- * cycle through one of its edges before it becomes a clause.
+ * without a cycle is a solution. Each round, the shortest cycle through
+ * each used edge becomes a clause (short cycles, short clauses).
  *
  * API:
  *   sat_trie_build(t, e, &tr) / sat_trie_free(&tr)
