@@ -21,6 +21,12 @@ check "the proof: 2 priorities UNSAT in the tagging model" \
 check "the solver's time is reported" jq -e '.exact_search.seconds >= 0' b2-sum.json
 check "the heuristics' rules are kept and verify" $T verify clos.topo b2.elp b2.json
 
+$T paths updown clos.topo -o up.elp
+check "up-down: 1 priority, optimal by the lower bound, none fewer" \
+	test "$($T -j compile clos.topo up.elp --exact -o /dev/null |
+		jq -c '[.priorities, .optimal, .method, .exact_search.no_fewer_with_any_rules]')" = \
+	'[1,true,"lower-bound",true]'
+
 $T topo bcube 2 3 -o bc.topo
 $T paths bcube bc.topo --order parallel -o bc.elp
 check "without --exact BCube(2,3) takes 3" \

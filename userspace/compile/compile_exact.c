@@ -67,7 +67,11 @@ static void any_rules(const struct topo *t, const struct sat_trie *tr, int k,
 {
 	struct sat_answer a;
 
-	if (k < 1 || x->nsteps == EXACT_STEPS_MAX)
+	if (k < 1) {
+		x->any_rules = 1; /* no lossless path without a priority */
+		return;
+	}
+	if (x->nsteps == EXACT_STEPS_MAX)
 		return;
 	tag_sat_solve(t, tr, k, SAT_PRIORITIES, deadline, &a);
 	step(x, &a);
