@@ -92,7 +92,7 @@ for c in "${cases[@]}" "${exact_only[@]}"; do
 		'[$c, .exact_search.found_before, (.exact_search.optimum // "?"),
 		  (.method // "not-proved"),
 		  ([.exact_search.steps[] | "\(.priorities)\(.model[0:1]):\(.answer)"] | join(",")),
-		  (.exact_search.no_fewer_with_any_rules // "?"),
+		  (.exact_search.no_fewer_with_any_rules | if . == null then "?" else tostring end),
 		  .exact_search.seconds, ([.exact_search.steps[].cpu_seconds] | add // 0)] | @tsv' "$tmp/out" |
 		awk -F'\t' '{ printf "%-24s %6s %6s %-12s %-22s %8s %9.2f %9.2f\n",
 			$1, $2, $3, $4, $5, $6, $7, $8 }'
