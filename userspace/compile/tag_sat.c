@@ -14,6 +14,11 @@
 #define CYCLES_PER_ROUND 20000
 /* Edge scans of the cycle searches per solver call (~0.1 s): big graphs. */
 #define CUT_WORK 50000000LL
+/*
+ * Variables a formula may number (the solver allocates per index): many
+ * priorities on a large ELP answer "unknown" instead of exhausting memory.
+ */
+#define SAT_MAX_VARS 100000000LL
 
 struct enc {
 	CCaDiCaL *s;
@@ -393,6 +398,12 @@ static int lazy_loop(struct enc *c, struct sat_answer *a)
 	return res;
 }
 
+bool tag_sat_too_large(const struct sat_trie *tr, int k)
+{
+	return (int64_t)tr->n * k + (int64_t)tr->ntr * (k * k + k) >
+	       SAT_MAX_VARS;
+}
+
 int tag_sat_solve(const struct topo *t, const struct sat_trie *tr, int k,
 		  enum sat_model model, double deadline, struct sat_answer *a)
 {
@@ -410,6 +421,12 @@ int tag_sat_solve(const struct topo *t, const struct sat_trie *tr, int k,
 	a->model = model;
 	if (k < 1 || k > TAG_MAX) {
 		a->result = tr->n ? 0 : 1;
+		return a->result;
+	}
+	if (tag_sat_too_large(tr, k)) {
+		pr_warn("exact: %d priorities on %d prefixes: too large a formula\n",
+			k, tr->n);
+		a->result = -1;
 		return a->result;
 	}
 	c.s = ccadical_init();

@@ -46,6 +46,8 @@
  *   ans.keys (SAT_TAGGING, solvable): rule_key(tag, in, out) -> new tag
  *   ans.tag: per trie node, its tag / priority (solvable)
  *   tag_sat_answer_free(&ans)
+ *   tag_sat_too_large(&tr, k)   the formula would number over 10^8
+ *       variables (tag_sat_solve then answers -1 at once)
  *   tag_algo_replay_init(&rp, keys)  an algorithm that answers the
  *       engine's keys from the map (missing keys turn lossy)
  *
@@ -104,6 +106,7 @@ void sat_trie_free(struct sat_trie *tr);
 int tag_sat_solve(const struct topo *t, const struct sat_trie *tr, int k,
 		  enum sat_model model, double deadline, struct sat_answer *a);
 void tag_sat_answer_free(struct sat_answer *a);
+bool tag_sat_too_large(const struct sat_trie *tr, int k);
 const char *sat_model_name(enum sat_model m);
 
 struct tag_algo_replay {

@@ -477,6 +477,20 @@ START_TEST(time_limit_gives_unknown_and_keeps_the_result)
 }
 END_TEST
 
+/* Many priorities on a large ELP: "unknown" at once, not gigabytes. */
+START_TEST(huge_formulas_are_refused)
+{
+	struct sat_trie tr = { .n = 2000000, .ntr = 100000 };
+	struct sat_answer a;
+
+	ck_assert(!tag_sat_too_large(&tr, 2));
+	ck_assert(tag_sat_too_large(&tr, 40));
+	/* refused before the trie's arrays are read: they are NULL here */
+	ck_assert_int_eq(tag_sat_solve(NULL, &tr, 40, SAT_TAGGING, 0, &a), -1);
+	tag_sat_answer_free(&a);
+}
+END_TEST
+
 Suite *tag_sat_suite(void)
 {
 	Suite *s = suite_create("tag_sat");
@@ -489,6 +503,7 @@ Suite *tag_sat_suite(void)
 	tcase_add_test(tc, a_looping_path_needs_a_priority_per_visit);
 	tcase_add_test(tc, a_ring_needs_two_in_both_models);
 	tcase_add_test(tc, time_limit_gives_unknown_and_keeps_the_result);
+	tcase_add_test(tc, huge_formulas_are_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
