@@ -26,7 +26,7 @@ static struct exact_step *step(struct exact_search *x,
 		a->k, a->k == 1 ? "y" : "ies", sat_model_name(a->model),
 		a->result > 0  ? "solvable" :
 		a->result == 0 ? "UNSAT" :
-				 "unknown (time limit)",
+				 "unknown (time limit or too large)",
 		a->seconds, a->vars, (long long)a->clauses, a->rounds,
 		a->cycles);
 	return s;
