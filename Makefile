@@ -14,7 +14,8 @@ FUZZ_LONG_SECONDS ?= 120
 UNITDIR  ?= $(PREFIX)/lib/systemd/system
 SYSCONFDIR ?= /etc
 
-# Libraries with a pkg-config file; GLPK (Debian's libglpk-dev) has none.
+# Libraries with a pkg-config file; GLPK (libglpk-dev) and CaDiCaL
+# (libcadical-dev, a static C++ library behind a C API) have none.
 PKGS     := jansson libbpf libmnl
 PKG_CONFIG ?= pkg-config
 CFLAGS   ?= -O2 -g
@@ -22,7 +23,7 @@ CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	    -D_GNU_SOURCE -MMD -MP -Iuserspace -Ibpf -I$(OUTPUT) \
 	    $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || \
-		echo -ljansson -lbpf -lmnl) -lglpk -lm
+		echo -ljansson -lbpf -lmnl) -lglpk -lcadical -lstdc++ -lm
 
 # The BPF target's architecture and the multiarch include dir (asm/types.h)
 # come from the toolchain, not from a fixed x86.

@@ -124,7 +124,12 @@ static int add_row(struct lp *l, int type, double lo, double hi)
 
 static int add_cols(struct lp *l, int n, int kind, double lo, double hi)
 {
-	int c = glp_add_cols(l->p, n), i;
+	int c, i;
+
+	/* GLPK aborts the process on zero columns (no path has two hops) */
+	if (!n)
+		return glp_get_num_cols(l->p) + 1;
+	c = glp_add_cols(l->p, n);
 
 	for (i = 0; i < n; i++) {
 		glp_set_col_kind(l->p, c + i, kind);

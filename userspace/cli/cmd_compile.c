@@ -8,6 +8,7 @@
 #include "analyze/bound.h"
 #include "cli/cmd.h"
 #include "compile/compile.h"
+#include "compile/tag_sat.h"
 #include "model/rules.h"
 #include "analyze/verify.h"
 #include "lib/log.h"
@@ -23,8 +24,13 @@ struct compile_cli {
 	const char *dot;
 	bool verify;
 	bool bound;
+	bool exact;
+	double exact_seconds;
 	struct bound_opts bopts;
 };
+
+/* --exact: the SAT search's whole time limit unless --exact-seconds says */
+#define EXACT_SAT_SECONDS 60
 
 static int help(int argc, char **argv)
 {
@@ -34,7 +40,7 @@ static int help(int argc, char **argv)
 		"             --classes N | --priorities LIST | --dscp LIST |\n"
 		"             --lossy-priority P | --lossy-dscp D | --strict | --compress |\n"
 		"             --table FILE | --dot FILE | --no-verify | --no-bound |\n"
-		"             --exact-seconds S | --threads T }\n"
+		"             --exact | --exact-seconds S | --threads T }\n"
 		"\n"
 		"Compiles the expected lossless paths into per-switch rules: classify\n"
 		"(in-port, tag) -> priority and rewrite (tag, in-port, out-port) -> tag.\n"
@@ -52,7 +58,11 @@ static int help(int argc, char **argv)
 		"  --dot FILE    Graphviz picture of the tagged graph\n"
 		"  --no-verify   skip the independent verifier (run by default)\n"
 		"  --no-bound    skip the lower bound / exact minimum\n"
-		"  --exact-seconds S   GLPK time limit of the exact minimum (default 3)\n"
+		"  --exact       the exact minimum by SAT (CaDiCaL): proves the count\n"
+		"                optimal or finds fewer priorities (one class only)\n"
+		"  --exact-seconds S   time limit of the exact minimum: GLPK's per\n"
+		"                count (default 3), or with --exact the SAT search's\n"
+		"                total (default 60); when it runs out: not proved\n"
 		"  --threads T   T threads (default: one per CPU); same output\n"
 		"Without -o the rules go to stdout (unless -j, which prints a summary).\n"
 		"Every option is --name V or --name=V, spelled in full.\n",
@@ -179,6 +189,7 @@ static int parse_args(int argc, char **argv, struct compile_opts *o,
 		{ .name = "--dot", .type = OPT_STR, .out = &c->dot },
 		{ .name = "--no-verify", .type = OPT_FLAG, .out = &no_verify },
 		{ .name = "--no-bound", .type = OPT_FLAG, .out = &no_bound },
+		{ .name = "--exact", .type = OPT_FLAG, .out = &c->exact },
 		{ .name = "--exact-seconds",
 		  .type = OPT_INT,
 		  .min = 0,
@@ -205,6 +216,18 @@ static int parse_args(int argc, char **argv, struct compile_opts *o,
 	c->bound = !no_bound;
 	if (seconds >= 0)
 		c->bopts.seconds = seconds;
+	c->exact_seconds = seconds >= 0 ? seconds : EXACT_SAT_SECONDS;
+	if (c->exact) {
+		if (o->nclasses != 1)
+			return usage_err(NULL,
+					 "--exact handles one class only");
+		if (no_bound)
+			return usage_err(
+				NULL,
+				"--exact needs the lower bound (drop --no-bound)");
+		/* SAT supersedes the 0-1 program: skip GLPK */
+		c->bopts.max_vars = 0;
+	}
 	return check_opts(o) ? EXIT_USAGE : 0;
 }
 
@@ -294,6 +317,9 @@ static void report_lossy(const struct topo *t, const struct elp *e,
 struct outcome {
 	struct bound b;
 	bool bounded;
+	bool exact; /* --exact ran: x holds its search */
+	struct exact_search x;
+	double exact_limit;
 	bool verified;
 	bool deadlock_free;
 	double verify_seconds;
@@ -302,6 +328,81 @@ struct outcome {
 static json_t *json_tristate(int v)
 {
 	return v < 0 ? json_null() : json_boolean(v);
+}
+
+/* What proves the optimum (or the exact minimum) reported; NULL if nothing. */
+static const char *proof_method(const struct outcome *oc)
+{
+	if (oc->exact)
+		return oc->x.optimum >= 0 ? oc->x.method : NULL;
+	if (!oc->bounded || (oc->b.optimal != 1 && oc->b.exact < 0))
+		return NULL;
+	return strstr(oc->b.why, "MIP") ? "mip" : "lower-bound";
+}
+
+static const char *answer_name(int result)
+{
+	return result > 0 ? "sat" : result == 0 ? "unsat" : "unknown";
+}
+
+static json_t *exact_json(const struct outcome *oc)
+{
+	const struct exact_search *x = &oc->x;
+	json_t *steps = json_array(), *j;
+	int i;
+
+	for (i = 0; i < x->nsteps; i++) {
+		const struct exact_step *s = &x->steps[i];
+
+		json_array_append_new(
+			steps,
+			json_pack("{s:i,s:s,s:s,s:f,s:f,s:i,s:I,s:i,s:i}",
+				  "priorities", s->k, "model",
+				  sat_model_name(s->model), "answer",
+				  answer_name(s->result), "seconds", s->seconds,
+				  "cpu_seconds", s->cpu_seconds, "variables",
+				  s->vars, "clauses", (json_int_t)s->clauses,
+				  "solver_calls", s->rounds, "cycle_clauses",
+				  s->cycles));
+	}
+	j = json_pack("{s:i,s:o,s:b,s:b,s:f,s:f,s:o}", "found_before", x->found,
+		      "optimum",
+		      x->optimum >= 0 ? json_integer(x->optimum) : json_null(),
+		      "improved", x->improved, "timed_out", x->timed_out,
+		      "seconds", x->seconds, "time_limit", oc->exact_limit,
+		      "steps", steps);
+	json_object_set_new(j, "no_fewer_with_any_rules",
+			    json_tristate(x->any_rules));
+	return j;
+}
+
+static void print_exact(const struct outcome *oc)
+{
+	const struct exact_search *x = &oc->x;
+	int i;
+
+	for (i = 0; i < x->nsteps; i++) {
+		const struct exact_step *s = &x->steps[i];
+
+		fprintf(stderr, "exact: %d priorit%s (%s model): %s, %.2f s\n",
+			s->k, s->k == 1 ? "y" : "ies", sat_model_name(s->model),
+			s->result > 0  ? "possible" :
+			s->result == 0 ? "impossible (UNSAT)" :
+					 "unknown",
+			s->seconds);
+	}
+	if (x->optimum < 0) {
+		fprintf(stderr,
+			"exact: not proved within %.0f s; keeping %d priorities\n",
+			oc->exact_limit, x->found);
+		return;
+	}
+	fprintf(stderr, "exact: %d priorit%s optimal (%s)%s%s\n", x->optimum,
+		x->optimum == 1 ? "y" : "ies", x->method,
+		x->improved ? ", found by the solver" : "",
+		x->any_rules == 1 ?
+			", and no rule set of any kind does with fewer" :
+			"");
 }
 
 static void print_summary(const struct elp *e, const struct compile_result *r,
@@ -328,6 +429,12 @@ static void print_summary(const struct elp *e, const struct compile_result *r,
 		json_object_set_new(
 			j, "optimal",
 			json_tristate(oc->bounded ? oc->b.optimal : -1));
+		json_object_set_new(j, "method",
+				    proof_method(oc) ?
+					    json_string(proof_method(oc)) :
+					    json_null());
+		if (oc->exact)
+			json_object_set_new(j, "exact_search", exact_json(oc));
 		json_object_set_new(j, "verified", json_boolean(oc->verified));
 		json_object_set_new(j, "deadlock_free",
 				    oc->verified ?
@@ -342,7 +449,9 @@ static void print_summary(const struct elp *e, const struct compile_result *r,
 		r->algo->name, r->nlossless, r->nlossless == 1 ? "y" : "ies",
 		r->nrules, r->max_switch_rules, r->nsw, e->npaths, r->lossy,
 		seconds);
-	if (oc->bounded)
+	if (oc->bounded && oc->exact)
+		print_exact(oc);
+	else if (oc->bounded)
 		fprintf(stderr, "lower bound %d (%s)%s\n", oc->b.lower,
 			oc->b.why,
 			oc->b.optimal == 1 ? ": optimal" :
@@ -390,6 +499,42 @@ static int verify_compiled(const struct topo *t, const struct elp *e,
 	return rc;
 }
 
+/* The bound's fields after the search: what it proved, in the bound's terms. */
+static void exact_to_bound(const struct exact_search *x, struct bound *b)
+{
+	int i;
+
+	for (i = 0; i < x->nsteps; i++)
+		if (x->steps[i].model == SAT_TAGGING && !x->steps[i].result &&
+		    x->steps[i].k + 1 > b->lower) {
+			b->lower = x->steps[i].k + 1;
+			b->why = "exact (SAT)";
+		}
+	b->exact = x->optimum;
+	b->optimal = x->optimum >= 0;
+}
+
+/*
+ * --exact: search, and when the solver found fewer priorities, the rules
+ * are rebuilt and verified again like any compiled result.
+ */
+static int run_exact(const struct topo *t, const struct elp *e,
+		     const struct compile_opts *o, const struct compile_cli *c,
+		     struct compile_result *r, struct outcome *oc,
+		     json_t **rules)
+{
+	oc->exact_limit = c->exact_seconds;
+	oc->exact = true;
+	if (compile_exact(t, e, o, oc->b.lower, c->exact_seconds, r, &oc->x))
+		return -1;
+	exact_to_bound(&oc->x, &oc->b);
+	if (!oc->x.improved)
+		return 0;
+	json_decref(*rules);
+	*rules = compile_rules_json(t, r, o);
+	return c->verify ? verify_compiled(t, e, r, *rules, o->threads, oc) : 0;
+}
+
 int do_compile(int argc, char **argv)
 {
 	struct compile_cli c = { .verify = true, .bound = true };
@@ -433,6 +578,11 @@ int do_compile(int argc, char **argv)
 		oc.bounded = true;
 		phase_mark(&pc, "bound");
 	}
+	if (c.exact && ret == EXIT_OK) {
+		if (run_exact(t, e, &o, &c, &r, &oc, &rules))
+			ret = EXIT_PROBLEM;
+		phase_mark(&pc, "exact");
+	}
 	if (r.lossy) {
 		report_lossy(t, e, &r);
 		if (o.strict)
@@ -444,6 +594,8 @@ int do_compile(int argc, char **argv)
 	print_summary(e, &r, &o, &oc, now_seconds() - t0);
 	json_decref(rules);
 	compile_result_free(&r);
+	if (oc.exact)
+		compile_exact_free(&oc.x);
 out:
 	elp_free(e);
 	topo_free(t);

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# tagger compile --exact: a proof of optimality (Clos, 2 bounces: 2 is
+# UNSAT, 3 optimal), fewer priorities than the heuristics (BCube(2,3)
+# with parallel paths: 2, verified by tagger verify), the time limit
+# (not proved, the heuristics' rules kept), usage errors, and the rules on
+# standard output untouched by the solver.
+source "$(dirname "$0")/../lib.sh"
+cd "$TGR_TMP" || exit 1
+T=$TAGGER
+
+$T topo clos -o clos.topo
+$T paths bounce=2 clos.topo -o b2.elp
+$T -j compile clos.topo b2.elp --exact -o b2.json >b2-sum.json
+check "Clos 2 bounces: 3 priorities, optimal by SAT" \
+	test "$(jq -c '[.priorities, .lower_bound, .exact, .optimal, .method]' b2-sum.json)" = \
+	'[3,3,3,true,"sat"]'
+check "the proof: 2 priorities UNSAT in the tagging model" \
+	test "$(jq -c '.exact_search.steps[0] | [.priorities, .model, .answer]' b2-sum.json)" = \
+	'[2,"tagging","unsat"]'
+check "the solver's time is reported" jq -e '.exact_search.seconds >= 0' b2-sum.json
+check "the heuristics' rules are kept and verify" $T verify clos.topo b2.elp b2.json
+
+$T paths updown clos.topo -o up.elp
+check "up-down: 1 priority, optimal by the lower bound, none fewer" \
+	test "$($T -j compile clos.topo up.elp --exact -o /dev/null |
+		jq -c '[.priorities, .optimal, .method, .exact_search.no_fewer_with_any_rules]')" = \
+	'[1,true,"lower-bound",true]'
+
+$T topo bcube 2 3 -o bc.topo
+$T paths bcube bc.topo --order parallel -o bc.elp
+check "without --exact BCube(2,3) takes 3" \
+	test "$($T -j compile bc.topo bc.elp --no-bound -o /dev/null | jq .priorities)" = 3
+$T compile bc.topo bc.elp --exact -o bc.json 2>bc.err
+check "with --exact 2, said in plain words" \
+	grep -q 'exact: 2 priorities optimal (lower-bound), found by the solver' bc.err
+check "tagger verify accepts the solver's rules" $T verify bc.topo bc.elp bc.json
+check "and they use 2 lossless priorities" \
+	sh -c "$T stats bc.json | grep -q 'lossless priorities: 2 '"
+check "rules on stdout stay JSON (the solver prints nothing)" \
+	sh -c "$T compile bc.topo bc.elp --exact 2>/dev/null | jq -e .switches >/dev/null"
+
+# A case the solver cannot settle in one second: not proved, rules kept.
+$T topo jellyfish 100 8 --seed 1 -o jf.topo
+$T paths ksp=4 jf.topo -o jf.elp
+$T -j compile jf.topo jf.elp --exact --exact-seconds 1 -o jf.json >jf-sum.json
+rc=$?
+check "time limit: exit 0" test $rc = 0
+check "time limit: not optimal, no method, timed out, 3 kept" \
+	test "$(jq -c '[.optimal, .method, .exact_search.timed_out, .priorities]' jf-sum.json)" = \
+	'[false,null,true,3]'
+check "time limit: the kept rules verify" $T verify jf.topo jf.elp jf.json
+$T compile jf.topo jf.elp --exact --exact-seconds 1 -o /dev/null 2>jf.err
+check "time limit: plain output says not proved" grep -q 'not proved within 1 s' jf.err
+
+$T compile clos.topo b2.elp --exact --classes 2 -o /dev/null 2>err
+check "--exact with two classes: exit 2" test $? = 2
+$T compile clos.topo b2.elp --exact --no-bound -o /dev/null 2>err
+check "--exact without the bound: exit 2" test $? = 2
+exit 0

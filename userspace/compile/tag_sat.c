@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Exact priority minimum by SAT: the encodings and the lazy loop; see tag_sat.h. */
+#include <ccadical.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "compile/tag_sat.h"
+#include "graph/digraph.h"
+#include "lib/log.h"
+#include "lib/util.h"
+
+/* Cycle clauses added per solver call, at most. */
+#define CYCLES_PER_ROUND 20000
+/* Edge scans of the cycle searches per solver call (~0.1 s): big graphs. */
+#define CUT_WORK 50000000LL
+/*
+ * Variables a formula may number (the solver allocates per index): many
+ * priorities on a large ELP answer "unknown" instead of exhausting memory.
+ */
+#define SAT_MAX_VARS 100000000LL
+
+struct enc {
+	CCaDiCaL *s;
+	const struct topo *t;
+	const struct sat_trie *tr;
+	enum sat_model model;
+	int k;
+	int one; /* a variable fixed true: constants in clauses */
+	int yb, wb, eb; /* SAT_TAGGING: first variable of each family */
+	int qb, fb; /* SAT_PRIORITIES */
+	int nvars;
+	int64_t clauses;
+	double deadline;
+	int64_t next_edge; /* where the next round's cycle search starts */
+};
+
+static void clause(struct enc *c, const int *lits, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		ccadical_add(c->s, lits[i]);
+	ccadical_add(c->s, 0);
+	c->clauses++;
+}
+
+#define CLAUSE(c, ...)                                \
+	do {                                          \
+		const int l_[] = { __VA_ARGS__ };     \
+		clause((c), l_, (int)ARRAY_SIZE(l_)); \
+	} while (0)
+
+/* "tag of node n >= t", t = 0..k: constants at both ends. */
+static int y(const struct enc *c, int n, int t)
+{
+	if (t <= 0)
+		return c->one;
+	if (t >= c->k)
+		return -c->one;
+	return c->yb + n * (c->k - 1) + (t - 1);
+}
+
+/* "key (t, transition tr) answers at least s", t < s < k */
+static int w(const struct enc *c, int tr, int t, int s)
+{
+	return c->wb + (tr * c->k + t) * c->k + s;
+}
+
+/* "some hop over tr stays in tag t" (SAT_TAGGING) */
+static int e_var(const struct enc *c, int tr, int t)
+{
+	return c->eb + tr * c->k + t;
+}
+
+static int q(const struct enc *c, int n, int p)
+{
+	return c->qb + n * c->k + p;
+}
+
+/* "some hop over tr goes from priority p to p2" (SAT_PRIORITIES) */
+static int f_var(const struct enc *c, int tr, int p, int p2)
+{
+	return c->fb + (tr * c->k + p) * c->k + p2;
+}
+
+/* One hop parent -> node of the tagging model. */
+static void tagging_hop(struct enc *c, int par, int n, int tr)
+{
+	int k = c->k, t, s;
+
+	for (t = 1; t < k; t++)
+		CLAUSE(c, -y(c, par, t), y(c, n, t));
+	for (t = 0; t < k; t++) {
+		/* not (tag(par) == t) is: not y(par, t) or y(par, t + 1) */
+		int a = -y(c, par, t), b = y(c, par, t + 1);
+
+		for (s = t + 1; s < k; s++) {
+			CLAUSE(c, a, b, -y(c, n, s), w(c, tr, t, s));
+			CLAUSE(c, a, b, y(c, n, s), -w(c, tr, t, s));
+		}
+		CLAUSE(c, a, b, y(c, n, t + 1), e_var(c, tr, t));
+	}
+}
+
+static void encode_tagging(struct enc *c)
+{
+	const struct sat_trie *tr = c->tr;
+	int k = c->k, n, t;
+
+	c->yb = c->one + 1;
+	c->wb = c->yb + tr->n * (k - 1);
+	c->eb = c->wb + tr->ntr * k * k;
+	c->nvars = c->eb + tr->ntr * k - 1;
+	for (n = 0; n < tr->n; n++) {
+		for (t = 1; t + 1 < k; t++)
+			CLAUSE(c, -y(c, n, t + 1), y(c, n, t));
+		if (tr->parent[n] < 0) {
+			/* one class: every packet enters with tag 0 */
+			if (k > 1)
+				CLAUSE(c, -y(c, n, 1));
+			continue;
+		}
+		tagging_hop(c, tr->parent[n], n, tr->tr[n]);
+	}
+}
+
+static void encode_priorities(struct enc *c)
+{
+	const struct sat_trie *tr = c->tr;
+	int k = c->k, n, p, p2, lits[TAG_MAX];
+
+	c->qb = c->one + 1;
+	c->fb = c->qb + tr->n * k;
+	c->nvars = c->fb + tr->ntr * k * k - 1;
+	for (n = 0; n < tr->n; n++) {
+		for (p = 0; p < k; p++) {
+			lits[p] = q(c, n, p);
+			for (p2 = p + 1; p2 < k; p2++)
+				CLAUSE(c, -q(c, n, p), -q(c, n, p2));
+		}
+		clause(c, lits, k);
+		if (tr->parent[n] < 0)
+			continue;
+		for (p = 0; p < k; p++)
+			for (p2 = 0; p2 < k; p2++)
+				CLAUSE(c, -q(c, tr->parent[n], p), -q(c, n, p2),
+				       f_var(c, tr->tr[n], p, p2));
+	}
+	/* priorities are interchangeable: name the first prefix's one 0 */
+	if (tr->n)
+		CLAUSE(c, q(c, 0, 0));
+}
+
+static void read_tags(const struct enc *c, int *tag)
+{
+	int n, t, p;
+
+	for (n = 0; n < c->tr->n; n++) {
+		tag[n] = 0;
+		if (c->model == SAT_TAGGING) {
+			for (t = 1; t < c->k; t++)
+				tag[n] += ccadical_val(c->s, y(c, n, t)) > 0;
+			continue;
+		}
+		for (p = 0; p < c->k; p++)
+			if (ccadical_val(c->s, q(c, n, p)) > 0)
+				tag[n] = p;
+	}
+}
+
+/* The edges the answer uses, as graph edges with their edge variables. */
+struct used {
+	int *src, *dst, *var;
+	int64_t m, cap;
+	int nnodes;
+};
+
+static void used_push(struct used *u, int a, int b, int var)
+{
+	if (u->m == u->cap) {
+		u->cap = u->cap ? 2 * u->cap : 1024;
+		u->src = xrealloc(u->src, u->cap * sizeof(int));
+		u->dst = xrealloc(u->dst, u->cap * sizeof(int));
+		u->var = xrealloc(u->var, u->cap * sizeof(int));
+	}
+	u->src[u->m] = a;
+	u->dst[u->m] = b;
+	u->var[u->m++] = var;
+}
+
+/*
+ * SAT_TAGGING: one graph per tag over in-ports (nodes t * nports + port
+ * keep them apart); SAT_PRIORITIES: one graph over (port, priority).
+ * Either way one graph of nports * k nodes holds all of them.
+ */
+static void collect_used(const struct enc *c, const int *tag, struct used *u)
+{
+	const struct sat_trie *tr = c->tr;
+	int np = c->t->nports, k = c->k, n;
+	char *seen = xcalloc((size_t)tr->ntr * k * k + 1, 1);
+
+	u->m = 0;
+	u->nnodes = np * k;
+	for (n = 0; n < tr->n; n++) {
+		int par = tr->parent[n], x, a, b;
+		size_t at;
+
+		if (par < 0)
+			continue;
+		a = tag[par];
+		b = tag[n];
+		if (c->model == SAT_TAGGING && a != b)
+			continue;
+		at = ((size_t)tr->tr[n] * k + a) * k + b;
+		if (seen[at])
+			continue;
+		seen[at] = 1;
+		x = c->model == SAT_TAGGING ? e_var(c, tr->tr[n], a) :
+					      f_var(c, tr->tr[n], a, b);
+		used_push(u, a * np + tr->port[par], b * np + tr->port[n], x);
+	}
+	free(seen);
+}
+
+/* Breadth-first search state, reused for every edge of one round. */
+struct bfs {
+	int64_t work; /* edges scanned */
+	int *queue;
+	int64_t *via; /* edge into a node, -1 at the start */
+	uint32_t *stamp; /* via[] is valid where stamp == cur */
+	uint32_t cur;
+};
+
+/*
+ * Shortest cycle through used edge e0 = (a -> b): breadth-first from b
+ * back to a. Fills cyc[] with used-edge ids; its length (0: none).
+ */
+static int shortest_through(const struct digraph *g, const struct used *u,
+			    struct bfs *s, int64_t e0, int64_t *cyc)
+{
+	int a = u->src[e0], b = u->dst[e0], head = 0, tail = 0, v, len = 0;
+	int64_t i;
+
+	s->cur++;
+	s->stamp[b] = s->cur;
+	s->via[b] = -1;
+	s->queue[tail++] = b;
+	while (head < tail && s->stamp[a] != s->cur) {
+		v = s->queue[head++];
+		s->work += g->start[v + 1] - g->start[v] + 1;
+		for (i = g->start[v]; i < g->start[v + 1]; i++) {
+			int to = g->to[i];
+
+			if (s->stamp[to] == s->cur)
+				continue;
+			s->stamp[to] = s->cur;
+			s->via[to] = g->eid[i];
+			s->queue[tail++] = to;
+		}
+	}
+	if (s->stamp[a] != s->cur)
+		return 0;
+	cyc[len++] = e0;
+	for (v = a; v != b; v = u->src[s->via[v]])
+		cyc[len++] = s->via[v];
+	return len;
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* FNV-1a of the sorted edge set: one clause per distinct cycle. */
+static uint64_t cycle_hash(int64_t *cyc, int len)
+{
+	uint64_t h = 1469598103934665603ULL;
+	int i;
+
+	qsort(cyc, len, sizeof(*cyc), cmp_i64);
+	for (i = 0; i < len; i++)
+		h = (h ^ (uint64_t)cyc[i]) * 1099511628211ULL;
+	return h == HMAP_EMPTY ? 0 : h;
+}
+
+/*
+ * For every used edge, the shortest cycle through it becomes a clause
+ * (each distinct cycle once, up to CYCLES_PER_ROUND and CUT_WORK, but
+ * never stopping before the first). Short cycles make short clauses, and
+ * one per edge cuts every cycle-closing edge of this answer at once; the
+ * number added (0: every edge was searched, acyclic, a real solution).
+ */
+static int cut_cycles(struct enc *c, const struct used *u)
+{
+	struct bfs s = { 0 };
+	struct digraph g;
+	struct hmap seen;
+	int64_t *cyc, e0, j;
+	int added = 0, len, i;
+
+	digraph_build(&g, u->nnodes, u->src, u->dst, u->m);
+	s.queue = xmalloc((u->nnodes + 1) * sizeof(int));
+	s.via = xmalloc((u->nnodes + 1) * sizeof(int64_t));
+	s.stamp = xcalloc(u->nnodes + 1, sizeof(uint32_t));
+	cyc = xmalloc((u->m + 1) * sizeof(int64_t));
+	hmap_init(&seen, 1024);
+	/* rounds start where the last one stopped: big graphs get covered */
+	for (j = 0; j < u->m && added < CYCLES_PER_ROUND &&
+		    (s.work < CUT_WORK || !added);
+	     j++) {
+		bool fresh;
+
+		e0 = (c->next_edge + j) % u->m;
+		len = shortest_through(&g, u, &s, e0, cyc);
+		if (!len)
+			continue;
+		hmap_slot(&seen, cycle_hash(cyc, len), &fresh);
+		if (!fresh)
+			continue;
+		for (i = 0; i < len; i++)
+			ccadical_add(c->s, -u->var[cyc[i]]);
+		ccadical_add(c->s, 0);
+		c->clauses++;
+		added++;
+	}
+	c->next_edge += j;
+	hmap_free(&seen);
+	free(cyc);
+	free(s.queue);
+	free(s.via);
+	free(s.stamp);
+	digraph_free(&g);
+	return added;
+}
+
+static int terminate(void *arg)
+{
+	const struct enc *c = arg;
+
+	return c->deadline > 0 && now_seconds() > c->deadline;
+}
+
+static void answer_keys(const struct enc *c, struct sat_answer *a)
+{
+	const struct sat_trie *tr = c->tr;
+	int n;
+
+	hmap_init(&a->keys, 1024);
+	for (n = 0; n < tr->n; n++) {
+		int par = tr->parent[n];
+
+		if (par < 0)
+			continue;
+		hmap_put(&a->keys,
+			 rule_key(a->tag[par], tr->port[par],
+				  c->t->ports[tr->port[n]].peer),
+			 (uint64_t)a->tag[n]);
+	}
+}
+
+/* Solve, cut, solve again: 1, 0, -1 as tag_sat_solve. */
+static int lazy_loop(struct enc *c, struct sat_answer *a)
+{
+	struct used u = { 0 };
+	int res, cut;
+
+	a->tag = xcalloc(c->tr->n + 1, sizeof(int));
+	for (;;) {
+		if (terminate(c)) {
+			res = -1;
+			break;
+		}
+		res = ccadical_solve(c->s);
+		a->rounds++;
+		if (res != 10) {
+			res = res == 20 ? 0 : -1;
+			break;
+		}
+		read_tags(c, a->tag);
+		collect_used(c, a->tag, &u);
+		cut = cut_cycles(c, &u);
+		a->cycles += cut;
+		pr_debug(
+			"sat: %s k=%d round %d: %lld used edges, %d cycles cut\n",
+			sat_model_name(c->model), c->k, a->rounds,
+			(long long)u.m, cut);
+		if (!cut) {
+			res = 1;
+			break;
+		}
+	}
+	free(u.src);
+	free(u.dst);
+	free(u.var);
+	return res;
+}
+
+bool tag_sat_too_large(const struct sat_trie *tr, int k)
+{
+	return (int64_t)tr->n * k + (int64_t)tr->ntr * (k * k + k) >
+	       SAT_MAX_VARS;
+}
+
+int tag_sat_solve(const struct topo *t, const struct sat_trie *tr, int k,
+		  enum sat_model model, double deadline, struct sat_answer *a)
+{
+	struct enc c = { .t = t,
+			 .tr = tr,
+			 .model = model,
+			 .k = k,
+			 .one = 1,
+			 .deadline = deadline };
+	double t0 = now_seconds();
+	clock_t c0 = clock();
+
+	memset(a, 0, sizeof(*a));
+	a->k = k;
+	a->model = model;
+	if (k < 1 || k > TAG_MAX) {
+		a->result = tr->n ? 0 : 1;
+		return a->result;
+	}
+	if (tag_sat_too_large(tr, k)) {
+		pr_warn("exact: %d priorities on %d prefixes: too large a formula\n",
+			k, tr->n);
+		a->result = -1;
+		return a->result;
+	}
+	c.s = ccadical_init();
+	ccadical_set_option(c.s, "quiet", 1);
+	ccadical_set_terminate(c.s, &c, terminate);
+	CLAUSE(&c, c.one);
+	if (model == SAT_TAGGING)
+		encode_tagging(&c);
+	else
+		encode_priorities(&c);
+	a->result = lazy_loop(&c, a);
+	if (a->result == 1 && model == SAT_TAGGING)
+		answer_keys(&c, a);
+	if (a->result != 1) {
+		free(a->tag);
+		a->tag = NULL;
+	}
+	a->vars = c.nvars;
+	a->clauses = c.clauses;
+	ccadical_release(c.s);
+	a->seconds = now_seconds() - t0;
+	a->cpu_seconds = (double)(clock() - c0) / CLOCKS_PER_SEC;
+	return a->result;
+}
+
+void tag_sat_answer_free(struct sat_answer *a)
+{
+	free(a->tag);
+	if (a->result == 1 && a->model == SAT_TAGGING)
+		hmap_free(&a->keys);
+	memset(a, 0, sizeof(*a));
+}
+
+const char *sat_model_name(enum sat_model m)
+{
+	return m == SAT_TAGGING ? "tagging" : "priorities";
+}
