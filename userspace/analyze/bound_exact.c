@@ -26,20 +26,6 @@ struct lp {
 	int nz, cap;
 };
 
-/* As the compiler decides: switches, and hosts some path crosses. */
-static bool *forwarding_nodes(const struct topo *t, const struct elp *e)
-{
-	bool *f = xcalloc(t->nnodes, sizeof(bool));
-	int i, k;
-
-	for (i = 0; i < t->nnodes; i++)
-		f[i] = t->nodes[i].kind == NODE_SWITCH;
-	for (i = 0; i < e->npaths; i++)
-		for (k = 1; k < elp_len(e, i); k++)
-			f[port_node(t, elp_hops(e, i)[k])] = true;
-	return f;
-}
-
 static const struct seqs *sort_seqs;
 
 static int cmp_seq(const void *a, const void *b)
@@ -60,7 +46,7 @@ static void build_seqs(const struct topo *t, const struct elp *e,
 		       struct seqs *s)
 {
 	struct seqs all = { .n = e->npaths };
-	bool *fw = forwarding_nodes(t, e);
+	bool *fw = elp_forwarding(t, e);
 	int i, k, n = 0, *idx;
 
 	all.start = xmalloc((e->npaths + 1) * sizeof(int));

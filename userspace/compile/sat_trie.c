@@ -17,20 +17,6 @@ struct trie_build {
 	int cap, tcap;
 };
 
-/* Switches forward; so does any host a path crosses (as the engine says). */
-static bool *forwarding(const struct topo *t, const struct elp *e)
-{
-	bool *f = xcalloc(t->nnodes, sizeof(bool));
-	int i, k;
-
-	for (i = 0; i < t->nnodes; i++)
-		f[i] = t->nodes[i].kind == NODE_SWITCH;
-	for (i = 0; i < e->npaths; i++)
-		for (k = 1; k < elp_len(e, i); k++)
-			f[port_node(t, elp_hops(e, i)[k])] = true;
-	return f;
-}
-
 static int transition(struct trie_build *b, int from, int to)
 {
 	struct sat_trie *tr = b->tr;
@@ -77,7 +63,7 @@ void sat_trie_build(const struct topo *t, const struct elp *e,
 		    struct sat_trie *tr)
 {
 	struct trie_build b = { .tr = tr };
-	bool *fw = forwarding(t, e);
+	bool *fw = elp_forwarding(t, e);
 	int i, k;
 
 	memset(tr, 0, sizeof(*tr));

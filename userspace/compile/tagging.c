@@ -15,24 +15,6 @@
  */
 #define PREFETCH_AHEAD 16
 
-/* Switches forward; so does any host a path crosses (BCube servers relay). */
-static void mark_forwarding(struct tagging *tg)
-{
-	const struct topo *t = tg->t;
-	const struct elp *e = tg->e;
-	int i, k;
-
-	tg->forwards = xcalloc(t->nnodes, sizeof(bool));
-	for (i = 0; i < t->nnodes; i++)
-		tg->forwards[i] = t->nodes[i].kind == NODE_SWITCH;
-	for (i = 0; i < e->npaths; i++) {
-		const int32_t *h = elp_hops(e, i);
-
-		for (k = 1; k < elp_len(e, i); k++)
-			tg->forwards[port_node(t, h[k])] = true;
-	}
-}
-
 int tagging_node_forwards(const struct tagging *tg, int node)
 {
 	return tg->forwards[node];
@@ -287,7 +269,7 @@ int tagging_run(struct tagging *tg, const struct topo *t, const struct elp *e,
 	hmap_init(&tg->rules, 1024);
 	hmap_init(&tg->nodes, 1024);
 	dyn_dag_init(&tg->dag);
-	mark_forwarding(tg);
+	tg->forwards = elp_forwarding(tg->t, tg->e);
 	tg->maxlen = elp_max_len(e);
 	if (algo->begin && algo->begin(tg))
 		return -1;

@@ -14,6 +14,9 @@
  *   topo_gen_jellyfish(n, d, h, seed)  random simple connected d-regular
  *   topo_gen_xpander(n, d, h, seed)    random (n/(d+1))-lift of K_(d+1)
  *   topo_gen_ring(n, h), topo_gen_line(n, h)
+ *   gen_flat_switches(n, h)        sw1..swN, h hosts on each, no other links
+ *   gen_regular_fits(kind, n, d, h)  size and connectivity limits of an
+ *                                  n-switch d-regular graph (p_err if not)
  * Names: Clos and fat-tree ToRs T1.. (layer 0), leaves L1.. (1), spines
  * S1.. (2); leaf-spine leaves L1.. (0) and spines S1.. (1); hosts h1..,
  * numbered switch by switch; sw1.. for ring, line, Jellyfish and Xpander; BCube
@@ -60,6 +63,8 @@ struct topo *topo_gen_jellyfish(int n, int d, int hosts, uint64_t seed);
 struct topo *topo_gen_xpander(int n, int d, int hosts, uint64_t seed);
 struct topo *topo_gen_ring(int n, int hosts);
 struct topo *topo_gen_line(int n, int hosts);
+struct topo *gen_flat_switches(int n, int hosts);
+bool gen_regular_fits(const char *kind, int n, int d, int hosts);
 
 /* Where paths start and end. */
 enum gen_between {

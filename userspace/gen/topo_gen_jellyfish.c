@@ -159,26 +159,15 @@ static bool jf_valid(int n, int d, int hosts)
 		      n, d, hosts);
 		return false;
 	}
-	if ((long long)n * (1 + hosts) > GEN_MAX_NODES ||
-	    (long long)n * (d + 2 * hosts) > GEN_MAX_PORTS) {
-		p_err("jellyfish: %d switches of degree %d is too large", n, d);
-		return false;
-	}
-	if (n > 2 && d < 2) {
-		p_err("jellyfish: %d switches of degree %d cannot be connected",
-		      n, d);
-		return false;
-	}
-	return true;
+	return gen_regular_fits("jellyfish", n, d, hosts);
 }
 
 struct topo *topo_gen_jellyfish(int n, int d, int hosts, uint64_t seed)
 {
 	struct jf g = { .n = n, .d = d };
 	struct topo *t = NULL;
-	char name[32];
 	struct rng r;
-	int i, j, attempt;
+	int attempt;
 
 	if (!jf_valid(n, d, hosts))
 		return NULL;
@@ -196,20 +185,7 @@ struct topo *topo_gen_jellyfish(int n, int d, int hosts, uint64_t seed)
 		goto out;
 	}
 	pr_debug("jellyfish: %d draw(s)\n", attempt + 1);
-	t = topo_new("-");
-	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "sw%d", i + 1);
-		topo_add_node(t, name, NODE_SWITCH, LAYER_NONE);
-	}
-	for (i = 0; i < n; i++)
-		for (j = 0; j < hosts; j++) {
-			snprintf(name, sizeof(name), "h%lld",
-				 (long long)i * hosts + j + 1);
-			topo_link_auto(
-				t,
-				topo_add_node(t, name, NODE_HOST, LAYER_NONE),
-				i);
-		}
+	t = gen_flat_switches(n, hosts);
 	build(t, &g);
 out:
 	hmap_free(&g.adj);

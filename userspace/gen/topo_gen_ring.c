@@ -7,9 +7,8 @@
 
 static struct topo *chain(const char *kind, int n, int hosts, bool close)
 {
-	int i, j, min = close ? 3 : 1;
+	int i, min = close ? 3 : 1;
 	struct topo *t;
-	char name[32];
 
 	if (n < min || n > GEN_MAX_NODES / 2 || hosts < 0 ||
 	    (long long)n * (hosts + 1) > GEN_MAX_NODES) {
@@ -17,20 +16,7 @@ static struct topo *chain(const char *kind, int n, int hosts, bool close)
 		      kind, min, GEN_MAX_NODES / 2, n, hosts);
 		return NULL;
 	}
-	t = topo_new("-");
-	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "sw%d", i + 1);
-		topo_add_node(t, name, NODE_SWITCH, LAYER_NONE);
-	}
-	for (i = 0; i < n; i++)
-		for (j = 0; j < hosts; j++) {
-			int h;
-
-			snprintf(name, sizeof(name), "h%lld",
-				 (long long)i * hosts + j + 1);
-			h = topo_add_node(t, name, NODE_HOST, LAYER_NONE);
-			topo_link_auto(t, h, i);
-		}
+	t = gen_flat_switches(n, hosts);
 	/* A ring of 3 or more is simple; close it with the last link. */
 	for (i = 0; i + 1 < n; i++)
 		topo_link_auto(t, i, i + 1);

@@ -79,39 +79,15 @@ static bool xp_valid(int n, int d, int hosts)
 		      n, d, hosts);
 		return false;
 	}
-	if ((long long)n * (1 + hosts) > GEN_MAX_NODES ||
-	    (long long)n * (d + 2 * hosts) > GEN_MAX_PORTS) {
-		p_err("xpander: %d switches of degree %d is too large", n, d);
-		return false;
-	}
-	if (n > 2 && d < 2) {
-		p_err("xpander: %d switches of degree %d cannot be connected",
-		      n, d);
-		return false;
-	}
-	return true;
+	return gen_regular_fits("xpander", n, d, hosts);
 }
 
 static struct topo *build(int n, int hosts, const int *a, const int *b,
 			  int nlinks)
 {
-	struct topo *t = topo_new("-");
-	char name[32];
-	int i, j;
+	struct topo *t = gen_flat_switches(n, hosts);
+	int i;
 
-	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "sw%d", i + 1);
-		topo_add_node(t, name, NODE_SWITCH, LAYER_NONE);
-	}
-	for (i = 0; i < n; i++)
-		for (j = 0; j < hosts; j++) {
-			snprintf(name, sizeof(name), "h%lld",
-				 (long long)i * hosts + j + 1);
-			topo_link_auto(
-				t,
-				topo_add_node(t, name, NODE_HOST, LAYER_NONE),
-				i);
-		}
 	for (i = 0; i < nlinks; i++)
 		topo_link_auto(t, a[i], b[i]);
 	return t;

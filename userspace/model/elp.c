@@ -81,6 +81,24 @@ int elp_max_len(const struct elp *e)
 	return m;
 }
 
+/*
+ * The nodes that forward, so that have buffers and rules: the switches, and
+ * any host a path crosses (BCube's servers relay). The compiler, the bound
+ * and the exact search must agree on this set.
+ */
+bool *elp_forwarding(const struct topo *t, const struct elp *e)
+{
+	bool *f = xcalloc(t->nnodes, sizeof(bool));
+	int i, k;
+
+	for (i = 0; i < t->nnodes; i++)
+		f[i] = t->nodes[i].kind == NODE_SWITCH;
+	for (i = 0; i < e->npaths; i++)
+		for (k = 1; k < elp_len(e, i); k++)
+			f[port_node(t, elp_hops(e, i)[k])] = true;
+	return f;
+}
+
 void elp_write_path(FILE *f, const struct topo *t, const int32_t *hops, int n)
 {
 	int k;

@@ -19,10 +19,12 @@
  *   elp_write(f, t, e)           one path a line, node names, ports named
  *                                only where parallel links need them
  *   elp_path_text(t, e, i)       path i as that line (malloc'd), for messages
+ *   elp_forwarding(t, e)         per node, does it forward (malloc'd)
  */
 #ifndef __TAGGER_ELP_H
 #define __TAGGER_ELP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -63,5 +65,6 @@ int elp_write(FILE *f, const struct topo *t, const struct elp *e);
 void elp_write_path(FILE *f, const struct topo *t, const int32_t *hops, int n);
 int elp_max_len(const struct elp *e);
 char *elp_path_text(const struct topo *t, const struct elp *e, int i);
+bool *elp_forwarding(const struct topo *t, const struct elp *e);
 
 #endif /* __TAGGER_ELP_H */
