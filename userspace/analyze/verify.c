@@ -3,7 +3,7 @@
  * The verifier: buffer dependency graph from the rules, ELP walks, cycle
  * search; see verify.h. Witnesses are collected as raw records while the
  * graph is built and turned into text and JSON once at the end
- * (verify_report.c), so the hot loops only touch integers.
+ * (verify_witness.c), so the hot loops only touch integers.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -15,51 +15,7 @@
 #include "lib/log.h"
 #include "lib/util.h"
 #include "analyze/verify.h"
-
-/* Why a walk became lossy: the first failing hop. */
-enum lossy_reason {
-	LOSSY_INITIAL, /* the source has no lossless initial tag */
-	LOSSY_NO_RULES, /* a forwarding node is not in "switches" */
-	LOSSY_CLASSIFY, /* classify has no rule or answers lossy */
-	LOSSY_REWRITE, /* rewrite has no rule or answers lossy */
-};
-
-struct lossy_rec {
-	int path;
-	int cls;
-	int hop; /* index of the node in the path (0 = source) */
-	int tag;
-	int rule; /* answering rule, -1 if none matched */
-	enum lossy_reason why;
-};
-
-struct dec_rec {
-	int sw;
-	int rule;
-	int path; /* a path that takes this rule, -1 if none */
-	int hop;
-};
-
-struct vctx {
-	const struct topo *t;
-	const struct elp *e;
-	const struct rules *r;
-	struct verify_result *res;
-	int max;
-	int *node_sw; /* topology node -> rules switch or -1 */
-	int *node_host; /* topology node -> rules host or -1 */
-	int *port_local; /* topology port -> port index in its switch */
-	int **sw_ports; /* rules switch, port index -> topology port */
-	struct hmap edges; /* key2(from node, to node) -> edge index */
-	struct verify_edge *ev;
-	int64_t nev, evcap;
-	struct lossy_rec *lossy;
-	int nlossy, lossy_cap;
-	struct dec_rec *dec;
-	int ndec, dec_cap;
-	struct hmap dec_idx; /* key2(sw, rule) -> index in dec */
-	struct hmap cyc; /* key2(from node, to node) -> index in the cycle */
-};
+#include "analyze/verify_ctx.h"
 
 /*
  * The walks of one range of paths. Walks are independent, so ranges run
@@ -445,165 +401,6 @@ static void ctx_free(struct vctx *c)
 	hmap_free(&c->cyc);
 }
 
-static char *where(const struct vctx *c, int path)
-{
-	char *p = elp_path_text(c->t, c->e, path), *s;
-	int line = c->e->line[path];
-
-	if (line ? asprintf(&s, "%s (%s:%d)", p, c->e->file, line) < 0 :
-		   asprintf(&s, "%s", p) < 0)
-		abort();
-	free(p);
-	return s;
-}
-
-static void lossy_problem(struct vctx *c, const struct lossy_rec *l)
-{
-	const struct topo *t = c->t;
-	const struct rules *r = c->r;
-	const int32_t *h = elp_hops(c->e, l->path);
-	int n = elp_len(c->e, l->path),
-	    node = l->hop ? port_peer_node(t, h[l->hop - 1]) :
-			    port_node(t, h[0]);
-	const char *nm = t->nodes[node].name, *in = NULL, *out = NULL,
-		   *missing = NULL;
-	char *w = where(c, l->path), *rt = NULL, *why = NULL, cls[32] = "",
-	     *text;
-	char *plain = elp_path_text(t, c->e, l->path);
-	int sw = c->node_sw[node];
-	json_t *j;
-
-	if (l->hop)
-		in = t->ports[t->ports[h[l->hop - 1]].peer].name;
-	if (l->hop && l->hop < n)
-		out = t->ports[h[l->hop]].name;
-	if (r->nclasses > 1)
-		snprintf(cls, sizeof(cls), ", class %d", r->class_ids[l->cls]);
-	switch (l->why) {
-	case LOSSY_INITIAL:
-		if (asprintf(&why, "the source %s has no lossless initial tag",
-			     nm) < 0)
-			abort();
-		break;
-	case LOSSY_NO_RULES:
-		if (asprintf(&why,
-			     "at %s: %s forwards but is not in \"switches\"",
-			     nm, nm) < 0)
-			abort();
-		break;
-	case LOSSY_CLASSIFY:
-		if (l->rule < 0) {
-			missing = "classify";
-			if (asprintf(&why,
-				     "at %s: no classify rule for in %s tag %d",
-				     nm, in, l->tag) < 0)
-				abort();
-		} else {
-			const struct rules_classify *cl =
-				&r->sw[sw].classify[l->rule];
-
-			if (asprintf(&rt, "classify[%d]", l->rule) < 0 ||
-			    asprintf(
-				    &why,
-				    "at %s: %s (in %s tag %d priority %d) queues it lossy",
-				    nm, rt, rules_port_name(r, sw, cl->in),
-				    cl->tag, cl->prio) < 0)
-				abort();
-		}
-		break;
-	case LOSSY_REWRITE:
-		if (l->rule < 0) {
-			missing = "rewrite";
-			if (asprintf(
-				    &why,
-				    "at %s: no rewrite rule for tag %d in %s out %s",
-				    nm, l->tag, in, out) < 0)
-				abort();
-		} else {
-			char *x = verify_rule_text(r, sw, l->rule);
-
-			if (asprintf(&rt, "rewrite[%d]", l->rule) < 0 ||
-			    asprintf(&why, "at %s: %s demotes it to lossy", nm,
-				     x) < 0)
-				abort();
-			free(x);
-		}
-		break;
-	}
-	if (asprintf(&text, "lossy path %s%s: %s", w, cls, why) < 0)
-		abort();
-	j = json_pack("{s:s,s:s,s:i,s:s,s:i,s:i,s:s?,s:s?,s:s?,s:s?,s:s}",
-		      "kind", "lossy_path", "path", plain, "line",
-		      c->e->line[l->path], "node", nm, "hop", l->hop, "tag",
-		      l->tag, "in", in, "out", out, "missing", missing, "rule",
-		      rt, "message", text);
-	if (r->nclasses)
-		json_object_set_new(j, "class",
-				    json_integer(r->class_ids[l->cls]));
-	verify_add_problem(c->res, VERIFY_LOSSY_PATH, text, j);
-	free(plain);
-	free(w);
-	free(rt);
-	free(why);
-}
-
-static void decreasing_problem(struct vctx *c, const struct dec_rec *d)
-{
-	const struct rules *r = c->r;
-	const struct rules_rewrite *rw = &r->sw[d->sw].rewrite[d->rule];
-	char *rt = verify_rule_text(r, d->sw, d->rule), *w = NULL,
-	     *plain = NULL;
-	char *text, name[32];
-	json_t *j;
-
-	if (d->path >= 0) {
-		w = where(c, d->path);
-		plain = elp_path_text(c->t, c->e, d->path);
-	}
-	if (asprintf(&text, "decreasing tag: %s lowers rank %d to %d%s%s", rt,
-		     r->rank[rw->tag], r->rank[rw->new_tag],
-		     w ? "\n      on path " : "", w ? w : "") < 0)
-		abort();
-	snprintf(name, sizeof(name), "rewrite[%d]", d->rule);
-	j = json_pack("{s:s,s:s,s:s,s:i,s:s,s:s,s:i,s:s?,s:s}", "kind",
-		      "decreasing_tag", "switch", r->sw[d->sw].name, "rule",
-		      name, "tag", rw->tag, "in",
-		      rules_port_name(r, d->sw, rw->in), "out",
-		      rules_port_name(r, d->sw, rw->out), "new_tag",
-		      rw->new_tag, "path", plain, "message", text);
-	if (w) {
-		json_object_set_new(j, "line",
-				    json_integer(c->e->line[d->path]));
-		json_object_set_new(j, "hop", json_integer(d->hop));
-	}
-	verify_add_problem(c->res, VERIFY_DECREASING_TAG, text, j);
-	free(plain);
-	free(rt);
-	free(w);
-}
-
-/* Raw records -> problems (text and JSON), at most c->max of each kind. */
-static void verify_report(struct vctx *c)
-{
-	struct verify_result *res = c->res;
-	char *text;
-	int i;
-
-	if (res->cycle_len) {
-		if (asprintf(&text, "cycle of %d buffer dependencies",
-			     res->cycle_len) < 0)
-			abort();
-		verify_add_problem(res, VERIFY_CYCLE, text,
-				   json_pack("{s:s,s:i,s:s}", "kind", "cycle",
-					     "length", res->cycle_len,
-					     "message", text));
-	}
-	for (i = 0; i < c->ndec && i < c->max; i++)
-		decreasing_problem(c, &c->dec[i]);
-	for (i = 0; i < c->nlossy; i++)
-		lossy_problem(c, &c->lossy[i]);
-}
-
 static void *walk_range(void *arg)
 {
 	struct walker *w = arg;
@@ -715,7 +512,7 @@ int verify_rules(const struct topo *t, const struct elp *e,
 	res->monotonic = c.ndec == 0;
 	res->ok = res->deadlock_free && res->monotonic &&
 		  (res->lossy_walks == 0 || (opts && opts->allow_lossy));
-	verify_report(&c);
+	verify_witnesses(&c);
 	ctx_free(&c);
 	res->seconds = now_seconds() - t0;
 	return res->ok ? EXIT_OK : EXIT_PROBLEM;

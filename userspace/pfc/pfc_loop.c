@@ -7,7 +7,6 @@
 #include <sched.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -15,6 +14,7 @@
 #include "lib/util.h"
 #include "lib/log.h"
 #include "pfc/pfc_loop.h"
+#include "pfc/pfc_ring_pos.h"
 #include "pfc/pfc_standby.h"
 #include "pfc.skel.h"
 
@@ -25,16 +25,6 @@
 
 /* What a->expect[port][prio][] waits for (pfc_poll.h). */
 enum { EXPECT_XON, EXPECT_RESUME };
-
-static struct pfc_pp *pp_of(struct agent *a, int port, int prio)
-{
-	return &a->pp[PFC_SLOT(port, prio)];
-}
-
-static struct pfc_state_prio *sp_of(struct agent *a, int port, int prio)
-{
-	return &a->st->ports[port].prio[prio];
-}
 
 static bool lossless(const struct agent *a, int prio)
 {
@@ -300,93 +290,6 @@ static void qstat(const struct tc_qstats *s, void *arg)
 	pfc_state_put_qstats(a->st, s);
 }
 
-/*
- * The fallback when the recount (below) cannot run: when every queue that
- * an ingress priority's packets go to is empty, nothing of that priority
- * is buffered any more, and the counters read before the queues were seen
- * empty are taken off (compare-and-swap, so a packet counted since is
- * never lost).
- */
-static void resync(struct agent *a, const uint64_t seen[][PFC_PRIOS])
-{
-	const struct pfc_config *c = a->cfg;
-	int port, p, q;
-
-	for (p = 0; p < PFC_PRIOS; p++) {
-		uint32_t mask = a->skel->bss->emap[p] | (1u << p);
-		bool empty = true;
-
-		for (port = 0; port < c->nports && empty; port++)
-			for (q = 0; q < PFC_PRIOS; q++)
-				if (((mask >> q) & 1) &&
-				    sp_of(a, port, q)->q_qlen)
-					empty = false;
-		if (!empty)
-			continue;
-		for (port = 0; port < c->nports; port++) {
-			uint64_t b = seen[port][p];
-
-			if (b &&
-			    __atomic_compare_exchange_n(
-				    &pp_of(a, port, p)->bytes, &b, 0, false,
-				    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-				sp_of(a, port, p)->resynced += seen[port][p];
-				a->st->resyncs++;
-			}
-		}
-	}
-}
-
-/*
- * Lower each (in-port, priority) counter to its exact recount
- * where the fast path left bytes behind (see pfc_recount.h). The counters
- * are read after the queue statistics and before the totals, so the
- * recount can only be above the truth; compare-and-swap, so a packet
- * counted meanwhile is never lost. Returns -EAGAIN if it could not run.
- */
-static int recount(struct agent *a)
-{
-	static uint64_t target[PFC_MAX_PORTS][PFC_PRIOS];
-	static struct pfc_qsnap qs[PFC_MAX_PORTS][PFC_PRIOS];
-	uint64_t b[PFC_MAX_PORTS][PFC_PRIOS];
-	const struct pfc_config *c = a->cfg;
-	int port, p;
-
-	for (port = 0; port < c->nports; port++) {
-		for (p = 0; p < PFC_PRIOS; p++) {
-			struct pfc_state_prio *sp = sp_of(a, port, p);
-
-			qs[port][p].done = sp->q_packets + sp->q_drops;
-			qs[port][p].qlen = sp->q_qlen;
-		}
-	}
-	for (port = 0; port < c->nports; port++)
-		for (p = 0; p < PFC_PRIOS; p++)
-			b[port][p] = __atomic_load_n(&pp_of(a, port, p)->bytes,
-						     __ATOMIC_ACQUIRE);
-	if (pfc_recount_targets(&a->rc, a->pp, a->ring,
-				(const struct pfc_qsnap(*)[PFC_PRIOS])qs,
-				c->nports, target))
-		return -EAGAIN;
-	for (port = 0; port < c->nports; port++) {
-		for (p = 0; p < PFC_PRIOS; p++) {
-			uint64_t v = b[port][p];
-
-			if (v <= target[port][p])
-				continue;
-			if (__atomic_compare_exchange_n(
-				    &pp_of(a, port, p)->bytes, &v,
-				    target[port][p], false, __ATOMIC_ACQ_REL,
-				    __ATOMIC_RELAXED)) {
-				sp_of(a, port, p)->resynced +=
-					b[port][p] - target[port][p];
-				a->st->resyncs++;
-			}
-		}
-	}
-	return 0;
-}
-
 static void watchdog(struct agent *a, int port, int prio, uint64_t now)
 {
 	const struct pfc_config *c = a->cfg;
@@ -432,7 +335,7 @@ static void tick(struct agent *a)
 	uint64_t began = now_ns(), now;
 	int port, p;
 
-	/* Counters first, queues second: see resync(). */
+	/* Counters first, queues second: see pfc_agent_resync(). */
 	for (port = 0; port < c->nports; port++)
 		for (p = 0; p < PFC_PRIOS; p++)
 			seen[port][p] = __atomic_load_n(
@@ -440,8 +343,8 @@ static void tick(struct agent *a)
 	if (a->forwarding && a->ring)
 		pfc_recount_mark(&a->rc, a->pp, c->nports);
 	if (!tc_qdisc_stats(&a->q.tc, qstat, a) &&
-	    (!a->forwarding || !a->ring || recount(a)))
-		resync(a, (const uint64_t(*)[PFC_PRIOS])seen);
+	    (!a->forwarding || !a->ring || pfc_agent_recount(a)))
+		pfc_agent_resync(a, (const uint64_t(*)[PFC_PRIOS])seen);
 	now = now_ns();
 	for (port = 0; port < c->nports; port++) {
 		for (p = 0; p < PFC_PRIOS; p++) {
@@ -596,49 +499,6 @@ static void poll_mode(struct agent *a, bool on)
 			a->poll_began, now);
 }
 
-/*
- * The ring buffer's positions, mapped read-only (the kernel's layout: the
- * consumer page, then the producer page), so that polling sees a record
- * without a system call and without libbpf 1.1 having an API for it.
- */
-struct ring_pos {
-	const unsigned long *cons, *prod;
-};
-
-static int ring_pos_map(struct ring_pos *rp, int map_fd)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-	void *c, *p;
-
-	c = mmap(NULL, pg, PROT_READ, MAP_SHARED, map_fd, 0);
-	if (c == MAP_FAILED)
-		return -errno;
-	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, map_fd, pg);
-	if (p == MAP_FAILED) {
-		munmap(c, pg);
-		return -errno;
-	}
-	rp->cons = c;
-	rp->prod = p;
-	return 0;
-}
-
-static void ring_pos_unmap(struct ring_pos *rp)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-
-	if (rp->cons)
-		munmap((void *)rp->cons, pg);
-	if (rp->prod)
-		munmap((void *)rp->prod, pg);
-}
-
-static bool ring_ready(const struct ring_pos *rp)
-{
-	return __atomic_load_n(rp->prod, __ATOMIC_ACQUIRE) !=
-	       __atomic_load_n(rp->cons, __ATOMIC_RELAXED);
-}
-
 static int add_fd(int ep, int fd)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
@@ -648,7 +508,7 @@ static int add_fd(int ep, int fd)
 
 int pfc_loop(struct agent *a)
 {
-	struct ring_pos rp = { 0 };
+	struct pfc_ring_pos rp = { 0 };
 	struct ring_buffer *rb;
 	int ep, sfd, tfd, rfd, r = 0;
 	bool stop = false;
@@ -659,7 +519,7 @@ int pfc_loop(struct agent *a)
 	if (!rb)
 		return -errno;
 	rfd = ring_buffer__epoll_fd(rb);
-	r = ring_pos_map(&rp, bpf_map__fd(a->skel->maps.events));
+	r = pfc_ring_pos_map(&rp, bpf_map__fd(a->skel->maps.events));
 	if (r) {
 		ring_buffer__free(rb);
 		return r;
@@ -700,7 +560,7 @@ int pfc_loop(struct agent *a)
 			r = -errno;
 			break;
 		}
-		if (a->polling && n <= 0 && !ring_ready(&rp) &&
+		if (a->polling && n <= 0 && !pfc_ring_ready(&rp) &&
 		    now_ns() < deadline(a, UINT64_MAX)) {
 			/*
 			 * Nothing came: let others have the CPU, and leave
@@ -745,7 +605,7 @@ int pfc_loop(struct agent *a)
 	}
 out:
 	poll_mode(a, false);
-	ring_pos_unmap(&rp);
+	pfc_ring_pos_unmap(&rp);
 	ring_buffer__free(rb);
 	if (ep >= 0)
 		close(ep);

@@ -7,6 +7,12 @@
  * API:
  *   struct agent, pfc_loop(a), now_ns()
  *   pfc_agent_takeover(a)   the standby's side: returns an exit code
+ *   pp_of(a, port, prio), sp_of(a, port, prio)  a queue's BPF counters
+ *                           and its state record
+ *   pfc_agent_recount(a)    lower the counters to their exact recount
+ *                           (pfc_repair.c); -EAGAIN if it cannot run
+ *   pfc_agent_resync(a, seen)  the fallback: take off what priorities
+ *                           whose queues are all empty still count
  */
 #ifndef __TAGGER_PFC_LOOP_H
 #define __TAGGER_PFC_LOOP_H
@@ -71,7 +77,19 @@ struct agent {
 	struct pfc_rt rt;
 };
 
+static inline struct pfc_pp *pp_of(struct agent *a, int port, int prio)
+{
+	return &a->pp[PFC_SLOT(port, prio)];
+}
+
+static inline struct pfc_state_prio *sp_of(struct agent *a, int port, int prio)
+{
+	return &a->st->ports[port].prio[prio];
+}
+
 int pfc_loop(struct agent *a);
 int pfc_agent_takeover(struct agent *a);
+int pfc_agent_recount(struct agent *a);
+void pfc_agent_resync(struct agent *a, const uint64_t seen[][PFC_PRIOS]);
 
 #endif /* __TAGGER_PFC_LOOP_H */
