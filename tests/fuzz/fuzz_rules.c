@@ -9,26 +9,9 @@
 
 #include <jansson.h>
 
+#include "fuzz_common.h"
 #include "lib/log.h"
 #include "model/rules.h"
-
-static void probe(const struct rules *r)
-{
-	int sw, i, o, tag, rule;
-
-	for (sw = 0; sw < r->nsw; sw++) {
-		int n = r->sw[sw].nports < 4 ? r->sw[sw].nports : 4;
-
-		for (tag = 0; tag < RULES_NTAGS; tag++) {
-			rules_tag_rank(r, tag);
-			for (i = 0; i < n; i++) {
-				rules_classify(r, sw, i, tag, &rule);
-				for (o = 0; o < n; o++)
-					rules_rewrite(r, sw, tag, i, o, &rule);
-			}
-		}
-	}
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -44,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = rules_from_json(root, "fuzz");
 	json_decref(root);
 	if (r)
-		probe(r);
+		fuzz_probe_rules(r);
 	rules_free(r);
 	return 0;
 }

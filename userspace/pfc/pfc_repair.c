@@ -33,7 +33,7 @@ void pfc_agent_resync(struct agent *a, const uint64_t seen[][PFC_PRIOS])
 		if (!empty)
 			continue;
 		for (port = 0; port < c->nports; port++) {
-			uint64_t b = seen[port][p];
+			__u64 b = seen[port][p]; /* the counter's own type */
 
 			if (b &&
 			    __atomic_compare_exchange_n(
@@ -79,7 +79,7 @@ int pfc_agent_recount(struct agent *a)
 		return -EAGAIN;
 	for (port = 0; port < c->nports; port++) {
 		for (p = 0; p < PFC_PRIOS; p++) {
-			uint64_t v = b[port][p];
+			__u64 v = b[port][p]; /* the counter's own type */
 
 			if (v <= target[port][p])
 				continue;
