@@ -70,17 +70,6 @@ static bool is_connected(const struct topo *t)
 	return tail == t->nnodes;
 }
 
-static char *text(const struct topo *t)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	topo_write(f, t);
-	fclose(f);
-	return buf;
-}
-
 START_TEST(xpander_is_a_connected_regular_lift)
 {
 	struct {
@@ -125,7 +114,7 @@ START_TEST(xpander_equal_seeds_equal_files_different_seeds_differ)
 	struct topo *a = topo_gen_xpander(60, 5, 2, 42);
 	struct topo *b = topo_gen_xpander(60, 5, 2, 42);
 	struct topo *c = topo_gen_xpander(60, 5, 2, 43);
-	char *ta = text(a), *tb = text(b), *tc = text(c);
+	char *ta = topo_to_str(a), *tb = topo_to_str(b), *tc = topo_to_str(c);
 
 	ck_assert_str_eq(ta, tb);
 	ck_assert_str_ne(ta, tc);
