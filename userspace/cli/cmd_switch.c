@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tagger switch { attach | update | show | detach }: the command line. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -228,24 +229,28 @@ static int pack_write(const char *in, const char *out_path)
 {
 	struct outfile out;
 	struct rules *r;
-	json_t *doc = NULL;
-	int ret = EXIT_USAGE;
+	json_t *doc = NULL, *links;
+	int ret = EXIT_RUNTIME, bad;
 
 	r = rules_load(in, &doc);
 	if (!r)
 		return EXIT_USAGE;
-	if (!outfile_open(&out, out_path)) {
-		ret = rules_bin_write(out.f, r, json_object_get(doc, "links")) ?
-			      EXIT_RUNTIME :
-			      EXIT_OK;
+	links = json_object_get(doc, "links");
+	bad = rules_bin_links_ok(links);
+	if (bad >= 0) {
+		input_err(in, 0,
+			  "links[%d]: expected [\"node:port\", \"node:port\"] "
+			  "(names of at most %d bytes)",
+			  bad, RULES_BIN_MAX_NAME);
+		ret = EXIT_USAGE;
+	} else if (!outfile_open(&out, out_path)) {
+		ret = rules_bin_write(out.f, r, links) ? EXIT_RUNTIME : EXIT_OK;
 		if (outfile_close(&out, ret == EXIT_OK))
-			ret = EXIT_RUNTIME;
+			ret = EXIT_RUNTIME; /* p_err'd */
 		else if (ret)
-			p_err("writing %s failed", out_path);
-	} else {
-		ret = EXIT_RUNTIME;
+			p_err("cannot write %s: %s", out_path, strerror(EIO));
 	}
-	if (!ret && json_output)
+	if (ret == EXIT_OK && json_output)
 		json_emit(json_pack("{s:s,s:s,s:i}", "rules", in, "output",
 				    out_path, "switches", r->nsw));
 	rules_free(r);

@@ -184,19 +184,29 @@ int dp_table_create(const struct dp_table *tab)
 	return fd;
 }
 
+int64_t dp_table_next(int gen_fd)
+{
+	__u32 zero = 0, gen;
+
+	if (bpf_map_lookup_elem(gen_fd, &zero, &gen))
+		return -errno;
+	return (int64_t)gen + 1;
+}
+
+int dp_table_put(int outer_fd, int64_t next, int inner_fd)
+{
+	__u32 slot = next & (TAGGER_RULE_SLOTS - 1), ifd = inner_fd;
+
+	/* The idle slot: no packet looks at it until the generation moves. */
+	return bpf_map_update_elem(outer_fd, &slot, &ifd, BPF_ANY) ? -errno : 0;
+}
+
 int64_t dp_table_stage(int outer_fd, int gen_fd, int inner_fd, int first)
 {
-	__u32 zero = 0, gen = 0, slot, next;
-	__u32 ifd = inner_fd;
+	int64_t next = first ? 0 : dp_table_next(gen_fd);
+	int err = next < 0 ? (int)next : dp_table_put(outer_fd, next, inner_fd);
 
-	if (!first && bpf_map_lookup_elem(gen_fd, &zero, &gen))
-		return -errno;
-	next = first ? 0 : gen + 1;
-	slot = next & (TAGGER_RULE_SLOTS - 1);
-	/* The idle slot: no packet looks at it until the generation moves. */
-	if (bpf_map_update_elem(outer_fd, &slot, &ifd, BPF_ANY))
-		return -errno;
-	return next;
+	return err ? err : next;
 }
 
 int dp_table_go(int gen_fd, int64_t next)

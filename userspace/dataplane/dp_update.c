@@ -5,6 +5,8 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,36 +151,61 @@ static int union_gate(const struct dp_opts *o, const char *dir, json_t *state,
 	return ok || o->force;
 }
 
+struct stage_job {
+	int outer, tfd, err;
+	int64_t next;
+};
+
+static void *stage_run(void *arg)
+{
+	struct stage_job *j = arg;
+
+	j->err = dp_table_put(j->outer, j->next, j->tfd);
+	return NULL;
+}
+
 /*
  * The new record goes in first (state_new, generation next), then the
  * generation moves, then the record is renamed over the old: a kill at
  * any point leaves what dp_state_settle commits or drops by the kernel's
- * generation.
+ * generation. The two map-in-map writes (the table into its idle slot,
+ * the record into the anchor) each wait for an RCU grace period in the
+ * kernel; neither needs the other, so they wait side by side, in one
+ * grace period. Both are done before the generation moves.
  */
 static int swap_in(const char *dir, json_t *next_state, const struct rules *r,
 		   int outer, int genfd, int tfd, int64_t *gen)
 {
-	int64_t next = dp_table_stage(outer, genfd, tfd, false);
+	struct stage_job job = { outer, tfd, 0, dp_table_next(genfd) };
+	pthread_t th;
+	bool threaded;
 	int err;
 
-	dp_phase("stage the table");
-	if (next < 0)
-		return (int)next;
-	json_object_set_new(next_state, "generation", json_integer(next));
+	if (job.next < 0)
+		return (int)job.next;
+	threaded = !pthread_create(&th, NULL, stage_run, &job);
+	if (!threaded)
+		stage_run(&job);
+	json_object_set_new(next_state, "generation", json_integer(job.next));
 	err = dp_state_save_rules(dir, DP_STATE_NEXT, next_state, r);
-	dp_phase("save the new state");
-	if (err)
-		return err;
-	err = dp_table_go(genfd, next);
+	if (threaded)
+		pthread_join(th, NULL);
+	dp_phase("stage the table, save the new state");
+	if (err || job.err) {
+		if (!err) /* not live: the next command would drop it */
+			dp_state_drop(dir);
+		return err ?: job.err;
+	}
+	err = dp_table_go(genfd, job.next);
 	dp_phase("swap (generation)");
 	if (err)
 		return err;
-	*gen = next;
+	*gen = job.next;
 	err = dp_state_commit(dir);
 	dp_phase("commit the state");
 	if (err) /* live anyway: the next command commits it */
 		pr_warn("generation %lld is live; committing its state: %s\n",
-			(long long)next, strerror(-err));
+			(long long)job.next, strerror(-err));
 	return 0;
 }
 

@@ -77,6 +77,33 @@ static void put_str(uint8_t **buf, size_t *len, size_t *cap, const char *s)
 	put(buf, len, cap, s, n);
 }
 
+static bool end_ok(json_t *v)
+{
+	const char *s = json_string_value(v), *c;
+
+	return s && strlen(s) <= RULES_BIN_MAX_NAME && (c = strchr(s, ':')) &&
+	       c > s && c[1];
+}
+
+int rules_bin_links_ok(json_t *links)
+{
+	json_t *l;
+	size_t i;
+
+	if (!links)
+		return -1;
+	if (!json_is_array(links))
+		return 0;
+	json_array_foreach(links, i, l)
+	{
+		if (!json_is_array(l) || json_array_size(l) != 2 ||
+		    !end_ok(json_array_get(l, 0)) ||
+		    !end_ok(json_array_get(l, 1)))
+			return (int)i;
+	}
+	return -1;
+}
+
 int rules_bin_write(FILE *f, const struct rules *r, json_t *links)
 {
 	struct bin_head h = { .version = RULES_BIN_VERSION };
@@ -85,14 +112,16 @@ int rules_bin_write(FILE *f, const struct rules *r, json_t *links)
 	json_t *l;
 	bool ok;
 
+	if (rules_bin_links_ok(links) >= 0)
+		return -EINVAL;
 	if (json_is_array(links))
 		h.flags |= BIN_F_LINKS;
 	json_array_foreach(links, i, l)
 	{
 		put_str(&body, &len, &cap,
-			json_string_value(json_array_get(l, 0)) ?: "");
+			json_string_value(json_array_get(l, 0)));
 		put_str(&body, &len, &cap,
-			json_string_value(json_array_get(l, 1)) ?: "");
+			json_string_value(json_array_get(l, 1)));
 		h.nlinks++;
 	}
 	blob = rules_to_blob(r, &blen);
@@ -104,7 +133,7 @@ int rules_bin_write(FILE *f, const struct rules *r, json_t *links)
 	ok = fwrite(&h, 1, sizeof(h), f) == sizeof(h) &&
 	     fwrite(body, 1, len, f) == len;
 	free(body);
-	return ok ? 0 : -1;
+	return ok ? 0 : -EIO;
 }
 
 /* One "node:port" at *off; NULL after input_err. */

@@ -23,9 +23,13 @@
  *   rules_bin_is(path)               1 if the file starts with the magic,
  *                                    0 if not (or unreadable: the JSON
  *                                    reader reports it)
- *   rules_bin_write(f, r, links)     write it (links: a JSON array as the
- *                                    document's "links", or NULL); 0, or
- *                                    -1 if a write failed
+ *   rules_bin_links_ok(links)        -1 if links (a document's "links",
+ *                                    or NULL) can be written, else the
+ *                                    index of the first that cannot (not
+ *                                    ["node:port", "node:port"] or a name
+ *                                    too long); 0 if links is no array
+ *   rules_bin_write(f, r, links)     write it: 0, -EINVAL (links not ok),
+ *                                    -EIO (a write failed)
  *   rules_bin_load(path, &doc)       the rules and a document holding only
  *                                    their "links" (as rules_load's doc);
  *                                    NULL after input_err (exit 2)
@@ -34,6 +38,7 @@
 #ifndef __TAGGER_RULES_BIN_H
 #define __TAGGER_RULES_BIN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <jansson.h>
@@ -45,6 +50,7 @@
 #define RULES_BIN_MAX_NAME 1023 /* bytes of one "node:port" */
 
 int rules_bin_is(const char *path);
+int rules_bin_links_ok(json_t *links);
 int rules_bin_write(FILE *f, const struct rules *r, json_t *links);
 struct rules *rules_bin_load(const char *path, json_t **doc);
 struct rules *rules_bin_read(const void *buf, size_t len, const char *name,
