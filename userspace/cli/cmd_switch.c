@@ -112,10 +112,13 @@ static void print_update(const struct dp_opts *o, const struct dp_report *rep)
 	       1e3 * json_real_value(json_object_get(j, "swap_seconds")));
 	if (checked)
 		printf("union of old and new rules: %s (%lld buffers, %lld "
-		       "dependencies)\n",
+		       "dependencies%s)\n",
 		       acyclic ? "no cyclic buffer dependency" :
 				 "CYCLIC, forced",
-		       JINT(u, "buffers"), JINT(u, "dependencies"));
+		       JINT(u, "buffers"), JINT(u, "dependencies"),
+		       json_is_true(json_object_get(u, "incremental")) ?
+			       " reached from the changed rules" :
+			       "");
 	else
 		printf("union check skipped (--force, no links)\n");
 }

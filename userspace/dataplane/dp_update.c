@@ -100,18 +100,44 @@ static bool same_topology(const struct dp_opts *o, json_t *doc, json_t *old_doc)
 }
 
 /*
+ * The delta check where it gives the full check's verdict: the attached
+ * rules were found acyclic over these very links (their record says
+ * "union_acyclic", and both have the same "links", no --topo); else, or
+ * if the change is not small, the full check. *delta: which one answered.
+ */
+static int check(const struct dp_opts *o, json_t *state, json_t *doc,
+		 const struct rules *old, const struct rules *new,
+		 const struct dp_links *l, struct dp_union_result *res,
+		 bool *delta)
+{
+	int ok = -1;
+
+	if (!o->topo_file &&
+	    json_is_true(json_object_get(state, "union_acyclic")) &&
+	    dp_links_same(doc, dp_state_links_doc(state)) == 1)
+		ok = dp_union_check_delta(old, new, l, res);
+	*delta = ok >= 0;
+	return ok >= 0 ? ok : dp_union_check(old, new, l, res);
+}
+
+/*
  * 1 if the update may go ahead; 0 refused (reported); -EXIT_USAGE bad
- * input, -EXIT_RUNTIME the attached rules cannot be read.
+ * input, -EXIT_RUNTIME the attached rules cannot be read. *acyclic: the
+ * new rules alone are known acyclic over their own links (the next
+ * update may check only its change).
  */
 static int union_gate(const struct dp_opts *o, const char *dir, json_t *state,
-		      const struct rules *new, json_t *doc, json_t *report)
+		      const struct rules *new, json_t *doc, json_t *report,
+		      bool *acyclic)
 {
 	json_t *old_doc = dp_state_links_doc(state);
 	struct dp_union_result res;
 	struct rules *old;
 	struct dp_links l;
+	bool delta;
 	int ok;
 
+	*acyclic = false;
 	if (o->force && !o->topo_file && !json_object_get(doc, "links") &&
 	    !json_object_get(old_doc, "links")) {
 		json_object_set_new(report, "union",
@@ -137,13 +163,16 @@ static int union_gate(const struct dp_opts *o, const char *dir, json_t *state,
 				    json_pack("{s:b}", "checked", 0));
 		return 1;
 	}
-	ok = dp_union_check(old, new, &l, &res);
+	ok = check(o, state, doc, old, new, &l, &res, &delta);
 	rules_free(old);
 	dp_phase("union: the check");
+	/* The union acyclic over the document's own links: so is the new set. */
+	*acyclic = ok && !o->topo_file && json_object_get(doc, "links");
 	json_object_set_new(
 		report, "union",
-		json_pack("{s:b,s:b,s:I,s:I,s:o}", "checked", 1, "acyclic", ok,
-			  "buffers", (json_int_t)res.buffers, "dependencies",
+		json_pack("{s:b,s:b,s:b,s:I,s:I,s:o}", "checked", 1, "acyclic",
+			  ok, "incremental", delta, "buffers",
+			  (json_int_t)res.buffers, "dependencies",
 			  (json_int_t)res.deps, "cycle",
 			  ok ? json_null() : dp_union_cycle_json(&res)));
 	dp_union_free(&res);
@@ -231,6 +260,7 @@ int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
 	char dir[PATH_MAX], abs[PATH_MAX];
 	double t0 = now_seconds(), t1;
 	int64_t gen = -1;
+	bool acyclic;
 
 	report = json_pack("{s:s}", "switch", o->name);
 	sw = dp_switch_rules(o, &r, &doc);
@@ -254,7 +284,7 @@ int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
 	}
 	if (!same_topology(o, doc, dp_state_links_doc(state)))
 		goto out;
-	gate = union_gate(o, dir, state, r, doc, report);
+	gate = union_gate(o, dir, state, r, doc, report, &acyclic);
 	if (gate <= 0) {
 		ret = gate < 0 ? -gate : EXIT_PROBLEM;
 		json_object_set_new(report, "updated", json_false());
@@ -276,6 +306,7 @@ int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
 	tfd = dp_table_create(&tab);
 	dp_phase("create and write the table");
 	dp_state_set_rules(state, doc);
+	json_object_set_new(state, "union_acyclic", json_boolean(acyclic));
 	dp_set_counts(state, &tab);
 	json_object_set_new(state, "rules_file",
 			    json_string(realpath(o->rules_file, abs) ?
