@@ -209,8 +209,8 @@ static int do_update(int argc, char **argv)
 	static const struct dp_verb v = { dp_switch_update, print_update,
 					  help };
 
-	return dp_cli_run(argc, argv, "NAME RULES",
-			  "--bpf-root --topo --force", &v);
+	return dp_cli_run(argc, argv, "NAME RULES", "--bpf-root --topo --force",
+			  &v);
 }
 
 static int do_show(int argc, char **argv)
@@ -284,10 +284,13 @@ static int do_pack(int argc, char **argv)
 int do_switch(int argc, char **argv)
 {
 	static const struct cmd cmds[] = {
-		{ "attach", do_attach }, { "update", do_update },
-		{ "show", do_show },	 { "detach", do_detach },
+		{ "attach", do_attach },
+		{ "update", do_update },
+		{ "show", do_show },
+		{ "detach", do_detach },
 		{ "pack", do_pack },
-		{ "help", help },	 { 0 },
+		{ "help", help },
+		{ 0 },
 	};
 
 	return cmd_select(cmds, argc, argv, help);

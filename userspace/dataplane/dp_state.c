@@ -127,7 +127,8 @@ json_t *dp_state_view(const char *dir)
 	int tries;
 
 	for (tries = 0; s && tries < 3; tries++) {
-		if (dp_state_gen(s) < 0 || dp_state_gen(s) == dp_kernel_gen(dir))
+		if (dp_state_gen(s) < 0 ||
+		    dp_state_gen(s) == dp_kernel_gen(dir))
 			break;
 		json_decref(s);
 		usleep(1000);

@@ -25,8 +25,8 @@ static void add(struct dp_table *tab, uint32_t idx, struct tagger_rule_val v)
 }
 
 /* prio: what rules_classify answers for (in, tag). */
-static void add_classify(const struct dp_port *ports, int in, int tag,
-			 int prio, struct dp_table *tab)
+static void add_classify(const struct dp_port *ports, int in, int tag, int prio,
+			 struct dp_table *tab)
 {
 	struct tagger_rule_val v = { 0 };
 

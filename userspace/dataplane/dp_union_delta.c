@@ -88,8 +88,7 @@ static void triple(struct dctx *d, int s, int i, int t, int o,
 	}
 }
 
-static void to_head(struct dctx *d, int64_t u, int64_t v, int t, int nt,
-		    int k)
+static void to_head(struct dctx *d, int64_t u, int64_t v, int t, int nt, int k)
 {
 	add_head(d, v);
 }
@@ -216,8 +215,7 @@ struct frame {
 	struct dp_union_edge via;
 };
 
-static void collect(struct dctx *d, int64_t u, int64_t v, int t, int nt,
-		    int k)
+static void collect(struct dctx *d, int64_t u, int64_t v, int t, int nt, int k)
 {
 	struct frame *f = d->cur;
 
@@ -299,8 +297,8 @@ static int search(struct dctx *d, struct dp_union_result *res)
 					break;
 				}
 				*m = 1;
-				st[++top] = (struct frame){ .buf = e.to,
-							    .via = e };
+				st[++top] =
+					(struct frame){ .buf = e.to, .via = e };
 				expand(d, &st[top]);
 			}
 		}

@@ -170,11 +170,12 @@ static bool index_switch(struct rules *r, int sw)
 		/* Scattered slots of a big map: fetch a few rules ahead. */
 		if (k + PREFETCH < s->nrewrite) {
 			ahead = &s->rewrite[k + PREFETCH];
-			__builtin_prefetch(hmap_slot_addr(
-				&r->rewrite,
-				rules_rewrite_key(sw, ahead->tag, ahead->in,
-						  ahead->out)),
-					   1);
+			__builtin_prefetch(
+				hmap_slot_addr(&r->rewrite,
+					       rules_rewrite_key(sw, ahead->tag,
+								 ahead->in,
+								 ahead->out)),
+				1);
 		}
 
 		if (!port_ok(s, w->in) || !port_ok(s, w->out) ||

@@ -39,8 +39,8 @@ static json_t *port_json(unsigned *seed, bool wild)
 static json_t *random_doc(unsigned *seed)
 {
 	json_t *doc = json_pack("{s:s,s:{s:i,s:i},s:[],s:{},s:[]}", "format",
-				"tagger-rules/1", "lossy", "tag", 0,
-				"priority", 0, "tags", "switches", "links");
+				"tagger-rules/1", "lossy", "tag", 0, "priority",
+				0, "tags", "switches", "links");
 	json_t *sws = json_object_get(doc, "switches");
 	char a[32], b[32], name[8];
 	int s, k, t, used[NSW][NP] = { { 0 } }, x, y, p, q;
@@ -64,8 +64,8 @@ static json_t *random_doc(unsigned *seed)
 			cu[i][t] = true;
 			json_array_append_new(
 				cl, json_pack("{s:o,s:i,s:i}", "in",
-					      port_str(i), "tag", t,
-					      "priority", 1 + rand_r(seed) % 3));
+					      port_str(i), "tag", t, "priority",
+					      1 + rand_r(seed) % 3));
 		}
 		for (k = 0; k < 8; k++) {
 			do {
@@ -75,10 +75,10 @@ static json_t *random_doc(unsigned *seed)
 			} while (wu[t][i][o]);
 			wu[t][i][o] = true;
 			json_array_append_new(
-				rw, json_pack("{s:i,s:o,s:o,s:i}", "tag", t,
-					      "in", port_str(i), "out",
-					      port_str(o), "new_tag",
-					      rand_r(seed) % (NT + 1)));
+				rw,
+				json_pack("{s:i,s:o,s:o,s:i}", "tag", t, "in",
+					  port_str(i), "out", port_str(o),
+					  "new_tag", rand_r(seed) % (NT + 1)));
 		}
 		snprintf(name, sizeof(name), "S%d", s);
 		json_object_set_new(sws, name,
@@ -120,9 +120,9 @@ static void change_rules(json_t *doc, unsigned *seed, int n)
 		} else {
 			r = json_array_get(json_object_get(sw, "rewrite"),
 					   rand_r(seed) % 8);
-			json_object_set_new(r, "new_tag",
-					    json_integer(rand_r(seed) %
-							 (NT + 1)));
+			json_object_set_new(
+				r, "new_tag",
+				json_integer(rand_r(seed) % (NT + 1)));
 			json_object_set_new(r, "out", port_json(seed, true));
 		}
 	}
@@ -193,7 +193,7 @@ END_TEST
 	"{\"format\":\"tagger-rules/1\",\"lossy\":{\"tag\":0,\"priority\":0}," \
 	"\"tags\":[{\"tag\":5,\"priority\":1}],"                               \
 	"\"links\":[[\"A:b\",\"B:a\"],[\"B:c\",\"C:b\"],[\"C:a\",\"A:c\"]],"
-#define SW(n, x, y, cl, rw)                                        \
+#define SW(n, x, y, cl, rw)                                            \
 	"\"" n "\":{\"ports\":[\"" x "\",\"" y "\"],\"classify\":[" cl \
 	"],\"rewrite\":[" rw "]}"
 #define CL(in) "{\"in\":\"" in "\",\"tag\":5,\"priority\":1}"
@@ -203,16 +203,20 @@ END_TEST
 /* A -> B -> C; the change at C sends tag 5 back to A: a cycle of three. */
 START_TEST(delta_finds_the_cycle_a_change_closes)
 {
-	const char *old_json =
-		HEAD "\"switches\":{" SW("A", "b", "c", CL("c"), RW("c", "b",
-								     "5")) ","
-		SW("B", "a", "c", CL("a"), RW("a", "c", "5")) ","
-		SW("C", "a", "b", CL("b"), RW("b", "a", "0")) "}}";
-	const char *new_json =
-		HEAD "\"switches\":{" SW("A", "b", "c", CL("c"), RW("c", "b",
-								     "5")) ","
-		SW("B", "a", "c", CL("a"), RW("a", "c", "5")) ","
-		SW("C", "a", "b", CL("b"), RW("b", "a", "5")) "}}";
+	const char *old_json = HEAD "\"switches\":{" SW(
+		"A", "b", "c", CL("c"),
+		RW("c", "b",
+		   "5")) "," SW("B", "a", "c", CL("a"),
+				RW("a", "c",
+				   "5")) "," SW("C", "a", "b", CL("b"),
+						RW("b", "a", "0")) "}}";
+	const char *new_json = HEAD "\"switches\":{" SW(
+		"A", "b", "c", CL("c"),
+		RW("c", "b",
+		   "5")) "," SW("B", "a", "c", CL("a"),
+				RW("a", "c",
+				   "5")) "," SW("C", "a", "b", CL("b"),
+						RW("b", "a", "5")) "}}";
 	json_t *d1, *d2;
 	struct rules *a = rules_from_str(old_json, &d1),
 		     *b = rules_from_str(new_json, &d2);
@@ -250,9 +254,9 @@ START_TEST(big_or_other_changes_are_left_to_the_full_check)
 	struct dp_links l;
 
 	json_array_remove(
-		json_object_get(json_object_get(json_object_get(d1, "switches"),
-						"S0"),
-				"classify"),
+		json_object_get(
+			json_object_get(json_object_get(d1, "switches"), "S0"),
+			"classify"),
 		0);
 	json_object_del(json_object_get(d2, "switches"), "S4");
 	b = rules_from_json(d1, "new");
