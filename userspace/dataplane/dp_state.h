@@ -14,6 +14,9 @@
  *   "generation"  the generation (TAGGER_GEN) whose rules it keeps
  *   "links"       the rules document's "links" (the union check's)
  *   "rules_at"    where its rules are, in compact form, in its map
+ *   "union_acyclic"  true if its rules alone were found deadlock-free over
+ *                 its "links" (by the update that wrote it): the next
+ *                 update may check only its change (dp_union.h)
  * An update writes the new record as "state_new" first, then bumps the
  * generation, then renames it over "state". The generation in the kernel
  * is the truth: a "state_new" of the running generation is committed,
