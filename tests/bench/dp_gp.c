@@ -6,9 +6,11 @@
  * swaps a table through a map of maps pays it at least once. Measured on
  * a fresh array of maps with two slots and two small inner arrays:
  *   plain   a write into a plain array (no wait), for comparison
- *   serial  one map-in-map write after the other
- *   pair    two map-in-map writes (into two outer maps) side by side in
- *           two threads, as tagger switch update makes them
+ *   one     one map-in-map write
+ *   serial  two map-in-map writes (into two outer maps), one after the
+ *           other, as tagger switch update made them before
+ *   pair    the same two side by side in two threads, as it makes them
+ *           now
  * Root only. Prints the median and the fastest of N runs, in ms.
  *   build/bench/dp_gp [N]
  */
@@ -98,6 +100,15 @@ int main(int argc, char **argv)
 		j[0] = (struct job){ outer[0], inner[k & 1], 0 };
 		t0 = now();
 		put(&j[0]);
+		t[k] = now() - t0;
+	}
+	report("one", t, n);
+	for (k = 0; k < n; k++) {
+		j[0] = (struct job){ outer[0], inner[k & 1], 1 };
+		j[1] = (struct job){ outer[1], inner[!(k & 1)], 1 };
+		t0 = now();
+		put(&j[0]);
+		put(&j[1]);
 		t[k] = now() - t0;
 	}
 	report("serial", t, n);
