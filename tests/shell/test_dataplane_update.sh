@@ -169,4 +169,10 @@ tgr S2 switch update S2 "$TGR_TMP/a.trb" >/dev/null || fail "update from a.trb"
 	"$(dp_json 'json.dumps(d["switches"]["S2"], sort_keys=True)' < "$A")" ] ||
 	fail "rules updated from a.trb differ from $A's"
 echo "ok: damaged, truncated, foreign-version compiled rules refused (exit 2); whole ones update"
+dp_json 'd["links"].append(["nocolon", "S2:l"]) or json.dumps(d)' < "$A" > "$TGR_TMP/badlinks.json"
+"$TAGGER" switch pack "$TGR_TMP/badlinks.json" -o "$TGR_TMP/bad.trb" 2>"$TGR_TMP/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'links\[[0-9]*\]: expected' "$TGR_TMP/err" && [ ! -e "$TGR_TMP/bad.trb" ] ||
+	fail "pack of bad links: exit $rc, $(cat "$TGR_TMP/err")"
+echo "ok: pack refuses links that are not node:port (exit 2), writes nothing"
 echo "PASS"

@@ -235,6 +235,12 @@ static int pack_write(const char *in, const char *out_path)
 	json_t *doc = NULL, *links;
 	int ret = EXIT_RUNTIME, bad;
 
+	if (rules_bin_is(in)) {
+		input_err(in, 0,
+			  "compiled rules already: pack reads a rules "
+			  "document (JSON)");
+		return EXIT_USAGE;
+	}
 	r = rules_load(in, &doc);
 	if (!r)
 		return EXIT_USAGE;
