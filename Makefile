@@ -16,7 +16,7 @@ SYSCONFDIR ?= /etc
 
 # Libraries with a pkg-config file; GLPK (libglpk-dev) and CaDiCaL
 # (libcadical-dev, a static C++ library behind a C API) have none.
-PKGS     := jansson libbpf libmnl
+PKGS     := jansson libbpf libmnl zlib
 PKG_CONFIG ?= pkg-config
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \

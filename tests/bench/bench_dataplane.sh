@@ -9,9 +9,11 @@
 #     programs on sw's ports vs without, alternating runs: TCP (iperf3) and
 #     small UDP packets (goal >= 95 %).
 #  3. Live update of a switch between two 100,800-rule tables (40 ports,
-#     63 tags) and of one rule in it: this tree against the tagger before
-#     the live-update work (BENCH_DP_REV), alternating, median wall; then
-#     this tree's -v phases.
+#     63 tags) and of one rule in it: the tagger of BENCH_DP_REV (JSON),
+#     this tree from JSON and from compiled rules (switch pack),
+#     alternating, median wall and CPU, the load average; then this
+#     tree's -v phases for both inputs and the floor, what one write into
+#     an array of maps costs (build/bench/dp_gp).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 [ "$(id -u)" -eq 0 ] || { echo "bench_dataplane: needs root, skipped"; exit 0; }
@@ -137,12 +139,16 @@ for side in $sides; do
 done
 bin() { if [ "$1" = A ]; then echo "$A"; else echo "$T"; fi; }
 now() { date +%s.%N; }
+# This tree also reads the same rules compiled (tagger switch pack).
+for f in a b a1; do
+	"$T" switch pack "$TGR_TMP/big-$f.json" -o "$TGR_TMP/big-$f.trb" || exit 1
+done
 # upd SIDE KIND FILE: one update; its wall and CPU seconds (user + system,
 # what a quiet machine would see) go to w[SIDE-KIND] and c[SIDE-KIND].
 declare -A w c
 upd() {
 	TAGGER_BPF_ROOT=$BPFFS/$1/tagger /usr/bin/time -f '%e %U %S' -o "$TGR_TMP/time" \
-		nsenter --net="/run/netns/$(ns_name "big$1")" "$(bin "$1")" switch update big "$TGR_TMP/big-$3.json" >/dev/null ||
+		nsenter --net="/run/netns/$(ns_name "big$1")" "$(bin "$1")" switch update big "$TGR_TMP/big-$3" >/dev/null ||
 		{ echo "update of side $1 to $3 failed" >&2; exit 1; }
 	read -r e u y < "$TGR_TMP/time"
 	w[$1-$2]+="$e "
@@ -154,28 +160,38 @@ for side in $sides; do
 	TAGGER_BPF_ROOT=$BPFFS/$side/tagger nsx "big$side" "$(bin "$side")" switch attach big "$TGR_TMP/big-a.json" >/dev/null || exit 1
 	echo "   attach ($side): $(echo "$(now) - $t0" | bc) s"
 done
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+# Rounds alternate the sides and, on this tree, JSON and compiled input
+# (B: JSON, C: compiled; both run on side B's switch).
 for _ in $(seq "$UROUNDS"); do
-	for side in $sides; do
-		upd "$side" all b; upd "$side" all a
-		upd "$side" one a1; upd "$side" one a
+	for side in $sides C; do
+		s=$side x=json
+		[ "$side" = C ] && s=B x=trb
+		upd "$s" "$side-all" "b.$x"; upd "$s" "$side-all" "a.$x"
+		upd "$s" "$side-one" "a1.$x"; upd "$s" "$side-one" "a.$x"
 	done
 done
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-printf '%-34s %9s %9s %7s %9s %9s %7s\n' "update (median of $((2 * UROUNDS)))" \
-	before_s after_s ratio before_cpu after_cpu ratio
+echo "   load average before the rounds: $load0, after: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-28s %-22s %9s %9s\n' "update (median of $((2 * UROUNDS)))" input wall_s cpu_s
 for kind in all one; do
 	label=$([ $kind = all ] && echo "whole table (100,800 rules)" || echo "one rule changed")
-	bw=$(echo "${w[B-$kind]}" | median)
-	bc_=$(echo "${c[B-$kind]}" | median)
-	if [ -n "$A" ]; then
-		aw=$(echo "${w[A-$kind]}" | median)
-		ac=$(echo "${c[A-$kind]}" | median)
-		printf '%-34s %9.3f %9.3f %6.2fx %9.3f %9.3f %6.2fx\n' "$label" "$aw" "$bw" \
-			"$(echo "$bw / $aw" | bc -l)" "$ac" "$bc_" "$(echo "$bc_ / $ac" | bc -l)"
-	else
-		printf '%-34s %9s %9.3f %7s %9s %9.3f\n' "$label" - "$bw" - - "$bc_"
-	fi
+	for side in $sides C; do
+		case $side in
+		A) what="JSON, tagger $rev" ;;
+		B) what="JSON, this tree" ;;
+		C) what="compiled, this tree" ;;
+		esac
+		key=$([ "$side" = A ] && echo A || echo B)-$side-$kind
+		printf '%-28s %-22s %9.3f %9.3f\n' "$label" "$what" \
+			"$(echo "${w[$key]}" | median)" "$(echo "${c[$key]}" | median)"
+	done
 done
-echo "   where the time goes now (-v, one rule changed; wall and CPU ms):"
-TAGGER_BPF_ROOT=$BPFFS/B/tagger nsx bigB "$T" -v switch update big "$TGR_TMP/big-a1.json" 2>&1 >/dev/null |
-	grep '^phase' | sed 's/^/   /'
+for x in json trb; do
+	echo "   where the time goes now (-v, one rule changed, $x; wall and CPU ms):"
+	TAGGER_BPF_ROOT=$BPFFS/B/tagger nsx bigB "$T" -v switch update big "$TGR_TMP/big-a1.$x" 2>&1 >/dev/null |
+		grep '^phase' | sed 's/^/   /'
+	TAGGER_BPF_ROOT=$BPFFS/B/tagger nsx bigB "$T" switch update big "$TGR_TMP/big-a.$x" >/dev/null
+done
+echo "   the floor: one write into an array of maps (build/bench/dp_gp, 20 runs)"
+build/bench/dp_gp 20 | sed 's/^/   /'

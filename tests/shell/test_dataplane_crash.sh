@@ -37,7 +37,9 @@ consistent() {
 }
 
 # 1. Updates killed after a random 0-150 ms; the next update must work.
-files=("$A" "$B")
+# B is read compiled (switch pack), A as JSON: both inputs get killed.
+"$TAGGER" switch pack "$B" -o "$TGR_TMP/b.trb" || fail "pack B"
+files=("$A" "$TGR_TMP/b.trb")
 for i in $(seq 30); do
 	f=${files[$((i % 2))]}
 	# nsenter execs tagger: $! is the loader itself.

@@ -7,7 +7,8 @@
 # streams to h2, S2 is swapped between them 100 times. Every packet must
 # reach h2 (none dropped by a swap) with T or U (one rule set each, never a
 # mix: a mix or an empty table would show as the lossy tag), and both must
-# occur. Then the loader is killed in the middle of an update: traffic is
+# occur; every other update reads B compiled (switch pack). Then the
+# loader is killed in the middle of an update: traffic is
 # still tagged, a new process updates and reads the same counters.
 source "$(dirname "$0")/../lib.sh"
 require_root
@@ -22,6 +23,7 @@ B=$TGR_TMP/b.json
 dp_rules_ab "$TGR_TMP/compiled.json" "$A" "$B"
 echo "rule sets: A keeps tag $T on S2 -> S3, B rewrites it to $U"
 for n in S1 S2 S3; do tgr "$n" switch attach "$n" "$A" >/dev/null || fail "attach $n"; done
+"$TAGGER" switch pack "$B" -o "$TGR_TMP/b.trb" || fail "pack B"
 
 # 100 swaps while h1 streams 1000 packets/s to h2.
 dp_sniff S3 l 5000 S2-S3
@@ -32,7 +34,7 @@ sender=$!
 sleep 0.5
 start=$(date +%s.%N)
 for i in $(seq 50); do
-	tgr S2 switch update S2 "$B" >/dev/null || fail "update $((2 * i - 1)) to B"
+	tgr S2 switch update S2 "$TGR_TMP/b.trb" >/dev/null || fail "update $((2 * i - 1)) to B (compiled)"
 	tgr S2 switch update S2 "$A" >/dev/null || fail "update $((2 * i)) to A"
 done
 secs=$(echo "$(date +%s.%N) - $start" | bc)
@@ -124,7 +126,7 @@ echo "ok: 4 concurrent updates serialised: generations $gens"
 # JSON document: show prints them back as the file gives them.
 tgr S2 -v switch update S2 "$B" 2>"$TGR_TMP/phases" >/dev/null || fail "update -v"
 for p in "read and check the rules" "union: links, the attached rules" "union: the check" \
-	"stage the table" "swap (generation)" "commit the state"; do
+	"stage the table, save the new state" "swap (generation)" "commit the state"; do
 	grep -q "^phase $p  *[0-9.]* ms wall  *[0-9.]* ms CPU" "$TGR_TMP/phases" ||
 		fail "-v: no phase \"$p\": $(cat "$TGR_TMP/phases")"
 done
@@ -140,4 +142,37 @@ fi
 	"$(dp_json 'json.dumps(d["switches"]["S2"], sort_keys=True)' < "$B")" ] ||
 	fail "show: the rules read back from the state differ from $B's"
 echo "ok: -v phases; the state keeps the rules in compact form, show reads them back"
+
+# Compiled rules that are damaged, truncated, of another version or not
+# compiled rules at all are refused (exit 2, saying what is wrong) and
+# change nothing; the same file whole updates.
+g0=$(tgr S2 -j switch show S2 | dp_json 'd["generation"]')
+"$TAGGER" switch pack "$A" -o "$TGR_TMP/a.trb" || fail "pack A"
+size=$(stat -c %s "$TGR_TMP/a.trb")
+head -c $((size - 1)) "$TGR_TMP/a.trb" > "$TGR_TMP/short.trb"
+cp "$TGR_TMP/a.trb" "$TGR_TMP/flip.trb"
+printf '\xff' | dd of="$TGR_TMP/flip.trb" bs=1 seek=$((size - 3)) conv=notrunc 2>/dev/null
+cp "$TGR_TMP/a.trb" "$TGR_TMP/v9.trb"
+printf '\x09' | dd of="$TGR_TMP/v9.trb" bs=1 seek=8 conv=notrunc 2>/dev/null
+printf 'tagger-b' > "$TGR_TMP/magic.trb"
+for c in "short:truncated" "flip:checksum" "v9:version 9" "magic:no header"; do
+	f=$TGR_TMP/${c%%:*}.trb
+	tgr S2 switch update S2 "$f" 2>"$TGR_TMP/err" >/dev/null
+	rc=$?
+	[ $rc -eq 2 ] || fail "${c%%:*}: exit $rc, not 2: $(cat "$TGR_TMP/err")"
+	grep -q "${c#*:}" "$TGR_TMP/err" || fail "${c%%:*}: says $(cat "$TGR_TMP/err")"
+done
+[ "$(tgr S2 -j switch show S2 | dp_json 'd["generation"]')" -eq "$g0" ] ||
+	fail "a refused compiled file changed the generation"
+tgr S2 switch update S2 "$TGR_TMP/a.trb" >/dev/null || fail "update from a.trb"
+[ "$(tgr S2 -j switch show S2 | dp_json 'json.dumps(d["rules"], sort_keys=True)')" = \
+	"$(dp_json 'json.dumps(d["switches"]["S2"], sort_keys=True)' < "$A")" ] ||
+	fail "rules updated from a.trb differ from $A's"
+echo "ok: damaged, truncated, foreign-version compiled rules refused (exit 2); whole ones update"
+dp_json 'd["links"].append(["nocolon", "S2:l"]) or json.dumps(d)' < "$A" > "$TGR_TMP/badlinks.json"
+"$TAGGER" switch pack "$TGR_TMP/badlinks.json" -o "$TGR_TMP/bad.trb" 2>"$TGR_TMP/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'links\[[0-9]*\]: expected' "$TGR_TMP/err" && [ ! -e "$TGR_TMP/bad.trb" ] ||
+	fail "pack of bad links: exit $rc, $(cat "$TGR_TMP/err")"
+echo "ok: pack refuses links that are not node:port (exit 2), writes nothing"
 echo "PASS"

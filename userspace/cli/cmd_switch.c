@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tagger switch { attach | update | show | detach }: the command line. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,7 +9,10 @@
 #include "cli/cmd_dp_args.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_switch.h"
+#include "cli/opts.h"
 #include "lib/log.h"
+#include "lib/outfile.h"
+#include "model/rules_bin.h"
 
 static int help(int argc, char **argv)
 {
@@ -17,12 +21,14 @@ static int help(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr,
-		"Usage: %1$s switch attach NAME RULES.json [PORT=IFNAME ...] [--mode MODE]\n"
-		"       %1$s switch update NAME RULES.json [--topo FILE] [--force]\n"
+		"Usage: %1$s switch attach NAME RULES [PORT=IFNAME ...] [--mode MODE]\n"
+		"       %1$s switch update NAME RULES [--topo FILE] [--force]\n"
 		"       %1$s [-j] switch show NAME\n"
 		"       %1$s switch detach NAME\n"
 		"       (each also takes --bpf-root DIR)\n"
+		"       %1$s [-j] switch pack RULES.json { -o | --output } FILE\n"
 		"where  MODE := { auto | tcx | tc }\n"
+		"       RULES := { RULES.json | FILE of switch pack }\n"
 		"\n"
 		"Runs switch NAME's rules in tc programs on its ports, in this network\n"
 		"namespace. attach loads the programs first on ingress and egress of\n"
@@ -33,6 +39,8 @@ static int help(int argc, char **argv)
 		"of the attached and the new rules is deadlock-free over the links of\n"
 		"the rules file (\"links\") or of --topo; exit 1 if it is not, unless\n"
 		"--force. show prints rules and counters; detach removes it all.\n"
+		"pack writes the rules and links of RULES.json in compiled form,\n"
+		"which attach and update read (by its magic) without any JSON.\n"
 		"Programs, maps and state are pinned in DIR/NAME (DIR: --bpf-root,\n"
 		"$TAGGER_BPF_ROOT, or %2$s); the programs keep running\n"
 		"after tagger exits.\n",
@@ -104,10 +112,13 @@ static void print_update(const struct dp_opts *o, const struct dp_report *rep)
 	       1e3 * json_real_value(json_object_get(j, "swap_seconds")));
 	if (checked)
 		printf("union of old and new rules: %s (%lld buffers, %lld "
-		       "dependencies)\n",
+		       "dependencies%s)\n",
 		       acyclic ? "no cyclic buffer dependency" :
 				 "CYCLIC, forced",
-		       JINT(u, "buffers"), JINT(u, "dependencies"));
+		       JINT(u, "buffers"), JINT(u, "dependencies"),
+		       json_is_true(json_object_get(u, "incremental")) ?
+			       " reached from the changed rules" :
+			       "");
 	else
 		printf("union check skipped (--force, no links)\n");
 }
@@ -189,7 +200,7 @@ static int do_attach(int argc, char **argv)
 	static const struct dp_verb v = { dp_switch_attach, print_attach,
 					  help };
 
-	return dp_cli_run(argc, argv, "NAME RULES.json",
+	return dp_cli_run(argc, argv, "NAME RULES",
 			  "--bpf-root --mode PORT=IFNAME", &v);
 }
 
@@ -198,8 +209,8 @@ static int do_update(int argc, char **argv)
 	static const struct dp_verb v = { dp_switch_update, print_update,
 					  help };
 
-	return dp_cli_run(argc, argv, "NAME RULES.json",
-			  "--bpf-root --topo --force", &v);
+	return dp_cli_run(argc, argv, "NAME RULES", "--bpf-root --topo --force",
+			  &v);
 }
 
 static int do_show(int argc, char **argv)
@@ -217,12 +228,75 @@ static int do_detach(int argc, char **argv)
 	return dp_cli_run(argc, argv, "NAME", "--bpf-root", &v);
 }
 
+static int pack_write(const char *in, const char *out_path)
+{
+	struct outfile out;
+	struct rules *r;
+	json_t *doc = NULL, *links;
+	int ret = EXIT_RUNTIME, bad;
+
+	if (rules_bin_is(in)) {
+		input_err(in, 0,
+			  "compiled rules already: pack reads a rules "
+			  "document (JSON)");
+		return EXIT_USAGE;
+	}
+	r = rules_load(in, &doc);
+	if (!r)
+		return EXIT_USAGE;
+	links = json_object_get(doc, "links");
+	bad = rules_bin_links_ok(links);
+	if (bad >= 0) {
+		input_err(in, 0,
+			  "links[%d]: expected [\"node:port\", \"node:port\"] "
+			  "(names of at most %d bytes)",
+			  bad, RULES_BIN_MAX_NAME);
+		ret = EXIT_USAGE;
+	} else if (!outfile_open(&out, out_path)) {
+		ret = rules_bin_write(out.f, r, links) ? EXIT_RUNTIME : EXIT_OK;
+		if (outfile_close(&out, ret == EXIT_OK))
+			ret = EXIT_RUNTIME; /* p_err'd */
+		else if (ret)
+			p_err("cannot write %s: %s", out_path, strerror(EIO));
+	}
+	if (ret == EXIT_OK && json_output)
+		json_emit(json_pack("{s:s,s:s,s:i}", "rules", in, "output",
+				    out_path, "switches", r->nsw));
+	rules_free(r);
+	json_decref(doc);
+	return ret;
+}
+
+static int do_pack(int argc, char **argv)
+{
+	const char *out = NULL;
+	char *pos[1];
+	const struct opt opts[] = {
+		{ .name = "-o", .type = OPT_STR, .out = &out },
+		{ .name = "--output", .type = OPT_STR, .out = &out },
+		{ 0 },
+	};
+	int got;
+
+	if (argc >= 1 && is_help(argv[0]))
+		return help(0, NULL);
+	if (opts_parse(opts, argc, argv, pos, 1, &got))
+		return usage_help(help);
+	if (got != 1 || !out)
+		return usage_err(help, "pack takes RULES.json and -o FILE");
+	return pack_write(pos[0], out);
+}
+
 int do_switch(int argc, char **argv)
 {
 	static const struct cmd cmds[] = {
-		{ "attach", do_attach }, { "update", do_update },
-		{ "show", do_show },	 { "detach", do_detach },
-		{ "help", help },	 { 0 },
+		{ "attach", do_attach },
+		{ "update", do_update },
+		{ "show", do_show },
+		{ "detach", do_detach },
+		{ "pack", do_pack },
+		{ "help", help },
+		{ 0 },
 	};
 
 	return cmd_select(cmds, argc, argv, help);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A node's state held by its programs, found from the kernel; see dp_anchor.h. */
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <net/if.h>
 #include <stdio.h>
@@ -98,35 +99,50 @@ static int anchor_open(const char *dir)
 	return bpf_obj_get(path);
 }
 
-int dp_anchor_set(const char *dir, int slot, int map_fd)
+/* The generation of the record in slot k, -1 if none or none there. */
+static int64_t slot_gen(int a, uint32_t k)
 {
-	uint32_t k = slot;
+	uint32_t id;
+	int64_t g = -1;
+	json_t *s;
+	int fd;
+
+	if (bpf_map_lookup_elem(a, &k, &id))
+		return -1;
+	fd = bpf_map_get_fd_by_id(id);
+	if (fd < 0)
+		return -1;
+	s = dp_state_read_fd(fd);
+	close(fd);
+	if (s)
+		g = dp_state_gen(s);
+	json_decref(s);
+	return g;
+}
+
+/*
+ * The slot of the record the programs run: the one of the kernel's
+ * generation (after an update, either slot), else slot 0 (an anchor of
+ * an older tagger, or no generation yet).
+ */
+static uint32_t live_slot(const char *dir, int a)
+{
+	int64_t g = dp_kernel_gen(dir);
+
+	return g >= 0 && slot_gen(a, 0) != g && slot_gen(a, 1) == g;
+}
+
+int dp_anchor_set(const char *dir, bool pending, int map_fd)
+{
 	int a = anchor_open(dir), err = 0;
+	uint32_t k;
 
 	if (a < 0)
 		return errno == ENOENT ? 0 : -errno;
+	k = live_slot(dir, a) ^ pending;
 	if (map_fd >= 0 ? bpf_map_update_elem(a, &k, &map_fd, BPF_ANY) :
 			  bpf_map_delete_elem(a, &k) && errno != ENOENT)
 		err = -errno;
-	close(a);
-	return err;
-}
-
-int dp_anchor_commit(const char *dir)
-{
-	uint32_t zero = 0, one = 1, id;
-	int a = anchor_open(dir), fd, err = 0;
-
-	if (a < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (!bpf_map_lookup_elem(a, &one, &id)) {
-		fd = bpf_map_get_fd_by_id(id);
-		if (fd < 0 || bpf_map_update_elem(a, &zero, &fd, BPF_ANY) ||
-		    bpf_map_delete_elem(a, &one))
-			err = -errno;
-		if (fd >= 0)
-			close(fd);
-	}
 	close(a);
 	return err;
 }
@@ -335,15 +351,22 @@ static int mirror_maps(const char *dir, const struct found *f)
 	return err;
 }
 
+/*
+ * The live slot's record as "state"; the other slot's as "state_new" only
+ * if it is pending (of a generation after the kernel's: dp_state_settle
+ * drops it), never the record an update replaced.
+ */
 static int mirror_state(const char *dir, int a)
 {
 	char path[PATH_MAX + 64];
-	uint32_t zero = 0, one = 1, id;
+	uint32_t live = live_slot(dir, a), other = !live, id;
+	int64_t g = dp_kernel_gen(dir);
 	int err = 0;
 
-	if (!bpf_map_lookup_elem(a, &zero, &id))
+	if (!bpf_map_lookup_elem(a, &live, &id))
 		err = mirror_id(dir, DP_STATE_CUR, id, true);
-	if (!err && !bpf_map_lookup_elem(a, &one, &id))
+	if (!err && !bpf_map_lookup_elem(a, &other, &id) &&
+	    (g < 0 || slot_gen(a, other) > g))
 		return mirror_id(dir, DP_STATE_NEXT, id, true);
 	if (!err && !pin_path(path, sizeof(path), dir, DP_STATE_NEXT) &&
 	    unlink(path) && errno != ENOENT)

@@ -7,9 +7,17 @@
  *
  * The anchor is an array-of-maps "tagger_anchor" of two slots, bound to
  * the node's programs (bpf_prog_bind_map) so it lives as long as they
- * are attached: slot 0 holds the committed state map ("state" pin), slot
- * 1 a pending one ("state_new"). Every state write goes to the pin first
- * and to the anchor second; either order of the two is a state that
+ * are attached. Its two slots hold state maps; the live one ("state"
+ * pin) is the slot whose record is of the kernel's generation (TAGGER_GEN),
+ * else slot 0. An update writes its pending record ("state_new") into the
+ * other slot before it moves the generation, and that move alone commits
+ * it: no anchor write after the swap (each write to an array of maps
+ * waits for an RCU grace period, 5-20 ms). The slot it replaced keeps
+ * the previous record until the next update. Older taggers kept the
+ * committed record in slot 0 and a pending one in slot 1; both read the
+ * other's anchors (an older tagger takes a live slot 1 for an interrupted
+ * update and commits it). Every state write goes to the pin first and to
+ * the anchor second; either order of the two is a state that
  * dp_state_settle repairs by the kernel's generation, so the anchor is
  * the truth and the pins a mirror of it.
  *
@@ -23,9 +31,9 @@
  *   dp_anchor_create(dir, progs, n)   make the anchor, bind it to the n
  *                                     programs, pin it as dir/anchor, put
  *                                     dir/state in slot 0; 0 or -errno
- *   dp_anchor_set(dir, slot, fd)      put map fd in slot (fd < 0: empty
+ *   dp_anchor_set(dir, pending, fd)   put map fd in the live slot, or the
+ *                                     other one if pending (fd < 0: empty
  *                                     it) if dir has an anchor; 0 or -errno
- *   dp_anchor_commit(dir)             slot 1 moves to slot 0
  *   dp_anchor_sync(dir, kind, name, ifname)
  *                                     find the node ("switch" or "host";
  *                                     ifname for a host) in the kernel and
@@ -37,12 +45,13 @@
 #ifndef __TAGGER_DP_ANCHOR_H
 #define __TAGGER_DP_ANCHOR_H
 
+#include <stdbool.h>
+
 #define DP_ANCHOR_NAME "tagger_anchor"
 #define DP_ANCHOR_PIN "anchor"
 
 int dp_anchor_create(const char *dir, const int *progs, int n);
-int dp_anchor_set(const char *dir, int slot, int map_fd);
-int dp_anchor_commit(const char *dir);
+int dp_anchor_set(const char *dir, bool pending, int map_fd);
 int dp_anchor_sync(const char *dir, const char *kind, const char *name,
 		   const char *ifname);
 

@@ -40,8 +40,10 @@
  *                                  name_tmp, renamed over name (atomic);
  *                                  0 or -errno (-EFBIG over DP_STATE_MAX);
  *                                  then into the anchor's slot, if any
- *   dp_state_commit(dir)           state_new renamed over state, and so in
- *                                  the anchor; dp_state_drop(dir) drops it
+ *   dp_state_commit(dir)           state_new renamed over state (in the
+ *                                  anchor the kernel's generation picks the
+ *                                  live slot: dp_anchor.h); dp_state_drop
+ *                                  (dir) drops it, from the anchor too
  *   dp_state_load(dir)             the document in dir/state, or NULL
  *                                  (errno ENOENT if nothing is there)
  *   dp_state_load_name(dir, name)  the same for dir/name

@@ -74,8 +74,7 @@ int64_t dp_state_gen(json_t *state)
 	return json_is_integer(g) ? json_integer_value(g) : -1;
 }
 
-/* The generation the programs run, or -1. */
-static int64_t kernel_gen(const char *dir)
+int64_t dp_kernel_gen(const char *dir)
 {
 	char path[PATH_MAX + 64];
 	uint32_t zero = 0, gen;
@@ -99,7 +98,7 @@ int dp_state_settle(const char *dir)
 		return 0;
 	g = dp_state_gen(pending);
 	json_decref(pending);
-	if (g >= 0 && g == kernel_gen(dir)) {
+	if (g >= 0 && g == dp_kernel_gen(dir)) {
 		pr_warn("%s: an update was interrupted after generation %lld went "
 			"live: its state is committed now\n",
 			dir, (long long)g);
@@ -115,7 +114,7 @@ static json_t *view_once(const char *dir)
 {
 	json_t *s = dp_state_load_name(dir, DP_STATE_NEXT);
 
-	if (s && dp_state_gen(s) >= 0 && dp_state_gen(s) == kernel_gen(dir))
+	if (s && dp_state_gen(s) >= 0 && dp_state_gen(s) == dp_kernel_gen(dir))
 		return s; /* swapped in, not yet committed */
 	json_decref(s);
 	return dp_state_load_name(dir, DP_STATE_CUR);
@@ -128,7 +127,8 @@ json_t *dp_state_view(const char *dir)
 	int tries;
 
 	for (tries = 0; s && tries < 3; tries++) {
-		if (dp_state_gen(s) < 0 || dp_state_gen(s) == kernel_gen(dir))
+		if (dp_state_gen(s) < 0 ||
+		    dp_state_gen(s) == dp_kernel_gen(dir))
 			break;
 		json_decref(s);
 		usleep(1000);

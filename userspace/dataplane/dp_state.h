@@ -14,6 +14,9 @@
  *   "generation"  the generation (TAGGER_GEN) whose rules it keeps
  *   "links"       the rules document's "links" (the union check's)
  *   "rules_at"    where its rules are, in compact form, in its map
+ *   "union_acyclic"  true if its rules alone were found deadlock-free over
+ *                 its "links" (by the update that wrote it): the next
+ *                 update may check only its change (dp_union.h)
  * An update writes the new record as "state_new" first, then bumps the
  * generation, then renames it over "state". The generation in the kernel
  * is the truth: a "state_new" of the running generation is committed,
@@ -27,6 +30,8 @@
  *   dp_state_netns_here(state)     true if state records this namespace
  *   dp_state_phase(state)          "attaching", "attached" or "detaching"
  *   dp_state_gen(state)            its "generation", -1 if none
+ *   dp_kernel_gen(dir)             the generation the programs run (the
+ *                                  pinned TAGGER_GEN), or -1
  *   dp_state_settle(dir)           under the lock: commit or drop a pending
  *                                  "state_new" by the kernel's generation
  *   dp_state_view(dir)             without the lock: the record that
@@ -63,6 +68,7 @@ bool dp_state_netns_here(json_t *state);
 bool dp_state_netns_ok(json_t *state, const char *what);
 const char *dp_state_phase(json_t *state);
 int64_t dp_state_gen(json_t *state);
+int64_t dp_kernel_gen(const char *dir);
 int dp_state_settle(const char *dir);
 json_t *dp_state_view(const char *dir);
 struct rules;

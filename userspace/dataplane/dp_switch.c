@@ -19,6 +19,7 @@
 #include "dataplane/dp_switch.h"
 #include "dataplane/dp_table.h"
 #include "lib/log.h"
+#include "model/rules_bin.h"
 #include "tagger_port.skel.h"
 #include "lib/util.h"
 
@@ -51,7 +52,9 @@ int dp_switch_rules(const struct dp_opts *o, struct rules **rp, json_t **doc)
 	int sw;
 
 	dp_phase(NULL);
-	r = rules_load(o->rules_file, doc);
+	/* Compiled rules (tagger switch pack) by their magic, else JSON. */
+	r = rules_bin_is(o->rules_file) ? rules_bin_load(o->rules_file, doc) :
+					  rules_load(o->rules_file, doc);
 	dp_phase("read and check the rules");
 	if (!r)
 		return -EXIT_USAGE;

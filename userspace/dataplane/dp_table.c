@@ -24,11 +24,10 @@ static void add(struct dp_table *tab, uint32_t idx, struct tagger_rule_val v)
 	tab->vals[tab->n++] = v;
 }
 
-static void add_classify(const struct rules *r, int sw,
-			 const struct dp_port *ports, int in, int tag,
+/* prio: what rules_classify answers for (in, tag). */
+static void add_classify(const struct dp_port *ports, int in, int tag, int prio,
 			 struct dp_table *tab)
 {
-	int prio = rules_classify(r, sw, in, tag, NULL);
 	struct tagger_rule_val v = { 0 };
 
 	/* A miss and an explicit lossy answer act alike: no entry. */
@@ -40,13 +39,15 @@ static void add_classify(const struct rules *r, int sw,
 	tab->nclassify++;
 }
 
-/* Explicit lossy answers get an entry so the demotion is counted as such. */
-static void add_rewrite(const struct rules *r, int sw,
-			const struct dp_port *ports, int tag, int in, int out,
+/*
+ * Explicit lossy answers get an entry so the demotion is counted as such.
+ * nt: what rules_rewrite answers for (tag, in, out); rule < 0 if no rule.
+ */
+static void add_rewrite(const struct rules *r, const struct dp_port *ports,
+			int tag, int in, int out, int nt, int rule,
 			struct dp_table *tab)
 {
 	struct tagger_rule_val v = { .flags = TAGGER_F_RULE };
-	int rule, nt = rules_rewrite(r, sw, tag, in, out, &rule);
 
 	if (rule < 0)
 		return;
@@ -83,7 +84,7 @@ void dp_table_build(const struct rules *r, int sw, const struct dp_port *ports,
 {
 	const struct rules_switch *s = &r->sw[sw];
 	bool cls[64], rw[64];
-	int i, o, t, k;
+	int i, o, t, k, nt, rule;
 
 	memset(tab, 0, sizeof(*tab));
 	tab->nslots = s->nports + 1;
@@ -93,24 +94,44 @@ void dp_table_build(const struct rules *r, int sw, const struct dp_port *ports,
 	    (struct tagger_rule_val){ .prio = r->lossy_prio,
 				      .dscp = r->lossy_tag });
 	tags_used(s, cls, rw);
+	/*
+	 * Without wildcards each rule is the answer for its own key (keys
+	 * are unique): no lookups. With them, ask the model for every key.
+	 */
 	if (s->wild_classify) {
 		for (t = 0; t < 64; t++)
 			for (i = 0; cls[t] && i < s->nports; i++)
-				add_classify(r, sw, ports, i, t, tab);
+				add_classify(ports, i, t,
+					     rules_classify(r, sw, i, t, NULL),
+					     tab);
 	} else {
-		for (k = 0; k < s->nclassify; k++)
-			add_classify(r, sw, ports, s->classify[k].in,
-				     s->classify[k].tag, tab);
+		for (k = 0; k < s->nclassify; k++) {
+			const struct rules_classify *c = &s->classify[k];
+
+			add_classify(ports, c->in, c->tag,
+				     c->prio == r->lossy_prio ? RULES_LOSSY :
+								c->prio,
+				     tab);
+		}
 	}
 	if (s->wild_rewrite) {
 		for (t = 0; t < 64; t++)
 			for (i = 0; rw[t] && i < s->nports; i++)
-				for (o = 0; o < s->nports; o++)
-					add_rewrite(r, sw, ports, t, i, o, tab);
+				for (o = 0; o < s->nports; o++) {
+					nt = rules_rewrite(r, sw, t, i, o,
+							   &rule);
+					add_rewrite(r, ports, t, i, o, nt, rule,
+						    tab);
+				}
 	} else {
-		for (k = 0; k < s->nrewrite; k++)
-			add_rewrite(r, sw, ports, s->rewrite[k].tag,
-				    s->rewrite[k].in, s->rewrite[k].out, tab);
+		for (k = 0; k < s->nrewrite; k++) {
+			const struct rules_rewrite *w = &s->rewrite[k];
+
+			add_rewrite(r, ports, w->tag, w->in, w->out,
+				    w->new_tag == r->lossy_tag ? RULES_LOSSY :
+								 w->new_tag,
+				    k, tab);
+		}
 	}
 }
 
@@ -184,19 +205,29 @@ int dp_table_create(const struct dp_table *tab)
 	return fd;
 }
 
+int64_t dp_table_next(int gen_fd)
+{
+	__u32 zero = 0, gen;
+
+	if (bpf_map_lookup_elem(gen_fd, &zero, &gen))
+		return -errno;
+	return (int64_t)gen + 1;
+}
+
+int dp_table_put(int outer_fd, int64_t next, int inner_fd)
+{
+	__u32 slot = next & (TAGGER_RULE_SLOTS - 1), ifd = inner_fd;
+
+	/* The idle slot: no packet looks at it until the generation moves. */
+	return bpf_map_update_elem(outer_fd, &slot, &ifd, BPF_ANY) ? -errno : 0;
+}
+
 int64_t dp_table_stage(int outer_fd, int gen_fd, int inner_fd, int first)
 {
-	__u32 zero = 0, gen = 0, slot, next;
-	__u32 ifd = inner_fd;
+	int64_t next = first ? 0 : dp_table_next(gen_fd);
+	int err = next < 0 ? (int)next : dp_table_put(outer_fd, next, inner_fd);
 
-	if (!first && bpf_map_lookup_elem(gen_fd, &zero, &gen))
-		return -errno;
-	next = first ? 0 : gen + 1;
-	slot = next & (TAGGER_RULE_SLOTS - 1);
-	/* The idle slot: no packet looks at it until the generation moves. */
-	if (bpf_map_update_elem(outer_fd, &slot, &ifd, BPF_ANY))
-		return -errno;
-	return next;
+	return err ? err : next;
 }
 
 int dp_table_go(int gen_fd, int64_t next)

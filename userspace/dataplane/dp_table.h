@@ -20,6 +20,9 @@
  *                                returns the new generation or -errno
  *   dp_table_stage(outer, gen, fd, first)   only the first half: fd in the
  *                                idle slot; the generation to go to
+ *   dp_table_next(gen)           the generation after the running one, or
+ *                                -errno
+ *   dp_table_put(outer, next, fd)   fd in generation next's slot; -errno
  *   dp_table_go(gen, next)       the second: new packets use it; -errno
  *   dp_table_free(&tab)
  */
@@ -57,6 +60,8 @@ void dp_table_build(const struct rules *r, int sw, const struct dp_port *ports,
 int dp_table_create(const struct dp_table *tab);
 int64_t dp_table_install(int outer_fd, int gen_fd, int inner_fd, int first);
 int64_t dp_table_stage(int outer_fd, int gen_fd, int inner_fd, int first);
+int64_t dp_table_next(int gen_fd);
+int dp_table_put(int outer_fd, int64_t next, int inner_fd);
 int dp_table_go(int gen_fd, int64_t next);
 void dp_table_free(struct dp_table *tab);
 

@@ -99,6 +99,7 @@ struct ctx {
 	char **names;
 	int nids, cap;
 	int *peer;
+	int *at_sw[2], *at_port[2]; /* each id's switch and port in rs[k] */
 	struct hmap seen;
 	int *src, *dst;
 	struct dp_union_edge *edges;
@@ -139,19 +140,41 @@ static void add_edge(struct ctx *c, int u, int v, int t, int nt, int rs)
 }
 
 /* Packets of tag nt entering port id q: the priorities either set gives. */
+/* Where each port id is in each rule set (-1: not there), once. */
+static void locate_ids(struct ctx *c)
+{
+	const char *name, *colon;
+	char sw[256];
+	int k, id, b;
+
+	for (k = 0; k < c->nrs; k++) {
+		c->at_sw[k] = xmalloc((c->nids + 1) * sizeof(int));
+		c->at_port[k] = xmalloc((c->nids + 1) * sizeof(int));
+	}
+	for (id = 0; id < c->nids; id++) {
+		name = c->names[id];
+		colon = strrchr(name, ':');
+		snprintf(sw, sizeof(sw), "%.*s", (int)(colon - name), name);
+		for (k = 0; k < c->nrs; k++) {
+			b = rules_find_switch(c->rs[k], sw);
+			c->at_sw[k][id] = b;
+			c->at_port[k][id] =
+				b < 0 ? -1 :
+					rules_find_port(c->rs[k], b, colon + 1);
+		}
+	}
+}
+
+/* Packets of tag nt entering port id q: the priorities either set gives. */
 static void downstream(struct ctx *c, int u, int t, int nt, int rs, int q)
 {
-	const char *name = c->names[q], *colon = strrchr(name, ':');
-	char sw[256];
-	int k, b, j, pb;
+	int k, j, pb;
 
-	snprintf(sw, sizeof(sw), "%.*s", (int)(colon - name), name);
 	for (k = 0; k < c->nrs; k++) {
-		b = rules_find_switch(c->rs[k], sw);
-		j = b < 0 ? -1 : rules_find_port(c->rs[k], b, colon + 1);
+		j = c->at_port[k][q];
 		if (j < 0)
 			continue;
-		pb = rules_classify(c->rs[k], b, j, nt, NULL);
+		pb = rules_classify(c->rs[k], c->at_sw[k][q], j, nt, NULL);
 		if (pb != RULES_LOSSY)
 			add_edge(c, u, q * 8 + pb, t, nt, rs);
 	}
@@ -161,8 +184,12 @@ static void switch_edges(struct ctx *c, int rs, int s)
 {
 	const struct rules *r = c->rs[rs];
 	const struct rules_switch *sw = &r->sw[s];
-	int i, o, t, pa, nt, id, q;
+	int i, o, t, pa, nt, id, q, *peer;
 
+	/* Each out port's peer once, not per (in port, tag): names hash slowly. */
+	peer = xmalloc((sw->nports + 1) * sizeof(int));
+	for (o = 0; o < sw->nports; o++)
+		peer[o] = c->peer[port_id(c, sw->name, sw->ports[o], false)];
 	for (i = 0; i < sw->nports; i++) {
 		id = port_id(c, sw->name, sw->ports[i], false);
 		for (t = 0; t < RULES_NTAGS; t++) {
@@ -170,18 +197,18 @@ static void switch_edges(struct ctx *c, int rs, int s)
 			if (pa == RULES_LOSSY)
 				continue;
 			for (o = 0; o < sw->nports; o++) {
-				nt = rules_rewrite(r, s, t, i, o, NULL);
-				if (nt == RULES_LOSSY ||
-				    !rules_tag_lossless(r, nt))
+				q = peer[o];
+				if (q < 0)
 					continue;
-				q = c->peer[port_id(c, sw->name, sw->ports[o],
-						    false)];
-				if (q >= 0)
+				nt = rules_rewrite(r, s, t, i, o, NULL);
+				if (nt != RULES_LOSSY &&
+				    rules_tag_lossless(r, nt))
 					downstream(c, id * 8 + pa, t, nt, rs,
 						   q);
 			}
 		}
 	}
+	free(peer);
 }
 
 int dp_union_check(const struct rules *old, const struct rules *new,
@@ -210,9 +237,14 @@ int dp_union_check(const struct rules *old, const struct rules *new,
 			c.peer[b] = a;
 		}
 	}
+	locate_ids(&c);
 	for (k = 0; k < c.nrs; k++)
 		for (s = 0; s < c.rs[k]->nsw; s++)
 			switch_edges(&c, k, s);
+	for (k = 0; k < c.nrs; k++) {
+		free(c.at_sw[k]);
+		free(c.at_port[k]);
+	}
 
 	digraph_build(&g, c.nids * 8, c.src, c.dst, c.m);
 	res->len = digraph_find_cycle(&g, &cyc);

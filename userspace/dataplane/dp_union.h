@@ -18,6 +18,18 @@
  *   dp_links_from_topo(t, &l)
  *   dp_links_free(&l)
  *   dp_union_check(old, new, &l, &res)  1 if acyclic; 0 with res.cycle
+ *   dp_union_check_delta(old, new, &l, &res)   the same verdict for a
+ *                                       small change, PROVIDED the old
+ *                                       rules alone are acyclic over l:
+ *                                       searches only from the
+ *                                       dependencies the changed rules
+ *                                       make (dp_union_delta.c); -1 (res
+ *                                       empty) if the change is not small:
+ *                                       other switches, ports or tags, or
+ *                                       more than DP_UNION_DELTA_MAX rules,
+ *                                       or more than DP_UNION_DELTA_VISIT
+ *                                       buffers reached. res.buffers and
+ *                                       res.deps count what it searched
  *   dp_union_free(&res)
  */
 #ifndef __TAGGER_DP_UNION_H
@@ -29,6 +41,9 @@
 
 #include "model/rules.h"
 #include "model/topo.h"
+
+#define DP_UNION_DELTA_MAX 64 /* changed rules, old and new counted */
+#define DP_UNION_DELTA_VISIT 4096 /* buffers the search may reach */
 
 struct dp_links {
 	char **a; /* "node:port" */
@@ -56,6 +71,8 @@ void dp_links_from_topo(const struct topo *t, struct dp_links *l);
 void dp_links_free(struct dp_links *l);
 int dp_union_check(const struct rules *old, const struct rules *new,
 		   const struct dp_links *l, struct dp_union_result *res);
+int dp_union_check_delta(const struct rules *old, const struct rules *new,
+			 const struct dp_links *l, struct dp_union_result *res);
 json_t *dp_union_cycle_json(const struct dp_union_result *res);
 void dp_union_free(struct dp_union_result *res);
 

@@ -5,6 +5,8 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,18 +100,44 @@ static bool same_topology(const struct dp_opts *o, json_t *doc, json_t *old_doc)
 }
 
 /*
+ * The delta check where it gives the full check's verdict: the attached
+ * rules were found acyclic over these very links (their record says
+ * "union_acyclic", and both have the same "links", no --topo); else, or
+ * if the change is not small, the full check. *delta: which one answered.
+ */
+static int check(const struct dp_opts *o, json_t *state, json_t *doc,
+		 const struct rules *old, const struct rules *new,
+		 const struct dp_links *l, struct dp_union_result *res,
+		 bool *delta)
+{
+	int ok = -1;
+
+	if (!o->topo_file &&
+	    json_is_true(json_object_get(state, "union_acyclic")) &&
+	    dp_links_same(doc, dp_state_links_doc(state)) == 1)
+		ok = dp_union_check_delta(old, new, l, res);
+	*delta = ok >= 0;
+	return ok >= 0 ? ok : dp_union_check(old, new, l, res);
+}
+
+/*
  * 1 if the update may go ahead; 0 refused (reported); -EXIT_USAGE bad
- * input, -EXIT_RUNTIME the attached rules cannot be read.
+ * input, -EXIT_RUNTIME the attached rules cannot be read. *acyclic: the
+ * new rules alone are known acyclic over their own links (the next
+ * update may check only its change).
  */
 static int union_gate(const struct dp_opts *o, const char *dir, json_t *state,
-		      const struct rules *new, json_t *doc, json_t *report)
+		      const struct rules *new, json_t *doc, json_t *report,
+		      bool *acyclic)
 {
 	json_t *old_doc = dp_state_links_doc(state);
 	struct dp_union_result res;
 	struct rules *old;
 	struct dp_links l;
+	bool delta;
 	int ok;
 
+	*acyclic = false;
 	if (o->force && !o->topo_file && !json_object_get(doc, "links") &&
 	    !json_object_get(old_doc, "links")) {
 		json_object_set_new(report, "union",
@@ -135,13 +163,16 @@ static int union_gate(const struct dp_opts *o, const char *dir, json_t *state,
 				    json_pack("{s:b}", "checked", 0));
 		return 1;
 	}
-	ok = dp_union_check(old, new, &l, &res);
+	ok = check(o, state, doc, old, new, &l, &res, &delta);
 	rules_free(old);
 	dp_phase("union: the check");
+	/* The union acyclic over the document's own links: so is the new set. */
+	*acyclic = ok && !o->topo_file && json_object_get(doc, "links");
 	json_object_set_new(
 		report, "union",
-		json_pack("{s:b,s:b,s:I,s:I,s:o}", "checked", 1, "acyclic", ok,
-			  "buffers", (json_int_t)res.buffers, "dependencies",
+		json_pack("{s:b,s:b,s:b,s:I,s:I,s:o}", "checked", 1, "acyclic",
+			  ok, "incremental", delta, "buffers",
+			  (json_int_t)res.buffers, "dependencies",
 			  (json_int_t)res.deps, "cycle",
 			  ok ? json_null() : dp_union_cycle_json(&res)));
 	dp_union_free(&res);
@@ -149,36 +180,61 @@ static int union_gate(const struct dp_opts *o, const char *dir, json_t *state,
 	return ok || o->force;
 }
 
+struct stage_job {
+	int outer, tfd, err;
+	int64_t next;
+};
+
+static void *stage_run(void *arg)
+{
+	struct stage_job *j = arg;
+
+	j->err = dp_table_put(j->outer, j->next, j->tfd);
+	return NULL;
+}
+
 /*
  * The new record goes in first (state_new, generation next), then the
  * generation moves, then the record is renamed over the old: a kill at
  * any point leaves what dp_state_settle commits or drops by the kernel's
- * generation.
+ * generation. The two map-in-map writes (the table into its idle slot,
+ * the record into the anchor) each wait for an RCU grace period in the
+ * kernel; neither needs the other, so they wait side by side, in one
+ * grace period. Both are done before the generation moves.
  */
 static int swap_in(const char *dir, json_t *next_state, const struct rules *r,
 		   int outer, int genfd, int tfd, int64_t *gen)
 {
-	int64_t next = dp_table_stage(outer, genfd, tfd, false);
+	struct stage_job job = { outer, tfd, 0, dp_table_next(genfd) };
+	pthread_t th;
+	bool threaded;
 	int err;
 
-	dp_phase("stage the table");
-	if (next < 0)
-		return (int)next;
-	json_object_set_new(next_state, "generation", json_integer(next));
+	if (job.next < 0)
+		return (int)job.next;
+	threaded = !pthread_create(&th, NULL, stage_run, &job);
+	if (!threaded)
+		stage_run(&job);
+	json_object_set_new(next_state, "generation", json_integer(job.next));
 	err = dp_state_save_rules(dir, DP_STATE_NEXT, next_state, r);
-	dp_phase("save the new state");
-	if (err)
-		return err;
-	err = dp_table_go(genfd, next);
+	if (threaded)
+		pthread_join(th, NULL);
+	dp_phase("stage the table, save the new state");
+	if (err || job.err) {
+		if (!err) /* not live: the next command would drop it */
+			dp_state_drop(dir);
+		return err ?: job.err;
+	}
+	err = dp_table_go(genfd, job.next);
 	dp_phase("swap (generation)");
 	if (err)
 		return err;
-	*gen = next;
+	*gen = job.next;
 	err = dp_state_commit(dir);
 	dp_phase("commit the state");
 	if (err) /* live anyway: the next command commits it */
 		pr_warn("generation %lld is live; committing its state: %s\n",
-			(long long)next, strerror(-err));
+			(long long)job.next, strerror(-err));
 	return 0;
 }
 
@@ -204,6 +260,7 @@ int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
 	char dir[PATH_MAX], abs[PATH_MAX];
 	double t0 = now_seconds(), t1;
 	int64_t gen = -1;
+	bool acyclic;
 
 	report = json_pack("{s:s}", "switch", o->name);
 	sw = dp_switch_rules(o, &r, &doc);
@@ -227,7 +284,7 @@ int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
 	}
 	if (!same_topology(o, doc, dp_state_links_doc(state)))
 		goto out;
-	gate = union_gate(o, dir, state, r, doc, report);
+	gate = union_gate(o, dir, state, r, doc, report, &acyclic);
 	if (gate <= 0) {
 		ret = gate < 0 ? -gate : EXIT_PROBLEM;
 		json_object_set_new(report, "updated", json_false());
@@ -249,6 +306,7 @@ int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
 	tfd = dp_table_create(&tab);
 	dp_phase("create and write the table");
 	dp_state_set_rules(state, doc);
+	json_object_set_new(state, "union_acyclic", json_boolean(acyclic));
 	dp_set_counts(state, &tab);
 	json_object_set_new(state, "rules_file",
 			    json_string(realpath(o->rules_file, abs) ?

@@ -8,6 +8,7 @@
 #include "model/rules_blob.h"
 
 #define BLOB_MAGIC 0x31627274u /* "trb1" */
+#define PREFETCH 8 /* rules ahead whose map slot is fetched */
 
 struct out {
 	uint8_t *buf;
@@ -159,10 +160,23 @@ static bool index_switch(struct rules *r, int sw)
 			return false;
 		*hmap_slot(&r->classify, rules_classify_key(sw, c->in, c->tag),
 			   &fresh) = k;
+		if (!fresh) /* two answers for one key: not a rules file's */
+			return false;
 		s->wild_classify |= c->in == RULES_ANY;
 	}
 	for (k = 0; k < s->nrewrite; k++) {
-		const struct rules_rewrite *w = &s->rewrite[k];
+		const struct rules_rewrite *w = &s->rewrite[k], *ahead;
+
+		/* Scattered slots of a big map: fetch a few rules ahead. */
+		if (k + PREFETCH < s->nrewrite) {
+			ahead = &s->rewrite[k + PREFETCH];
+			__builtin_prefetch(
+				hmap_slot_addr(&r->rewrite,
+					       rules_rewrite_key(sw, ahead->tag,
+								 ahead->in,
+								 ahead->out)),
+				1);
+		}
 
 		if (!port_ok(s, w->in) || !port_ok(s, w->out) ||
 		    !tag_ok(w->tag) || !tag_ok(w->new_tag))
@@ -170,6 +184,8 @@ static bool index_switch(struct rules *r, int sw)
 		*hmap_slot(&r->rewrite,
 			   rules_rewrite_key(sw, w->tag, w->in, w->out),
 			   &fresh) = k;
+		if (!fresh)
+			return false;
 		s->wild_rewrite |= w->in == RULES_ANY || w->out == RULES_ANY;
 	}
 	return true;
@@ -192,10 +208,28 @@ static bool get_switch(struct in *in, struct rules *r)
 	s->nrewrite = get_count(in, sizeof(*s->rewrite));
 	s->rewrite = xcalloc(s->nrewrite + 1, sizeof(*s->rewrite));
 	take(in, s->rewrite, (size_t)s->nrewrite * sizeof(*s->rewrite));
-	if (in->bad || s->nports >= RULES_MAX_PORTS ||
-	    !strmap_add(&r->sw_names, s->name, r->nsw - 1))
-		return false;
-	return index_switch(r, r->nsw - 1);
+	return !in->bad && s->nports < RULES_MAX_PORTS &&
+	       strmap_add(&r->sw_names, s->name, r->nsw - 1);
+}
+
+/* Every switch's lookups, in maps sized once for all of their rules. */
+static bool index_all(struct rules *r)
+{
+	size_t nc = 0, nw = 0;
+	int k;
+
+	for (k = 0; k < r->nsw; k++) {
+		nc += r->sw[k].nclassify;
+		nw += r->sw[k].nrewrite;
+	}
+	hmap_free(&r->classify);
+	hmap_free(&r->rewrite);
+	hmap_init(&r->classify, nc);
+	hmap_init(&r->rewrite, nw);
+	for (k = 0; k < r->nsw; k++)
+		if (!index_switch(r, k))
+			return false;
+	return true;
 }
 
 static bool get_host(struct in *in, struct rules *r)
@@ -265,7 +299,7 @@ struct rules *rules_from_blob(const void *buf, size_t len, const char *name)
 	r->sw = xcalloc(n + 1, sizeof(*r->sw));
 	for (k = 0; ok && k < n; k++)
 		ok = get_switch(&in, r);
-	if (!ok || in.bad || in.p != in.end) {
+	if (!ok || in.bad || in.p != in.end || !index_all(r)) {
 		rules_free(r);
 		return NULL;
 	}
