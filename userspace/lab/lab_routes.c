@@ -206,7 +206,30 @@ static int path_prefix(const struct topo *t, const int32_t *hops, int m,
 	return k;
 }
 
-/* A path cut at hop k: the detour from the node in front of the failure. */
+/* Whether the routes still take the path's first k hops towards dst. */
+static bool prefix_routed(const struct topo *t, const struct lab_routes *r,
+			  const int32_t *hops, int k, int dst)
+{
+	int d, i, n;
+
+	for (d = 0; d < k; d++) {
+		const int *p =
+			lab_route_ports(r, port_node(t, hops[d]), dst, &n);
+
+		for (i = 0; p && i < n && p[i] != hops[d]; i++)
+			;
+		if (!p || i == n)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A path cut at hop k: the detour from the node in front of the failure.
+ * A path whose prefix an earlier detour turned away from the failure
+ * needs none: its packets no longer get there, and a detour for it would
+ * turn more routes away, leaving nothing to bounce.
+ */
 static void reroute_path(const struct topo *t, const int32_t *hops, int m,
 			 int k, const bool *down, struct lab_routes *r,
 			 struct reroute *w)
@@ -214,6 +237,8 @@ static void reroute_path(const struct topo *t, const int32_t *hops, int m,
 	int dst = port_peer_node(t, hops[m - 1]);
 	int u = port_node(t, hops[k]), d;
 
+	if (!prefix_routed(t, r, hops, k, dst))
+		return;
 	memset(w->blocked, 0, t->nnodes * sizeof(*w->blocked));
 	for (d = 0; d < k; d++)
 		w->blocked[port_node(t, hops[d])] = true;

@@ -202,11 +202,15 @@ START_TEST(a_detour_does_not_loop_through_ecmp_routes)
 	ck_assert_int_eq(lab_routes_from_paths(t, all, down, &r), 0);
 	ck_assert_int_eq(r.unroutable, 0);
 	ck_assert_int_eq(walk_all(), 0);
-	/* L4 still bounces what reaches it (from T3 or S2). */
+	/*
+	 * L4 still gets packets for h4 (from S2 or T3) and bounces them: one
+	 * of the two keeps its route to L4, the other is L4's detour.
+	 */
 	p = lab_route_ports(&r, node("L4"), node("h4"), &k);
 	ck_assert_ptr_nonnull(p);
-	ck_assert_int_ge(k, 1);
-	ck_assert_str_eq(via("S2", "h4"), "l3");
+	ck_assert_int_eq(k, 1);
+	ck_assert(!strcmp(via("S2", "h4") ?: "", "l3") !=
+		  !strcmp(via("T3", "h4") ?: "", "l3"));
 	elp_free(all);
 }
 END_TEST
