@@ -132,7 +132,10 @@ _route_cmds() {
 # Move the routes from plan $1 to plan $2, make before break: first the
 # routes that are new (nobody uses them yet), then the changed ones, then
 # the removals; and only on the nodes where something changed. "replace"
-# never leaves a window without a route.
+# never leaves a window without a route. Of the changed routes, those that
+# only drop next hops go first (a spine's ECMP member towards the leaf
+# that will bounce): a route that drops members cannot close a loop, and
+# the detours put in after them find them gone.
 _apply_routes() {
 	local old=$1 new=$2 n c
 	grep '^route ' "$new" | sort > "$new.r"
@@ -141,23 +144,29 @@ _apply_routes() {
 	join -v 1 <(awk '{ print $2 "|" $3, $0 }' "$new.r" | sort) \
 		  <(awk '{ print $2 "|" $3 }' "$old.r" | sort) | cut -d' ' -f2- |
 		_route_cmds replace > "$new.c1"
-	# changed routes of pairs that existed
+	# changed routes of pairs that existed: those that only shrink, then
+	# the others
+	: > "$new.s"
 	comm -13 "$old.r" "$new.r" | awk '{ print $2 "|" $3, $0 }' | sort |
 		join - <(awk '{ print $2 "|" $3 }' "$old.r" | sort) | cut -d' ' -f2- |
-		_route_cmds replace > "$new.c2"
+		awk -v s="$new.s" 'FNR == NR { for (i = 4; i <= NF; i++) had[$2 "|" $3 "|" $i]; next }
+			{ f = s; for (i = 4; i <= NF; i++) if (!(($2 "|" $3 "|" $i) in had)) f = "/dev/stdout"
+			  print > f }' "$old.r" - > "$new.g"
+	_route_cmds replace < "$new.s" > "$new.c2"
+	_route_cmds replace < "$new.g" > "$new.c2b"
 	# pairs that are gone
 	join -v 1 <(awk '{ print $2 "|" $3, $0 }' "$old.r" | sort) \
 		  <(awk '{ print $2 "|" $3 }' "$new.r" | sort) | cut -d' ' -f2- |
 		_route_cmds del > "$new.c3"
 	# Each step on all its nodes before the next; within a step the
 	# nodes in parallel, their batches split in one pass.
-	for c in "$new.c1" "$new.c2" "$new.c3"; do
+	for c in "$new.c1" "$new.c2" "$new.c2b" "$new.c3"; do
 		rm -rf "$new.d" && mkdir "$new.d" || return 1
 		awk -v d="$new.d" '{ f = d "/" $1; $1 = ""; print substr($0, 2) > f }' "$c"
 		# shellcheck disable=SC2016
 		ls "$new.d" | D=$new.d _lab_parallel 'ip -n "$LAB-$1" -force -batch "$D/$1" 2>/dev/null'
 	done
-	rm -rf "$new.r" "$old.r" "$new.c1" "$new.c2" "$new.c3" "$new.d"
+	rm -rf "$new.r" "$old.r" "$new.c1" "$new.c2" "$new.c2b" "$new.c3" "$new.d" "$new.s" "$new.g"
 }
 
 _routes_batch() {

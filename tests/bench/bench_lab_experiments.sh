@@ -3,7 +3,7 @@
 # The Tagger draft's evaluation experiments in the namespace lab (root;
 # skips otherwise), short versions, each printing its table (medians over
 # its trials, with the load average it ran under):
-#   reuse      priority reuse between two users vs four priorities (7.4)
+#   reuse      M+N priority reuse between two users (3 priorities) vs four (7.4)
 #   hops       a flow through 1..3 tagging hops, with and without Tagger (7.3.2)
 #   hierarchy  1-bounce lossless / lossy / shortest only, random failures (7.5)
 # About 6-10 minutes on 2 shared cores. The full runs whose numbers are in

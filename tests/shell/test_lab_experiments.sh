@@ -6,9 +6,10 @@
 #    sequence: the gap is a lost datagram and an incomplete message, the
 #    latency is the time the receiver's stamp says, a message completes
 #    only with all its datagrams, and send sends whole messages;
-#  - vmlab/two-users.jq: user 2's rules are user 1's with its own tags,
-#    priorities swapped (reuse) or new (no reuse); the compiled rules and
-#    the no-reuse set verify deadlock-free over the 1-bounce ELP.
+#  - vmlab/two-users.sh: the M+N reuse rules (tagger compile --classes 2:
+#    user 1 on tags 1 -> 2, user 2 on 2 -> 3) and the no-reuse set verify
+#    deadlock-free over the 1-bounce ELP; the draft's literal reuse (user 2
+#    on priorities 2 -> 1) does not.
 # The scenarios themselves take minutes: tests/bench/bench_lab_experiments.sh.
 source "$(dirname "$0")/../lib.sh"
 require_root
@@ -76,34 +77,44 @@ check "every message sent completed" \
 	[ "$(jq .messages "$TGR_TMP/tx2.json")" = "$(jq .messages.completed "$TGR_TMP/rx2.json")" ]
 check "about 20 messages in 1 s at 50 ms" jq -e '.messages >= 10 and .messages <= 21' "$TGR_TMP/tx2.json"
 
-# two-users.jq over the Clos's compiled rules.
+# two-users.sh over the reuse scenario's Clos: the three schemes' rules.
 topo=$TOP/vmlab/scenarios/clos-reuse.topo
-"$TAGGER" paths bounce=1 "$topo" -o "$TGR_TMP/b1.elp" || fail "paths"
-"$TAGGER" compile "$topo" "$TGR_TMP/b1.elp" --algorithm clos -o "$TGR_TMP/u1.json" >/dev/null || fail "compile"
-two() { jq --argjson off 2 --argjson prio "$1" --argjson users2 '["h3"]' -f "$TOP/vmlab/two-users.jq" "$TGR_TMP/u1.json"; }
-two '{"1": 2, "2": 1}' > "$TGR_TMP/reuse.json"
-two '{"1": 3, "2": 4}' > "$TGR_TMP/noreuse.json"
-check "reuse: tags 1, 2 of user 1 and 3, 4 of user 2 on priorities 1, 2, 2, 1" \
-	[ "$(jq -c '[.tags[] | [.tag, .priority]]' "$TGR_TMP/reuse.json")" = "[[1,1],[2,2],[3,2],[4,1]]" ]
-check "no reuse: user 2 on priorities 3, 4" \
-	[ "$(jq -c '[.tags[] | .priority]' "$TGR_TMP/noreuse.json")" = "[1,2,3,4]" ]
-check "h3 sends user 2's first tag, h1 user 1's" \
-	[ "$(jq -c '[.hosts.h3.tag, .hosts.h1.tag]' "$TGR_TMP/reuse.json")" = "[3,1]" ]
-check "every switch has user 2's copy of each rule" \
-	jq -e --slurpfile u "$TGR_TMP/u1.json" 'all(.switches | to_entries[];
+r=$TGR_TMP/rules
+bash "$TOP/vmlab/two-users.sh" "$topo" "$r" h3 || fail "two-users.sh"
+prios() { jq -c '[.tags[] | [.tag, .priority]]' "$r/$1.json"; }
+check "M+N reuse: tags 1, 2, 3 on priorities 1, 2, 3 (3 priorities)" [ "$(prios reuse)" = "[[1,1],[2,2],[3,3]]" ]
+check "M+N reuse: h3 (user 2) sends tag 2, h1 and h2 (user 1) tag 1" \
+	[ "$(jq -c '[.hosts.h3.tag, .hosts.h1.tag, .hosts.h2.tag]' "$r/reuse.json")" = "[2,1,1]" ]
+check "M+N reuse: the bounce at L4 takes user 1 from 1 to 2 and user 2 from 2 to 3" \
+	jq -e '.switches.L4.rewrite | any(.tag == 1 and .in == "S1" and .out == "S2" and .new_tag == 2) and
+		any(.tag == 2 and .in == "S1" and .out == "S2" and .new_tag == 3)' "$r/reuse.json"
+check "M+N reuse: at L3 user 1's bounced flow (from S2) and user 2's (from T3) share priority 2" \
+	jq -e '.switches.L3.classify | any(.in == "S2" and .tag == 2 and .priority == 2) and
+		any(.in == "T3" and .tag == 2 and .priority == 2) and
+		any(.in == "S1" and .tag == 1 and .priority == 1)' "$r/reuse.json"
+check "draft literal: tags 1, 2 of user 1 and 3, 4 of user 2 on priorities 1, 2, 2, 1" \
+	[ "$(prios draft)" = "[[1,1],[2,2],[3,2],[4,1]]" ]
+check "no reuse: user 2 on priorities 3, 4" [ "$(prios noreuse)" = "[[1,1],[2,2],[3,3],[4,4]]" ]
+check "draft literal: h3 sends user 2's first tag, h1 user 1's" \
+	[ "$(jq -c '[.hosts.h3.tag, .hosts.h1.tag]' "$r/draft.json")" = "[3,1]" ]
+check "draft literal: every switch has user 2's copy of each rule" \
+	jq -e --slurpfile u "$r/user1.json" 'all(.switches | to_entries[];
 		(.value.rewrite | length) == 2 * ($u[0].switches[.key].rewrite | length) and
-		(.value.classify | length) == 2 * ($u[0].switches[.key].classify | length))' "$TGR_TMP/reuse.json"
-check "a bounce of user 2 goes from tag 3 to 4 where user 1's goes from 1 to 2" \
-	jq -e '.switches.L4.rewrite | any(.tag == 3 and .in == "S1" and .out == "S2" and .new_tag == 4)' "$TGR_TMP/reuse.json"
-for f in u1 noreuse; do
-	"$TAGGER" verify "$topo" "$TGR_TMP/b1.elp" "$TGR_TMP/$f.json" >/dev/null
+		(.value.classify | length) == 2 * ($u[0].switches[.key].classify | length))' "$r/draft.json"
+# The verdicts, from tagger verify itself (exit 0 deadlock-free, 1 not).
+for f in reuse noreuse user1; do
+	"$TAGGER" verify "$topo" "$r/bounce1.elp" "$r/$f.json" >/dev/null
 	check "$f verifies deadlock-free" [ $? = 0 ]
 done
-"$TAGGER" verify "$topo" "$TGR_TMP/b1.elp" "$TGR_TMP/reuse.json" >/dev/null
-check "reuse: verify finds the cycle through both users' priorities (exit 1)" [ $? = 1 ]
+"$TAGGER" verify "$topo" "$r/bounce1.elp" "$r/draft.json" >/dev/null
+check "draft literal: verify finds the cycle through both users' priorities (exit 1)" [ $? = 1 ]
+check "M+N reuse: verified for both classes from every host" \
+	jq -e '.deadlock_free and .classes == 2 and .lossy_paths == 0' "$r/reuse.verify.json"
+check "the draft's verdict file names a cycle" jq -e '.deadlock_free == false and (.cycle | length) > 0' "$r/draft.verify.json"
 
 # Bad arguments are refused before any lab comes up (exit 2).
-for args in "reuse --trials 0" "reuse --trials x" "reuse --bogus" "hops --max 9" \
+for args in "reuse --trials 0" "reuse --trials x" "reuse --bogus" "reuse --schemes reuse,x" \
+	"reuse --schemes ," "hops --max 9" \
 	"hops --trials 1 --max 0" "hierarchy --links x" "hierarchy --seed -1" "hierarchy --nope"; do
 	# shellcheck disable=SC2086
 	"$TOP/vmlab/vmlab" -n "${TGR_PREFIX}x" scenario $args >/dev/null 2>&1

@@ -2,10 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # Scenario 5, a few trials (seed 1): 8 random flows over every up-down path
 # of the Clos, 3 random fabric links fail per trial. With Tagger no trial
-# deadlocks and no lossless packet is dropped; without Tagger the same
-# trials deadlock (Documentation/measurements.md: 9 of 10 at the defaults), each deadlock with a
-# cycle named and formed while the senders still sent. Every trial keeps
-# its schedule and gives a verdict.
+# deadlocks and no lossless packet is dropped; a trial that deadlocks
+# without Tagger names its cycle, formed while the senders still sent.
+# Every trial keeps its schedule and gives a verdict. Without Tagger these
+# trials used to deadlock because the lab's reroute made routing loops;
+# with loop-free reroute their flows' routes have no cyclic dependency
+# at all (Documentation/measurements.md, "Reuse done soundly (M+N),
+# loop-free reroute"), so deadlocks are not expected of them any more:
+# the scenarios built around a cycle (clos-bounce, three-flows,
+# routing-loop) show Tagger preventing one.
 source "$(dirname "$0")/../lab_lib.sh"
 TRIALS=3
 env LAB_NAME="$LAB_NAME" bash "$TOP/vmlab/scenarios/random-failures.sh" both --trials $TRIALS \
@@ -18,7 +23,6 @@ check "every trial of both modes ran and gave a verdict" \
 	[ "$(jq '[.runs[] | select(.deadlock != null)] | length' "$S")" = $((2 * TRIALS)) ]
 check "with Tagger: no trial deadlocked" [ "$(jq .by_mode.tagger.deadlocks "$S")" = 0 ]
 check "with Tagger: zero lossless drops" [ "$(jq .by_mode.tagger.lossless_drops "$S")" = 0 ]
-check "without Tagger: trials deadlocked" [ "$(jq .by_mode.plain.deadlocks "$S")" -ge 1 ]
 check "without Tagger: every deadlock names a cycle" \
 	[ "$(jq '[.runs[] | select(.deadlock == true and (.cycle | length) < 2)] | length' "$S")" = 0 ]
 for t in $(seq $TRIALS); do

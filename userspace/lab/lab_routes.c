@@ -103,42 +103,169 @@ static int detour(const struct topo *t, const bool *down, const bool *blocked,
 	return n;
 }
 
-/* One path, rerouted around the first failed link it meets. */
-static void route_path(const struct topo *t, const int32_t *hops, int m,
-		       const bool *down, struct lab_routes *r, bool *blocked,
-		       int *dist, int *queue, int32_t *buf)
+static void route_del(struct lab_routes *r, int node, int dst, int port)
 {
-	int dst = port_peer_node(t, hops[m - 1]);
-	int n = 0, k, d;
+	uint64_t k;
+	struct lab_route *rt;
+	int i;
 
-	for (k = 0; k < m && !link_down(t, down, hops[k]); k++)
-		buf[n++] = hops[k];
-	if (k < m) {
-		int u = port_node(t, hops[k]);
-
-		memset(blocked, 0, t->nnodes * sizeof(*blocked));
-		for (d = 0; d < k; d++)
-			blocked[port_node(t, hops[d])] = true;
-		d = detour(t, down, blocked, u, dst, dist, queue, buf + n);
-		if (d < 0) {
-			r->unroutable++;
-			m = n; /* the prefix still routes up to the failure */
-		} else {
-			m = n + d;
-		}
-	}
-	for (k = 0; k < m; k++)
-		route_add(r, port_node(t, buf[k]), dst, buf[k]);
+	if (!hmap_get(&r->idx, key2(node, dst), &k))
+		return;
+	rt = &r->r[k];
+	for (i = 0; i < rt->nports && rt->ports[i] != port; i++)
+		;
+	if (i == rt->nports)
+		return;
+	memmove(rt->ports + i, rt->ports + i + 1,
+		(rt->nports - 1 - i) * sizeof(*rt->ports));
+	rt->nports--;
 }
 
+/* Scratch space of one lab_routes_from_paths() call. */
+struct reroute {
+	bool *blocked; /* nodes the packet crossed before the failure */
+	bool *on_detour; /* nodes of the detour being put in */
+	bool *seen;
+	int *dist;
+	int *queue;
+	int32_t *buf;
+};
+
+/* Whether following dst's routes from node x reaches a node in target[]. */
+static bool reaches(const struct topo *t, const struct lab_routes *r, int x,
+		    int dst, const bool *target, struct reroute *w)
+{
+	int top = 0, i, n;
+
+	memset(w->seen, 0, t->nnodes * sizeof(*w->seen));
+	w->seen[x] = true;
+	w->queue[top++] = x;
+	while (top > 0) {
+		const int *p;
+
+		x = w->queue[--top];
+		if (target[x])
+			return true;
+		p = lab_route_ports(r, x, dst, &n);
+		for (i = 0; p && i < n; i++) {
+			int y = port_peer_node(t, p[i]);
+
+			if (!w->seen[y]) {
+				w->seen[y] = true;
+				w->queue[top++] = y;
+			}
+		}
+	}
+	return false;
+}
+
+/*
+ * Put in the detour ports[0..n) from the node in front of a failure to
+ * dst. Routing is per (node, destination), not per packet: a node of the
+ * detour that already routes dst may send some flows back towards the
+ * failure (a spine's ECMP over the leaf that lost its down-link), and the
+ * leaf would bounce them back: a loop until TTL runs out. So each detour
+ * node first drops the next hops from which dst's routes lead back to the
+ * detour's earlier nodes. Then, along any route, the index of the detour
+ * node reached only grows, and a loop-free set of routes stays loop-free.
+ */
+static void put_detour(const struct topo *t, struct lab_routes *r, int dst,
+		       const int32_t *ports, int n, struct reroute *w)
+{
+	int i, j, k, *nh;
+
+	memset(w->on_detour, 0, t->nnodes * sizeof(*w->on_detour));
+	w->on_detour[port_node(t, ports[0])] = true;
+	for (i = 1; i < n; i++) {
+		int x = port_node(t, ports[i]);
+		const int *p = lab_route_ports(r, x, dst, &k);
+
+		w->on_detour[x] = true;
+		if (!p)
+			continue;
+		nh = xmalloc(k * sizeof(*nh));
+		memcpy(nh, p, k * sizeof(*nh));
+		for (j = 0; j < k; j++)
+			if (reaches(t, r, port_peer_node(t, nh[j]), dst,
+				    w->on_detour, w))
+				route_del(r, x, dst, nh[j]);
+		free(nh);
+	}
+	for (i = 0; i < n; i++)
+		route_add(r, port_node(t, ports[i]), dst, ports[i]);
+}
+
+/* The hops of a path up to the first failed link; their number. */
+static int path_prefix(const struct topo *t, const int32_t *hops, int m,
+		       const bool *down)
+{
+	int k;
+
+	for (k = 0; k < m && !link_down(t, down, hops[k]); k++)
+		;
+	return k;
+}
+
+/* Whether the routes still take the path's first k hops towards dst. */
+static bool prefix_routed(const struct topo *t, const struct lab_routes *r,
+			  const int32_t *hops, int k, int dst)
+{
+	int d, i, n;
+
+	for (d = 0; d < k; d++) {
+		const int *p =
+			lab_route_ports(r, port_node(t, hops[d]), dst, &n);
+
+		for (i = 0; p && i < n && p[i] != hops[d]; i++)
+			;
+		if (!p || i == n)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A path cut at hop k: the detour from the node in front of the failure.
+ * A path whose prefix an earlier detour turned away from the failure
+ * needs none: its packets no longer get there, and a detour for it would
+ * turn more routes away, leaving nothing to bounce.
+ */
+static void reroute_path(const struct topo *t, const int32_t *hops, int m,
+			 int k, const bool *down, struct lab_routes *r,
+			 struct reroute *w)
+{
+	int dst = port_peer_node(t, hops[m - 1]);
+	int u = port_node(t, hops[k]), d;
+
+	if (!prefix_routed(t, r, hops, k, dst))
+		return;
+	memset(w->blocked, 0, t->nnodes * sizeof(*w->blocked));
+	for (d = 0; d < k; d++)
+		w->blocked[port_node(t, hops[d])] = true;
+	d = detour(t, down, w->blocked, u, dst, w->dist, w->queue, w->buf);
+	if (d < 0)
+		r->unroutable++; /* the prefix still routes up to the failure */
+	else
+		put_detour(t, r, dst, w->buf, d, w);
+}
+
+/*
+ * First every path's routes up to its first failure (what the nodes that
+ * do not see the failure keep), then the detours: a detour must see all
+ * the routes it could loop with, whatever the order of the paths.
+ */
 int lab_routes_from_paths(const struct topo *t, const struct elp *e,
 			  const bool *down, struct lab_routes *r)
 {
-	bool *blocked = xcalloc(t->nnodes, sizeof(*blocked));
-	int *dist = xmalloc(t->nnodes * sizeof(*dist));
-	int *queue = xmalloc(t->nnodes * sizeof(*queue));
-	int32_t *buf = xmalloc((t->nports + elp_max_len(e) + 1) * sizeof(*buf));
-	int i, rc = 0;
+	struct reroute w = {
+		.blocked = xcalloc(t->nnodes, sizeof(bool)),
+		.on_detour = xcalloc(t->nnodes, sizeof(bool)),
+		.seen = xcalloc(t->nnodes, sizeof(bool)),
+		.dist = xmalloc(t->nnodes * sizeof(int)),
+		.queue = xmalloc(t->nnodes * sizeof(int)),
+		.buf = xmalloc((t->nports + 1) * sizeof(int32_t)),
+	};
+	int i, k, n, rc = 0;
 
 	memset(r, 0, sizeof(*r));
 	hmap_init(&r->idx, 64);
@@ -152,12 +279,25 @@ int lab_routes_from_paths(const struct topo *t, const struct elp *e,
 			rc = -1;
 			break;
 		}
-		route_path(t, h, m, down, r, blocked, dist, queue, buf);
+		n = path_prefix(t, h, m, down);
+		for (k = 0; k < n; k++)
+			route_add(r, port_node(t, h[k]),
+				  port_peer_node(t, h[m - 1]), h[k]);
 	}
-	free(blocked);
-	free(dist);
-	free(queue);
-	free(buf);
+	for (i = 0; i < e->npaths && !rc; i++) {
+		const int32_t *h = elp_hops(e, i);
+		int m = elp_len(e, i);
+
+		k = path_prefix(t, h, m, down);
+		if (k < m)
+			reroute_path(t, h, m, k, down, r, &w);
+	}
+	free(w.blocked);
+	free(w.on_detour);
+	free(w.seen);
+	free(w.dist);
+	free(w.queue);
+	free(w.buf);
 	return rc;
 }
 

@@ -12,7 +12,14 @@
  *    crossed, preferring the neighbour highest in the layers (a down-up
  *    bounce, as in the Tagger paper's Clos failures), then the lowest
  *    port. Paths that share (node, destination) but leave by different
- *    ports give an ECMP set.
+ *    ports give an ECMP set. Routes are per (node, destination), so a
+ *    detour node drops the next hops from which the destination's routes
+ *    lead back to the detour (a spine's ECMP member towards the leaf that
+ *    bounced the packet): the routes stay loop-free under any failures.
+ *    A cut path whose prefix an earlier detour turned away from the
+ *    failure gets no detour of its own (it would turn the rest away).
+ *    A path whose node in front of the failure has no detour is counted
+ *    in unroutable; the nodes before it keep routing into it.
  *  - all shortest paths (global reconvergence): every node routes each
  *    destination host over all neighbours one hop closer to it.
  * Hosts never forward: they only start and end paths.

@@ -4,23 +4,31 @@
 # Priority reuse between users (Tagger draft 7.4, figure 6(a)). The
 # paper's Clos (with three hosts under T4, clos-reuse.topo, so that no
 # host link is the bottleneck) serves two users of different application
-# classes: user 1 (hosts h1, h2) tags shortest paths into priority 1 and
-# 1-bounce paths into priority 2; user 2 (host h3) the reverse. Flow 2
-# (h1->h4, user 1) and flow 3 (h3->h5, user 2) share the bottleneck
-# L3->T4 from the start, in different queues; flow 1 (h2->h6, user 1)
-# comes down through L4.
-# Then L4-T4 fails: L4 bounces flow 1 up to S2, it enters user 1's second
-# lossless space (priority 2) and shares the egress queue of L3->T4 with
-# user 2's flow 3. The queues of a port share the link by WRR (equal
-# weights). Compared scheme: no reuse, user 2 on priorities 3 and 4 (four
-# lossless priorities). Every flow offers 60 Mbit/s on 100 Mbit/s links.
-# Both schemes run the same data plane and rules compiled by tagger
-# compile from the up-down + 1-bounce ELP; user 2's rules are user 1's with
-# its own tags (vmlab/two-users.jq).
+# classes: user 1 (hosts h1, h2) and user 2 (host h3). Flow 2 (h1->h4,
+# user 1) and flow 3 (h3->h5, user 2) share the bottleneck L3->T4 from the
+# start, in different queues; flow 1 (h2->h6, user 1) comes down through
+# L4. Then L4-T4 fails: L4 bounces flow 1 up to S2, it enters user 1's
+# second lossless space and comes down through L3->T4 in the egress queue
+# of user 2's flow 3. The queues of a port share the link by WRR (equal
+# weights). Every flow offers 60 Mbit/s on 100 Mbit/s links.
+# Schemes (rules: vmlab/two-users.sh, over the up-down + 1-bounce ELP):
+#   reuse    M+N reuse (the draft's section on several application
+#            classes): class n starts at tag n, +1 per bounce; user 1 on
+#            priorities 1 -> 2, user 2 on 2 -> 3: three priorities, user
+#            2's shortest paths share priority 2 with user 1's bounces
+#   noreuse  user 2 on priorities 3 -> 4 of its own: four priorities
+#   draft    the draft's 7.4 taken literally, user 1 on 1 -> 2 and user 2
+#            on 2 -> 1 (two priorities): not deadlock-free, tagger verify
+#            finds a cycle through both users' priorities; run only when
+#            asked for (--schemes)
+# Every scheme's rules are verified and the verdicts are in the table.
 #
-#   vmlab scenario reuse [--trials N] [--out DIR] [--lab NAME] [--report]
+#   vmlab scenario reuse [--trials N] [--schemes LIST] [--out DIR]
+#                        [--lab NAME] [--report]
 #
-# --report: no runs, the table and JSON again from the trials in DIR.
+# --schemes: comma-separated, in the table's order (default reuse,noreuse;
+# all three: reuse,noreuse,draft). --report: no runs, the table and JSON
+# again from the trials in DIR.
 #
 # Per scheme the medians over N trials (default 3): every flow's
 # throughput before the failure and in the second half of the window
@@ -46,28 +54,31 @@ SC_AFTER=${SC_AFTER:-2}
 source "$D/../scenario.sh"
 source "$D/../experiment.sh"
 ex_args "$@"
-report_only=0
-[ "${EX_REST[*]}" = --report ] && report_only=1 EX_REPORT=1 EX_REST=()
+report_only=0 schemes=reuse,noreuse
+set -- "${EX_REST[@]}"
+EX_REST=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--report) report_only=1 EX_REPORT=1 ;;
+	--schemes) schemes=${2:-}; shift ;;
+	*) EX_REST+=("$1") ;;
+	esac
+	shift
+done
 [ ${#EX_REST[@]} -eq 0 ] || { echo "What is \"${EX_REST[0]}\"?" >&2; exit 2; }
+[[ ,$schemes, =~ ^(,(reuse|noreuse|draft))+,$ ]] ||
+	{ echo "--schemes: reuse, noreuse, draft, comma-separated, not \"$schemes\"" >&2; exit 2; }
+schemes=${schemes//,/ }
 ex_setup
-schemes="reuse noreuse"
 if [ "$report_only" = 1 ]; then
 	EX_TRIALS=$(find "$SC_OUT" -maxdepth 1 -name 'trial-*' | wc -l)
 	[ "$EX_TRIALS" -gt 0 ] || { echo "no trials in $SC_OUT" >&2; exit 1; }
+	schemes=$(cat "$SC_OUT/schemes") || exit 1
 else
+echo "$schemes" > "$SC_OUT/schemes"
 
-# The rules of both schemes, verified against the ELP they come from.
-"$TAGGER" paths bounce=1 "$SC_TOPO" -o "$SC_OUT/bounce1.elp" || exit 1
-"$TAGGER" -j compile "$SC_TOPO" "$SC_OUT/bounce1.elp" --algorithm clos \
-	-o "$SC_OUT/user1.json" > /dev/null || exit 1
-users2='["h3"]'
-jq --argjson off 2 --argjson prio '{"1": 2, "2": 1}' --argjson users2 "$users2" \
-	-f "$VMLAB_DIR/two-users.jq" "$SC_OUT/user1.json" > "$SC_OUT/reuse.json" || exit 1
-jq --argjson off 2 --argjson prio '{"1": 3, "2": 4}' --argjson users2 "$users2" \
-	-f "$VMLAB_DIR/two-users.jq" "$SC_OUT/user1.json" > "$SC_OUT/noreuse.json" || exit 1
-for s in reuse noreuse; do
-	"$TAGGER" -j verify "$SC_TOPO" "$SC_OUT/bounce1.elp" "$SC_OUT/$s.json" > "$SC_OUT/$s.verify.json"
-done
+# The rules of all three schemes and their verdicts.
+bash "$VMLAB_DIR/two-users.sh" "$SC_TOPO" "$SC_OUT" h3 || exit 1
 
 for t in $(seq "$EX_TRIALS"); do
 	for s in $schemes; do
@@ -81,6 +92,18 @@ for t in $(seq "$EX_TRIALS"); do
 	done
 done
 fi
+
+# Per scheme of two-users.sh: lossless priorities, verify's verdict and
+# the priorities its cycle goes through (if any).
+rules_summary() {
+	local s
+	for s in reuse noreuse draft; do
+		jq -n --arg s "$s" --slurpfile r "$SC_OUT/$s.json" --slurpfile v "$SC_OUT/$s.verify.json" \
+			'{($s): {priorities: ([$r[0].tags[].priority] | unique | length),
+			 deadlock_free: $v[0].deadlock_free,
+			 cycle_priorities: ([$v[0].cycle // [] | .[].from.priority] | unique)}}'
+	done | jq -s add
+}
 
 # One record per run, then per scheme the medians. "after" is the
 # window's second half (as in every scenario); "first" its first half,
@@ -119,7 +142,7 @@ jq -s "$EX_JQ"'
 		total_mbps: ($k | map(.total) | median | r1),
 		jain_index: ($k | map(.jain) | median | r2)};
 	{scenario: "reuse", trials: $trials, flow_mbit: $mbit, link: $link,
-	 rules_verify_deadlock_free: {reuse: $v1[0].deadlock_free, noreuse: $v2[0].deadlock_free},
+	 schemes: ($schemes | split(" ")), rules: $rules[0],
 	 by_scheme: (group_by(.scheme) | map(map(select(.kept)) as $k | {key: .[0].scheme, value: {
 		runs: length, schedule_kept: ($k | length),
 		deadlocks: (map(select(.deadlock == true)) | length),
@@ -132,14 +155,16 @@ jq -s "$EX_JQ"'
 		lossless_drops: (map(.lossless_drops // 0) | add),
 		link_bound: stats($k | map(select(.utilisation >= 0.9)))}}) | from_entries),
 	 runs: .}' --argjson trials "$EX_TRIALS" --argjson mbit "$SC_MBIT" --arg link "$SC_RATE" \
-	--slurpfile v1 "$SC_OUT/reuse.verify.json" --slurpfile v2 "$SC_OUT/noreuse.verify.json" \
+	--arg schemes "$schemes" --slurpfile rules <(rules_summary) \
 	"$SC_OUT/runs.jsonl" > "$SC_OUT/summary.json" || exit 1
 
 jq -r '
 	def f: if . == null then "-" else tostring end;
-	.by_scheme as $b | ["reuse", "noreuse"] as $s |
+	def yes: if . then "yes" else "NO" end;
+	.by_scheme as $b | .rules as $r | .schemes as $s |
 	def row(l; g): [l] + [$s[] as $x | ($b[$x] // {} | g | f)] | @tsv;
-	(["", "reuse (2 priorities)", "no reuse (4 priorities)"] | @tsv),
+	def name: {reuse: "M+N reuse", noreuse: "no reuse", draft: "draft 7.4 literal"}[.];
+	([""] + [$s[] | "\(name) (\($r[.].priorities) priorities)"] | @tsv),
 	row("runs (schedule kept)"; "\(.runs) (\(.schedule_kept))"),
 	(["1", "2", "3"][] as $i |
 	  row("flow \($i) before failure (Mbit/s)"; .before_mbps[$i]),
@@ -152,18 +177,29 @@ jq -r '
 	row("Jain index of the 3 flows"; .jain_index),
 	row("deadlocks"; .deadlocks),
 	row("lossless drops (sum)"; .lossless_drops),
-	(["rules verify deadlock-free (1-bounce ELP)", (.rules_verify_deadlock_free | .reuse, .noreuse | tostring)] | @tsv),
+	(["rules verify deadlock-free (1-bounce ELP)"] + [$s[] | $r[.].deadlock_free | yes] | @tsv),
 	row("runs the link limited (utilisation >= 0.9)"; .link_bound.runs),
 	(["1", "2", "3"][] as $i | row("  their flow \($i) after, 1st / 2nd half"; "\(.link_bound.first_mbps[$i] // "-") / \(.link_bound.after_mbps[$i] // "-")")),
 	row("  their user 1 / user 2"; "\(.link_bound.user1_mbps // "-") / \(.link_bound.user2_mbps // "-")"),
 	row("  their total / Jain index"; "\(.link_bound.total_mbps // "-") / \(.link_bound.jain_index // "-")")
 ' "$SC_OUT/summary.json" | column -t -s $'\t' | tee "$SC_OUT/table.txt"
-echo "medians over $EX_TRIALS trials of runs that kept their schedule; every flow offers $SC_MBIT Mbit/s, links $SC_RATE" | tee -a "$SC_OUT/table.txt"
-ex_load | tee -a "$SC_OUT/table.txt"
+{
+	echo "medians over $EX_TRIALS trials of runs that kept their schedule; every flow offers $SC_MBIT Mbit/s, links $SC_RATE;"
+	echo "runs below 0.9 utilisation were limited by the machine (CPU), not the link"
+	jq -r '.rules | "tagger verify over the 1-bounce ELP: " + ([to_entries[] |
+		"\(.key) (\(.value.priorities) priorities) " +
+		if .value.deadlock_free then "deadlock-free" else
+		"NOT deadlock-free, cycle through priorities \(.value.cycle_priorities | join(", "))" end] | join("; "))' \
+		"$SC_OUT/summary.json"
+	ex_load
+} | tee -a "$SC_OUT/table.txt"
+names=$(jq -r '.rules | to_entries[] | "\(.key)\t\(.value.priorities)"' "$SC_OUT/summary.json")
+curves=()
+for s in $schemes; do
+	curves+=("$s ($(awk -v s="$s" '$1 == s { print $2 }' <<< "$names") priorities)=$SC_OUT/trial-1/$s/tagger")
+done
 bash "$VMLAB_DIR/plot-runs.sh" "$SC_OUT/throughput.png" \
-	"reuse (trial 1): per-flow throughput, L4-T4 fails" \
-	"priority reuse (2 priorities)=$SC_OUT/trial-1/reuse/tagger" \
-	"no reuse (4 priorities)=$SC_OUT/trial-1/noreuse/tagger"
+	"reuse (trial 1): per-flow throughput, L4-T4 fails" "${curves[@]}"
 echo "summary: $SC_OUT/summary.json"
 echo "table:   $SC_OUT/table.txt"
 echo "plot:    $SC_OUT/throughput.png"
