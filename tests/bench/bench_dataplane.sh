@@ -35,7 +35,7 @@ parts=${BENCH_PARTS:-1 2 3}
 part() { [[ " $parts " == *" $1 "* ]]; }
 
 part 1 && echo "-- 1. per-packet cost (BPF_PROG_TEST_RUN, ${REPEAT:=1000000} runs x 5 rounds, fastest round)"
-part 1 && { build/bench/dp_bench "$REPEAT" ${BENCH_ENTRIES:-10 1000 100000 1000000} || exit 1; }
+part 1 && { [ -x build/bench/dp_bench ] || make -s build/bench/dp_bench >/dev/null; } && { build/bench/dp_bench "$REPEAT" ${BENCH_ENTRIES:-10 1000 100000 1000000} || exit 1; }
 part2() {
 echo
 echo "-- 2. forwarding a -> sw -> b through veth, with / without the programs on sw"
@@ -194,4 +194,5 @@ for x in json trb; do
 	TAGGER_BPF_ROOT=$BPFFS/B/tagger nsx bigB "$T" switch update big "$TGR_TMP/big-a.$x" >/dev/null
 done
 echo "   the floor: one write into an array of maps (build/bench/dp_gp, 20 runs)"
+[ -x build/bench/dp_gp ] || make -s build/bench/dp_gp >/dev/null || exit 1
 build/bench/dp_gp 20 | sed 's/^/   /'
