@@ -5,7 +5,8 @@
 # memory; over 16 MiB it is refused, as by every reader), and an update
 # with rules of another topology (other "links", same port names) is
 # refused unless --force. A switch attached by a
-# tagger of state format /1 is still shown and detached (OLD_TAGGER).
+# tagger of state format /1 is still shown and detached, and that tagger
+# still shows, updates and detaches a switch this one updated (OLD_TAGGER).
 source "$(dirname "$0")/../lib.sh"
 require_root
 require_cmd nsenter
@@ -79,6 +80,22 @@ if [ -n "${OLD_TAGGER:-}" ]; then
 		[ ! -e "$TAGGER_BPF_ROOT/S2" ] || fail "$mode: old state: pins left"
 		[ -z "$(nsx S2 tc filter show dev l ingress)" ] || fail "$mode: filter left"
 		echo "ok: $mode: a switch attached by $OLD_TAGGER is updated and detached"
+		# And the other way: after one and two updates by this tagger (the
+		# live record in either anchor slot), the older one still shows,
+		# updates and detaches the switch.
+		for n in 1 2; do
+			tgr S2 switch attach S2 "$F" --mode $mode >/dev/null || fail "attach"
+			for _ in $(seq $n); do
+				tgr S2 switch update S2 "$F" >/dev/null || fail "update"
+			done
+			nsx S2 "$OLD_TAGGER" switch show S2 >/dev/null || fail "$mode: old show after $n"
+			nsx S2 "$OLD_TAGGER" switch update S2 "$F" >/dev/null ||
+				fail "$mode: old update after $n"
+			tgr S2 switch show S2 >/dev/null || fail "$mode: show after the old update"
+			nsx S2 "$OLD_TAGGER" switch detach S2 >/dev/null || fail "$mode: old detach after $n"
+			[ ! -e "$TAGGER_BPF_ROOT/S2" ] || fail "$mode: pins left by the old detach"
+		done
+		echo "ok: $mode: $OLD_TAGGER shows, updates and detaches a switch this tagger updated"
 	done
 fi
 echo "PASS"
