@@ -13,6 +13,7 @@
 
 #include "lib/util.h"
 #include "lib/log.h"
+#include "pfc/pfc_idle.h"
 #include "pfc/pfc_loop.h"
 #include "pfc/pfc_ring_pos.h"
 #include "pfc/pfc_standby.h"
@@ -253,6 +254,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	else if (e->type == PFC_EV_XON_NEAR && a->sent[e->slot][e->prio])
 		pfc_expect_hint(&a->expect[e->slot][e->prio][EXPECT_XON],
 				e->ts);
+	/* PFC_EV_WAKE: woke the agent (pfc_idle.h), nothing else to do */
 	else if (e->type == PFC_EV_SENT)
 		trace(a, 'S', e->slot, e->prio,
 		      a->gate[e->slot][e->prio].opened, e->ts);
@@ -379,6 +381,7 @@ static void tick(struct agent *a)
 			      TICK_MAX_NS;
 	a->tick_at = now + a->tick_len;
 	a->poll_spent = 0;
+	pfc_idle_tick(a);
 }
 
 static void timers(struct agent *a)
@@ -432,10 +435,12 @@ static void arm(struct agent *a, int tfd, uint64_t poll_at)
 	uint64_t next = deadline(a, poll_at);
 	struct itimerspec its = { 0 };
 
-	its.it_value.tv_sec = next / 1000000000ull;
-	its.it_value.tv_nsec = next % 1000000000ull;
-	if (!next)
-		its.it_value.tv_nsec = 1;
+	if (next != UINT64_MAX) { /* else disarmed: asleep (pfc_idle.h) */
+		its.it_value.tv_sec = next / 1000000000ull;
+		its.it_value.tv_nsec = next % 1000000000ull;
+		if (!next)
+			its.it_value.tv_nsec = 1;
+	}
 	timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
@@ -538,6 +543,7 @@ int pfc_loop(struct agent *a)
 		goto out;
 	}
 	pfc_state_begin(a->st);
+	pfc_idle_leave(a); /* a dead agent's standby: its flag may be set */
 	tick(a);
 	pfc_state_end(a->st);
 	/*
@@ -571,6 +577,7 @@ int pfc_loop(struct agent *a)
 			continue;
 		}
 		pfc_state_begin(a->st);
+		pfc_idle_leave(a);
 		if (a->polling)
 			ring_buffer__consume(rb);
 		for (i = 0; i < n; i++) {
@@ -601,6 +608,7 @@ int pfc_loop(struct agent *a)
 			}
 		}
 		timers(a);
+		pfc_idle_enter(a);
 		pfc_state_end(a->st);
 	}
 out:

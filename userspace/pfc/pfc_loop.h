@@ -66,7 +66,10 @@ struct agent {
 	bool polling; /* not sleeping: a resume is due */
 	uint64_t poll_began, poll_spent; /* this span, this tick's total */
 	uint64_t tick_len;
-	uint64_t tick_at;
+	uint64_t tick_at; /* UINT64_MAX: asleep, no tick (pfc_idle.h) */
+	unsigned int quiet_ticks; /* pfc_idle.h */
+	uint64_t idle_pkts;
+	bool asleep;
 	struct pfc_state *st;
 	FILE *trace;
 	int lock_fd;
