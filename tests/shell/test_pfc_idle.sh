@@ -126,15 +126,15 @@ check "every lossless packet arrived" [ "$(got)" = "$(sent)" ]
 for n in h1 sw1 sw2 h2; do ns_exec "$n" "$TAGGER" pfc stop "$n" || fail "stop $n"; done
 
 # The state of an agent of the release before: version 5 ended before
-# busy_poll_us, asleep, ticks and sleeps (24 bytes).
+# busy_poll_us, asleep, ticks, sleeps and the netlink counters (48 bytes).
 python3 - "$PFC_DIR/sw1/state" <<'PY'
 import os, struct, sys
 with open(sys.argv[1], "r+b") as f:
     f.seek(4); f.write(struct.pack("<I", 5))
-    f.truncate(os.path.getsize(sys.argv[1]) - 24)
+    f.truncate(os.path.getsize(sys.argv[1]) - 48)
 PY
 pfc_show sw1 >"$TGR_TMP/sw1-v5.json" || fail "show of a version 5 state"
 check "a version 5 state shows: busy_poll_us and idle null" \
-	[ "$(J sw1-v5 "d['status'], d['busy_poll_us'], d['idle'], len(d['ports'])")" = "stopped None None 2" ]
+	[ "$(J sw1-v5 "d['status'], d['busy_poll_us'], d['idle'], d['netlink'], len(d['ports'])")" = "stopped None None None 2" ]
 check "... plain: busy-poll unknown" \
 	grep -q "busy-poll unknown" <<<"$(ns_exec sw1 "$TAGGER" pfc show sw1)"

@@ -115,13 +115,19 @@ static void show_prio(const json_t *pr)
 /* Idle agents sleep without a tick (pfc_idle.h). */
 static void show_idle(const json_t *o)
 {
-	const json_t *idle = json_object_get(o, "idle");
+	const json_t *idle = json_object_get(o, "idle"), *nl;
 
 	if (!json_is_object(idle))
 		return;
 	printf("  %s, %lld tick(s), %lld idle sleep(s)\n",
 	       jget_bool(idle, "asleep") ? "idle (asleep, no tick)" : "ticking",
 	       jget_int(idle, "ticks"), jget_int(idle, "sleeps"));
+	nl = json_object_get(o, "netlink");
+	if (json_is_object(nl) && jget_int(nl, "slow"))
+		printf("  netlink: %lld request(s) over 100 ms, longest %.1f ms; "
+		       "%lld PAUSE refresh(es) by the keeper\n",
+		       jget_int(nl, "slow"), jget_real(nl, "max_ms"),
+		       jget_int(nl, "keeper_refreshes"));
 }
 
 static void show_header(const json_t *o)

@@ -151,7 +151,9 @@ static void gate_set(struct agent *a, int port, int prio, bool closed,
 	/* Before opening: the kick that follows the change sends packets. */
 	if (a->trace && !closed)
 		watch_tx(a, port, prio, true);
+	pfc_nl_enter(a);
 	r = pfc_gate(&a->q, port, prio, closed);
+	pfc_nl_exit(a, closed ? "closing a gate" : "opening a gate");
 	now = now_ns();
 	if (a->trace && (closed || r))
 		watch_tx(a, port, prio, false);
@@ -335,7 +337,7 @@ static void tick(struct agent *a)
 	const struct pfc_config *c = a->cfg;
 	uint64_t seen[PFC_MAX_PORTS][PFC_PRIOS];
 	uint64_t began = now_ns(), now;
-	int port, p;
+	int port, p, r;
 
 	/* Counters first, queues second: see pfc_agent_resync(). */
 	for (port = 0; port < c->nports; port++)
@@ -344,8 +346,10 @@ static void tick(struct agent *a)
 				&pp_of(a, port, p)->bytes, __ATOMIC_ACQUIRE);
 	if (a->forwarding && a->ring)
 		pfc_recount_mark(&a->rc, a->pp, c->nports);
-	if (!tc_qdisc_stats(&a->q.tc, qstat, a) &&
-	    (!a->forwarding || !a->ring || pfc_agent_recount(a)))
+	pfc_nl_enter(a);
+	r = tc_qdisc_stats(&a->q.tc, qstat, a);
+	pfc_nl_exit(a, "queue statistics");
+	if (!r && (!a->forwarding || !a->ring || pfc_agent_recount(a)))
 		pfc_agent_resync(a, (const uint64_t(*)[PFC_PRIOS])seen);
 	now = now_ns();
 	for (port = 0; port < c->nports; port++) {
@@ -553,6 +557,7 @@ int pfc_loop(struct agent *a)
 	 */
 	memset(a->expect, 0, sizeof(a->expect));
 	a->polling = false;
+	pfc_keeper_start(a);
 	while (!stop) {
 		struct epoll_event evs[4];
 		uint64_t poll_at;
@@ -608,10 +613,12 @@ int pfc_loop(struct agent *a)
 			}
 		}
 		timers(a);
+		pfc_keeper_update(a);
 		pfc_idle_enter(a);
 		pfc_state_end(a->st);
 	}
 out:
+	pfc_keeper_stop(a);
 	poll_mode(a, false);
 	pfc_ring_pos_unmap(&rp);
 	ring_buffer__free(rb);

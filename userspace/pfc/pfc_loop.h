@@ -27,6 +27,7 @@
 #include "pfc/pfc_frame.h"
 #include "pfc/pfc_poll.h"
 #include "pfc/pfc_ident.h"
+#include "pfc/pfc_keeper.h"
 #include "pfc/pfc_port.h"
 #include "pfc/pfc_recount.h"
 #include "pfc/pfc_rt.h"
@@ -78,6 +79,7 @@ struct agent {
 	struct pfc_state *old; /* a dead agent's state, if adopting */
 	int adopt_fd[4]; /* its maps (pfc_adopt.h) */
 	struct pfc_rt rt;
+	struct pfc_keeper keeper; /* pfc_keeper.h */
 };
 
 static inline struct pfc_pp *pp_of(struct agent *a, int port, int prio)

@@ -266,6 +266,14 @@ json_t *pfc_node_json(const struct pfc_state *st, enum pfc_agent_status as,
 				  as == PFC_AGENT_RUNNING && st->asleep,
 				  "ticks", (json_int_t)st->ticks, "sleeps",
 				  (json_int_t)st->sleeps));
+	json_object_set_new(
+		o, "netlink",
+		st->version < 6 ?
+			json_null() :
+			json_pack("{s:I,s:f,s:I}", "slow",
+				  (json_int_t)st->nl_slow, "max_ms",
+				  st->nl_max_ns / 1e6, "keeper_refreshes",
+				  (json_int_t)st->keeper_refreshes));
 	json_object_set_new(o, "rate_bps", json_integer(st->rate_bps));
 	json_object_set_new(o, "lossless", ll);
 	json_object_set_new(o, "xoff", xoff);

@@ -115,6 +115,9 @@ struct pfc_state {
 	uint32_t asleep; /* 1: idle, sleeping with no tick (pfc_idle.h) */
 	uint64_t ticks; /* ticks run */
 	uint64_t sleeps; /* idle sleeps ended by a wake-up */
+	uint64_t nl_slow; /* netlink requests over 100 ms (pfc_keeper.h) */
+	uint64_t nl_max_ns; /* the longest */
+	uint64_t keeper_refreshes; /* PAUSE refreshes sent by the keeper */
 };
 
 int pfc_state_dir(const char *dir, bool make, const char **why);

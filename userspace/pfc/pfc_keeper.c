@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/* PAUSEs refreshed while the loop is stuck in netlink; see pfc_keeper.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/log.h"
+#include "pfc/pfc_keeper.h"
+#include "pfc/pfc_loop.h"
+
+#define KEEPER_MIN_PERIOD_NS 1000000ull
+
+static uint64_t refresh_of(const struct agent *a, int port)
+{
+	uint64_t t =
+		pfc_quanta_ns(a->cfg->quanta, pfc_port_rate(a->cfg, port)) / 2;
+
+	return t < 100000 ? 100000 : t; /* as the loop's refresh_ns() */
+}
+
+/* Under the mutex, the loop inside a netlink request for a while. */
+static void refresh_due(struct agent *a, uint64_t now)
+{
+	struct pfc_keeper *k = &a->keeper;
+	uint16_t quanta[PFC_PRIOS];
+	int port, p;
+
+	for (p = 0; p < PFC_PRIOS; p++)
+		quanta[p] = a->cfg->quanta;
+	for (port = 0; port < a->cfg->nports; port++) {
+		uint8_t vec = 0;
+
+		if (!a->refresh_at[port] ||
+		    a->refresh_at[port] > now + k->period_ns)
+			continue;
+		for (p = 0; p < PFC_PRIOS; p++)
+			vec |= a->sent[port][p] << p;
+		if (!vec ||
+		    pfc_send(a->tx_fd[port], a->cfg->ports[port].ifindex,
+			     a->q.mac[port], vec, quanta))
+			continue;
+		for (p = 0; p < PFC_PRIOS; p++)
+			if ((vec >> p) & 1)
+				sp_of(a, port, p)->pfc_tx++;
+		a->refresh_at[port] = now + refresh_of(a, port);
+		if (!k->refreshes++)
+			pr_warn("%s: the pause agent is blocked in a netlink "
+				"request for %" PRIu64 " ms; its keeper "
+				"refreshes the PAUSEs in force\n",
+				a->cfg->node, (now - k->since) / 1000000);
+		a->st->keeper_refreshes++;
+	}
+}
+
+static void *keeper_main(void *arg)
+{
+	struct agent *a = arg;
+	struct pfc_keeper *k = &a->keeper;
+	struct timespec ts;
+	uint64_t since;
+
+	pthread_mutex_lock(&k->mu);
+	while (!k->stop) {
+		if (!k->active) {
+			pthread_cond_wait(&k->cv, &k->mu);
+			continue;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += k->period_ns % 1000000000ull;
+		ts.tv_sec += k->period_ns / 1000000000ull + ts.tv_nsec / 1000000000;
+		ts.tv_nsec %= 1000000000;
+		pthread_cond_timedwait(&k->cv, &k->mu, &ts);
+		since = __atomic_load_n(&k->since, __ATOMIC_ACQUIRE);
+		if (!k->stop && since && now_ns() - since >= k->period_ns)
+			refresh_due(a, now_ns());
+	}
+	pthread_mutex_unlock(&k->mu);
+	return NULL;
+}
+
+int pfc_keeper_start(struct agent *a)
+{
+	struct pfc_keeper *k = &a->keeper;
+	pthread_condattr_t ca;
+	uint64_t min = UINT64_MAX;
+	int port, r;
+
+	/* Fresh, also in a standby that took over (forked with a copy). */
+	memset(k, 0, sizeof(*k));
+	for (port = 0; port < a->cfg->nports; port++)
+		if (refresh_of(a, port) < min)
+			min = refresh_of(a, port);
+	k->period_ns = min / 2 < KEEPER_MIN_PERIOD_NS ? KEEPER_MIN_PERIOD_NS :
+							min / 2;
+	pthread_mutex_init(&k->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&k->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	r = pthread_create(&k->th, NULL, keeper_main, a);
+	if (r) {
+		pr_warn("%s: no keeper thread (%s): PAUSEs go unrefreshed "
+			"while the agent waits in netlink\n",
+			a->cfg->node, strerror(r));
+		return -r;
+	}
+	k->running = true;
+	return 0;
+}
+
+void pfc_keeper_stop(struct agent *a)
+{
+	struct pfc_keeper *k = &a->keeper;
+
+	if (!k->running)
+		return;
+	pthread_mutex_lock(&k->mu);
+	k->stop = true;
+	pthread_cond_signal(&k->cv);
+	pthread_mutex_unlock(&k->mu);
+	pthread_join(k->th, NULL);
+	k->running = false;
+}
+
+void pfc_keeper_update(struct agent *a)
+{
+	struct pfc_keeper *k = &a->keeper;
+	bool active = false;
+	int port;
+
+	for (port = 0; port < a->cfg->nports && !active; port++)
+		active = a->refresh_at[port] != 0;
+	if (!k->running || active == k->active)
+		return;
+	pthread_mutex_lock(&k->mu);
+	k->active = active;
+	if (active)
+		pthread_cond_signal(&k->cv);
+	pthread_mutex_unlock(&k->mu);
+}
+
+void pfc_nl_enter(struct agent *a)
+{
+	a->keeper.refreshes = 0;
+	__atomic_store_n(&a->keeper.since, now_ns(), __ATOMIC_RELEASE);
+}
+
+void pfc_nl_exit(struct agent *a, const char *what)
+{
+	struct pfc_keeper *k = &a->keeper;
+	uint64_t took, refreshed;
+
+	if (k->running)
+		pthread_mutex_lock(&k->mu);
+	took = now_ns() - k->since;
+	__atomic_store_n(&k->since, 0, __ATOMIC_RELEASE);
+	refreshed = k->refreshes;
+	if (k->running)
+		pthread_mutex_unlock(&k->mu);
+	if (took < PFC_NL_SLOW_NS)
+		return;
+	a->st->nl_slow++;
+	if (took > a->st->nl_max_ns)
+		a->st->nl_max_ns = took;
+	if (took >= PFC_NL_LOG_NS)
+		pr_warn("%s: netlink request (%s) took %.1f s: the kernel's "
+			"rtnl lock was held by another process (a namespace "
+			"being deleted?); %" PRIu64
+			" PAUSE refresh(es) sent meanwhile by the keeper\n",
+			a->cfg->node, what, took / 1e9, refreshed);
+}
