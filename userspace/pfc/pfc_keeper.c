@@ -2,6 +2,7 @@
 /* PAUSEs refreshed while the loop is stuck in netlink; see pfc_keeper.h. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -68,7 +69,8 @@ static void *keeper_main(void *arg)
 		}
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		ts.tv_nsec += k->period_ns % 1000000000ull;
-		ts.tv_sec += k->period_ns / 1000000000ull + ts.tv_nsec / 1000000000;
+		ts.tv_sec +=
+			k->period_ns / 1000000000ull + ts.tv_nsec / 1000000000;
 		ts.tv_nsec %= 1000000000;
 		pthread_cond_timedwait(&k->cv, &k->mu, &ts);
 		since = __atomic_load_n(&k->since, __ATOMIC_ACQUIRE);
@@ -91,13 +93,18 @@ int pfc_keeper_start(struct agent *a)
 	for (port = 0; port < a->cfg->nports; port++)
 		if (refresh_of(a, port) < min)
 			min = refresh_of(a, port);
-	k->period_ns = min / 2 < KEEPER_MIN_PERIOD_NS ? KEEPER_MIN_PERIOD_NS :
-							min / 2;
+	k->period_ns =
+		min / 2 < KEEPER_MIN_PERIOD_NS ? KEEPER_MIN_PERIOD_NS : min / 2;
 	pthread_mutex_init(&k->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&k->cv, &ca);
 	pthread_condattr_destroy(&ca);
+	if (getenv("TAGGER_PFC_TEST_NETLINK_DELAY_MS"))
+		k->test_delay_ns =
+			strtoull(getenv("TAGGER_PFC_TEST_NETLINK_DELAY_MS"),
+				 NULL, 10) *
+			1000000ull;
 	r = pthread_create(&k->th, NULL, keeper_main, a);
 	if (r) {
 		pr_warn("%s: no keeper thread (%s): PAUSEs go unrefreshed "
@@ -140,10 +147,24 @@ void pfc_keeper_update(struct agent *a)
 	pthread_mutex_unlock(&k->mu);
 }
 
-void pfc_nl_enter(struct agent *a)
+void pfc_nl_enter(struct agent *a, bool stats)
 {
-	a->keeper.refreshes = 0;
-	__atomic_store_n(&a->keeper.since, now_ns(), __ATOMIC_RELEASE);
+	struct pfc_keeper *k = &a->keeper;
+
+	/*
+	 * The loop's update of the state pauses here, so that `show` reads
+	 * it (what the last tick left) while the kernel keeps the loop.
+	 */
+	pfc_state_end(a->st);
+	k->refreshes = 0;
+	__atomic_store_n(&k->since, now_ns(), __ATOMIC_RELEASE);
+	if (stats && k->test_delay_ns) {
+		struct timespec ts = { k->test_delay_ns / 1000000000ull,
+				       k->test_delay_ns % 1000000000ull };
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
 }
 
 void pfc_nl_exit(struct agent *a, const char *what)
@@ -158,6 +179,7 @@ void pfc_nl_exit(struct agent *a, const char *what)
 	refreshed = k->refreshes;
 	if (k->running)
 		pthread_mutex_unlock(&k->mu);
+	pfc_state_begin(a->st);
 	if (took < PFC_NL_SLOW_NS)
 		return;
 	a->st->nl_slow++;

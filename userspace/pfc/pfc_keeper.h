@@ -26,8 +26,16 @@
  *   pfc_keeper_start(a) / pfc_keeper_stop(a)   with the loop
  *   pfc_keeper_update(a)      once per loop pass: wakes the keeper when a
  *                             PAUSE of ours came into force
- *   pfc_nl_enter(a) / pfc_nl_exit(a, what)    bracket a netlink request;
- *                             exit counts (and above 1 s logs) slow ones
+ *   pfc_nl_enter(a, stats) / pfc_nl_exit(a, what)   bracket a netlink
+ *                             request (stats: the queue statistics) inside
+ *                             the loop's state update, which they leave
+ *                             and re-enter; exit counts (and above 1 s
+ *                             logs) slow ones
+ *
+ * For tests: TAGGER_PFC_TEST_NETLINK_DELAY_MS=MS in the agent's
+ * environment holds the loop MS milliseconds inside each request for the
+ * queue statistics, as a kernel whose rtnl lock another process holds
+ * would (tests/shell/test_pfc_idle.sh).
  */
 #ifndef __TAGGER_PFC_KEEPER_H
 #define __TAGGER_PFC_KEEPER_H
@@ -50,12 +58,13 @@ struct pfc_keeper {
 	uint64_t since; /* the loop entered a netlink request, 0: not in one */
 	uint64_t period_ns;
 	uint64_t refreshes; /* sent by the keeper during this request */
+	uint64_t test_delay_ns; /* TAGGER_PFC_TEST_NETLINK_DELAY_MS */
 };
 
 int pfc_keeper_start(struct agent *a);
 void pfc_keeper_stop(struct agent *a);
 void pfc_keeper_update(struct agent *a);
-void pfc_nl_enter(struct agent *a);
+void pfc_nl_enter(struct agent *a, bool stats);
 void pfc_nl_exit(struct agent *a, const char *what);
 
 #endif /* __TAGGER_PFC_KEEPER_H */

@@ -151,7 +151,7 @@ static void gate_set(struct agent *a, int port, int prio, bool closed,
 	/* Before opening: the kick that follows the change sends packets. */
 	if (a->trace && !closed)
 		watch_tx(a, port, prio, true);
-	pfc_nl_enter(a);
+	pfc_nl_enter(a, false);
 	r = pfc_gate(&a->q, port, prio, closed);
 	pfc_nl_exit(a, closed ? "closing a gate" : "opening a gate");
 	now = now_ns();
@@ -346,7 +346,7 @@ static void tick(struct agent *a)
 				&pp_of(a, port, p)->bytes, __ATOMIC_ACQUIRE);
 	if (a->forwarding && a->ring)
 		pfc_recount_mark(&a->rc, a->pp, c->nports);
-	pfc_nl_enter(a);
+	pfc_nl_enter(a, true);
 	r = tc_qdisc_stats(&a->q.tc, qstat, a);
 	pfc_nl_exit(a, "queue statistics");
 	if (!r && (!a->forwarding || !a->ring || pfc_agent_recount(a)))
