@@ -174,6 +174,15 @@ ab_chain() {
 		for m in $order; do
 			run_chain "$n" "$m" "$n-$m-$i"
 			[ "$m" = fast ] && this+=("$n-$m-$i") || base+=("$n-$m-$i")
+			# Per run: one bad window (another user of rtnl) sets a
+			# pooled p99 by itself; say which run it was.
+			read -r -a p <"$TGR_TMP/$n-$m-$i.pairs"
+			python3 "$LAT" "${p[@]}" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+print(f"  run {sys.argv[1]}: " + ", ".join(
+    "%s median %s p99 %s us" % (k, r[k]["median_us"], r[k]["p99_us"])
+    for k in ("xoff", "xon_out") if r[k]["n"]))' "$i $m"
 		done
 	done
 	report "$n" fast "${this[@]}"

@@ -11,6 +11,7 @@
 #include "pfc/pfc_loop.h"
 
 #define KEEPER_MIN_PERIOD_NS 1000000ull
+#define KEEPER_LINGER_NS 1000000000ull
 
 static uint64_t refresh_of(const struct agent *a, int port)
 {
@@ -54,6 +55,15 @@ static void refresh_due(struct agent *a, uint64_t now)
 	}
 }
 
+/* No PAUSE of ours for a while, and the loop is not stuck (it would not
+ * have said so while stuck). */
+static bool idle_for_long(struct pfc_keeper *k)
+{
+	return !__atomic_load_n(&k->since, __ATOMIC_ACQUIRE) &&
+	       now_ns() - __atomic_load_n(&k->in_force_at, __ATOMIC_SEQ_CST) >
+		       KEEPER_LINGER_NS;
+}
+
 static void *keeper_main(void *arg)
 {
 	struct agent *a = arg;
@@ -63,7 +73,7 @@ static void *keeper_main(void *arg)
 
 	pthread_mutex_lock(&k->mu);
 	while (!k->stop) {
-		if (!k->active) {
+		if (!__atomic_load_n(&k->active, __ATOMIC_RELAXED)) {
 			pthread_cond_wait(&k->cv, &k->mu);
 			continue;
 		}
@@ -73,6 +83,19 @@ static void *keeper_main(void *arg)
 			k->period_ns / 1000000000ull + ts.tv_nsec / 1000000000;
 		ts.tv_nsec %= 1000000000;
 		pthread_cond_timedwait(&k->cv, &k->mu, &ts);
+		if (idle_for_long(k)) {
+			/*
+			 * The loop signals when a PAUSE comes. Both sides
+			 * store, then load the other's (sequentially
+			 * consistent): either the loop sees active false and
+			 * signals (we hold the mutex until we wait), or we
+			 * see its fresh in_force_at here.
+			 */
+			__atomic_store_n(&k->active, false, __ATOMIC_SEQ_CST);
+			if (idle_for_long(k))
+				continue;
+			__atomic_store_n(&k->active, true, __ATOMIC_SEQ_CST);
+		}
 		since = __atomic_load_n(&k->since, __ATOMIC_ACQUIRE);
 		if (!k->stop && since && now_ns() - since >= k->period_ns)
 			refresh_due(a, now_ns());
@@ -130,20 +153,27 @@ void pfc_keeper_stop(struct agent *a)
 	k->running = false;
 }
 
+/*
+ * Only the start of a pause period signals the keeper: it stays awake
+ * until no PAUSE of ours was in force for KEEPER_LINGER_NS, so that a
+ * queue pausing hundreds of times a second costs no signal per pause.
+ */
 void pfc_keeper_update(struct agent *a)
 {
 	struct pfc_keeper *k = &a->keeper;
-	bool active = false;
+	bool in_force = false;
 	int port;
 
-	for (port = 0; port < a->cfg->nports && !active; port++)
-		active = a->refresh_at[port] != 0;
-	if (!k->running || active == k->active)
+	for (port = 0; port < a->cfg->nports && !in_force; port++)
+		in_force = a->refresh_at[port] != 0;
+	if (!k->running || !in_force)
+		return;
+	__atomic_store_n(&k->in_force_at, now_ns(), __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&k->active, __ATOMIC_SEQ_CST))
 		return;
 	pthread_mutex_lock(&k->mu);
-	k->active = active;
-	if (active)
-		pthread_cond_signal(&k->cv);
+	k->active = true;
+	pthread_cond_signal(&k->cv);
 	pthread_mutex_unlock(&k->mu);
 }
 
@@ -156,6 +186,7 @@ void pfc_nl_enter(struct agent *a, bool stats)
 	 * it (what the last tick left) while the kernel keeps the loop.
 	 */
 	pfc_state_end(a->st);
+	pfc_keeper_update(a); /* a PAUSE may have come into force this pass */
 	k->refreshes = 0;
 	__atomic_store_n(&k->since, now_ns(), __ATOMIC_RELEASE);
 	if (stats && k->test_delay_ns) {

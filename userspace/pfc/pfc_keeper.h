@@ -11,8 +11,9 @@
  * lets the upstream send into a full buffer. So a second thread, the
  * keeper, refreshes them while the loop is inside a netlink request for
  * longer than half a refresh interval. It sleeps on a condition variable
- * while no PAUSE of ours is in force (no cost on an idle node), else
- * wakes every half refresh interval (at least 1 ms).
+ * once no PAUSE of ours was in force for a second (no cost on an idle
+ * node; the loop signals it when one comes), else wakes every half
+ * refresh interval (at least 1 ms).
  *
  * Who touches what: the loop changes which PAUSEs are in force (sent[],
  * refresh_at[]) and sends frames only outside netlink requests; the
@@ -54,7 +55,8 @@ struct pfc_keeper {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	bool running, stop;
-	bool active; /* a PAUSE of ours is in force (the loop's view) */
+	bool active; /* awake: a PAUSE of ours was in force lately */
+	uint64_t in_force_at; /* when the loop last saw one in force */
 	uint64_t since; /* the loop entered a netlink request, 0: not in one */
 	uint64_t period_ns;
 	uint64_t refreshes; /* sent by the keeper during this request */

@@ -2,7 +2,9 @@
 /*
  * The agent's state and event loop (internal to pfc_agent.c/pfc_loop.c):
  * BPF ring buffer events, a timer for pause expiry, PAUSE refresh,
- * statistics and the watchdog, and signals, on one epoll.
+ * statistics and the watchdog, and signals, on one epoll. An idle node
+ * has no timer (pfc_idle.h); a keeper thread refreshes PAUSEs while the
+ * loop waits in netlink (pfc_keeper.h).
  *
  * API:
  *   struct agent, pfc_loop(a), now_ns()
