@@ -4,10 +4,10 @@
  *
  * A gate change and the tick's queue statistics are rtnetlink requests,
  * and the kernel serves each under its rtnl lock, which any other netlink
- * user can hold for seconds (deleting a namespace with many interfaces on
- * a busy machine does); a loop blocked there for 16-19 s was seen under
- * load. A PAUSE of ours in force upstream lasts only its quanta (335 ms at
- * 100 Mbit/s) unless refreshed, and the refresh is the loop's: blocked, it
+ * user can hold for as long as it likes; a loop blocked in a request for
+ * 16-19 s was seen under load (the holder was not identified). A PAUSE
+ * of ours in force upstream lasts only its quanta (335 ms at 100 Mbit/s)
+ * unless refreshed, and the refresh is the loop's: blocked, it
  * lets the upstream send into a full buffer. So a second thread, the
  * keeper, refreshes them while the loop is inside a netlink request for
  * longer than half a refresh interval. It sleeps on a condition variable
