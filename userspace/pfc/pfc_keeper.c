@@ -21,7 +21,28 @@ static uint64_t refresh_of(const struct agent *a, int port)
 	return t < 100000 ? 100000 : t; /* as the loop's refresh_ns() */
 }
 
-/* Under the mutex, the loop inside a netlink request for a while. */
+/*
+ * Priorities of a port the BPF side holds above XOFF: its XOFF PAUSE went
+ * out from BPF, and the loop may not have read that event yet.
+ */
+static uint8_t bpf_xoff(struct agent *a, int port)
+{
+	uint8_t vec = 0;
+	int p;
+
+	for (p = 0; p < PFC_PRIOS; p++)
+		if (((a->cfg->lossless_mask >> p) & 1) &&
+		    __atomic_load_n(&pp_of(a, port, p)->xoff, __ATOMIC_ACQUIRE))
+			vec |= 1u << p;
+	return vec;
+}
+
+/*
+ * Under the mutex, the loop inside a netlink request for a while: the
+ * PAUSEs the loop knows of when due, and those only the BPF side knows
+ * of (sent from BPF during the request) every time. A refresh too many
+ * is harmless; the loop's resume, if one is due, comes after the request.
+ */
 static void refresh_due(struct agent *a, uint64_t now)
 {
 	struct pfc_keeper *k = &a->keeper;
@@ -31,13 +52,15 @@ static void refresh_due(struct agent *a, uint64_t now)
 	for (p = 0; p < PFC_PRIOS; p++)
 		quanta[p] = a->cfg->quanta;
 	for (port = 0; port < a->cfg->nports; port++) {
-		uint8_t vec = 0;
+		uint8_t vec = 0, fresh = bpf_xoff(a, port);
 
-		if (!a->refresh_at[port] ||
-		    a->refresh_at[port] > now + k->period_ns)
-			continue;
 		for (p = 0; p < PFC_PRIOS; p++)
 			vec |= a->sent[port][p] << p;
+		fresh &= ~vec;
+		if (!fresh && (!a->refresh_at[port] ||
+			       a->refresh_at[port] > now + k->period_ns))
+			continue;
+		vec |= fresh;
 		if (!vec ||
 		    pfc_send(a->tx_fd[port], a->cfg->ports[port].ifindex,
 			     a->q.mac[port], vec, quanta))
@@ -165,7 +188,7 @@ void pfc_keeper_update(struct agent *a)
 	int port;
 
 	for (port = 0; port < a->cfg->nports && !in_force; port++)
-		in_force = a->refresh_at[port] != 0;
+		in_force = a->refresh_at[port] != 0 || bpf_xoff(a, port);
 	if (!k->running || !in_force)
 		return;
 	__atomic_store_n(&k->in_force_at, now_ns(), __ATOMIC_SEQ_CST);

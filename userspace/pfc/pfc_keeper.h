@@ -10,7 +10,8 @@
  * unless refreshed, and the refresh is the loop's: blocked, it
  * lets the upstream send into a full buffer. So a second thread, the
  * keeper, refreshes them while the loop is inside a netlink request for
- * longer than half a refresh interval. It sleeps on a condition variable
+ * longer than half a refresh interval, and also those the BPF side sent
+ * at an XOFF crossing the loop has not read yet (pfc_pp.xoff). It sleeps on a condition variable
  * once no PAUSE of ours was in force for a second (no cost on an idle
  * node; the loop signals it when one comes), else wakes every half
  * refresh interval (at least 1 ms).
