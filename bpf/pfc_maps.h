@@ -116,6 +116,8 @@ enum pfc_event_type {
 	PFC_EV_XON_NEAR = 6, /* (slot, prio), paused: bytes fell to within
 				 * xon_near_bytes of XON; the agent starts
 				 * polling for the XON (--busy-poll) */
+	PFC_EV_WAKE = 7, /* a packet was counted while the agent slept
+				 * (agent_asleep): it ticks again */
 };
 
 struct pfc_event {

@@ -108,6 +108,9 @@ static __always_inline void pfc_account_in(struct __sk_buff *skb, __u32 slot,
 	__sync_fetch_and_add(&c->in_bytes, len);
 	now_b = __sync_fetch_and_add(&c->bytes, len) + len;
 	pfc_track_peak(c, now_b);
+	/* After the add (a full barrier): see pfc_idle.h for the pairing. */
+	if (agent_asleep && __sync_lock_test_and_set(&agent_asleep, 0))
+		pfc_emit(PFC_EV_WAKE, slot, prio, 0, 0);
 	if (!(mark & TAGGER_MARK_LOSSLESS))
 		return; /* lossy priorities never pause */
 	if (c->xon_at)

@@ -8,7 +8,7 @@
  *   knobs (rodata, set by the agent before load): netns_ino, lossless_mask,
  *     xoff_bytes[], xon_bytes[], dscp_prio[], drop_kind[], forwarding,
  *     pause_quanta, xon_near_bytes[]
- *   globals (bss): fast_pause, tx_watches, emap[], xon_near[]
+ *   globals (bss): fast_pause, tx_watches, emap[], xon_near[], agent_asleep
  *   maps: ports (ifindex -> slot), pp, ring, events
  *   pfc_pp_get(slot, prio), pfc_port_slot(ifindex, &slot)
  *   pfc_emit(type, slot, prio, sent, since)   a record to the agent
@@ -46,6 +46,14 @@ __u32 fast_pause;
  * while one is pending.
  */
 __u32 tx_watches;
+
+/*
+ * 1 while the agent sleeps without a timer (nothing buffered, no pause in
+ * force: userspace/pfc/pfc_idle.h). The first packet counted then clears
+ * it and wakes the agent (PFC_EV_WAKE), so that it ticks again while
+ * anything is buffered.
+ */
+__u32 agent_asleep;
 
 /*
  * Which egress priorities each ingress priority was queued at (the data

@@ -17,9 +17,16 @@
 # "XON -> upstream sends again" it prints each stage's share: the
 # downstream agent sending the resume, the upstream agent opening its
 # gate, the reopened queue's first packet; and how much CPU polling took.
-# BENCH_SECONDS (default 5), BENCH_CHAINS (default "2 4"), BENCH_KEEP=DIR
+# BENCH_SECONDS (default 5), BENCH_CHAINS (default "2 4"; "" none), BENCH_KEEP=DIR
 # keeps the traces there, BENCH_BUSY_POLL=US runs the polling side with
 # that budget instead of the default.
+# Before/after in one run: BENCH_PFC_BASE=BINARY (e.g. the path printed by
+# tools/bench-ab.sh --binary REV) runs each chain with the defaults of this
+# tree and of BINARY, alternating, and prints this / BINARY (no other mode).
+# BENCH_PFC_IDLE=N first measures what idle agents cost: a chain of N
+# switches (N + 2 agents) with no traffic, the agents' and standbys' CPU
+# (utime + stime from /proc/PID/stat) over BENCH_IDLE_SECONDS (default 10)
+# after they settled, alternating this tree and BENCH_PFC_BASE if set.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/../shell/pfc_lib.sh"
 require_root
@@ -32,6 +39,8 @@ LAT=$TOP/tests/bench/pfc_latency.py
 # its losses to $TGR_TMP/TAG.lost.
 run_chain() {
 	local n=$1 mode=$2 tag=$3 k pairs=() prev next opt=() d
+	local TAGGER=$TAGGER	# pfc_agent and the shows below use it
+	[ "$mode" = base ] && TAGGER=$BENCH_PFC_BASE
 	[ "$mode" = slow ] && opt=(--slow-pause)
 	[ "$mode" = sleep ] && opt=(--cpu-latency none)
 	[ "$mode" = nopoll ] && opt=(--busy-poll 0)
@@ -157,18 +166,108 @@ print(f"  lossless packets lost: {lost} of {sent} (switches' lossless drops {swd
 PY
 }
 
+# ab_chain N: the chain with this tree's defaults and BENCH_PFC_BASE's.
+ab_chain() {
+	local n=$1 i m this=() base=()
+	for i in $(seq "$rounds"); do
+		if [ $((i % 2)) -eq 1 ]; then order="fast base"; else order="base fast"; fi
+		for m in $order; do
+			run_chain "$n" "$m" "$n-$m-$i"
+			[ "$m" = fast ] && this+=("$n-$m-$i") || base+=("$n-$m-$i")
+			# Per run: one bad window (another user of rtnl) sets a
+			# pooled p99 by itself; say which run it was.
+			read -r -a p <"$TGR_TMP/$n-$m-$i.pairs"
+			python3 "$LAT" "${p[@]}" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+print(f"  run {sys.argv[1]}: " + ", ".join(
+    "%s median %s p99 %s us" % (k, r[k]["median_us"], r[k]["p99_us"])
+    for k in ("xoff", "xon_out") if r[k]["n"]))' "$i $m"
+		done
+	done
+	report "$n" fast "${this[@]}"
+	report "$n" base "${base[@]}"
+	python3 - "$TGR_TMP/res-$n-"{fast,base}.json "$n" <<'PY'
+import json, sys
+f, b = (json.load(open(a)) for a in sys.argv[1:3])
+for k, what in (("xoff", "XOFF -> gate closed"), ("xon", "XON -> gate open"),
+                ("xon_out", "XON -> upstream sends again"),
+                ("xon_flow", "XON -> flow resumed")):
+    for q in ("median_us", "p99_us"):
+        if f[k]["n"] and b[k]["n"]:
+            print(f"  {sys.argv[3]} switches: {what} {q[:-3]}, this / base: "
+                  f"{f[k][q] / b[k][q]:.2f}x ({f[k][q]} / {b[k][q]} us)")
+PY
+}
+
 mode_opts() {
 	case $1 in
 	fast) if [ -n "${BENCH_BUSY_POLL:-}" ]; then echo "--busy-poll $BENCH_BUSY_POLL"; else echo defaults; fi ;;
 	nopoll) echo --busy-poll 0 ;;
+	base) echo "defaults, $BENCH_PFC_BASE" ;;
 	slow) echo --slow-pause ;;
 	sleep) echo --cpu-latency none ;;
 	esac
 }
 
+# idle_cpu N BINARY: CPU ms per second of N + 2 idle agents (and standbys).
+idle_cpu() {
+	local n=$1 TAGGER=$2 k pids=() t0 t1 secs_idle=${BENCH_IDLE_SECONDS:-10}
+	pfc_chain "$n"
+	pfc_agent h1 up=h1-s1 --cpu-latency none
+	pfc_agent h2 "dn=h2-s$n" --cpu-latency none
+	for k in $(seq "$n"); do
+		local prev next
+		prev=$([ "$k" -eq 1 ] && echo h1 || echo "s$((k - 1))")
+		next=$([ "$k" -eq "$n" ] && echo h2 || echo "s$((k + 1))")
+		pfc_agent "s$k" "up=s$k-$prev" "dn=s$k-$next" --cpu-latency none
+	done
+	sleep 3	# started, settled
+	for k in h1 h2 $(seq -f "s%g" "$n"); do
+		pids+=("$(cat "$PFC_DIR/$k/pid")")
+		pids+=("$(pgrep -P "${pids[-1]}" | head -1)")
+	done
+	cpu_of() { local p; for p in "$@"; do cut -d' ' -f14,15 "/proc/$p/stat"; done |
+		awk '{ s += $1 + $2 } END { print s }'; }
+	t0=$(cpu_of "${pids[@]}")
+	sleep "$secs_idle"
+	t1=$(cpu_of "${pids[@]}")
+	for k in h1 h2 $(seq -f "s%g" "$n"); do ns_exec "$k" "$TAGGER" pfc stop "$k"; done
+	for k in h1 h2 $(seq -f "s%g" "$n"); do ip netns del "$(ns_name "$k")"; done
+	_tgr_ns=()
+	# clock ticks -> ms of CPU per second, all agents
+	echo "$(( (t1 - t0) * 1000 / $(getconf CLK_TCK) )) $secs_idle" |
+		awk '{ printf "%.1f\n", $1 / $2 }'
+}
+
+if [ -n "${BENCH_PFC_IDLE:-}" ]; then
+	n=$BENCH_PFC_IDLE
+	echo "idle agents: a chain of $n switches, $((n + 2)) agents, no traffic"
+	echo "  load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
+	this=() base=()
+	for i in $(seq "$rounds"); do
+		this+=("$(idle_cpu "$n" "$TAGGER")")
+		[ -z "${BENCH_PFC_BASE:-}" ] || base+=("$(idle_cpu "$n" "$BENCH_PFC_BASE")")
+	done
+	python3 - "$n" "${this[*]}" "${base[*]:-}" <<'PY'
+import statistics as st, sys
+n, a = int(sys.argv[1]), [float(x) for x in sys.argv[2].split()]
+b = [float(x) for x in sys.argv[3].split()]
+m = st.median(a)
+print(f"  this tree: {m:.1f} ms of CPU per second for {n + 2} agents "
+      f"({m / (n + 2):.2f} ms/s each; runs {a})")
+if b:
+    mb = st.median(b)
+    print(f"  base: {mb:.1f} ms/s ({mb / (n + 2):.2f} ms/s each; runs {b}); "
+          f"this / base: {m / mb if mb else float('nan'):.3f}x")
+PY
+	echo "  load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+fi
+
 echo "pause latency (sampled over ${secs}s of congestion per run)"
 echo "  load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
-for n in ${BENCH_CHAINS:-2 4}; do
+for n in ${BENCH_CHAINS-2 4}; do
+	[ -n "${BENCH_PFC_BASE:-}" ] && { ab_chain "$n"; continue; }
 	fast=() nopoll=()
 	for i in $(seq "$rounds"); do
 		# Alternate the order too: neither mode always runs first.

@@ -112,6 +112,24 @@ static void show_prio(const json_t *pr)
 	       jget_int(pr, "queue_drops"), jget_int(pr, "watchdog_events"));
 }
 
+/* Idle agents sleep without a tick (pfc_idle.h). */
+static void show_idle(const json_t *o)
+{
+	const json_t *idle = json_object_get(o, "idle"), *nl;
+
+	if (!json_is_object(idle))
+		return;
+	printf("  %s, %lld tick(s), %lld idle sleep(s)\n",
+	       jget_bool(idle, "asleep") ? "idle (asleep, no tick)" : "ticking",
+	       jget_int(idle, "ticks"), jget_int(idle, "sleeps"));
+	nl = json_object_get(o, "netlink");
+	if (json_is_object(nl) && jget_int(nl, "slow"))
+		printf("  netlink: %lld request(s) over 100 ms, longest %.1f ms; "
+		       "%lld PAUSE refresh(es) by the keeper\n",
+		       jget_int(nl, "slow"), jget_real(nl, "max_ms"),
+		       jget_int(nl, "keeper_refreshes"));
+}
+
 static void show_header(const json_t *o)
 {
 	const json_t *wd = json_object_get(o, "watchdog");
@@ -134,12 +152,16 @@ static void show_header(const json_t *o)
 		printf("  pid %lld, standby %lld, %lld takeover(s)\n",
 		       jget_int(o, "pid"), jget_int(o, "standby_pid"),
 		       jget_int(o, "takeovers"));
+	printf("  rt-prio %lld", jget_int(o, "rt_prio"));
 	if (json_is_null(json_object_get(o, "cpu_latency_us")))
-		printf("  rt-prio %lld, cpu-latency none\n",
-		       jget_int(o, "rt_prio"));
+		printf(", cpu-latency none");
 	else
-		printf("  rt-prio %lld, cpu-latency %lld us\n",
-		       jget_int(o, "rt_prio"), jget_int(o, "cpu_latency_us"));
+		printf(", cpu-latency %lld us", jget_int(o, "cpu_latency_us"));
+	if (json_is_null(json_object_get(o, "busy_poll_us")))
+		printf(", busy-poll unknown (an older agent)\n");
+	else
+		printf(", busy-poll %lld us\n", jget_int(o, "busy_poll_us"));
+	show_idle(o);
 }
 
 /* Plain output, rendered from the document -j prints. */

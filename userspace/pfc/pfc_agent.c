@@ -226,6 +226,7 @@ static void state_init(struct agent *a)
 	st->frame = c->frame;
 	st->rt_prio = a->rt.rt_prio;
 	st->cpu_latency_us = a->rt.cpu_latency_us;
+	st->busy_poll_us = c->busy_poll_us;
 	if (a->skel)
 		pfc_map_ids(a->skel, st->map_ids);
 	for (i = 0; i < c->nports; i++) {

@@ -13,6 +13,7 @@
 
 #include "lib/util.h"
 #include "lib/log.h"
+#include "pfc/pfc_idle.h"
 #include "pfc/pfc_loop.h"
 #include "pfc/pfc_ring_pos.h"
 #include "pfc/pfc_standby.h"
@@ -150,7 +151,9 @@ static void gate_set(struct agent *a, int port, int prio, bool closed,
 	/* Before opening: the kick that follows the change sends packets. */
 	if (a->trace && !closed)
 		watch_tx(a, port, prio, true);
+	pfc_nl_enter(a, false);
 	r = pfc_gate(&a->q, port, prio, closed);
+	pfc_nl_exit(a, closed ? "closing a gate" : "opening a gate");
 	now = now_ns();
 	if (a->trace && (closed || r))
 		watch_tx(a, port, prio, false);
@@ -253,6 +256,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	else if (e->type == PFC_EV_XON_NEAR && a->sent[e->slot][e->prio])
 		pfc_expect_hint(&a->expect[e->slot][e->prio][EXPECT_XON],
 				e->ts);
+	/* PFC_EV_WAKE: woke the agent (pfc_idle.h), nothing else to do */
 	else if (e->type == PFC_EV_SENT)
 		trace(a, 'S', e->slot, e->prio,
 		      a->gate[e->slot][e->prio].opened, e->ts);
@@ -333,7 +337,7 @@ static void tick(struct agent *a)
 	const struct pfc_config *c = a->cfg;
 	uint64_t seen[PFC_MAX_PORTS][PFC_PRIOS];
 	uint64_t began = now_ns(), now;
-	int port, p;
+	int port, p, r;
 
 	/* Counters first, queues second: see pfc_agent_resync(). */
 	for (port = 0; port < c->nports; port++)
@@ -342,8 +346,10 @@ static void tick(struct agent *a)
 				&pp_of(a, port, p)->bytes, __ATOMIC_ACQUIRE);
 	if (a->forwarding && a->ring)
 		pfc_recount_mark(&a->rc, a->pp, c->nports);
-	if (!tc_qdisc_stats(&a->q.tc, qstat, a) &&
-	    (!a->forwarding || !a->ring || pfc_agent_recount(a)))
+	pfc_nl_enter(a, true);
+	r = tc_qdisc_stats(&a->q.tc, qstat, a);
+	pfc_nl_exit(a, "queue statistics");
+	if (!r && (!a->forwarding || !a->ring || pfc_agent_recount(a)))
 		pfc_agent_resync(a, (const uint64_t(*)[PFC_PRIOS])seen);
 	now = now_ns();
 	for (port = 0; port < c->nports; port++) {
@@ -379,6 +385,7 @@ static void tick(struct agent *a)
 			      TICK_MAX_NS;
 	a->tick_at = now + a->tick_len;
 	a->poll_spent = 0;
+	pfc_idle_tick(a);
 }
 
 static void timers(struct agent *a)
@@ -432,10 +439,12 @@ static void arm(struct agent *a, int tfd, uint64_t poll_at)
 	uint64_t next = deadline(a, poll_at);
 	struct itimerspec its = { 0 };
 
-	its.it_value.tv_sec = next / 1000000000ull;
-	its.it_value.tv_nsec = next % 1000000000ull;
-	if (!next)
-		its.it_value.tv_nsec = 1;
+	if (next != UINT64_MAX) { /* else disarmed: asleep (pfc_idle.h) */
+		its.it_value.tv_sec = next / 1000000000ull;
+		its.it_value.tv_nsec = next % 1000000000ull;
+		if (!next)
+			its.it_value.tv_nsec = 1;
+	}
 	timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
@@ -538,6 +547,7 @@ int pfc_loop(struct agent *a)
 		goto out;
 	}
 	pfc_state_begin(a->st);
+	pfc_idle_leave(a); /* a dead agent's standby: its flag may be set */
 	tick(a);
 	pfc_state_end(a->st);
 	/*
@@ -547,6 +557,7 @@ int pfc_loop(struct agent *a)
 	 */
 	memset(a->expect, 0, sizeof(a->expect));
 	a->polling = false;
+	pfc_keeper_start(a);
 	while (!stop) {
 		struct epoll_event evs[4];
 		uint64_t poll_at;
@@ -571,6 +582,7 @@ int pfc_loop(struct agent *a)
 			continue;
 		}
 		pfc_state_begin(a->st);
+		pfc_idle_leave(a);
 		if (a->polling)
 			ring_buffer__consume(rb);
 		for (i = 0; i < n; i++) {
@@ -601,9 +613,12 @@ int pfc_loop(struct agent *a)
 			}
 		}
 		timers(a);
+		pfc_keeper_update(a);
+		pfc_idle_enter(a);
 		pfc_state_end(a->st);
 	}
 out:
+	pfc_keeper_stop(a);
 	poll_mode(a, false);
 	pfc_ring_pos_unmap(&rp);
 	ring_buffer__free(rb);

@@ -2,7 +2,9 @@
 /*
  * The agent's state and event loop (internal to pfc_agent.c/pfc_loop.c):
  * BPF ring buffer events, a timer for pause expiry, PAUSE refresh,
- * statistics and the watchdog, and signals, on one epoll.
+ * statistics and the watchdog, and signals, on one epoll. An idle node
+ * has no timer (pfc_idle.h); a keeper thread refreshes PAUSEs while the
+ * loop waits in netlink (pfc_keeper.h).
  *
  * API:
  *   struct agent, pfc_loop(a), now_ns()
@@ -27,6 +29,7 @@
 #include "pfc/pfc_frame.h"
 #include "pfc/pfc_poll.h"
 #include "pfc/pfc_ident.h"
+#include "pfc/pfc_keeper.h"
 #include "pfc/pfc_port.h"
 #include "pfc/pfc_recount.h"
 #include "pfc/pfc_rt.h"
@@ -66,7 +69,10 @@ struct agent {
 	bool polling; /* not sleeping: a resume is due */
 	uint64_t poll_began, poll_spent; /* this span, this tick's total */
 	uint64_t tick_len;
-	uint64_t tick_at;
+	uint64_t tick_at; /* UINT64_MAX: asleep, no tick (pfc_idle.h) */
+	unsigned int quiet_ticks; /* pfc_idle.h */
+	uint64_t idle_pkts;
+	bool asleep;
 	struct pfc_state *st;
 	FILE *trace;
 	int lock_fd;
@@ -75,6 +81,7 @@ struct agent {
 	struct pfc_state *old; /* a dead agent's state, if adopting */
 	int adopt_fd[4]; /* its maps (pfc_adopt.h) */
 	struct pfc_rt rt;
+	struct pfc_keeper keeper; /* pfc_keeper.h */
 };
 
 static inline struct pfc_pp *pp_of(struct agent *a, int port, int prio)

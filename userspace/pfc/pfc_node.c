@@ -254,6 +254,26 @@ json_t *pfc_node_json(const struct pfc_state *st, enum pfc_agent_status as,
 			    st->cpu_latency_us < 0 ?
 				    json_null() :
 				    json_integer(st->cpu_latency_us));
+	/* An agent of the release before (state version 5) did not say. */
+	json_object_set_new(o, "busy_poll_us",
+			    st->version < 6 ? json_null() :
+					      json_integer(st->busy_poll_us));
+	json_object_set_new(
+		o, "idle",
+		st->version < 6 ?
+			json_null() :
+			json_pack("{s:b,s:I,s:I}", "asleep",
+				  as == PFC_AGENT_RUNNING && st->asleep,
+				  "ticks", (json_int_t)st->ticks, "sleeps",
+				  (json_int_t)st->sleeps));
+	json_object_set_new(
+		o, "netlink",
+		st->version < 6 ?
+			json_null() :
+			json_pack("{s:I,s:f,s:I}", "slow",
+				  (json_int_t)st->nl_slow, "max_ms",
+				  st->nl_max_ns / 1e6, "keeper_refreshes",
+				  (json_int_t)st->keeper_refreshes));
 	json_object_set_new(o, "rate_bps", json_integer(st->rate_bps));
 	json_object_set_new(o, "lossless", ll);
 	json_object_set_new(o, "xoff", xoff);

@@ -29,6 +29,8 @@ standby_main(struct agent *a, int agent_fd)
 	prctl(PR_SET_NAME, "tagger-standby");
 	a->standby_pid = 0;
 	a->standby_fd = -1;
+	/* The agent's keeper thread is not ours (a copy, maybe locked). */
+	memset(&a->keeper, 0, sizeof(a->keeper));
 	while (poll(&p, 1, -1) < 0 && errno == EINTR)
 		;
 	close(agent_fd);

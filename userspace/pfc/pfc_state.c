@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,33 @@ static int map_state(int fd, bool write, struct pfc_state **st)
 	return 0;
 }
 
+/* The state of version 5 ended where busy_poll_us begins. */
+#define PFC_STATE_V5_SIZE offsetof(struct pfc_state, busy_poll_us)
+
+/*
+ * An agent of the version before (still running through an upgrade): its
+ * file is shorter. Mapped over zeroed anonymous memory of the full size,
+ * so that the fields it lacks read as 0 and no access runs past the file.
+ */
+static int map_state_v5(int fd, bool write, struct pfc_state **st)
+{
+	int prot = PROT_READ | (write ? PROT_WRITE : 0);
+	void *m = mmap(NULL, sizeof(**st), prot, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+
+	if (m == MAP_FAILED)
+		return -errno;
+	if (mmap(m, PFC_STATE_V5_SIZE, prot, MAP_SHARED | MAP_FIXED, fd, 0) ==
+	    MAP_FAILED) {
+		int e = errno;
+
+		munmap(m, sizeof(**st));
+		return -e;
+	}
+	*st = m;
+	return 0;
+}
+
 int pfc_state_create(const char *dir, struct pfc_state **st)
 {
 	int fd, r;
@@ -185,15 +213,20 @@ int pfc_state_open(const char *dir, bool write, struct pfc_state **st)
 	fd = open_in(dir, "state", write ? O_RDWR : O_RDONLY);
 	if (fd < 0)
 		return fd;
-	if (fstat(fd, &sb) < 0 || sb.st_size != sizeof(**st))
-		r = -EPROTO;
-	if (!r)
+	if (fstat(fd, &sb) < 0)
+		r = -errno;
+	else if (sb.st_size == sizeof(**st))
 		r = map_state(fd, write, st);
+	else if (sb.st_size == PFC_STATE_V5_SIZE)
+		r = map_state_v5(fd, write, st);
+	else
+		r = -EPROTO;
 	close(fd);
 	if (r)
 		return r;
 	if ((*st)->magic != PFC_STATE_MAGIC ||
-	    (*st)->version != PFC_STATE_VERSION) {
+	    (*st)->version !=
+		    (sb.st_size == sizeof(**st) ? PFC_STATE_VERSION : 5)) {
 		pfc_state_unmap(*st);
 		return -EPROTO;
 	}
@@ -210,7 +243,8 @@ int pfc_state_read(const char *dir, struct pfc_state *copy)
 		return r;
 	memcpy(copy, st, sizeof(*copy));
 	pfc_state_unmap(st);
-	return 0;
+	/* Adopting a dead agent's queues and maps: only of this version. */
+	return copy->version == PFC_STATE_VERSION ? 0 : -EPROTO;
 }
 
 int pfc_state_snapshot(const struct pfc_state *st, struct pfc_state *copy)

@@ -19,7 +19,10 @@
  *   pfc_state_locked(dir)          1 held, 0 free, -errno (e.g. -EACCES)
  *   pfc_state_read(dir, copy)      a copy, when no writer lives (0 or -errno)
  *   pfc_state_create(dir, &st)     agent: create and map (0 or -errno)
- *   pfc_state_open(dir, write, &st) reader (or `stop`, write): map it
+ *   pfc_state_open(dir, write, &st) reader (or `stop`, write): map it; a
+ *                                  version 5 state (the agent of the
+ *                                  release before) reads with the fields
+ *                                  since added as 0
  *   pfc_state_snapshot(st, copy)   consistent copy (retries while updated)
  *   pfc_state_begin/end(st)        agent: bracket an update
  *   pfc_state_put_qstats(st, s)    a queue's kernel statistics into st
@@ -35,7 +38,7 @@
 #include "pfc/pfc_config.h"
 
 #define PFC_STATE_MAGIC 0x54504643u /* "TPFC" */
-#define PFC_STATE_VERSION 5
+#define PFC_STATE_VERSION 6
 
 struct pfc_state_prio {
 	/* this port as an ingress port (from the BPF counters) */
@@ -107,6 +110,14 @@ struct pfc_state {
 	uint32_t rt_prio; /* SCHED_FIFO priority in force, 0: none */
 	uint64_t wd_events, events_lost, resyncs;
 	struct pfc_state_port ports[PFC_MAX_PORTS];
+	/* Since version 6; a version 5 state reads them as 0. */
+	uint32_t busy_poll_us; /* --busy-poll */
+	uint32_t asleep; /* 1: idle, sleeping with no tick (pfc_idle.h) */
+	uint64_t ticks; /* ticks run */
+	uint64_t sleeps; /* idle sleeps ended by a wake-up */
+	uint64_t nl_slow; /* netlink requests over 100 ms (pfc_keeper.h) */
+	uint64_t nl_max_ns; /* the longest */
+	uint64_t keeper_refreshes; /* PAUSE refreshes sent by the keeper */
 };
 
 int pfc_state_dir(const char *dir, bool make, const char **why);

@@ -2,6 +2,10 @@
 /* Raw rtnetlink for qdiscs; see pfc_tc.h. */
 #include <errno.h>
 #include <libmnl/libmnl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <arpa/inet.h>
 #include <linux/gen_stats.h>
 #include <linux/if_ether.h>
@@ -16,6 +20,14 @@
 #include "pfc/pfc_tc.h"
 
 #define PSCHED_SHIFT 6 /* kernel ticks are 64 ns (PSCHED_TICKS2NS) */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ull + t.tv_nsec;
+}
 
 int tc_open(struct tc *tc)
 {
@@ -35,7 +47,24 @@ int tc_open(struct tc *tc)
 	}
 	tc->portid = mnl_socket_get_portid(tc->nl);
 	tc->seq = time(NULL);
+	tc_set_timeout(tc, TC_REPLY_TIMEOUT_MS);
 	return 0;
+}
+
+/*
+ * The kernel answers a request before its sendmsg returns, and the rest
+ * of a dump from within the recvmsg that reads it: a reply not there
+ * within this time was lost (a full receive buffer) and never comes.
+ */
+int tc_set_timeout(struct tc *tc, int ms)
+{
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+
+	tc->timeout_ms = ms;
+	return setsockopt(mnl_socket_get_fd(tc->nl), SOL_SOCKET, SO_RCVTIMEO,
+			  &tv, sizeof(tv)) < 0 ?
+		       -errno :
+		       0;
 }
 
 /*
@@ -87,11 +116,53 @@ static int ext_ack(const struct nlattr *a, void *data)
 	return MNL_CB_OK;
 }
 
-/* Send, then read until the ACK; data messages go to cb. */
+/*
+ * Reading the answer failed: ENOBUFS (the receive buffer overflowed, our
+ * answer may be what was lost: keep reading until it or the timeout), or
+ * nothing came in time. Then whatever is still queued is not ours.
+ */
+static int talk_failed(struct tc *tc, int e, bool *lost, uint64_t began)
+{
+	if (e == ENOBUFS) {
+		*lost = true;
+		return 0; /* read on */
+	}
+	if (e == EINTR && mono_ns() - began < tc->timeout_ms * 1000000ull)
+		return 0;
+	if (e == EAGAIN || e == EWOULDBLOCK || e == EINTR) {
+		snprintf(tc->err, sizeof(tc->err),
+			 "no answer from the kernel in %d ms%s", tc->timeout_ms,
+			 *lost ? " (receive buffer overrun)" : "");
+		tc_drain(tc);
+		return *lost ? -ENOBUFS : -ETIMEDOUT;
+	}
+	return -e;
+}
+
+/*
+ * Send, then read until the ACK; data messages go to cb. Bounded: a
+ * reply lost to a full receive buffer ends in -ETIMEDOUT or -ENOBUFS
+ * after tc->timeout_ms instead of a recv that never returns, and a dump
+ * that lost messages returns -ENOBUFS. What it cannot bound is the
+ * kernel's wait for its rtnl lock inside sendmsg (see pfc_tc.h).
+ */
+static int talk(struct tc *tc, struct nlmsghdr *nlh, mnl_cb_t cb, void *arg);
+
+int tc_talk(struct tc *tc, struct nlmsghdr *nlh, mnl_cb_t cb, void *arg)
+{
+	uint64_t began = mono_ns();
+	int r = talk(tc, nlh, cb, arg);
+
+	tc->last_ns = mono_ns() - began;
+	return r;
+}
+
 static int talk(struct tc *tc, struct nlmsghdr *nlh, mnl_cb_t cb, void *arg)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	unsigned int seq = nlh->nlmsg_seq;
+	uint64_t began = mono_ns();
+	bool lost = false;
 	int n, r;
 
 	tc->err[0] = '\0';
@@ -99,8 +170,12 @@ static int talk(struct tc *tc, struct nlmsghdr *nlh, mnl_cb_t cb, void *arg)
 		return -errno;
 	for (;;) {
 		n = mnl_socket_recvfrom(tc->nl, buf, sizeof(buf));
-		if (n < 0)
-			return -errno;
+		if (n < 0) {
+			r = talk_failed(tc, errno, &lost, began);
+			if (r)
+				return r;
+			continue;
+		}
 		for (struct nlmsghdr *h = (struct nlmsghdr *)buf;
 		     mnl_nlmsg_ok(h, n); h = mnl_nlmsg_next(h, &n)) {
 			if (h->nlmsg_seq != seq)
@@ -120,7 +195,7 @@ static int talk(struct tc *tc, struct nlmsghdr *nlh, mnl_cb_t cb, void *arg)
 				return e->error;
 			}
 			if (h->nlmsg_type == NLMSG_DONE)
-				return 0;
+				return lost ? -ENOBUFS : 0;
 			if (cb) {
 				r = cb(h, arg);
 				if (r < 0)
@@ -135,7 +210,7 @@ int tc_qdisc_del_root(struct tc *tc, int ifindex)
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh =
 		msg_start(tc, buf, RTM_DELQDISC, 0, ifindex, TC_H_ROOT, 0);
-	int r = talk(tc, nlh, NULL, NULL);
+	int r = tc_talk(tc, nlh, NULL, NULL);
 
 	return r == -ENOENT || r == -EINVAL ? 0 : r;
 }
@@ -169,7 +244,7 @@ int tc_htb_root(struct tc *tc, int ifindex, uint32_t handle)
 	mnl_attr_put(nlh, TCA_HTB_INIT, sizeof(g), &g);
 	mnl_attr_put_u32(nlh, TCA_HTB_DIRECT_QLEN, 1000);
 	mnl_attr_nest_end(nlh, o);
-	return talk(tc, nlh, NULL, NULL);
+	return tc_talk(tc, nlh, NULL, NULL);
 }
 
 int tc_htb_class(struct tc *tc, int ifindex, uint32_t parent, uint32_t classid,
@@ -198,7 +273,7 @@ int tc_htb_class(struct tc *tc, int ifindex, uint32_t parent, uint32_t classid,
 	if (ceil >= (1ull << 32))
 		mnl_attr_put_u64(nlh, TCA_HTB_CEIL64, ceil);
 	mnl_attr_nest_end(nlh, n);
-	return talk(tc, nlh, NULL, NULL);
+	return tc_talk(tc, nlh, NULL, NULL);
 }
 
 int tc_tbf(struct tc *tc, int ifindex, uint32_t parent, uint32_t handle,
@@ -222,7 +297,7 @@ int tc_tbf(struct tc *tc, int ifindex, uint32_t parent, uint32_t handle,
 		mnl_attr_put_u64(nlh, TCA_TBF_RATE64, rate_Bps);
 	mnl_attr_put_u32(nlh, TCA_TBF_BURST, burst);
 	mnl_attr_nest_end(nlh, n);
-	return talk(tc, nlh, NULL, NULL);
+	return tc_talk(tc, nlh, NULL, NULL);
 }
 
 int tc_mqprio(struct tc *tc, int ifindex, uint32_t handle, int ntc)
@@ -242,7 +317,7 @@ int tc_mqprio(struct tc *tc, int ifindex, uint32_t handle, int ntc)
 	}
 	mnl_attr_put_strz(nlh, TCA_KIND, "mqprio");
 	mnl_attr_put(nlh, TCA_OPTIONS, sizeof(q), &q);
-	return talk(tc, nlh, NULL, NULL);
+	return tc_talk(tc, nlh, NULL, NULL);
 }
 
 int tc_plug(struct tc *tc, int ifindex, uint32_t parent, uint32_t handle,
@@ -257,7 +332,7 @@ int tc_plug(struct tc *tc, int ifindex, uint32_t parent, uint32_t handle,
 
 	mnl_attr_put_strz(nlh, TCA_KIND, "plug");
 	mnl_attr_put(nlh, TCA_OPTIONS, sizeof(q), &q);
-	return talk(tc, nlh, NULL, NULL);
+	return tc_talk(tc, nlh, NULL, NULL);
 }
 
 /*
@@ -284,7 +359,7 @@ int tc_bpf_classifier(struct tc *tc, int ifindex, uint32_t qdisc, int fd,
 	mnl_attr_put_u32(nlh, TCA_BPF_FLAGS, TCA_BPF_FLAG_ACT_DIRECT);
 	mnl_attr_put_u32(nlh, TCA_BPF_CLASSID, TC_H_MAJ(qdisc));
 	mnl_attr_nest_end(nlh, n);
-	return talk(tc, nlh, NULL, NULL);
+	return tc_talk(tc, nlh, NULL, NULL);
 }
 
 struct stats_ctx {
@@ -351,5 +426,5 @@ int tc_qdisc_stats(struct tc *tc,
 	struct stats_ctx ctx = { cb, arg };
 
 	nlh->nlmsg_flags &= ~NLM_F_ACK;
-	return talk(tc, nlh, qdisc_msg, &ctx);
+	return tc_talk(tc, nlh, qdisc_msg, &ctx);
 }

@@ -16,7 +16,23 @@
  *                                        cls_bpf (direct action) on a qdisc,
  *                                        its classid major = the qdisc's
  *   tc_qdisc_stats(tc, cb, arg)          dump every qdisc's queue stats
- * All return 0 or -errno; tc->err holds the kernel's extack message.
+ *   tc_talk(tc, nlh, cb, arg)            send a request, read its answer
+ *                                        (data messages to cb) until the ACK
+ *   tc_set_timeout(tc, ms)               how long an answer may take
+ *                                        (default TC_REPLY_TIMEOUT_MS)
+ * All return 0 or -errno; tc->err holds the kernel's extack message, or
+ * why no answer came. tc->last_ns is how long the last request took.
+ *
+ * Bounded waits: the kernel answers within the sendmsg of a request (and
+ * a dump's later parts within the recvmsg that reads them), so an answer
+ * still missing after the timeout was lost to a full receive buffer:
+ * -ETIMEDOUT or -ENOBUFS, and what is queued is dropped. The one wait no
+ * socket option bounds is the kernel's own for its rtnl lock, taken in
+ * sendmsg for every qdisc request and every part of a dump: another
+ * process holding it holds the caller as long (agents were seen held
+ * 16-19 s on a busy machine; the holder was not identified). The
+ * agent keeps its PAUSEs refreshed from another thread meanwhile
+ * (pfc_keeper.h) and logs such calls.
  */
 #ifndef __TAGGER_PFC_TC_H
 #define __TAGGER_PFC_TC_H
@@ -24,12 +40,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct mnl_socket;
+#include <libmnl/libmnl.h>
+
+#define TC_REPLY_TIMEOUT_MS 1000
 
 struct tc {
 	struct mnl_socket *nl;
 	unsigned int seq;
 	unsigned int portid;
+	int timeout_ms;
+	uint64_t last_ns; /* the last request's duration */
 	char err[256];
 };
 
@@ -56,6 +76,8 @@ int tc_plug(struct tc *tc, int ifindex, uint32_t parent, uint32_t handle,
 	    int action, uint32_t limit, bool create);
 int tc_bpf_classifier(struct tc *tc, int ifindex, uint32_t qdisc, int fd,
 		      const char *name);
+int tc_talk(struct tc *tc, struct nlmsghdr *nlh, mnl_cb_t cb, void *arg);
+int tc_set_timeout(struct tc *tc, int ms);
 int tc_qdisc_stats(struct tc *tc,
 		   void (*cb)(const struct tc_qstats *s, void *arg), void *arg);
 

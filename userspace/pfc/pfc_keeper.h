@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * PAUSEs stay refreshed while the agent's loop is stuck in netlink.
+ *
+ * A gate change and the tick's queue statistics are rtnetlink requests,
+ * and the kernel serves each under its rtnl lock, which any other netlink
+ * user can hold for as long as it likes; a loop blocked in a request for
+ * 16-19 s was seen under load (the holder was not identified). A PAUSE
+ * of ours in force upstream lasts only its quanta (335 ms at 100 Mbit/s)
+ * unless refreshed, and the refresh is the loop's: blocked, it
+ * lets the upstream send into a full buffer. So a second thread, the
+ * keeper, refreshes them while the loop is inside a netlink request for
+ * longer than half a refresh interval, and also those the BPF side sent
+ * at an XOFF crossing the loop has not read yet (pfc_pp.xoff). It sleeps on a condition variable
+ * once no PAUSE of ours was in force for a second (no cost on an idle
+ * node; the loop signals it when one comes), else wakes every half
+ * refresh interval (at least 1 ms).
+ *
+ * Who touches what: the loop changes which PAUSEs are in force (sent[],
+ * refresh_at[]) and sends frames only outside netlink requests; the
+ * keeper reads and refreshes them only while the loop is inside one,
+ * under the mutex, and the loop leaves a request by taking the mutex, so
+ * the two never overlap and a resume the loop sends after the request
+ * always comes after the keeper's last refresh.
+ *
+ * API:
+ *   struct pfc_keeper
+ *   pfc_keeper_start(a) / pfc_keeper_stop(a)   with the loop
+ *   pfc_keeper_update(a)      once per loop pass: wakes the keeper when a
+ *                             PAUSE of ours came into force
+ *   pfc_nl_enter(a, stats) / pfc_nl_exit(a, what)   bracket a netlink
+ *                             request (stats: the queue statistics) inside
+ *                             the loop's state update, which they leave
+ *                             and re-enter; exit counts (and above 1 s
+ *                             logs) slow ones
+ *
+ * For tests: TAGGER_PFC_TEST_NETLINK_DELAY_MS=MS in the agent's
+ * environment holds the loop MS milliseconds inside each request for the
+ * queue statistics, as a kernel whose rtnl lock another process holds
+ * would (tests/shell/test_pfc_idle.sh).
+ */
+#ifndef __TAGGER_PFC_KEEPER_H
+#define __TAGGER_PFC_KEEPER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PFC_NL_SLOW_NS 100000000ull /* a request this long is counted */
+#define PFC_NL_LOG_NS 1000000000ull /* ... and this long logged */
+
+struct agent;
+
+struct pfc_keeper {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool running, stop;
+	bool active; /* awake: a PAUSE of ours was in force lately */
+	uint64_t in_force_at; /* when the loop last saw one in force */
+	uint64_t since; /* the loop entered a netlink request, 0: not in one */
+	uint64_t period_ns;
+	uint64_t refreshes; /* sent by the keeper during this request */
+	uint64_t test_delay_ns; /* TAGGER_PFC_TEST_NETLINK_DELAY_MS */
+};
+
+int pfc_keeper_start(struct agent *a);
+void pfc_keeper_stop(struct agent *a);
+void pfc_keeper_update(struct agent *a);
+void pfc_nl_enter(struct agent *a, bool stats);
+void pfc_nl_exit(struct agent *a, const char *what);
+
+#endif /* __TAGGER_PFC_KEEPER_H */
