@@ -110,9 +110,14 @@ fig7() {
 		local ca cu
 		ca=$(tp "$W/c.topo" "$W/c.elp" all-to-all)
 		cu=$(tpu "$W/c.topo" "$W/c.elp")
-		printf '%-4s %-9s | %-7s %-7s %-7s %-7s | %-7s %-7s %-7s %-7s | %s %s %s: %.3f %.3f, %.2f %.2f\n' \
-			"$n" "$(split_of "$n")" "${a[@]}" "${u[@]}" "$csw" "$ch" "$cdesc" "$ca" "$cu" \
-			"$(echo "${a[0]} / $ca" | bc -l)" "$(echo "${u[0]} / $cu" | bc -l)"
+		# FC/Clos ratios, "-" when up-down was left out
+		local ra=- ru=-
+		if [ "${a[0]}" != - ]; then
+			ra=$(printf '%.2f' "$(echo "${a[0]} / $ca" | bc -l)")
+			ru=$(printf '%.2f' "$(echo "${u[0]} / $cu" | bc -l)")
+		fi
+		printf '%-4s %-9s | %-7s %-7s %-7s %-7s | %-7s %-7s %-7s %-7s | %s %s %s: %.3f %.3f, %s %s\n' \
+			"$n" "$(split_of "$n")" "${a[@]}" "${u[@]}" "$csw" "$ch" "$cdesc" "$ca" "$cu" "$ra" "$ru"
 		# what the row cost: CPU seconds per routing (paths and the three
 		# throughputs), the Clos, and the row's wall time
 		echo "     CPU s: ${t[*]} clos $(echo "$(cpu) - $c0" | bc); wall $(( $(date +%s) - w0 )) s"
