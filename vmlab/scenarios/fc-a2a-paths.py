@@ -30,8 +30,8 @@ def tor_of(hop):
     return hop.split(":")[0]
 
 
-def links(path, dst):
-    """Directed links of a ToR-level path as (node:egress) hops."""
+def links(path):
+    """Directed links of a ToR-level path: its NODE:EGRESS hops."""
     return [h for h in path.split() if ":" in h]
 
 
@@ -74,12 +74,12 @@ def main():
                 def worst(c):
                     n = dict(load)
                     for p in c.values():
-                        for link in links(p, d):
+                        for link in links(p):
                             n[link] = n.get(link, 0) + HOSTS
                     return (max(n.values()), sorted(n.values(), reverse=True))
                 best = min(combos, key=worst)
                 for p in best.values():
-                    for link in links(p, d):
+                    for link in links(p):
                         load[link] = load.get(link, 0) + HOSTS
                 chosen = {s: [p] for s, p in best.items()}
             for s in srcs:
