@@ -17,9 +17,8 @@
 #                         at N = 500 (slow: about an hour on 2 busy cores)
 #   BENCH_FCX_PARTS=...   which parts (default "fig7 fig3 kstar")
 #   BENCH_FCX_SIZES=...   fig7's N values instead of the default/FULL ones
-#   BENCH_FCX_ROUTES=...  fig7's routings (default "fc edst ecmp ksp"; KSP-32
-#                         is the slowest: hours at N = 500); the others
-#                         print "-"
+#   BENCH_FCX_ROUTES=...  fig7's routings (default "fc edst ecmp ksp"); the
+#                         others print "-"
 #   BENCH_FCX_TRIALS=T    fig3 graphs per point (default 10; FULL 30)
 #   BENCH_FCX_SEEDS=S     uniform-traffic seeds (default 2)
 #   BENCH_FCX_KSEEDS=S    kstar: FC topologies per (N, k) (default 3)
@@ -38,17 +37,29 @@ KSEEDS=${BENCH_FCX_KSEEDS:-3}
 if [ "$FULL" = 1 ]; then TRIALS=${BENCH_FCX_TRIALS:-30}; else TRIALS=${BENCH_FCX_TRIALS:-10}; fi
 start=$(date +%s)
 
+# cpu: CPU seconds (user + system) of this shell's finished children so far
+# (cutime + cstime of /proc/$$/stat, which include the grandchildren)
+cpu() {
+	awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); printf "%.1f", ($14 + $15) / hz }' "/proc/$$/stat"
+}
+
 # tp TOPO ELP TRAFFIC [SEED]: FPTAS throughput (certified lower bound)
 tp() {
 	$T -j throughput "$1" "$2" --traffic "$3" --seed "${4:-1}" --method fptas \
 		--epsilon 0.02 | jq -r '.throughput' || exit 1
 }
 
-# tpu TOPO ELP: uniform 10%, mean over SEEDS seeds
+# tpu TOPO ELP: uniform 10%, mean over SEEDS seeds, the seeds in parallel
+# (the FPTAS is one thread, and some matrices take thousands of phases)
 tpu() {
-	local s sum=0
+	local s p pids=() sum=0
 	for s in $(seq "$SEEDS"); do
-		sum=$(echo "$sum + $(tp "$1" "$2" uniform=0.1 "$s")" | bc -l)
+		tp "$1" "$2" uniform=0.1 "$s" > "$W/u.$s" &
+		pids+=($!)
+	done
+	for p in "${pids[@]}"; do wait "$p" || exit 1; done
+	for s in $(seq "$SEEDS"); do
+		sum=$(echo "$sum + $(cat "$W/u.$s")" | bc -l)
 	done
 	printf '%.3f' "$(echo "$sum / $SEEDS" | bc -l)"
 }
@@ -67,7 +78,9 @@ fig7() {
 		"all-to-all: up-down EDST ECMP KSP32" "uniform: up-down EDST ECMP KSP32" \
 		"Clos (switches hosts shape): a2a uni, FC/Clos a2a uni"
 	for n in $sizes; do
-		local a=() u=() c
+		local a=() u=() c t=() c0 w0 ap
+		c0=$(cpu)
+		w0=$(date +%s)
 		$T topo fc "$n" --hosts 14 --split "$(split_of "$n")" --seed 1 -o "$W/t.topo" || exit 1
 		for r in fc edst ecmp ksp; do
 			if ! [[ " $routes " == *" $r "* ]]; then
@@ -76,12 +89,18 @@ fig7() {
 			fi
 			case $r in
 			fc) $T paths fc "$W/t.topo" --between tors --threads 2 -o "$W/$r.elp" ;;
-			ksp) $T paths ksp=32 "$W/t.topo" --between tors -o "$W/$r.elp" ;;
+			ksp) $T paths ksp=32 "$W/t.topo" --between tors --threads 2 -o "$W/$r.elp" ;;
 			*) $T paths "$r" "$W/t.topo" --between tors -o "$W/$r.elp" ;;
 			esac || exit 1
-			a+=("$(printf '%.3f' "$(tp "$W/t.topo" "$W/$r.elp" all-to-all)")")
+			# all-to-all beside the uniform seeds
+			tp "$W/t.topo" "$W/$r.elp" all-to-all > "$W/a2a" &
+			ap=$!
 			u+=("$(tpu "$W/t.topo" "$W/$r.elp")")
+			wait "$ap" || exit 1
+			a+=("$(printf '%.3f' "$(cat "$W/a2a")")")
 			rm -f "$W/$r.elp"
+			t+=("$r $(echo "$(cpu) - $c0" | bc)")
+			c0=$(cpu)
 		done
 		c=$(python3 tests/bench/fc_clos_match.py "$n" $((14 * n)) 32) || exit 1
 		read -r csw ch _ cdesc cargs <<< "$c"
@@ -91,9 +110,17 @@ fig7() {
 		local ca cu
 		ca=$(tp "$W/c.topo" "$W/c.elp" all-to-all)
 		cu=$(tpu "$W/c.topo" "$W/c.elp")
-		printf '%-4s %-9s | %-7s %-7s %-7s %-7s | %-7s %-7s %-7s %-7s | %s %s %s: %.3f %.3f, %.2f %.2f\n' \
-			"$n" "$(split_of "$n")" "${a[@]}" "${u[@]}" "$csw" "$ch" "$cdesc" "$ca" "$cu" \
-			"$(echo "${a[0]} / $ca" | bc -l)" "$(echo "${u[0]} / $cu" | bc -l)"
+		# FC/Clos ratios, "-" when up-down was left out
+		local ra=- ru=-
+		if [ "${a[0]}" != - ]; then
+			ra=$(printf '%.2f' "$(echo "${a[0]} / $ca" | bc -l)")
+			ru=$(printf '%.2f' "$(echo "${u[0]} / $cu" | bc -l)")
+		fi
+		printf '%-4s %-9s | %-7s %-7s %-7s %-7s | %-7s %-7s %-7s %-7s | %s %s %s: %.3f %.3f, %s %s\n' \
+			"$n" "$(split_of "$n")" "${a[@]}" "${u[@]}" "$csw" "$ch" "$cdesc" "$ca" "$cu" "$ra" "$ru"
+		# what the row cost: CPU seconds per routing (paths and the three
+		# throughputs), the Clos, and the row's wall time
+		echo "     CPU s: ${t[*]} clos $(echo "$(cpu) - $c0" | bc); wall $(( $(date +%s) - w0 )) s"
 	done
 }
 

@@ -41,7 +41,7 @@ static void run(const struct topo *t, enum gen_between b, bool relay)
 	paths_shortest(t, &ends, &first, &s);
 	paths_shortest(t, &ends, &rnd, &s);
 	paths_ecmp(t, &ends, 4, &s);
-	paths_ksp(t, &ends, 3, &s);
+	paths_ksp(t, &ends, 3, 1, &s);
 	if (t->nports <= 60) {
 		paths_updown(t, &ends, &s);
 		paths_bounce(t, &ends, 1, false, &s);

@@ -96,6 +96,57 @@ check "lab fc-edst routes agree per destination" [ -z "$(grep -v '^#' "$S/fc-eds
 	awk '{ for (i = 2; i < NF; i++) if ($i ~ /:/) { split($i, a, ":"); k = a[1] " " $NF
 		if (k in out && out[k] != a[2]) print k; out[k] = a[2] } }')" ]
 
+# fc-a2a-*: section 6.1's traffic (every host to every host under another
+# switch) on the testbed with 4 hosts per switch. The committed routes are
+# what fc-a2a-paths.py makes of tagger's paths; each flow has its paths;
+# up-down and EDST agree per destination host (the lab routes by
+# destination, so other combinations would appear) and are CBD-free; ECMP
+# (every shortest path) has a CBD.
+$T topo fc testbed --hosts 4 -o tb4.topo
+check "fc-testbed4.topo is tagger topo fc testbed --hosts 4" \
+	diff <(grep -v '^#' "$S/fc-testbed4.topo") tb4.topo
+for k in ecmp:ecmp updown:fc edst:edst; do
+	r=${k%%:*} g=${k#*:}
+	$T paths "$g" tb4.topo --between tors -o "tor-$r.elp"
+	python3 "$S/fc-a2a-paths.py" "$r" "tor-$r.elp" > "a2a-$r.elp"
+	check "fc-a2a-$r.elp is fc-a2a-paths.py's output" diff "a2a-$r.elp" "$S/fc-a2a-$r.elp"
+	check "fc-a2a-$r: 192 flows, every host to every host under another switch" \
+		[ "$(grep -v '^#' "$S/fc-a2a-$r.elp" | awk '{ print $1, $NF }' | sort -u |
+			awk '{ split($1, a, "-"); split($2, b, "-"); if (a[1] != b[1]) n++ } END { print n }')" = 192 ]
+	$T paths "$g" tb4.topo -o "host-$r.elp"
+	check "fc-a2a-$r: every path is a tagger paths $g path" \
+		[ -z "$(grep -v '^#' "$S/fc-a2a-$r.elp" | grep -vxF -f "host-$r.elp")" ]
+done
+check "fc-a2a-ecmp: every shortest path of every flow" \
+	[ "$(grep -vc '^#' "$S/fc-a2a-ecmp.elp")" = "$(awk '{ split($1, a, "-"); split($NF, b, "-"); if (a[1] != b[1]) n++ } END { print n }' host-ecmp.elp)" ]
+$T cbd tb4.topo "$S/fc-a2a-ecmp.elp" > /dev/null; rc=$?
+check "fc-a2a-ecmp routes have a CBD" [ $rc = 1 ]
+for r in updown edst; do
+	check "fc-a2a-$r: one path per flow" \
+		[ "$(grep -vc '^#' "$S/fc-a2a-$r.elp")" = 192 ]
+	check "fc-a2a-$r routes are CBD-free" $T cbd tb4.topo "$S/fc-a2a-$r.elp"
+	check "fc-a2a-$r routes agree per destination host" [ -z "$(grep -v '^#' "$S/fc-a2a-$r.elp" |
+		awk '{ for (i = 2; i < NF; i++) if ($i ~ /:/) { split($i, a, ":"); k = a[1] " " $NF
+			if (k in out && out[k] != a[2]) print k; out[k] = a[2] } }')" ]
+done
+check "fc-a2a-updown: the 4 hosts of a switch spread over both paths" \
+	[ "$(grep -v '^#' "$S/fc-a2a-updown.elp" | awk '$1 == "h1-1" && $NF ~ /^h3-/ { print $2 }' | sort -u | wc -l)" = 2 ]
+
+# tagger paths ksp --threads: the same paths in the same order whatever
+# the number of threads (more threads than destinations too), unreachable
+# pairs counted; 0 threads is a usage error.
+$T topo fc 30 --hosts 2 --seed 3 -o k30.topo
+$T paths ksp=8 k30.topo --between tors -o k1.elp
+for n in 2 3 64; do
+	$T paths ksp=8 k30.topo --between tors --threads $n -o "k$n.elp"
+	check "ksp --threads $n: the paths of 1 thread, in order" cmp k1.elp "k$n.elp"
+done
+printf 'switch A\nswitch B\nswitch C\nswitch D\nlink A:1 B:1\nlink B:2 C:1\nlink A:2 C:2\n' > dis.topo
+check "ksp --threads 3: 6 unreachable pairs on a split topology" \
+	[ "$($T -j paths ksp=2 dis.topo --threads 3 -o /dev/null 2> /dev/null | jget '["unreachable"]')" = 6 ]
+$T paths ksp=2 dis.topo --threads 0 2> /dev/null; rc=$?
+check "ksp --threads 0 is a usage error" [ $rc = 2 ]
+
 # The bench's Clos for N = 50 FC ToRs (700 hosts, 32-port switches) is
 # appendix A.3's equation (5): 32 ToRs of 22 hosts, 32 - 22 = 10 spines.
 check "fc_clos_match: N = 50 is A.3's 2-layer Clos" [ "$(python3 "$TOP/tests/bench/fc_clos_match.py" 50 700 32 | cut -f5)" = "leafspine --leaves 32 --spines 10 --hosts 22" ]

@@ -120,8 +120,14 @@ static int run_ksp(const struct paths_job *job, int argc, char **argv)
 {
 	struct gen_ends ends;
 	bool relay = false;
+	int threads = 1;
 	const struct opt opts[] = {
 		{ .name = "--relay-hosts", .type = OPT_FLAG, .out = &relay },
+		{ .name = "--threads",
+		  .type = OPT_INT,
+		  .min = 1,
+		  .max = 256,
+		  .out = &threads },
 		{ 0 }
 	};
 	int rc;
@@ -129,7 +135,8 @@ static int run_ksp(const struct paths_job *job, int argc, char **argv)
 	if (opts_parse(opts, argc, argv, NULL, 0, NULL) ||
 	    paths_job_ends(job, relay, &ends))
 		return EXIT_USAGE;
-	rc = paths_ksp(job->t, &ends, job->k, job->sink) ? EXIT_USAGE : EXIT_OK;
+	rc = paths_ksp(job->t, &ends, job->k, threads, job->sink) ? EXIT_USAGE :
+								    EXIT_OK;
 	gen_ends_free(&ends);
 	return rc;
 }
@@ -201,9 +208,10 @@ static const struct paths_kind paths_kinds[] = {
 	  "All shortest paths per pair, depth first in port order, at most N per\n"
 	  "pair (default 64).",
 	  run_ecmp },
-	{ "ksp", 1, MAX_KSP, "[--relay-hosts]",
+	{ "ksp", 1, MAX_KSP, "[--relay-hosts] [--threads T]",
 	  "ksp=K (or ksp K): the K shortest simple paths per pair by Yen's\n"
-	  "algorithm (hop count; ties broken by egress port ids).",
+	  "algorithm (hop count; ties broken by egress port ids). --threads T\n"
+	  "splits the destinations among T threads (identical output).",
 	  run_ksp },
 	{ "bcube", 0, 0, "[--order high-first|low-first|parallel]",
 	  "BCube dimension-order routing between servers: correct the differing\n"

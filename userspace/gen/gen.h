@@ -126,7 +126,7 @@ int paths_shortest(const struct topo *t, const struct gen_ends *ends,
 int paths_ecmp(const struct topo *t, const struct gen_ends *ends,
 	       int max_per_pair, struct path_sink *s);
 int paths_ksp(const struct topo *t, const struct gen_ends *ends, int k,
-	      struct path_sink *s);
+	      int threads, struct path_sink *s);
 
 enum bcube_order {
 	BCUBE_HIGH_FIRST, /* correct digit k first, as BCubeRouting's default */

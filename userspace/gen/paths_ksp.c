@@ -13,10 +13,15 @@
  *
  * The searches are A* guided by one BFS per destination (the exact
  * distance in the unblocked graph), so they expand little beyond the
- * detour they find. Worst case per pair O(K * L * (V + E)) for paths of up
- * to L hops; marks are generation-stamped so no step clears an array.
+ * detour they find; a search ends when it reaches the destination at the
+ * lowest f left (the path it would return anyway), and hosts that are not
+ * ends are never entered (most of a ToR's ports lead to them). Worst case
+ * per pair O(K * L * (V + E)) for paths of up to L hops; marks are
+ * generation-stamped so no step clears an array. Threads take consecutive
+ * ranges of destinations and emit in destination order.
  */
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +34,9 @@ struct yen {
 	bool relay;
 	unsigned gen;
 	const int *h; /* per node: hops to dst in the whole graph */
+	int *adj_off; /* per node: its entries in adj_port/adj_peer */
+	int *adj_port, *adj_peer; /* egress port, node behind it */
+	bool *stop; /* per node: an end that does not forward */
 	unsigned *seen; /* per node: == gen when g[] is set this search */
 	unsigned *done; /* per node: == gen when expanded */
 	unsigned *node_off; /* per node: == gen when blocked */
@@ -98,17 +106,17 @@ static void push(struct yen *y, int f, int v)
 static int search(struct yen *y, int src, int dst, int limit, int32_t *out)
 {
 	const struct topo *t = y->t;
-	int f, fmax = limit < y->t->nnodes ? limit : y->t->nnodes, i, len = -1,
-	       v;
+	int f, fmax = limit < y->t->nnodes ? limit : y->t->nnodes, fhi, i,
+	       len = -1, v;
 
 	if (y->h[src] < 0 || y->h[src] > fmax)
 		return -1;
 	y->seen[src] = y->gen;
 	y->g[src] = 0;
-	push(y, y->h[src], src);
-	for (f = y->h[src]; f <= fmax && len < 0; f++) {
+	fhi = y->h[src];
+	push(y, fhi, src);
+	for (f = y->h[src]; f <= fhi && len < 0; f++) {
 		for (i = 0; i < y->bn[f] && len < 0; i++) {
-			const struct topo_node *n;
 			int k;
 
 			v = y->bucket[f][i];
@@ -119,14 +127,18 @@ static int search(struct yen *y, int src, int dst, int limit, int32_t *out)
 				len = y->g[v];
 				break;
 			}
-			if (v != src && !node_forwards(t, v, y->relay))
+			if (v != src && y->stop[v])
 				continue;
-			n = &t->nodes[v];
-			for (k = 0; k < n->nports; k++) {
-				int p = n->ports[k], w = port_peer_node(t, p),
+			for (k = y->adj_off[v]; k < y->adj_off[v + 1]; k++) {
+				int p = y->adj_port[k], w = y->adj_peer[k],
 				    gw = y->g[v] + 1;
 
-				if (y->h[w] < 0 || y->node_off[w] == y->gen ||
+				/*
+				 * An end that does not forward matters only
+				 * as dst: left out, it changes no g or via.
+				 */
+				if ((y->stop[w] && w != dst) || y->h[w] < 0 ||
+				    y->node_off[w] == y->gen ||
 				    y->port_off[p] == y->gen ||
 				    y->done[w] == y->gen ||
 				    (y->seen[w] == y->gen && y->g[w] <= gw) ||
@@ -135,11 +147,22 @@ static int search(struct yen *y, int src, int dst, int limit, int32_t *out)
 				y->seen[w] = y->gen;
 				y->g[w] = gw;
 				y->via[w] = p;
+				/*
+				 * dst reached at the lowest f left: no later
+				 * expansion lowers its g or changes its via,
+				 * so this is the path the search would return.
+				 */
+				if (w == dst && gw == f) {
+					len = gw;
+					break;
+				}
 				push(y, gw + y->h[w], w);
+				if (gw + y->h[w] > fhi)
+					fhi = gw + y->h[w];
 			}
 		}
 	}
-	for (f = y->h[src]; f <= fmax; f++)
+	for (f = y->h[src]; f <= fhi; f++)
 		y->bn[f] = 0;
 	if (len < 0)
 		return -1;
@@ -236,33 +259,105 @@ static void pair(struct yen *y, int src, int dst, int k, struct plist *A,
 		sink_emit(s, A->p[i], A->len[i]);
 }
 
-int paths_ksp(const struct topo *t, const struct gen_ends *ends, int k,
-	      struct path_sink *s)
+/*
+ * The links a search may take, node by node in port order (the order the
+ * search discovers ties in): every peer that forwards, and the ends, which
+ * may be a search's dst. Other hosts can never be on a path.
+ */
+static void adj_build(struct yen *y, const struct gen_ends *ends)
 {
-	struct yen y = { .t = t, .relay = ends->relay_hosts };
-	struct plist A = { 0 }, B = { 0 };
-	size_t nn = t->nnodes + 1;
+	const struct topo *t = y->t;
+	bool *end = xcalloc(t->nnodes + 1, sizeof(*end));
+	int v, k, n = 0;
+
+	y->stop = xcalloc(t->nnodes + 1, sizeof(*y->stop));
+	y->adj_off = xmalloc((t->nnodes + 1) * sizeof(*y->adj_off));
+	y->adj_port = xmalloc((t->nports + 1) * sizeof(*y->adj_port));
+	y->adj_peer = xmalloc((t->nports + 1) * sizeof(*y->adj_peer));
+	for (v = 0; v < ends->n; v++)
+		end[ends->node[v]] = true;
+	for (v = 0; v < t->nnodes; v++)
+		y->stop[v] = !node_forwards(t, v, y->relay);
+	for (v = 0; v < t->nnodes; v++) {
+		y->adj_off[v] = n;
+		for (k = 0; k < t->nodes[v].nports; k++) {
+			int p = t->nodes[v].ports[k], w = port_peer_node(t, p);
+
+			if (y->stop[w] && !end[w])
+				continue;
+			y->adj_port[n] = p;
+			y->adj_peer[n++] = w;
+		}
+	}
+	y->adj_off[t->nnodes] = n;
+	free(end);
+}
+
+/* One thread's share: the destinations lo..hi-1, in order. */
+struct ksp_worker {
+	struct yen y;
 	struct bfs b;
+	const struct gen_ends *ends;
+	int k, lo, hi;
+	struct path_sink *s; /* the caller's for the first worker */
+	struct path_sink own; /* the others': into buf, emitted after */
+	struct elp *buf;
+};
+
+static void worker_init(struct ksp_worker *w, const struct yen *shared)
+{
+	const struct topo *t = shared->t;
+	size_t nn = t->nnodes + 1;
+
+	w->y = *shared;
+	bfs_init(&w->b, t);
+	w->y.h = w->b.dist;
+	w->y.seen = xcalloc(nn, sizeof(*w->y.seen));
+	w->y.done = xcalloc(nn, sizeof(*w->y.done));
+	w->y.node_off = xcalloc(nn, sizeof(*w->y.node_off));
+	w->y.port_off = xcalloc(t->nports + 1, sizeof(*w->y.port_off));
+	w->y.g = xmalloc(nn * sizeof(*w->y.g));
+	w->y.via = xmalloc(nn * sizeof(*w->y.via));
+	w->y.tmp = xmalloc((2 * nn) * sizeof(*w->y.tmp));
+	w->y.bucket = xcalloc(nn, sizeof(*w->y.bucket));
+	w->y.bn = xcalloc(nn, sizeof(*w->y.bn));
+	w->y.bcap = xcalloc(nn, sizeof(*w->y.bcap));
+}
+
+static void worker_free(struct ksp_worker *w)
+{
+	int i;
+
+	for (i = 0; i < w->y.t->nnodes + 1; i++)
+		free(w->y.bucket[i]);
+	free(w->y.bucket);
+	free(w->y.bn);
+	free(w->y.bcap);
+	free(w->y.seen);
+	free(w->y.done);
+	free(w->y.node_off);
+	free(w->y.port_off);
+	free(w->y.g);
+	free(w->y.via);
+	free(w->y.tmp);
+	bfs_free(&w->b);
+	if (w->buf)
+		elp_free(w->buf);
+}
+
+static void *worker_run(void *arg)
+{
+	struct ksp_worker *w = arg;
+	const struct gen_ends *ends = w->ends;
+	struct plist A = { 0 }, B = { 0 };
 	int d, i;
 
-	bfs_init(&b, t);
-	y.h = b.dist;
-	y.seen = xcalloc(nn, sizeof(*y.seen));
-	y.done = xcalloc(nn, sizeof(*y.done));
-	y.node_off = xcalloc(nn, sizeof(*y.node_off));
-	y.port_off = xcalloc(t->nports + 1, sizeof(*y.port_off));
-	y.g = xmalloc(nn * sizeof(*y.g));
-	y.via = xmalloc(nn * sizeof(*y.via));
-	y.tmp = xmalloc((2 * nn) * sizeof(*y.tmp));
-	y.bucket = xcalloc(nn, sizeof(*y.bucket));
-	y.bn = xcalloc(nn, sizeof(*y.bn));
-	y.bcap = xcalloc(nn, sizeof(*y.bcap));
-	for (d = 0; d < ends->n; d++) {
-		bfs_to(&b, t, ends->node[d], y.relay);
+	for (d = w->lo; d < w->hi; d++) {
+		bfs_to(&w->b, w->y.t, ends->node[d], w->y.relay);
 		for (i = 0; i < ends->n; i++)
 			if (i != d)
-				pair(&y, ends->node[i], ends->node[d], k, &A,
-				     &B, s);
+				pair(&w->y, ends->node[i], ends->node[d], w->k,
+				     &A, &B, w->s);
 	}
 	plist_clear(&A);
 	plist_clear(&B);
@@ -270,18 +365,60 @@ int paths_ksp(const struct topo *t, const struct gen_ends *ends, int k,
 	free(A.len);
 	free(B.p);
 	free(B.len);
-	for (i = 0; i < (int)nn; i++)
-		free(y.bucket[i]);
-	free(y.bucket);
-	free(y.bn);
-	free(y.bcap);
-	free(y.seen);
-	free(y.done);
-	free(y.node_off);
-	free(y.port_off);
-	free(y.g);
-	free(y.via);
-	free(y.tmp);
-	bfs_free(&b);
+	return NULL;
+}
+
+/*
+ * Destinations are split into nthr consecutive ranges. The first worker
+ * streams into the caller's sink; the others keep their paths until it is
+ * done and are emitted in range order, so the output does not depend on
+ * the number of threads.
+ */
+int paths_ksp(const struct topo *t, const struct gen_ends *ends, int k,
+	      int threads, struct path_sink *s)
+{
+	struct yen shared = { .t = t, .relay = ends->relay_hosts };
+	int nthr = threads > 1 ? threads : 1, i, j;
+	struct ksp_worker *w;
+	pthread_t *tid;
+
+	if (nthr > ends->n)
+		nthr = ends->n > 0 ? ends->n : 1;
+	adj_build(&shared, ends);
+	w = xcalloc(nthr, sizeof(*w));
+	tid = xcalloc(nthr, sizeof(*tid));
+	for (i = 0; i < nthr; i++) {
+		worker_init(&w[i], &shared);
+		w[i].ends = ends;
+		w[i].k = k;
+		w[i].lo = (int)((int64_t)ends->n * i / nthr);
+		w[i].hi = (int)((int64_t)ends->n * (i + 1) / nthr);
+		w[i].s = s;
+		if (i) {
+			w[i].buf = elp_new(NULL);
+			sink_elp(&w[i].own, w[i].buf);
+			w[i].s = &w[i].own;
+		}
+	}
+	for (i = 1; i < nthr; i++)
+		if (pthread_create(&tid[i], NULL, worker_run, &w[i]))
+			worker_run(&w[i]), tid[i] = 0;
+	worker_run(&w[0]);
+	for (i = 1; i < nthr; i++) {
+		if (tid[i])
+			pthread_join(tid[i], NULL);
+		for (j = 0; j < w[i].buf->npaths; j++)
+			sink_emit(s, elp_hops(w[i].buf, j),
+				  elp_len(w[i].buf, j));
+		s->unreachable += w[i].own.unreachable;
+	}
+	for (i = 0; i < nthr; i++)
+		worker_free(&w[i]);
+	free(w);
+	free(tid);
+	free(shared.stop);
+	free(shared.adj_off);
+	free(shared.adj_port);
+	free(shared.adj_peer);
 	return 0;
 }

@@ -70,7 +70,7 @@ static struct elp *make_elp(const struct topo *t, enum kind k)
 		err = paths_ecmp(t, &ends, ECMP_DEFAULT_MAX_PER_PAIR, &s);
 		break;
 	case KSP3:
-		err = paths_ksp(t, &ends, 3, &s);
+		err = paths_ksp(t, &ends, 3, 1, &s);
 		break;
 	case BCUBE_PAR:
 		err = paths_bcube(t, &ends, BCUBE_PARALLEL, &s);

@@ -61,7 +61,7 @@ static void assert_yen(const struct topo *t, int K)
 	int a, c, i = 0;
 
 	sink_elp(&s, e);
-	ck_assert_int_eq(paths_ksp(t, &ends, K, &s), 0);
+	ck_assert_int_eq(paths_ksp(t, &ends, K, 1, &s), 0);
 	assert_all_walks(t, e);
 	/* Output order: destinations outer, sources inner, K paths each. */
 	for (a = 0; a < ends.n; a++)
