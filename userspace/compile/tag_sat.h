@@ -79,6 +79,8 @@ struct sat_trie {
 	int *tr; /* transition of the hop parent -> node, -1 for a first hop */
 	int ntr;
 	int *tr_from, *tr_to; /* in-ports of each transition */
+	int npaths;
+	int *path_end; /* per ELP path, its last prefix (-1: none) */
 };
 
 enum sat_model {
@@ -94,6 +96,9 @@ struct sat_answer {
 	int64_t clauses;
 	int rounds; /* solver calls */
 	int cycles; /* cycle clauses added */
+	int paths; /* paths in the formula at the answer */
+	int *core; /* UNSAT before all paths were in: those paths, ascending */
+	int ncore;
 	double seconds;
 	double cpu_seconds; /* the process's CPU time meanwhile */
 	int *tag; /* per trie node, when solvable */
@@ -105,6 +110,17 @@ void sat_trie_build(const struct topo *t, const struct elp *e,
 void sat_trie_free(struct sat_trie *tr);
 int tag_sat_solve(const struct topo *t, const struct sat_trie *tr, int k,
 		  enum sat_model model, double deadline, struct sat_answer *a);
+
+struct sat_search {
+	double deadline; /* now_seconds() past it: unknown; 0: none */
+	int grow_first; /* paths in the first batch; 0: all at once */
+	double grow_until; /* past it the next batch is all the rest; 0: none */
+	const int *hint; /* SAT_TAGGING: per prefix a tag to start from */
+};
+
+int tag_sat_run(const struct topo *t, const struct sat_trie *tr, int k,
+		enum sat_model model, const struct sat_search *p,
+		struct sat_answer *a);
 void tag_sat_answer_free(struct sat_answer *a);
 bool tag_sat_too_large(const struct sat_trie *tr, int k);
 const char *sat_model_name(enum sat_model m);
@@ -128,6 +144,7 @@ struct exact_step {
 	int64_t clauses;
 	int rounds;
 	int cycles;
+	int paths; /* paths in the formula at the answer */
 };
 
 struct exact_search {
@@ -142,6 +159,9 @@ struct exact_search {
 	double seconds;
 	struct exact_step steps[EXACT_STEPS_MAX];
 	int nsteps;
+	struct elp *core; /* paths UNSAT on their own at core_k, or NULL */
+	int core_k;
+	double core_seconds; /* the core's check on its own */
 	struct sat_answer ans; /* the tagging r was compiled from */
 	struct tag_algo_replay replay;
 };
