@@ -283,30 +283,6 @@ static int write_table(const char *path, const struct topo *t,
 	return finish_out(&out, path, ok);
 }
 
-/*
- * --exact-core: the core's paths, one a line like any ELP, so `tagger
- * compile --exact` on that file alone shows the same UNSAT. Written only
- * when the optimum's proof has one; otherwise the file is left alone.
- */
-static int write_core(const char *path, const struct topo *t,
-		      struct exact_search *x)
-{
-	struct outfile out;
-	bool ok;
-
-	if (!x->method || strcmp(x->method, "sat-core")) {
-		pr_warn("exact: the proof has no core of paths: %s not written\n",
-			path);
-		elp_free(x->core);
-		x->core = NULL;
-		return 0;
-	}
-	if (outfile_open(&out, path))
-		return -1;
-	ok = !elp_write(out.f, t, x->core);
-	return finish_out(&out, path, ok);
-}
-
 static int write_outputs(const struct topo *t, const struct compile_result *r,
 			 const struct compile_opts *o,
 			 const struct compile_cli *c, json_t *rules)
@@ -569,6 +545,34 @@ static void exact_to_bound(const struct exact_search *x, struct bound *b)
 }
 
 /*
+ * --exact-core: the core's paths, one a line like any ELP, so `tagger
+ * compile --exact` on that file alone shows the same UNSAT. Written only
+ * when the optimum's proof has one; otherwise the file is left alone.
+ */
+static int write_core(const char *path, const struct topo *t,
+		      struct outcome *oc)
+{
+	struct exact_search *x = &oc->x;
+	struct outfile out;
+	bool ok;
+
+	if (!x->method || strcmp(x->method, "sat-core")) {
+		pr_warn("exact: the proof has no core of paths: %s not written\n",
+			path);
+		elp_free(x->core);
+		x->core = NULL;
+		return 0;
+	}
+	if (outfile_open(&out, path))
+		return -1;
+	ok = !elp_write(out.f, t, x->core);
+	if (finish_out(&out, path, ok))
+		return -1;
+	oc->core_file = path;
+	return 0;
+}
+
+/*
  * --exact: search, and when the solver found fewer priorities, the rules
  * are rebuilt and verified again like any compiled result.
  */
@@ -583,9 +587,6 @@ static int run_exact(const struct topo *t, const struct elp *e,
 	if (compile_exact(t, e, o, oc->b.lower, c->exact_seconds, r, &oc->x))
 		return -1;
 	exact_to_bound(&oc->x, &oc->b);
-	if (c->core && write_core(c->core, t, &oc->x))
-		return -1;
-	oc->core_file = c->core && oc->x.core ? c->core : NULL;
 	if (!oc->x.improved)
 		return 0;
 	json_decref(*rules);
@@ -647,6 +648,9 @@ int do_compile(int argc, char **argv)
 			ret = EXIT_PROBLEM;
 	}
 	if (ret != EXIT_PROBLEM && write_outputs(t, &r, &o, &c, rules))
+		ret = EXIT_RUNTIME;
+	if (ret != EXIT_RUNTIME && oc.exact && c.core &&
+	    write_core(c.core, t, &oc))
 		ret = EXIT_RUNTIME;
 	phase_mark(&pc, "write");
 	print_summary(e, &r, &o, &oc, now_seconds() - t0);

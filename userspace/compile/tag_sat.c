@@ -36,6 +36,7 @@ struct enc {
 	int64_t next_edge; /* where the next round's cycle search starts */
 	int grow_first; /* paths in the first batch (0: all) */
 	double grow_until; /* past it, the next batch is all the rest */
+	bool growing; /* solving a batch of fewer than all the paths */
 	const int *hint; /* per prefix: a tag to start from, or NULL */
 	char *released; /* per prefix: no longer held to the hint */
 	char *active; /* per prefix: its clauses are in the formula */
@@ -381,8 +382,10 @@ static int cut_cycles(struct enc *c, const struct used *u)
 static int terminate(void *arg)
 {
 	const struct enc *c = arg;
+	double now = now_seconds();
 
-	return c->deadline > 0 && now_seconds() > c->deadline;
+	return (c->deadline > 0 && now > c->deadline) ||
+	       (c->growing && c->grow_until > 0 && now > c->grow_until);
 }
 
 static void answer_keys(const struct enc *c, struct sat_answer *a)
@@ -424,28 +427,49 @@ static void assume_hint(struct enc *c)
 
 /*
  * UNSAT under the hint: release the prefixes whose assumed tags the
- * solver used in its refutation (the failed assumptions) and try again;
- * false when none was used, a refutation of the formula itself.
+ * solver used in its refutation (the failed assumptions), every prefix
+ * over the same transition (their keys must change together) and all
+ * below them (tags never decrease), and try again; false when no
+ * assumption was used: a refutation of the formula itself.
  */
 static bool release_hint(struct enc *c)
 {
-	int n, t, freed = 0;
+	const struct sat_trie *tr = c->tr;
+	char *hit;
+	int n, t, failed = 0, freed = 0;
 
 	if (!c->hint)
 		return false;
-	for (n = 0; n < c->tr->n; n++) {
+	hit = xcalloc(tr->ntr + 1, 1);
+	for (n = 0; n < tr->n; n++) {
 		if (!c->active[n] || c->released[n])
 			continue;
 		for (t = 1; t < c->k; t++)
 			if (ccadical_failed(c->s, hint_lit(c, n, t)))
 				break;
-		if (t < c->k) {
+		if (t == c->k)
+			continue;
+		failed++;
+		c->released[n] = 1;
+		if (tr->tr[n] >= 0)
+			hit[tr->tr[n]] = 1;
+	}
+	/* parents come before their children in the trie */
+	for (n = 0; n < tr->n && failed; n++) {
+		int par = tr->parent[n];
+
+		if (c->released[n])
+			continue;
+		if ((tr->tr[n] >= 0 && hit[tr->tr[n]]) ||
+		    (par >= 0 && c->released[par])) {
 			c->released[n] = 1;
 			freed++;
 		}
 	}
-	pr_debug("sat: hint: %d prefixes released\n", freed);
-	return freed > 0;
+	free(hit);
+	pr_debug("sat: hint: %d failed, %d more prefixes released\n", failed,
+		 freed);
+	return failed > 0;
 }
 
 /* Solve, cut, solve again: 1, 0, -1 as tag_sat_solve. */
@@ -524,10 +548,15 @@ static int grow_loop(struct enc *c, struct sat_answer *a)
 			if (tr->path_end[order[done]] >= 0)
 				activate(c, tr->path_end[order[done]]);
 		a->paths = done;
+		c->growing = done < tr->npaths;
 		res = lazy_loop(c, a);
 		pr_debug("sat: %s k=%d: %d of %d paths (%d prefixes): %d\n",
 			 sat_model_name(c->model), c->k, done, tr->npaths,
 			 c->nactive, res);
+		/* a batch cut short by the growing phase's end: all the rest */
+		if (res < 0 && c->growing &&
+		    !(c->deadline > 0 && now_seconds() > c->deadline))
+			res = 1;
 	} while (res == 1 && done < tr->npaths);
 	if (res == 0 && done < tr->npaths) {
 		/* the paths that were enough, in the ELP's order */
