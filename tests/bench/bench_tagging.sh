@@ -38,7 +38,8 @@ cases=(
 	"jellyfish500-shortest|topo jellyfish 500 10 --seed 1|paths shortest"
 )
 # Exact search only (its heuristics' row is in the scaling table).
-exact_only=("jellyfish1000-shortest|topo jellyfish 1000 10 --seed 1|paths shortest")
+exact_only=("jellyfish250-shortest|topo jellyfish 250 10 --seed 1|paths shortest"
+	"jellyfish1000-shortest|topo jellyfish 1000 10 --seed 1|paths shortest")
 if "$T" topo help 2>&1 | grep -q ' fc'; then
 	cases+=("fc-testbed|topo fc testbed --hosts 1|paths fc"
 		"fc-50|topo fc 50 --hosts 1 --seed 1|paths fc")

@@ -43,6 +43,18 @@
  *   tag_sat_solve(t, e, &tr, k, model, deadline, &ans)
  *       1 solvable, 0 proven not (UNSAT), -1 unknown (deadline passed:
  *       now_seconds() past deadline; 0 means none)
+ *   tag_sat_run(t, &tr, k, model, &search, &ans)   the same, with:
+ *       grow_first: the paths enter in a seeded random order, this many
+ *       first, then doubling, each batch solved in the same solver, until
+ *       grow_until (then all the rest). UNSAT on a batch is UNSAT for the
+ *       ELP (a subset's clauses are a subset of the whole formula's:
+ *       every prefix, transition and hop clause of a subset path is the
+ *       same in the whole trie, and each cycle clause holds in every
+ *       solution of any superset); ans.core / ans.ncore name its paths.
+ *       hint (SAT_TAGGING): a tag per prefix, assumed; on UNSAT under it,
+ *       the prefixes in the failed assumptions are released (with every
+ *       prefix over the same transition and all below them) and the
+ *       solver runs again, so a hint only costs time, never an answer.
  *   ans.keys (SAT_TAGGING, solvable): rule_key(tag, in, out) -> new tag
  *   ans.tag: per trie node, its tag / priority (solvable)
  *   tag_sat_answer_free(&ans)
@@ -59,7 +71,11 @@
  *       lower bound) makes it optimal. Then the priorities model at
  *       optimum - 1 says whether any rule set at all could do with fewer.
  *       Stops cleanly at the time limit, keeping the best result: x.optimum
- *       stays -1 ("not proved"). 0, or -1 after a message.
+ *       stays -1 ("not proved"). 0, or -1 after a message. The tagging
+ *       model grows (a tenth of the time left) and starts from r's
+ *       tagging clipped to k; a core is solved again alone (its own trie
+ *       and forwarding nodes, a new solver) and kept in x.core only if
+ *       UNSAT there too: method "sat-core".
  *   compile_exact_free(&x)   after the last use of r (r->algo lives in x)
  */
 #ifndef __TAGGER_TAG_SAT_H
