@@ -8,8 +8,11 @@
 # Then the exact search (issue 17): 'compile --exact' on every case, with
 # EXACT_SECONDS (default 600) as its time limit: the count before, the
 # solver's optimum (or '?' when not proved), how it is proved, whether no
-# rule set of any kind does with fewer, and the solver's time (wall s and
-# CPU s of the search; the CPU time is what a busy machine distorts least).
+# rule set of any kind does with fewer, the proof's core (paths UNSAT on
+# their own at one priority fewer, of all; checked again here by running
+# 'compile --exact' on the core file alone), and the solver's time (wall s
+# and CPU s of the search; the CPU time is what a busy machine distorts
+# least).
 # BENCH_EXACT=0 skips it.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -35,7 +38,8 @@ cases=(
 	"jellyfish500-shortest|topo jellyfish 500 10 --seed 1|paths shortest"
 )
 # Exact search only (its heuristics' row is in the scaling table).
-exact_only=("jellyfish1000-shortest|topo jellyfish 1000 10 --seed 1|paths shortest")
+exact_only=("jellyfish250-shortest|topo jellyfish 250 10 --seed 1|paths shortest"
+	"jellyfish1000-shortest|topo jellyfish 1000 10 --seed 1|paths shortest")
 if "$T" topo help 2>&1 | grep -q ' fc'; then
 	cases+=("fc-testbed|topo fc testbed --hosts 1|paths fc"
 		"fc-50|topo fc 50 --hosts 1 --seed 1|paths fc")
@@ -75,7 +79,8 @@ echo "lower: proven lower bound; exact: GLPK 0-1 program (3 s per K), '-' if too
 limit=${EXACT_SECONDS:-600}
 echo
 echo "exact search: tagger compile --exact --exact-seconds $limit"
-printf '%-24s %6s %6s %-12s %-22s %8s %9s %9s\n' case before sat method steps any_rules search_s search_cpu
+printf '%-24s %6s %6s %-12s %-22s %8s %-14s %9s %9s\n' case before sat method steps any_rules core \
+	search_s search_cpu
 for c in "${cases[@]}" "${exact_only[@]}"; do
 	IFS='|' read -r name topo paths <<<"$c"
 	# shellcheck disable=SC2086
@@ -84,17 +89,29 @@ for c in "${cases[@]}" "${exact_only[@]}"; do
 	set -- $paths
 	"$T" "$1" "$2" "$tmp/t" "${@:3}" -o "$tmp/e" 2>/dev/null ||
 		{ echo "$name: paths failed"; continue; }
+	rm -f "$tmp/core"
 	"$T" -j compile "$tmp/t" "$tmp/e" --exact --exact-seconds "$limit" \
-		-o "$tmp/r" >"$tmp/out" || { echo "$name: compile failed"; continue; }
+		--exact-core "$tmp/core" -o "$tmp/r" >"$tmp/out" 2>/dev/null ||
+		{ echo "$name: compile failed"; continue; }
 	# the rules written are checked again by the stand-alone verifier
 	"$T" verify "$tmp/t" "$tmp/e" "$tmp/r" >/dev/null || echo "$name: verify FAILED"
+	# and the core, alone, must be UNSAT again at the same count
+	if [ -s "$tmp/core" ]; then
+		"$T" -j compile "$tmp/t" "$tmp/core" --exact -o /dev/null |
+			jq -e --argjson k "$(jq .exact_search.core.priorities "$tmp/out")" \
+				'[.exact_search.steps[] | select(.priorities == $k and
+				  .model == "tagging")][0].answer == "unsat"' >/dev/null ||
+			echo "$name: the core alone is NOT UNSAT"
+	fi
 	jq -r --arg c "$name" \
 		'[$c, .exact_search.found_before, (.exact_search.optimum // "?"),
 		  (.method // "not-proved"),
 		  ([.exact_search.steps[] | "\(.priorities)\(.model[0:1]):\(.answer)"] | join(",")),
 		  (.exact_search.no_fewer_with_any_rules | if . == null then "?" else tostring end),
+		  (.exact_search.core | if . == null then "-" else "\(.paths)/\(.of)@\(.priorities)" end),
 		  .exact_search.seconds, ([.exact_search.steps[].cpu_seconds] | add // 0)] | @tsv' "$tmp/out" |
-		awk -F'\t' '{ printf "%-24s %6s %6s %-12s %-22s %8s %9.2f %9.2f\n",
-			$1, $2, $3, $4, $5, $6, $7, $8 }'
+		awk -F'\t' '{ printf "%-24s %6s %6s %-12s %-22s %8s %-14s %9.2f %9.2f\n",
+			$1, $2, $3, $4, $5, $6, $7, $8, $9 }'
 done
 echo "steps: priorities + model (t: tagging, p: any priorities) : answer; any_rules: no rule set of any kind does with fewer"
+echo "core: N/M@K: N of the M paths alone are UNSAT at K (checked again on the core file alone)"

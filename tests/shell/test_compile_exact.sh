@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # tagger compile --exact: a proof of optimality (Clos, 2 bounces: 2 is
-# UNSAT, 3 optimal), fewer priorities than the heuristics (BCube(2,3)
+# UNSAT on a core of its paths, which --exact-core writes and which alone
+# is UNSAT again; 3 optimal), fewer priorities than the heuristics (BCube(2,3)
 # with parallel paths: 2, verified by tagger verify), the time limit
 # (not proved, the heuristics' rules kept), usage errors, and the rules on
 # standard output untouched by the solver.
@@ -11,10 +12,21 @@ T=$TAGGER
 
 $T topo clos -o clos.topo
 $T paths bounce=2 clos.topo -o b2.elp
-$T -j compile clos.topo b2.elp --exact -o b2.json >b2-sum.json
-check "Clos 2 bounces: 3 priorities, optimal by SAT" \
+$T -j compile clos.topo b2.elp --exact --exact-core core.elp -o b2.json >b2-sum.json
+check "Clos 2 bounces: 3 priorities, optimal by SAT on a core" \
 	test "$(jq -c '[.priorities, .lower_bound, .exact, .optimal, .method]' b2-sum.json)" = \
-	'[3,3,3,true,"sat"]'
+	'[3,3,3,true,"sat-core"]'
+n=$(jq '.exact_search.core.paths' b2-sum.json)
+check "the core: fewer paths than the ELP, at 2 priorities, the file named" \
+	test "$(jq -c '.exact_search.core | [.paths < .of, .of, .priorities, .file]' b2-sum.json)" = \
+	'[true,7904,2,"core.elp"]'
+check "the core file holds that many paths" test "$(wc -l <core.elp)" = "$n"
+check "every core path is a line of the ELP" \
+	sh -c "! grep -Fxvf b2.elp core.elp"
+$T -j compile clos.topo core.elp --exact -o /dev/null >core-sum.json
+check "the core alone: 2 priorities UNSAT again, 3 optimal" \
+	test "$(jq -c '[.exact_search.steps[0] | .priorities, .model, .answer, .paths] + [.exact]' core-sum.json)" = \
+	"[2,\"tagging\",\"unsat\",$n,3]"
 check "the proof: 2 priorities UNSAT in the tagging model" \
 	test "$(jq -c '.exact_search.steps[0] | [.priorities, .model, .answer]' b2-sum.json)" = \
 	'[2,"tagging","unsat"]'
@@ -53,6 +65,17 @@ check "time limit: the kept rules verify" $T verify jf.topo jf.elp jf.json
 $T compile jf.topo jf.elp --exact --exact-seconds 1 -o /dev/null 2>jf.err
 check "time limit: plain output says not proved" grep -q 'not proved within 1 s' jf.err
 
+$T paths updown clos.topo -o up.elp
+echo "stale" >old-core.elp
+$T compile clos.topo up.elp --exact --exact-core old-core.elp -o /dev/null 2>err
+check "no core (optimal by the lower bound): exit 0, file left alone, said" \
+	sh -c "test \"\$(cat old-core.elp)\" = stale && grep -q 'no core' err"
+$T compile clos.topo b2.elp --exact-core c.elp -o /dev/null 2>err
+check "--exact-core without --exact: exit 2" test $? = 2
+$T compile clos.topo b2.elp --exact --exact-core= -o /dev/null 2>err
+check "--exact-core with no name: exit 2" test $? = 2
+$T compile clos.topo b2.elp --exact --exact-core nodir/c.elp -o /dev/null 2>err
+check "--exact-core into a missing directory: exit 3" test $? = 3
 $T compile clos.topo b2.elp --exact --classes 2 -o /dev/null 2>err
 check "--exact with two classes: exit 2" test $? = 2
 $T compile clos.topo b2.elp --exact --no-bound -o /dev/null 2>err

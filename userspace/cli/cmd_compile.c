@@ -22,6 +22,7 @@ struct compile_cli {
 	const char *out;
 	const char *table;
 	const char *dot;
+	const char *core; /* --exact-core: where the core's paths go */
 	bool verify;
 	bool bound;
 	bool exact;
@@ -40,7 +41,8 @@ static int help(int argc, char **argv)
 		"             --classes N | --priorities LIST | --dscp LIST |\n"
 		"             --lossy-priority P | --lossy-dscp D | --strict | --compress |\n"
 		"             --table FILE | --dot FILE | --no-verify | --no-bound |\n"
-		"             --exact | --exact-seconds S | --threads T }\n"
+		"             --exact | --exact-seconds S | --exact-core FILE |\n"
+		"             --threads T }\n"
 		"\n"
 		"Compiles the expected lossless paths into per-switch rules: classify\n"
 		"(in-port, tag) -> priority and rewrite (tag, in-port, out-port) -> tag.\n"
@@ -63,6 +65,8 @@ static int help(int argc, char **argv)
 		"  --exact-seconds S   time limit of the exact minimum: GLPK's per\n"
 		"                count (default 3), or with --exact the SAT search's\n"
 		"                total (default 60); when it runs out: not proved\n"
+		"  --exact-core FILE   with --exact: write the paths that alone need\n"
+		"                the optimum (the proof's core, an ELP) to FILE\n"
 		"  --threads T   T threads (default: one per CPU); same output\n"
 		"Without -o the rules go to stdout (unless -j, which prints a summary).\n"
 		"Every option is --name V or --name=V, spelled in full.\n",
@@ -195,6 +199,7 @@ static int parse_args(int argc, char **argv, struct compile_opts *o,
 		  .min = 0,
 		  .max = 3600,
 		  .out = &seconds },
+		{ .name = "--exact-core", .type = OPT_STR, .out = &c->core },
 		{ .name = "--threads",
 		  .type = OPT_INT,
 		  .min = 1,
@@ -225,9 +230,14 @@ static int parse_args(int argc, char **argv, struct compile_opts *o,
 			return usage_err(
 				NULL,
 				"--exact needs the lower bound (drop --no-bound)");
+		if (c->core && !*c->core)
+			return usage_err(NULL,
+					 "--exact-core needs a file name");
 		/* SAT supersedes the 0-1 program: skip GLPK */
 		c->bopts.max_vars = 0;
 	}
+	if (c->core && !c->exact)
+		return usage_err(NULL, "--exact-core needs --exact");
 	return check_opts(o) ? EXIT_USAGE : 0;
 }
 
@@ -320,6 +330,8 @@ struct outcome {
 	bool exact; /* --exact ran: x holds its search */
 	struct exact_search x;
 	double exact_limit;
+	int npaths;
+	const char *core_file; /* the core was written there */
 	bool verified;
 	bool deadlock_free;
 	double verify_seconds;
@@ -356,14 +368,14 @@ static json_t *exact_json(const struct outcome *oc)
 
 		json_array_append_new(
 			steps,
-			json_pack("{s:i,s:s,s:s,s:f,s:f,s:i,s:I,s:i,s:i}",
+			json_pack("{s:i,s:s,s:s,s:f,s:f,s:i,s:I,s:i,s:i,s:i}",
 				  "priorities", s->k, "model",
 				  sat_model_name(s->model), "answer",
 				  answer_name(s->result), "seconds", s->seconds,
 				  "cpu_seconds", s->cpu_seconds, "variables",
 				  s->vars, "clauses", (json_int_t)s->clauses,
 				  "solver_calls", s->rounds, "cycle_clauses",
-				  s->cycles));
+				  s->cycles, "paths", s->paths));
 	}
 	j = json_pack("{s:i,s:o,s:b,s:b,s:f,s:f,s:o}", "found_before", x->found,
 		      "optimum",
@@ -373,6 +385,16 @@ static json_t *exact_json(const struct outcome *oc)
 		      "steps", steps);
 	json_object_set_new(j, "no_fewer_with_any_rules",
 			    json_tristate(x->any_rules));
+	json_object_set_new(
+		j, "core",
+		x->method && !strcmp(x->method, "sat-core") ?
+			json_pack("{s:i,s:i,s:i,s:f,s:o}", "paths",
+				  x->core->npaths, "of", oc->npaths,
+				  "priorities", x->core_k, "seconds",
+				  x->core_seconds, "file",
+				  oc->core_file ? json_string(oc->core_file) :
+						  json_null()) :
+			json_null());
 	return j;
 }
 
@@ -397,6 +419,14 @@ static void print_exact(const struct outcome *oc)
 			oc->exact_limit, x->found);
 		return;
 	}
+	if (!strcmp(x->method, "sat-core"))
+		fprintf(stderr,
+			"exact: %d priorit%s impossible already for %d of %d "
+			"paths%s%s\n",
+			x->core_k, x->core_k == 1 ? "y" : "ies",
+			x->core->npaths, oc->npaths,
+			oc->core_file ? ", written to " : "",
+			oc->core_file ? oc->core_file : "");
 	fprintf(stderr, "exact: %d priorit%s optimal (%s)%s%s\n", x->optimum,
 		x->optimum == 1 ? "y" : "ies", x->method,
 		x->improved ? ", found by the solver" : "",
@@ -515,6 +545,34 @@ static void exact_to_bound(const struct exact_search *x, struct bound *b)
 }
 
 /*
+ * --exact-core: the core's paths, one a line like any ELP, so `tagger
+ * compile --exact` on that file alone shows the same UNSAT. Written only
+ * when the optimum's proof has one; otherwise the file is left alone.
+ */
+static int write_core(const char *path, const struct topo *t,
+		      struct outcome *oc)
+{
+	struct exact_search *x = &oc->x;
+	struct outfile out;
+	bool ok;
+
+	if (!x->method || strcmp(x->method, "sat-core")) {
+		pr_warn("exact: the proof has no core of paths: %s not written\n",
+			path);
+		elp_free(x->core);
+		x->core = NULL;
+		return 0;
+	}
+	if (outfile_open(&out, path))
+		return -1;
+	ok = !elp_write(out.f, t, x->core);
+	if (finish_out(&out, path, ok))
+		return -1;
+	oc->core_file = path;
+	return 0;
+}
+
+/*
  * --exact: search, and when the solver found fewer priorities, the rules
  * are rebuilt and verified again like any compiled result.
  */
@@ -525,6 +583,7 @@ static int run_exact(const struct topo *t, const struct elp *e,
 {
 	oc->exact_limit = c->exact_seconds;
 	oc->exact = true;
+	oc->npaths = e->npaths;
 	if (compile_exact(t, e, o, oc->b.lower, c->exact_seconds, r, &oc->x))
 		return -1;
 	exact_to_bound(&oc->x, &oc->b);
@@ -589,6 +648,9 @@ int do_compile(int argc, char **argv)
 			ret = EXIT_PROBLEM;
 	}
 	if (ret != EXIT_PROBLEM && write_outputs(t, &r, &o, &c, rules))
+		ret = EXIT_RUNTIME;
+	if (ret != EXIT_RUNTIME && oc.exact && c.core &&
+	    write_core(c.core, t, &oc))
 		ret = EXIT_RUNTIME;
 	phase_mark(&pc, "write");
 	print_summary(e, &r, &o, &oc, now_seconds() - t0);

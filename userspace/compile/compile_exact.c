@@ -1,11 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The exact search over priority counts; see tag_sat.h. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "compile/compile.h"
 #include "compile/tag_sat.h"
 #include "lib/log.h"
 #include "lib/util.h"
+
+/*
+ * The tagging model first grows its formula from this many paths (a small
+ * core proves UNSAT fast and can be checked alone), doubling, for at most
+ * EXACT_GROW_SHARE of the time left (EXACT_GROW_SECONDS without a limit);
+ * then all the rest go in at once.
+ */
+#define EXACT_GROW_FIRST 64
+#define EXACT_GROW_SHARE 0.1
+#define EXACT_GROW_SECONDS 30
 
 static struct exact_step *step(struct exact_search *x,
 			       const struct sat_answer *a)
@@ -20,7 +31,8 @@ static struct exact_step *step(struct exact_search *x,
 				  .vars = a->vars,
 				  .clauses = a->clauses,
 				  .rounds = a->rounds,
-				  .cycles = a->cycles };
+				  .cycles = a->cycles,
+				  .paths = a->paths };
 	pr_info("exact: %d priorit%s, %s model: %s (%.2f s, %d variables, "
 		"%lld clauses, %d solver calls, %d cycle clauses)\n",
 		a->k, a->k == 1 ? "y" : "ies", sat_model_name(a->model),
@@ -61,6 +73,112 @@ static int adopt(const struct topo *t, const struct elp *e,
 	return 0;
 }
 
+/* The paths of a core as an ELP of their own. */
+static struct elp *core_elp(const struct elp *e, const int *core, int n)
+{
+	struct elp *c = elp_new(e->file);
+	int i;
+
+	for (i = 0; i < n; i++)
+		elp_add(c, elp_hops(e, core[i]), elp_len(e, core[i]),
+			e->line[core[i]]);
+	return c;
+}
+
+/*
+ * The solver proved k impossible on a subset of the paths: check that
+ * subset again on its own (its own trie, its own forwarding nodes, all at
+ * once, a new solver), which is exactly what running `tagger compile
+ * --exact` on the written core does. Only then is it reported as the core:
+ * a subset that is UNSAT only inside the whole formula (a relay host that
+ * forwards for paths outside it) still proves k impossible, as "sat".
+ */
+static void confirm_core(const struct topo *t, const struct elp *e,
+			 const struct sat_answer *a, double deadline,
+			 struct exact_search *x)
+{
+	struct elp *c = core_elp(e, a->core, a->ncore);
+	struct sat_trie tr;
+	struct sat_answer b;
+
+	sat_trie_build(t, c, &tr);
+	tag_sat_solve(t, &tr, a->k, a->model, deadline, &b);
+	pr_info("exact: the core of %d paths alone at %d priorities: %s\n",
+		a->ncore, a->k, b.result ? "not UNSAT" : "UNSAT");
+	if (b.result == 0 && !x->core) {
+		x->core = c;
+		x->core_k = a->k;
+		x->core_seconds = b.seconds;
+		c = NULL;
+	}
+	tag_sat_answer_free(&b);
+	sat_trie_free(&tr);
+	elp_free(c);
+}
+
+/*
+ * The rules' tag of every prefix, clipped below k: a tagging to start
+ * from. Clipping keeps it a tagging (one answer per key, never
+ * decreasing), only the top tag's graph may gain cycles.
+ */
+static int *hint_tags(const struct topo *t, const struct sat_trie *tr,
+		      const struct compile_result *r, int k)
+{
+	int *tag = xcalloc(tr->n + 1, sizeof(int));
+	int *full = xcalloc(tr->n + 1, sizeof(int));
+	struct hmap rw;
+	uint64_t v;
+	int i, j, n;
+
+	hmap_init(&rw, 1024);
+	for (i = 0; i < r->nsw; i++)
+		for (j = 0; j < r->sw[i].nrw; j++) {
+			const struct rw_rule *w = &r->sw[i].rw[j];
+
+			hmap_put(&rw, rule_key(w->tag, w->in, w->out),
+				 (uint64_t)w->new_tag);
+		}
+	for (n = 0; n < tr->n; n++) {
+		int par = tr->parent[n];
+
+		if (par < 0)
+			continue;
+		v = 0;
+		hmap_get(&rw,
+			 rule_key(full[par], tr->port[par],
+				  t->ports[tr->port[n]].peer),
+			 &v);
+		full[n] = (int)v;
+		tag[n] = (int)v < k ? (int)v : k - 1;
+	}
+	free(full);
+	hmap_free(&rw);
+	return tag;
+}
+
+/*
+ * The tagging model at k: grown from a few paths, and started from the
+ * heuristics' tagging clipped to k tags (tag_sat.h: the hint).
+ */
+static void tagging_at(const struct topo *t, const struct sat_trie *tr,
+		       const struct compile_result *r, int k, double deadline,
+		       struct sat_answer *a)
+{
+	double now = now_seconds();
+	struct sat_search p = {
+		.deadline = deadline,
+		.grow_first = EXACT_GROW_FIRST,
+		.grow_until = now + (deadline > 0 ? EXACT_GROW_SHARE *
+							    (deadline - now) :
+						    EXACT_GROW_SECONDS),
+	};
+	int *hint = hint_tags(t, tr, r, k);
+
+	p.hint = hint;
+	tag_sat_run(t, tr, k, SAT_TAGGING, &p, a);
+	free(hint);
+}
+
 /* Could any rule set do with k priorities? Only the relaxation can say no. */
 static void any_rules(const struct topo *t, const struct sat_trie *tr, int k,
 		      double deadline, struct exact_search *x)
@@ -73,6 +191,10 @@ static void any_rules(const struct topo *t, const struct sat_trie *tr, int k,
 	}
 	if (x->nsteps == EXACT_STEPS_MAX)
 		return;
+	/*
+	 * All at once: grown from a few paths, the Clos 2-bounce relaxation
+	 * stalled on its 64-path batch for over a minute (all at once: 1 s).
+	 */
 	tag_sat_solve(t, tr, k, SAT_PRIORITIES, deadline, &a);
 	step(x, &a);
 	x->any_rules = a.result == 0 ? 1 : a.result == 1 ? 0 : -1;
@@ -98,7 +220,7 @@ int compile_exact(const struct topo *t, const struct elp *e,
 	for (k = lower; k < x->found && x->nsteps < EXACT_STEPS_MAX - 1; k++) {
 		struct sat_answer a;
 
-		tag_sat_solve(t, &tr, k, SAT_TAGGING, deadline, &a);
+		tagging_at(t, &tr, r, k, deadline, &a);
 		step(x, &a);
 		if (a.result < 0) {
 			x->timed_out = true;
@@ -106,6 +228,12 @@ int compile_exact(const struct topo *t, const struct elp *e,
 			break;
 		}
 		if (a.result == 0) {
+			/* the proof at the largest k impossible is the one shown */
+			if (a.core) {
+				elp_free(x->core);
+				x->core = NULL;
+				confirm_core(t, e, &a, deadline, x);
+			}
 			tag_sat_answer_free(&a);
 			continue;
 		}
@@ -115,7 +243,10 @@ int compile_exact(const struct topo *t, const struct elp *e,
 	}
 	if (!err && !x->timed_out) {
 		x->optimum = r->ntags;
-		x->method = x->optimum <= lower ? "lower-bound" : "sat";
+		x->method = x->optimum <= lower ? "lower-bound" :
+			    x->core && x->core_k == x->optimum - 1 ?
+						  "sat-core" :
+						  "sat";
 		any_rules(t, &tr, x->optimum - 1, deadline, x);
 	}
 	sat_trie_free(&tr);
@@ -127,5 +258,6 @@ void compile_exact_free(struct exact_search *x)
 {
 	if (x->ans.result == 1)
 		tag_sat_answer_free(&x->ans);
+	elp_free(x->core);
 	memset(x, 0, sizeof(*x));
 }

@@ -69,6 +69,8 @@ void sat_trie_build(const struct topo *t, const struct elp *e,
 	memset(tr, 0, sizeof(*tr));
 	hmap_init(&b.child, 1024);
 	hmap_init(&b.trans, 1024);
+	tr->npaths = e->npaths;
+	tr->path_end = xmalloc((e->npaths + 1) * sizeof(int));
 	for (i = 0; i < e->npaths; i++) {
 		const int32_t *h = elp_hops(e, i);
 		int at = -1;
@@ -79,6 +81,7 @@ void sat_trie_build(const struct topo *t, const struct elp *e,
 			if (fw[port_node(t, in)])
 				at = child(&b, at, in);
 		}
+		tr->path_end[i] = at;
 	}
 	hmap_free(&b.child);
 	hmap_free(&b.trans);
@@ -92,5 +95,6 @@ void sat_trie_free(struct sat_trie *tr)
 	free(tr->tr);
 	free(tr->tr_from);
 	free(tr->tr_to);
+	free(tr->path_end);
 	memset(tr, 0, sizeof(*tr));
 }

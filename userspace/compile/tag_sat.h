@@ -43,6 +43,18 @@
  *   tag_sat_solve(t, e, &tr, k, model, deadline, &ans)
  *       1 solvable, 0 proven not (UNSAT), -1 unknown (deadline passed:
  *       now_seconds() past deadline; 0 means none)
+ *   tag_sat_run(t, &tr, k, model, &search, &ans)   the same, with:
+ *       grow_first: the paths enter in a seeded random order, this many
+ *       first, then doubling, each batch solved in the same solver, until
+ *       grow_until (then all the rest). UNSAT on a batch is UNSAT for the
+ *       ELP (a subset's clauses are a subset of the whole formula's:
+ *       every prefix, transition and hop clause of a subset path is the
+ *       same in the whole trie, and each cycle clause holds in every
+ *       solution of any superset); ans.core / ans.ncore name its paths.
+ *       hint (SAT_TAGGING): a tag per prefix, assumed; on UNSAT under it,
+ *       the prefixes in the failed assumptions are released (with every
+ *       prefix over the same transition and all below them) and the
+ *       solver runs again, so a hint only costs time, never an answer.
  *   ans.keys (SAT_TAGGING, solvable): rule_key(tag, in, out) -> new tag
  *   ans.tag: per trie node, its tag / priority (solvable)
  *   tag_sat_answer_free(&ans)
@@ -59,7 +71,11 @@
  *       lower bound) makes it optimal. Then the priorities model at
  *       optimum - 1 says whether any rule set at all could do with fewer.
  *       Stops cleanly at the time limit, keeping the best result: x.optimum
- *       stays -1 ("not proved"). 0, or -1 after a message.
+ *       stays -1 ("not proved"). 0, or -1 after a message. The tagging
+ *       model grows (a tenth of the time left) and starts from r's
+ *       tagging clipped to k; a core is solved again alone (its own trie
+ *       and forwarding nodes, a new solver) and kept in x.core only if
+ *       UNSAT there too: method "sat-core".
  *   compile_exact_free(&x)   after the last use of r (r->algo lives in x)
  */
 #ifndef __TAGGER_TAG_SAT_H
@@ -79,6 +95,8 @@ struct sat_trie {
 	int *tr; /* transition of the hop parent -> node, -1 for a first hop */
 	int ntr;
 	int *tr_from, *tr_to; /* in-ports of each transition */
+	int npaths;
+	int *path_end; /* per ELP path, its last prefix (-1: none) */
 };
 
 enum sat_model {
@@ -94,6 +112,9 @@ struct sat_answer {
 	int64_t clauses;
 	int rounds; /* solver calls */
 	int cycles; /* cycle clauses added */
+	int paths; /* paths in the formula at the answer */
+	int *core; /* UNSAT before all paths were in: those paths, ascending */
+	int ncore;
 	double seconds;
 	double cpu_seconds; /* the process's CPU time meanwhile */
 	int *tag; /* per trie node, when solvable */
@@ -105,6 +126,17 @@ void sat_trie_build(const struct topo *t, const struct elp *e,
 void sat_trie_free(struct sat_trie *tr);
 int tag_sat_solve(const struct topo *t, const struct sat_trie *tr, int k,
 		  enum sat_model model, double deadline, struct sat_answer *a);
+
+struct sat_search {
+	double deadline; /* now_seconds() past it: unknown; 0: none */
+	int grow_first; /* paths in the first batch; 0: all at once */
+	double grow_until; /* past it the next batch is all the rest; 0: none */
+	const int *hint; /* SAT_TAGGING: per prefix a tag to start from */
+};
+
+int tag_sat_run(const struct topo *t, const struct sat_trie *tr, int k,
+		enum sat_model model, const struct sat_search *p,
+		struct sat_answer *a);
 void tag_sat_answer_free(struct sat_answer *a);
 bool tag_sat_too_large(const struct sat_trie *tr, int k);
 const char *sat_model_name(enum sat_model m);
@@ -128,6 +160,7 @@ struct exact_step {
 	int64_t clauses;
 	int rounds;
 	int cycles;
+	int paths; /* paths in the formula at the answer */
 };
 
 struct exact_search {
@@ -142,6 +175,9 @@ struct exact_search {
 	double seconds;
 	struct exact_step steps[EXACT_STEPS_MAX];
 	int nsteps;
+	struct elp *core; /* paths UNSAT on their own at core_k, or NULL */
+	int core_k;
+	double core_seconds; /* the core's check on its own */
 	struct sat_answer ans; /* the tagging r was compiled from */
 	struct tag_algo_replay replay;
 };
