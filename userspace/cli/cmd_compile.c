@@ -42,7 +42,7 @@ static int help(int argc, char **argv)
 		"             --lossy-priority P | --lossy-dscp D | --strict | --compress |\n"
 		"             --table FILE | --dot FILE | --no-verify | --no-bound |\n"
 		"             --exact | --exact-seconds S | --exact-core FILE |\n"
-		"             --threads T }\n"
+		"             --no-two-orders | --threads T }\n"
 		"\n"
 		"Compiles the expected lossless paths into per-switch rules: classify\n"
 		"(in-port, tag) -> priority and rewrite (tag, in-port, out-port) -> tag.\n"
@@ -67,6 +67,8 @@ static int help(int argc, char **argv)
 		"                total (default 60); when it runs out: not proved\n"
 		"  --exact-core FILE   with --exact: write the paths that alone need\n"
 		"                the optimum (the proof's core, an ELP) to FILE\n"
+		"  --no-two-orders     with --exact: at 2 priorities the solver only,\n"
+		"                without the two-order search first\n"
 		"  --threads T   T threads (default: one per CPU); same output\n"
 		"Without -o the rules go to stdout (unless -j, which prints a summary).\n"
 		"Every option is --name V or --name=V, spelled in full.\n",
@@ -156,7 +158,7 @@ static int dscp_opt(const struct opt *opt, const char *val)
 static int parse_args(int argc, char **argv, struct compile_opts *o,
 		      struct compile_cli *c)
 {
-	bool no_verify = false, no_bound = false;
+	bool no_verify = false, no_bound = false, no_two = false;
 	int seconds = -1, got, rc;
 	char *pos[2];
 	const struct opt opts[] = {
@@ -200,6 +202,7 @@ static int parse_args(int argc, char **argv, struct compile_opts *o,
 		  .max = 3600,
 		  .out = &seconds },
 		{ .name = "--exact-core", .type = OPT_STR, .out = &c->core },
+		{ .name = "--no-two-orders", .type = OPT_FLAG, .out = &no_two },
 		{ .name = "--threads",
 		  .type = OPT_INT,
 		  .min = 1,
@@ -238,6 +241,9 @@ static int parse_args(int argc, char **argv, struct compile_opts *o,
 	}
 	if (c->core && !c->exact)
 		return usage_err(NULL, "--exact-core needs --exact");
+	if (no_two && !c->exact)
+		return usage_err(NULL, "--no-two-orders needs --exact");
+	o->two_orders = !no_two;
 	return check_opts(o) ? EXIT_USAGE : 0;
 }
 
@@ -368,9 +374,10 @@ static json_t *exact_json(const struct outcome *oc)
 
 		json_array_append_new(
 			steps,
-			json_pack("{s:i,s:s,s:s,s:f,s:f,s:i,s:I,s:i,s:i,s:i}",
+			json_pack("{s:i,s:s,s:s,s:s,s:f,s:f,s:i,s:I,s:i,s:i,s:i}",
 				  "priorities", s->k, "model",
-				  sat_model_name(s->model), "answer",
+				  sat_model_name(s->model), "search",
+				  s->search, "answer",
 				  answer_name(s->result), "seconds", s->seconds,
 				  "cpu_seconds", s->cpu_seconds, "variables",
 				  s->vars, "clauses", (json_int_t)s->clauses,
@@ -406,8 +413,9 @@ static void print_exact(const struct outcome *oc)
 	for (i = 0; i < x->nsteps; i++) {
 		const struct exact_step *s = &x->steps[i];
 
-		fprintf(stderr, "exact: %d priorit%s (%s model): %s, %.2f s\n",
+		fprintf(stderr, "exact: %d priorit%s (%s model%s): %s, %.2f s\n",
 			s->k, s->k == 1 ? "y" : "ies", sat_model_name(s->model),
+			strcmp(s->search, "sat") ? ", two orders" : "",
 			s->result > 0  ? "possible" :
 			s->result == 0 ? "impossible (UNSAT)" :
 					 "unknown",

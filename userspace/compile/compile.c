@@ -65,6 +65,7 @@ void compile_opts_init(struct compile_opts *o)
 	o->ndscp = TAG_MAX;
 	o->lossy_prio = 0;
 	o->lossy_dscp = 0;
+	o->two_orders = true;
 }
 
 static int sw_index(const struct compile_result *r, int node)

@@ -68,6 +68,7 @@ struct compile_opts {
 	bool strict;
 	bool compress;
 	int threads; /* 0: one per online CPU (at most COMPILE_THREADS_MAX) */
+	bool two_orders; /* compile_exact: try two orders before SAT at 2 */
 };
 
 #define COMPILE_THREADS_MAX 64

@@ -5,6 +5,7 @@
 
 #include "compile/compile.h"
 #include "compile/tag_sat.h"
+#include "compile/two_orders.h"
 #include "lib/log.h"
 #include "lib/util.h"
 
@@ -17,6 +18,8 @@
 #define EXACT_GROW_FIRST 64
 #define EXACT_GROW_SHARE 0.1
 #define EXACT_GROW_SECONDS 30
+/* The two-order search may use this share of the time left. */
+#define TWO_ORDERS_TIME_SHARE 0.5
 
 static struct exact_step *step(struct exact_search *x,
 			       const struct sat_answer *a)
@@ -32,7 +35,8 @@ static struct exact_step *step(struct exact_search *x,
 				  .clauses = a->clauses,
 				  .rounds = a->rounds,
 				  .cycles = a->cycles,
-				  .paths = a->paths };
+				  .paths = a->paths,
+				  .search = "sat" };
 	pr_info("exact: %d priorit%s, %s model: %s (%.2f s, %d variables, "
 		"%lld clauses, %d solver calls, %d cycle clauses)\n",
 		a->k, a->k == 1 ? "y" : "ies", sat_model_name(a->model),
@@ -71,6 +75,50 @@ static int adopt(const struct topo *t, const struct elp *e,
 	*r = cand;
 	x->improved = true;
 	return 0;
+}
+
+/*
+ * Two priorities without the solver (two_orders.h): on success the
+ * search's tagging becomes x->ans, as a solver's answer would.
+ */
+static int two_orders_at(const struct topo *t, const struct elp *e,
+			 const struct sat_trie *tr, double deadline,
+			 struct exact_search *x)
+{
+	struct two_orders_opts opts;
+	struct two_orders w;
+	struct exact_step *s;
+	double now = now_seconds();
+	int res;
+
+	two_orders_opts_init(&opts);
+	if (deadline > 0)
+		opts.deadline = now + TWO_ORDERS_TIME_SHARE * (deadline - now);
+	res = two_orders_search(t, e, tr, &opts, &w);
+	if (res < 0 || w.skipped)
+		return 0;
+	s = &x->steps[x->nsteps++];
+	*s = (struct exact_step){ .k = 2,
+				  .model = SAT_TAGGING,
+				  .search = "two-orders",
+				  .result = res > 0 ? 1 : -1,
+				  .seconds = w.seconds,
+				  .cpu_seconds = w.cpu_seconds,
+				  .paths = (int)w.paths };
+	pr_info("exact: 2 priorities by two orders: %s (%.2f s, %lld of %lld "
+		"paths did not fit one order, %lld do not fit two)\n",
+		res > 0 ? "found" : "not found", w.seconds,
+		(long long)w.unfit_start, (long long)w.paths,
+		(long long)w.unfit);
+	if (res == 0)
+		return 0;
+	memset(&x->ans, 0, sizeof(x->ans));
+	x->ans.result = 1;
+	x->ans.k = 2;
+	x->ans.model = SAT_TAGGING;
+	x->ans.tag = w.tag;
+	x->ans.keys = w.keys;
+	return 1;
 }
 
 /* The paths of a core as an ELP of their own. */
@@ -220,6 +268,11 @@ int compile_exact(const struct topo *t, const struct elp *e,
 	for (k = lower; k < x->found && x->nsteps < EXACT_STEPS_MAX - 1; k++) {
 		struct sat_answer a;
 
+		if (k == 2 && o->two_orders && x->nsteps < EXACT_STEPS_MAX - 2 &&
+		    two_orders_at(t, e, &tr, deadline, x)) {
+			err = adopt(t, e, o, k, r, x);
+			break;
+		}
 		tagging_at(t, &tr, r, k, deadline, &a);
 		step(x, &a);
 		if (a.result < 0) {

@@ -20,37 +20,56 @@ struct order {
 	int *pos;
 };
 
-static int order_begin(struct tagging *tg)
+int order_start(const struct tagging *tg, int start, int *pos)
 {
-	struct order *o = xcalloc(1, sizeof(*o));
-	int *pos = xmalloc((tg->t->nports + 1) * sizeof(int)), best = 1 << 30,
-	    start;
 	double t0 = now_seconds();
 	struct ldg g;
+	int b;
 
-	o->pos = xmalloc((tg->t->nports + 1) * sizeof(int));
+	if (start == 0) {
+		ldg_build(tg, &g);
+		ldg_order_els(&g, pos);
+		ldg_free(&g);
+		pr_debug("order: Eades-Lin-Smyth order %.3f s\n",
+			 now_seconds() - t0);
+	} else {
+		ldg_order_mean(tg, pos);
+	}
+	b = order_search(tg, pos, ORDER_SEARCH_BUDGET / 2);
+	pr_info("order: start %d: %d backward edges per path at most (%.3f s)\n",
+		start, b, now_seconds() - t0);
+	return b;
+}
+
+int order_starts(const struct tagging *tg)
+{
 	/* A second start pays on small graphs; large ones keep the ELS start. */
-	for (start = 0; start < (tg->e->nhops < 1000000 ? 2 : 1); start++) {
-		int b;
+	return tg->e->nhops < 1000000 ? 2 : 1;
+}
 
-		if (start == 0) {
-			ldg_build(tg, &g);
-			ldg_order_els(&g, pos);
-			ldg_free(&g);
-			pr_debug("order: Eades-Lin-Smyth order %.3f s\n",
-				 now_seconds() - t0);
-		} else {
-			ldg_order_mean(tg, pos);
-		}
-		b = order_search(tg, pos, ORDER_SEARCH_BUDGET / 2);
-		pr_info("order: start %d: %d backward edges per path at most (%.3f s)\n",
-			start, b, now_seconds() - t0);
+int order_best(const struct tagging *tg, int *best_pos)
+{
+	int *pos = xmalloc((tg->t->nports + 1) * sizeof(int)), best = 1 << 30,
+	    start;
+
+	for (start = 0; start < order_starts(tg); start++) {
+		int b = order_start(tg, start, pos);
+
 		if (b < best) {
 			best = b;
-			memcpy(o->pos, pos, tg->t->nports * sizeof(int));
+			memcpy(best_pos, pos, tg->t->nports * sizeof(int));
 		}
 	}
 	free(pos);
+	return best;
+}
+
+static int order_begin(struct tagging *tg)
+{
+	struct order *o = xcalloc(1, sizeof(*o));
+
+	o->pos = xmalloc((tg->t->nports + 1) * sizeof(int));
+	order_best(tg, o->pos);
 	tg->priv = o;
 	/* same-tag edges all go forward in this order: no reorder ever */
 	tg->hint = o->pos;

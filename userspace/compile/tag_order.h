@@ -23,6 +23,11 @@
  *   order_search(tg, pos, budget)   local search on the min-max objective;
  *                              returns the largest backward count
  *   order_backward(tg, pos, i) backward edges of path i
+ *   order_start(tg, s, pos)    start s (0: Eades-Lin-Smyth, 1: mean hop
+ *                              index) searched; its largest backward count
+ *   order_starts(tg)           how many starts order_best tries
+ *   order_best(tg, pos)        the order --algorithm order uses: the start
+ *                              with the fewest tags
  */
 #ifndef __TAGGER_TAG_ORDER_H
 #define __TAGGER_TAG_ORDER_H
@@ -44,5 +49,8 @@ void ldg_order_els(const struct ldg *g, int *pos);
 void ldg_order_mean(const struct tagging *tg, int *pos);
 int order_backward(const struct tagging *tg, const int *pos, int i);
 int order_search(const struct tagging *tg, int *pos, uint64_t budget);
+int order_start(const struct tagging *tg, int start, int *pos);
+int order_starts(const struct tagging *tg);
+int order_best(const struct tagging *tg, int *pos);
 
 #endif /* __TAGGER_TAG_ORDER_H */

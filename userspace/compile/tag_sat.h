@@ -153,6 +153,7 @@ void tag_algo_replay_init(struct tag_algo_replay *rp, const struct hmap *keys);
 struct exact_step {
 	int k;
 	enum sat_model model;
+	const char *search; /* "sat", or "two-orders" (two_orders.h) */
 	int result; /* 1 solvable, 0 UNSAT, -1 unknown */
 	double seconds;
 	double cpu_seconds;
