@@ -52,17 +52,51 @@ check "and they use 2 lossless priorities" \
 check "rules on stdout stay JSON (the solver prints nothing)" \
 	sh -c "$T compile bc.topo bc.elp --exact 2>/dev/null | jq -e .switches >/dev/null"
 
+# Two orders: Jellyfish-50 with 3 shortest paths per pair takes 3
+# priorities by the heuristics; the two-order search finds 2 before the
+# solver runs, the solver alone (--no-two-orders) agrees, both verify.
+$T topo jellyfish 50 6 --seed 1 -o j50.topo
+$T paths ksp=3 j50.topo -o j50.elp
+check "Jellyfish-50 k=3: the heuristics take 3" \
+	test "$($T -j compile j50.topo j50.elp --no-bound -o /dev/null | jq .priorities)" = 3
+$T -j compile j50.topo j50.elp --exact -o two.json >two-sum.json
+check "two orders: 2 priorities, optimal by the lower bound" \
+	test "$(jq -c '[.priorities, .optimal, .method, .verified, .deadlock_free]' two-sum.json)" = \
+	'[2,true,"lower-bound",true,true]'
+check "two orders: found before any solver call" \
+	test "$(jq -c '.exact_search.steps[0] | [.priorities, .search, .answer]' two-sum.json)" = \
+	'[2,"two-orders","sat"]'
+check "two orders: tagger verify accepts the rules" $T verify j50.topo j50.elp two.json
+check "two orders: 2 lossless priorities in the rules" \
+	sh -c "$T stats two.json | grep -q 'lossless priorities: 2 '"
+$T -j compile j50.topo j50.elp --exact -o two-again.json >/dev/null
+$T -j compile j50.topo j50.elp --exact --threads 1 -o two-t1.json >/dev/null
+$T -j compile j50.topo j50.elp --exact --threads 2 -o two-t2.json >/dev/null
+check "two orders: the same rules twice" cmp two.json two-again.json
+check "two orders: the same rules with 1 and 2 threads" cmp two-t1.json two-t2.json
+$T -j compile j50.topo j50.elp --exact --no-two-orders -o sat.json >sat-sum.json
+check "the solver alone agrees: 2, by SAT, verified" \
+	test "$(jq -c '[.priorities, .exact_search.steps[0].search, .exact_search.steps[0].answer]' sat-sum.json)" = \
+	'[2,"sat","sat"]'
+check "the solver's rules verify too" $T verify j50.topo j50.elp sat.json
+$T compile j50.topo j50.elp --exact -o /dev/null 2>two.err
+check "two orders: said in plain words" \
+	grep -q 'exact: 2 priorities (tagging model, two orders): possible' two.err
+$T compile j50.topo j50.elp --no-two-orders -o /dev/null 2>err
+check "--no-two-orders without --exact: exit 2" test $? = 2
+
 # A case the solver cannot settle in one second: not proved, rules kept.
+# (The two-order search solves it at once: the solver alone is timed.)
 $T topo jellyfish 100 8 --seed 1 -o jf.topo
 $T paths ksp=4 jf.topo -o jf.elp
-$T -j compile jf.topo jf.elp --exact --exact-seconds 1 -o jf.json >jf-sum.json
+$T -j compile jf.topo jf.elp --exact --no-two-orders --exact-seconds 1 -o jf.json >jf-sum.json
 rc=$?
 check "time limit: exit 0" test $rc = 0
 check "time limit: not optimal, no method, timed out, 3 kept" \
 	test "$(jq -c '[.optimal, .method, .exact_search.timed_out, .priorities]' jf-sum.json)" = \
 	'[false,null,true,3]'
 check "time limit: the kept rules verify" $T verify jf.topo jf.elp jf.json
-$T compile jf.topo jf.elp --exact --exact-seconds 1 -o /dev/null 2>jf.err
+$T compile jf.topo jf.elp --exact --no-two-orders --exact-seconds 1 -o /dev/null 2>jf.err
 check "time limit: plain output says not proved" grep -q 'not proved within 1 s' jf.err
 
 $T paths updown clos.topo -o up.elp

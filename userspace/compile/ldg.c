@@ -19,8 +19,6 @@ void ldg_build(const struct tagging *tg, struct ldg *g)
 	const struct topo *t = tg->t;
 	const struct elp *e = tg->e;
 	struct hmap w;
-	struct hmap_entry *it;
-	int64_t m = 0, *fo, *fi;
 	int i, k;
 
 	hmap_init(&w, 1024);
@@ -35,10 +33,20 @@ void ldg_build(const struct tagging *tg, struct ldg *g)
 				(*hmap_slot(&w, key2(u, v), NULL))++;
 		}
 	}
-	g->n = t->nports;
+	ldg_from_weights(&w, t->nports, g);
+	hmap_free(&w);
+}
+
+void ldg_from_weights(const struct hmap *w, int n, struct ldg *g)
+{
+	struct hmap_entry *it;
+	int64_t m = 0, *fo, *fi;
+	int i;
+
+	g->n = n;
 	g->ostart = xcalloc(g->n + 1, sizeof(int64_t));
 	g->istart = xcalloc(g->n + 1, sizeof(int64_t));
-	HMAP_FOR_EACH(&w, it)
+	HMAP_FOR_EACH(w, it)
 	{
 		g->ostart[(it->key >> 32) + 1]++;
 		g->istart[(uint32_t)it->key + 1]++;
@@ -57,7 +65,7 @@ void ldg_build(const struct tagging *tg, struct ldg *g)
 	memcpy(fo, g->ostart, (g->n + 1) * sizeof(int64_t));
 	memcpy(fi, g->istart, (g->n + 1) * sizeof(int64_t));
 	/* hmap order depends only on the keys inserted: reproducible runs */
-	HMAP_FOR_EACH(&w, it)
+	HMAP_FOR_EACH(w, it)
 	{
 		int u = (int)(it->key >> 32), v = (int)(uint32_t)it->key;
 		int64_t a = fo[u]++, b = fi[v]++;
@@ -69,7 +77,6 @@ void ldg_build(const struct tagging *tg, struct ldg *g)
 	}
 	free(fo);
 	free(fi);
-	hmap_free(&w);
 }
 
 void ldg_free(struct ldg *g)

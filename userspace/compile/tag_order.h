@@ -18,6 +18,7 @@
  *
  * API:
  *   ldg_build(tg, &g)          weighted graph (weight = paths using the edge)
+ *   ldg_from_weights(w, n, &g) the same from key2(u, v) -> weight
  *   ldg_order_els(&g, pos)     Eades-Lin-Smyth feedback-arc-set order
  *   ldg_order_mean(tg, pos)    ports by their mean relative hop index
  *   order_search(tg, pos, budget)   local search on the min-max objective;
@@ -44,6 +45,7 @@ struct ldg {
 };
 
 void ldg_build(const struct tagging *tg, struct ldg *g);
+void ldg_from_weights(const struct hmap *w, int n, struct ldg *g);
 void ldg_free(struct ldg *g);
 void ldg_order_els(const struct ldg *g, int *pos);
 void ldg_order_mean(const struct tagging *tg, int *pos);

@@ -51,6 +51,7 @@ struct tw {
 	int64_t *uidx; /* per path: its index in ulist, -1 if it fits */
 	int64_t nul;
 	uint32_t *weight;
+	char *dirty[2]; /* per port: worth evaluating again in that order */
 	int64_t wunfit; /* the weights of the paths that do not fit */
 };
 
@@ -228,6 +229,37 @@ static void first_order(struct tw *w, const struct topo *t,
 	free(tg.forwards);
 }
 
+/*
+ * A pi1 of its own: the Eades-Lin-Smyth order of the tag-1 graph that
+ * pi0 implies (each path's edges after its first pi0-backward edge,
+ * weighted by the paths using them), which only has to hold for those
+ * suffixes, where pi0 has to hold everywhere.
+ */
+static void suffix_order(const struct tw *w, int *pos)
+{
+	struct hmap wm;
+	struct ldg g;
+	int64_t p, s;
+
+	hmap_init(&wm, 1024);
+	for (p = 0; p < w->np; p++) {
+		uint64_t b0 = w->mask[0][p];
+		int m = nedges(w, p), i;
+
+		if (!b0)
+			continue;
+		s = w->pstart[p];
+		for (i = __builtin_ctzll(b0) + 1; i < m; i++)
+			(*hmap_slot(&wm, key2(port_at(w, s + i),
+					      port_at(w, s + i + 1)),
+				    NULL))++;
+	}
+	ldg_from_weights(&wm, w->n, &g);
+	ldg_order_els(&g, pos);
+	ldg_free(&g);
+	hmap_free(&wm);
+}
+
 static int by_pos_then_id(const void *a, const void *b, void *pos)
 {
 	const int *p = pos, x = *(const int *)a, y = *(const int *)b;
@@ -402,6 +434,14 @@ static int visit_events(struct tw *w, int v, int x, int64_t k, int nev)
 	return nev;
 }
 
+static void mark_path(struct tw *w, int p)
+{
+	int64_t s;
+
+	for (s = w->pstart[p]; s < w->pstart[p + 1]; s++)
+		w->dirty[0][port_at(w, s)] = w->dirty[1][port_at(w, s)] = 1;
+}
+
 /*
  * Move v within order x to its best gap, if that lowers (the weights of
  * the paths that do not fit, the total cost).
@@ -412,6 +452,7 @@ static bool improve(struct tw *w, int v, int x)
 	int64_t u = w->wunfit, c = w->total, bu = u, bc = c;
 	int nev = 0, i, gap = -1;
 
+	w->dirty[x][v] = 0;
 	if (a == b)
 		return false;
 	scratch(w, b - a);
@@ -459,6 +500,7 @@ static bool improve(struct tw *w, int v, int x)
 
 		w->mask[x][p] = back_mask(w, p, w->pos[x]);
 		set_cost(w, p);
+		mark_path(w, p);
 	}
 	w->moves++;
 	return true;
@@ -470,45 +512,59 @@ static bool past(double deadline)
 }
 
 /*
- * Breakout (Morris 1993), one path at a time: take the next path that
- * does not fit and try to move each of its in-ports in each order; if no
- * move lowers the objective, that path weighs one more, which reshapes
- * the objective around it until some move fixes it at the expense of
- * lighter paths. No randomness: the same walk on every run.
+ * Breakout (Morris 1993): rounds over the in-ports of the paths that do
+ * not fit, moving each in each order where that lowers the objective; a
+ * round that moves nothing is a local minimum, and every path that does
+ * not fit then weighs one more, which reshapes the objective until a
+ * move pays. A port is evaluated again only once something on its paths
+ * changed (a move, a weight). No randomness: the same walk on every run.
  */
 static void breakout(struct tw *w, uint64_t budget, double deadline,
 		     struct two_orders *res)
 {
-	int64_t cursor = 0, s;
-	uint64_t steps = 0;
-	int x;
+	int *ports = xmalloc((w->n + 1) * sizeof(int));
+	uint32_t *seen = xcalloc(w->n + 1, sizeof(uint32_t));
+	int64_t i, s;
+	int n, j, x;
 
-	while (w->nul && w->work < budget) {
-		int p;
+	while (w->nul && w->work < budget && !past(deadline)) {
 		bool any = false;
 
-		if (!(++steps & 255) && past(deadline))
-			break;
-		if (cursor >= w->nul)
-			cursor = 0;
-		p = w->ulist[cursor];
-		for (s = w->pstart[p]; s < w->pstart[p + 1] && w->uidx[p] >= 0;
-		     s++)
+		/* each port of a path left once, in the order met */
+		res->rounds++;
+		for (n = 0, i = 0; i < w->nul; i++)
+			for (s = w->pstart[w->ulist[i]];
+			     s < w->pstart[w->ulist[i] + 1]; s++) {
+				int v = port_at(w, s);
+
+				if (seen[v] != (uint32_t)res->rounds) {
+					seen[v] = (uint32_t)res->rounds;
+					ports[n++] = v;
+				}
+			}
+		for (j = 0; j < n && w->nul && w->work < budget; j++) {
 			for (x = 1; x >= 0; x--)
-				any |= improve(w, port_at(w, s), x);
-		if (!any && w->uidx[p] >= 0) {
-			w->weight[p]++;
-			w->wunfit++;
+				if (w->dirty[x][ports[j]])
+					any |= improve(w, ports[j], x);
+			if (!(j & 63) && past(deadline))
+				break;
+		}
+		if (!any) {
+			for (i = 0; i < w->nul; i++) {
+				w->weight[w->ulist[i]]++;
+				mark_path(w, w->ulist[i]);
+			}
+			w->wunfit += w->nul;
 			res->bumps++;
 		}
-		cursor++;
-		if (!(steps & 4095))
-			pr_debug("two orders: step %llu: %lld paths do not fit, "
+		if (!(res->rounds & 63))
+			pr_debug("two orders: round %d: %lld paths do not fit, "
 				 "%d weight bumps, %llu events\n",
-				 (unsigned long long)steps, (long long)w->unfit,
-				 res->bumps, (unsigned long long)w->work);
+				 res->rounds, (long long)w->unfit, res->bumps,
+				 (unsigned long long)w->work);
 	}
-	res->rounds = (int)steps;
+	free(ports);
+	free(seen);
 }
 
 static void search(struct tw *w, uint64_t budget, double deadline,
@@ -601,6 +657,33 @@ static void tags_to_keys(const struct topo *t, const struct sat_trie *tr,
 	}
 }
 
+/* pi1: pi0 itself, or the suffixes' own order if fewer paths then fail. */
+static void second_order(struct tw *w)
+{
+	int *pos = xmalloc((w->n + 1) * sizeof(int));
+	int *at = xmalloc((w->n + 1) * sizeof(int));
+	int64_t p, u = 0;
+
+	suffix_order(w, pos);
+	permutation(w->n, pos, at);
+	for (p = 0; p < w->np; p++)
+		u += path_cost(w->mask[0][p], back_mask(w, p, pos),
+			       nedges(w, p)) > 0;
+	pr_debug("two orders: pi1 = pi0: %lld paths do not fit; the suffixes' "
+		 "order: %lld\n",
+		 (long long)w->unfit, (long long)u);
+	if (u < w->unfit) {
+		memcpy(w->pos[1], pos, w->n * sizeof(int));
+		memcpy(w->at[1], at, w->n * sizeof(int));
+		for (p = 0; p < w->np; p++) {
+			w->mask[1][p] = back_mask(w, p, w->pos[1]);
+			set_cost(w, p);
+		}
+	}
+	free(pos);
+	free(at);
+}
+
 static void tw_free(struct tw *w)
 {
 	int x;
@@ -609,6 +692,7 @@ static void tw_free(struct tw *w)
 		free(w->mask[x]);
 		free(w->pos[x]);
 		free(w->at[x]);
+		free(w->dirty[x]);
 	}
 	free(w->weight);
 	free(w->ulist);
@@ -682,6 +766,8 @@ int two_orders_search(const struct topo *t, const struct elp *e,
 		w.pos[x] = xmalloc((w.n + 1) * sizeof(int));
 		w.at[x] = xmalloc((w.n + 1) * sizeof(int));
 		w.mask[x] = xmalloc((w.np + 1) * sizeof(uint64_t));
+		w.dirty[x] = xmalloc(w.n + 1);
+		memset(w.dirty[x], 1, w.n + 1);
 	}
 	first_order(&w, t, e);
 	permutation(w.n, w.pos[0], w.at[0]);
@@ -701,6 +787,7 @@ int two_orders_search(const struct topo *t, const struct elp *e,
 		w.mask[0][p] = w.mask[1][p] = back_mask(&w, p, w.pos[0]);
 		set_cost(&w, p);
 	}
+	second_order(&w);
 	res->paths = w.np;
 	res->unfit_start = w.unfit;
 	pr_info("two orders: %lld paths, %lld do not fit one order (%.2f s)\n",

@@ -20,6 +20,7 @@
 #include "analyze/verify.h"
 #include "compile/compile.h"
 #include "compile/tag_sat.h"
+#include "compile/two_orders.h"
 #include "gen/gen.h"
 #include "lib/log.h"
 #include "lib/util.h"
@@ -549,6 +550,64 @@ static void core_is_unsat_alone(const struct topo *t, const struct elp *e,
 	sat_trie_free(&tr);
 }
 
+/*
+ * The two-order search against the exhaustive search: every tagging it
+ * returns has at most 2 tags and compiles into rules the verifier accepts
+ * (so it never answers where 2 tags are impossible), it finds one on
+ * nearly every instance where 2 tags are the fewest, and it is
+ * deterministic (the same keys twice).
+ */
+START_TEST(two_orders_are_sound_and_find_twos)
+{
+	int i, twos = 0, found = 0, skipped = 0;
+
+	for (i = 0; i < 400; i++) {
+		struct topo *t = random_topo();
+		struct elp *e = random_walks(t);
+		struct two_orders_opts opts;
+		struct two_orders w, again;
+		struct sat_trie tr;
+		int least = brute_min(t, e, SAT_TAGGING), res;
+
+		two_orders_opts_init(&opts);
+		opts.max_share = 1;
+		sat_trie_build(t, e, &tr);
+		res = two_orders_search(t, e, &tr, &opts, &w);
+		ck_assert_int_eq(two_orders_search(t, e, &tr, &opts, &again),
+				 res);
+		if (res == 1) {
+			struct sat_answer a = { .k = 2, .keys = w.keys };
+			struct hmap_entry *it;
+
+			ck_assert_msg(least <= 2, "instance %d: 2 tags found, "
+				      "%d needed", i, least);
+			check_rules(t, e, &a);
+			ck_assert_int_eq(again.keys.n, w.keys.n);
+			HMAP_FOR_EACH(&w.keys, it)
+			{
+				uint64_t v;
+
+				ck_assert(hmap_get(&again.keys, it->key, &v));
+				ck_assert_int_eq(v, it->val);
+			}
+			found += least == 2;
+		}
+		skipped += res < 0;
+		twos += least == 2;
+		two_orders_free(&w);
+		two_orders_free(&again);
+		sat_trie_free(&tr);
+		elp_free(e);
+		topo_free(t);
+	}
+	pr_info("two orders: found %d of %d instances that need 2 tags\n",
+		found, twos);
+	ck_assert_int_eq(skipped, 0);
+	ck_assert_int_gt(twos, 20);
+	ck_assert_int_ge(found * 10, twos * 9);
+}
+END_TEST
+
 /* A deadline already passed: unknown, and compile_exact keeps the result. */
 START_TEST(time_limit_gives_unknown_and_keeps_the_result)
 {
@@ -616,6 +675,7 @@ Suite *tag_sat_suite(void)
 	tcase_add_test(tc, a_ring_needs_two_in_both_models);
 	tcase_add_test(tc, time_limit_gives_unknown_and_keeps_the_result);
 	tcase_add_test(tc, huge_formulas_are_refused);
+	tcase_add_test(tc, two_orders_are_sound_and_find_twos);
 	suite_add_tcase(s, tc);
 	return s;
 }
