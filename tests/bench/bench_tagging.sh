@@ -14,6 +14,11 @@
 # and CPU s of the search; the CPU time is what a busy machine distorts
 # least).
 # BENCH_EXACT=0 skips it.
+# Then the two-order search against the solver alone (--no-two-orders) at
+# 2 priorities on the Jellyfish cases the heuristics give 3, run one after
+# the other on the same files (A then B per case): priorities, the step's
+# wall and CPU s, the rules written checked by 'tagger verify'.
+# BENCH_TWO_AB=0 skips it.
 set -eu
 cd "$(dirname "$0")/../.."
 T=${TAGGER:-build/tagger}
@@ -106,12 +111,49 @@ for c in "${cases[@]}" "${exact_only[@]}"; do
 	jq -r --arg c "$name" \
 		'[$c, .exact_search.found_before, (.exact_search.optimum // "?"),
 		  (.method // "not-proved"),
-		  ([.exact_search.steps[] | "\(.priorities)\(.model[0:1]):\(.answer)"] | join(",")),
+		  ([.exact_search.steps[] | "\(.priorities)\(if .search == "two-orders"
+		     then "o" else .model[0:1] end):\(.answer)"] | join(",")),
 		  (.exact_search.no_fewer_with_any_rules | if . == null then "?" else tostring end),
 		  (.exact_search.core | if . == null then "-" else "\(.paths)/\(.of)@\(.priorities)" end),
 		  .exact_search.seconds, ([.exact_search.steps[].cpu_seconds] | add // 0)] | @tsv' "$tmp/out" |
 		awk -F'\t' '{ printf "%-24s %6s %6s %-12s %-22s %8s %-14s %9.2f %9.2f\n",
 			$1, $2, $3, $4, $5, $6, $7, $8, $9 }'
 done
-echo "steps: priorities + model (t: tagging, p: any priorities) : answer; any_rules: no rule set of any kind does with fewer"
+echo "steps: priorities + model (t: tagging, p: any priorities, o: two orders) : answer; any_rules: no rule set of any kind does with fewer"
 echo "core: N/M@K: N of the M paths alone are UNSAT at K (checked again on the core file alone)"
+
+[ "${BENCH_TWO_AB:-1}" = 0 ] && exit 0
+ab=("jellyfish50-ksp3|topo jellyfish 50 6 --seed 1|paths ksp=3"
+	"jellyfish100-ksp4|topo jellyfish 100 8 --seed 1|paths ksp=4"
+	"${exact_only[0]}"
+	"jellyfish500-shortest|topo jellyfish 500 10 --seed 1|paths shortest"
+	"${exact_only[1]}")
+echo
+echo "two orders vs the solver alone at 2 priorities (--exact-seconds $limit)"
+printf '%-24s %-12s %5s %-8s %9s %9s %7s %8s\n' case search prios answer step_s step_cpu rules \
+	verify
+for c in "${ab[@]}"; do
+	IFS='|' read -r name topo paths <<<"$c"
+	# shellcheck disable=SC2086
+	"$T" $topo -o "$tmp/t" 2>/dev/null || { echo "$name: topology failed"; continue; }
+	# shellcheck disable=SC2086
+	set -- $paths
+	"$T" "$1" "$2" "$tmp/t" "${@:3}" -o "$tmp/e" 2>/dev/null ||
+		{ echo "$name: paths failed"; continue; }
+	for mode in two-orders sat; do
+		extra=()
+		[ "$mode" = sat ] && extra=(--no-two-orders)
+		"$T" -j compile "$tmp/t" "$tmp/e" --exact --exact-seconds "$limit" "${extra[@]}" \
+			-o "$tmp/r" >"$tmp/out" 2>/dev/null || { echo "$name: compile failed"; continue; }
+		v=ok
+		"$T" verify "$tmp/t" "$tmp/e" "$tmp/r" >/dev/null || v=FAILED
+		jq -r --arg c "$name" --arg m "$mode" --arg v "$v" \
+			'([.exact_search.steps[] | select(.priorities == 2 and .model == "tagging")]) as $s |
+			 [$c, $m, .priorities, ($s | last | .answer // "-"),
+			  ($s | map(.seconds) | add // 0), ($s | map(.cpu_seconds) | add // 0),
+			  .rules, $v] | @tsv' "$tmp/out" |
+			awk -F'\t' '{ printf "%-24s %-12s %5s %-8s %9.2f %9.2f %7s %8s\n",
+				$1, $2, $3, $4, $5, $6, $7, $8 }'
+	done
+done
+echo "step_s, step_cpu: the steps at 2 priorities (two orders, then the solver if it ran)"

@@ -83,7 +83,7 @@ static int adopt(const struct topo *t, const struct elp *e,
  */
 static int two_orders_at(const struct topo *t, const struct elp *e,
 			 const struct sat_trie *tr, double deadline,
-			 struct exact_search *x)
+			 struct exact_search *x, int **hint)
 {
 	struct two_orders_opts opts;
 	struct two_orders w;
@@ -95,8 +95,10 @@ static int two_orders_at(const struct topo *t, const struct elp *e,
 	if (deadline > 0)
 		opts.deadline = now + TWO_ORDERS_TIME_SHARE * (deadline - now);
 	res = two_orders_search(t, e, tr, &opts, &w);
-	if (res < 0 || w.skipped)
+	if (res < 0 || w.skipped) {
+		two_orders_free(&w);
 		return 0;
+	}
 	s = &x->steps[x->nsteps++];
 	*s = (struct exact_step){ .k = 2,
 				  .model = SAT_TAGGING,
@@ -110,8 +112,11 @@ static int two_orders_at(const struct topo *t, const struct elp *e,
 		res > 0 ? "found" : "not found", w.seconds,
 		(long long)w.unfit_start, (long long)w.paths,
 		(long long)w.unfit);
-	if (res == 0)
+	if (res == 0) {
+		/* the solver starts from where the search stopped */
+		*hint = w.tag;
 		return 0;
+	}
 	memset(&x->ans, 0, sizeof(x->ans));
 	x->ans.result = 1;
 	x->ans.k = 2;
@@ -210,7 +215,7 @@ static int *hint_tags(const struct topo *t, const struct sat_trie *tr,
  */
 static void tagging_at(const struct topo *t, const struct sat_trie *tr,
 		       const struct compile_result *r, int k, double deadline,
-		       struct sat_answer *a)
+		       const int *start, struct sat_answer *a)
 {
 	double now = now_seconds();
 	struct sat_search p = {
@@ -220,9 +225,9 @@ static void tagging_at(const struct topo *t, const struct sat_trie *tr,
 							    (deadline - now) :
 						    EXACT_GROW_SECONDS),
 	};
-	int *hint = hint_tags(t, tr, r, k);
+	int *hint = start ? NULL : hint_tags(t, tr, r, k);
 
-	p.hint = hint;
+	p.hint = start ? start : hint;
 	tag_sat_run(t, tr, k, SAT_TAGGING, &p, a);
 	free(hint);
 }
@@ -267,13 +272,15 @@ int compile_exact(const struct topo *t, const struct elp *e,
 	pr_info("exact: %d prefixes, %d transitions\n", tr.n, tr.ntr);
 	for (k = lower; k < x->found && x->nsteps < EXACT_STEPS_MAX - 1; k++) {
 		struct sat_answer a;
+		int *start = NULL;
 
 		if (k == 2 && o->two_orders && x->nsteps < EXACT_STEPS_MAX - 2 &&
-		    two_orders_at(t, e, &tr, deadline, x)) {
+		    two_orders_at(t, e, &tr, deadline, x, &start)) {
 			err = adopt(t, e, o, k, r, x);
 			break;
 		}
-		tagging_at(t, &tr, r, k, deadline, &a);
+		tagging_at(t, &tr, r, k, deadline, start, &a);
+		free(start);
 		step(x, &a);
 		if (a.result < 0) {
 			x->timed_out = true;

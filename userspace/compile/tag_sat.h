@@ -73,7 +73,10 @@
  *       Stops cleanly at the time limit, keeping the best result: x.optimum
  *       stays -1 ("not proved"). 0, or -1 after a message. The tagging
  *       model grows (a tenth of the time left) and starts from r's
- *       tagging clipped to k; a core is solved again alone (its own trie
+ *       tagging clipped to k (at k = 2, when o->two_orders, the
+ *       two-order search of two_orders.h runs first: its tagging is
+ *       adopted as a solver's would be, or the solver starts from the
+ *       tagging of the orders it reached); a core is solved again alone (its own trie
  *       and forwarding nodes, a new solver) and kept in x.core only if
  *       UNSAT there too: method "sat-core".
  *   compile_exact_free(&x)   after the last use of r (r->algo lives in x)

@@ -723,6 +723,9 @@ static void finish(const struct topo *t, struct tw *w, struct two_orders *res)
 	res->moves = w->moves;
 	res->work = w->work;
 	if (w->unfit) {
+		/* a start for the solver: cycles only near the paths left */
+		if (!res->skipped)
+			res->tag = tags_from_orders(w);
 		res->result = 0;
 		return;
 	}
@@ -811,9 +814,8 @@ int two_orders_search(const struct topo *t, const struct elp *e,
 
 void two_orders_free(struct two_orders *res)
 {
-	if (res->result == 1) {
-		free(res->tag);
+	free(res->tag);
+	if (res->result == 1)
 		hmap_free(&res->keys);
-	}
 	memset(res, 0, sizeof(*res));
 }

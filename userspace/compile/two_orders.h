@@ -36,7 +36,8 @@
  *       1: res.tag (per trie node, 0 or 1) and res.keys (rule_key(tag, in,
  *       out) -> new tag, for tag_algo_replay) hold a 2-tag tagging;
  *       0: some paths still do not fit (res.unfit; res.skipped: too
- *       many at the start), nothing to free;
+ *       many at the start); unless skipped, res.tag is the tagging of
+ *       the orders reached (a start for the solver, not acyclic);
  *       -1: not applicable (a path of 64 hops or more)
  *   two_orders_free(&res)
  */
@@ -69,7 +70,7 @@ struct two_orders {
 	uint64_t work; /* events processed */
 	double seconds;
 	double cpu_seconds;
-	int *tag; /* result 1: per trie node */
+	int *tag; /* per trie node (result 1, or 0 when searched) */
 	struct hmap keys; /* result 1 */
 };
 
