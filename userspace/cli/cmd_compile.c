@@ -374,15 +374,16 @@ static json_t *exact_json(const struct outcome *oc)
 
 		json_array_append_new(
 			steps,
-			json_pack("{s:i,s:s,s:s,s:s,s:f,s:f,s:i,s:I,s:i,s:i,s:i}",
-				  "priorities", s->k, "model",
-				  sat_model_name(s->model), "search",
-				  s->search, "answer",
-				  answer_name(s->result), "seconds", s->seconds,
-				  "cpu_seconds", s->cpu_seconds, "variables",
-				  s->vars, "clauses", (json_int_t)s->clauses,
-				  "solver_calls", s->rounds, "cycle_clauses",
-				  s->cycles, "paths", s->paths));
+			json_pack(
+				"{s:i,s:s,s:s,s:s,s:f,s:f,s:i,s:I,s:i,s:i,s:i}",
+				"priorities", s->k, "model",
+				sat_model_name(s->model), "search", s->search,
+				"answer", answer_name(s->result), "seconds",
+				s->seconds, "cpu_seconds", s->cpu_seconds,
+				"variables", s->vars, "clauses",
+				(json_int_t)s->clauses, "solver_calls",
+				s->rounds, "cycle_clauses", s->cycles, "paths",
+				s->paths));
 	}
 	j = json_pack("{s:i,s:o,s:b,s:b,s:f,s:f,s:o}", "found_before", x->found,
 		      "optimum",
@@ -413,8 +414,9 @@ static void print_exact(const struct outcome *oc)
 	for (i = 0; i < x->nsteps; i++) {
 		const struct exact_step *s = &x->steps[i];
 
-		fprintf(stderr, "exact: %d priorit%s (%s model%s): %s, %.2f s\n",
-			s->k, s->k == 1 ? "y" : "ies", sat_model_name(s->model),
+		fprintf(stderr,
+			"exact: %d priorit%s (%s model%s): %s, %.2f s\n", s->k,
+			s->k == 1 ? "y" : "ies", sat_model_name(s->model),
 			strcmp(s->search, "sat") ? ", two orders" : "",
 			s->result > 0  ? "possible" :
 			s->result == 0 ? "impossible (UNSAT)" :

@@ -274,7 +274,8 @@ int compile_exact(const struct topo *t, const struct elp *e,
 		struct sat_answer a;
 		int *start = NULL;
 
-		if (k == 2 && o->two_orders && x->nsteps < EXACT_STEPS_MAX - 2 &&
+		if (k == 2 && o->two_orders &&
+		    x->nsteps < EXACT_STEPS_MAX - 2 &&
 		    two_orders_at(t, e, &tr, deadline, x, &start)) {
 			err = adopt(t, e, o, k, r, x);
 			break;

@@ -195,8 +195,7 @@ static void build_visits(struct tw *w)
  * pi0: the order heuristic's (tag_order.c); of its starts the one that
  * leaves the fewest paths with two backward edges or more.
  */
-static void first_order(struct tw *w, const struct topo *t,
-			const struct elp *e)
+static void first_order(struct tw *w, const struct topo *t, const struct elp *e)
 {
 	struct tagging tg = { .t = t, .e = e };
 	int *pos = xmalloc((w->n + 1) * sizeof(int)), start;
@@ -250,9 +249,10 @@ static void suffix_order(const struct tw *w, int *pos)
 			continue;
 		s = w->pstart[p];
 		for (i = __builtin_ctzll(b0) + 1; i < m; i++)
-			(*hmap_slot(&wm, key2(port_at(w, s + i),
-					      port_at(w, s + i + 1)),
-				    NULL))++;
+			(*hmap_slot(
+				&wm,
+				key2(port_at(w, s + i), port_at(w, s + i + 1)),
+				NULL))++;
 	}
 	ldg_from_weights(&wm, w->n, &g);
 	ldg_order_els(&g, pos);
@@ -415,8 +415,8 @@ static int visit_events(struct tw *w, int v, int x, int64_t k, int nev)
 
 	for (bp = 0; bp < 2; bp++)
 		for (bs = 0; bs < 2; bs++) {
-			uint64_t mm = base | (bp ? bit_p : 0) |
-				      (bs ? bit_s : 0);
+			uint64_t mm =
+				base | (bp ? bit_p : 0) | (bs ? bit_s : 0);
 
 			w->c4[k - a][bp * 2 + bs] =
 				(uint8_t)(x ? path_cost(w->mask[0][p], mm, m) :
@@ -585,11 +585,12 @@ static void search(struct tw *w, uint64_t budget, double deadline,
 					break;
 			}
 		res->passes++;
-		pr_debug("two orders: pass %d: %lld paths do not fit (were %lld), "
-			 "cost %lld, %lld moves, %llu events\n",
-			 res->passes, (long long)w->unfit, (long long)before,
-			 (long long)w->total, (long long)w->moves,
-			 (unsigned long long)w->work);
+		pr_debug(
+			"two orders: pass %d: %lld paths do not fit (were %lld), "
+			"cost %lld, %lld moves, %llu events\n",
+			res->passes, (long long)w->unfit, (long long)before,
+			(long long)w->total, (long long)w->moves,
+			(unsigned long long)w->work);
 	}
 	breakout(w, budget, deadline, res);
 }
@@ -807,8 +808,9 @@ int two_orders_search(const struct topo *t, const struct elp *e,
 		"(%.2f s)\n",
 		res->result > 0 ? "2 tags" :
 		res->skipped	? "not tried" :
-				  "not found", (long long)res->unfit,
-		res->passes, (long long)res->moves, res->seconds);
+				  "not found",
+		(long long)res->unfit, res->passes, (long long)res->moves,
+		res->seconds);
 	return res->result;
 }
 

@@ -579,8 +579,10 @@ START_TEST(two_orders_are_sound_and_find_twos)
 			struct sat_answer a = { .k = 2, .keys = w.keys };
 			struct hmap_entry *it;
 
-			ck_assert_msg(least <= 2, "instance %d: 2 tags found, "
-				      "%d needed", i, least);
+			ck_assert_msg(least <= 2,
+				      "instance %d: 2 tags found, "
+				      "%d needed",
+				      i, least);
 			check_rules(t, e, &a);
 			ck_assert_int_eq(again.keys.n, w.keys.n);
 			HMAP_FOR_EACH(&w.keys, it)
