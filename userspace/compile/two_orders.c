@@ -430,7 +430,6 @@ static int visit_events(struct tw *w, int v, int x, int64_t k, int nev)
 	if (bit_s)
 		w->ev[nev++] = (struct event){ w->pos[x][port_at(w, s + i + 1)],
 					       (int)(k - a), 1 };
-	(void)v;
 	return nev;
 }
 
