@@ -610,6 +610,41 @@ START_TEST(two_orders_are_sound_and_find_twos)
 }
 END_TEST
 
+/*
+ * A path of 64 in-ports or more does not fit the search's bit masks: the
+ * search says "not applicable" (-1) rather than read past them, and
+ * compile_exact goes on to the solver.
+ */
+START_TEST(two_orders_refuse_paths_too_long)
+{
+	struct topo *t = topo_from_str(
+		"switch T1 layer=0\nswitch L1 layer=1\nswitch L2 layer=1\n"
+		"link T1:a L1:a\nlink T1:b L1:b\nlink T1:c L2:a\n");
+	struct two_orders_opts opts;
+	struct two_orders w;
+	struct sat_trie tr;
+	char line[1024] = "L2 T1:a";
+	struct elp *e;
+	int i;
+
+	/* a loop through T1 and L1: two in-ports per turn */
+	for (i = 0; i < 40; i++)
+		strcat(line, " L1:b T1:a");
+	strcat(line, " L1\n");
+	e = elp_from_str(t, line);
+	ck_assert_ptr_nonnull(e);
+	sat_trie_build(t, e, &tr);
+	two_orders_opts_init(&opts);
+	opts.max_share = 1;
+	ck_assert_int_eq(two_orders_search(t, e, &tr, &opts, &w), -1);
+	ck_assert_ptr_null(w.tag);
+	two_orders_free(&w);
+	sat_trie_free(&tr);
+	elp_free(e);
+	topo_free(t);
+}
+END_TEST
+
 /* A deadline already passed: unknown, and compile_exact keeps the result. */
 START_TEST(time_limit_gives_unknown_and_keeps_the_result)
 {
@@ -678,6 +713,7 @@ Suite *tag_sat_suite(void)
 	tcase_add_test(tc, time_limit_gives_unknown_and_keeps_the_result);
 	tcase_add_test(tc, huge_formulas_are_refused);
 	tcase_add_test(tc, two_orders_are_sound_and_find_twos);
+	tcase_add_test(tc, two_orders_refuse_paths_too_long);
 	suite_add_tcase(s, tc);
 	return s;
 }
