@@ -210,7 +210,8 @@ static int *hint_tags(const struct topo *t, const struct sat_trie *tr,
 }
 
 /*
- * The tagging model at k: grown from a few paths, and started from the
+ * The tagging model at k: grown from a few paths, and started from
+ * `start` if given (the two-order search's tagging), else from the
  * heuristics' tagging clipped to k tags (tag_sat.h: the hint).
  */
 static void tagging_at(const struct topo *t, const struct sat_trie *tr,
