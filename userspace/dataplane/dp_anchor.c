@@ -147,6 +147,22 @@ int dp_anchor_set(const char *dir, bool pending, int map_fd)
 	return err;
 }
 
+int dp_anchor_idle_fd(const char *dir)
+{
+	int a = anchor_open(dir), fd;
+	uint32_t k, id;
+
+	if (a < 0)
+		return -errno;
+	k = !live_slot(dir, a);
+	fd = bpf_map_lookup_elem(a, &k, &id) ? -errno :
+					       bpf_map_get_fd_by_id(id);
+	if (fd == -1)
+		fd = -errno;
+	close(a);
+	return fd;
+}
+
 /* The record an anchor holds: the committed one, else the pending one. */
 static json_t *anchor_state(int a)
 {
@@ -282,7 +298,9 @@ static void find(const struct want *w, struct found *f)
 {
 	struct if_nameindex *ifs = if_nameindex(), *i;
 
-	for (i = ifs; i && i->if_index; i++) {
+	/* Both programs found: the other interfaces can tell nothing more. */
+	for (i = ifs; i && i->if_index && (f->prog[0] < 0 || f->prog[1] < 0);
+	     i++) {
 		scan_hook(i->if_index, false, w, f);
 		scan_hook(i->if_index, true, w, f);
 	}
