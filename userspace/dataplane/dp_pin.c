@@ -573,11 +573,43 @@ json_t *dp_state_load_name(const char *dir, const char *name)
 	return doc;
 }
 
+/*
+ * Chunks k.. in one BPF_MAP_LOOKUP_BATCH (its in_batch is the key before
+ * the first it returns); NULL if the kernel gives fewer or other ones.
+ */
+static char *read_batch(int fd, uint32_t k, size_t len)
+{
+	__u32 n = (len + STATE_CHUNK - 1) / STATE_CHUNK, count = n,
+	      prev = k - 1, next, *keys = xmalloc(n * sizeof(*keys));
+	char *text = xmalloc((size_t)n * STATE_CHUNK + 1);
+	int err = bpf_map_lookup_batch(fd, &prev, &next, keys, text, &count,
+				       NULL);
+
+	if ((err && errno != ENOENT) || count != n || keys[0] != k ||
+	    keys[n - 1] != k + n - 1) {
+		free(text);
+		text = NULL;
+	}
+	free(keys);
+	return text;
+}
+
 /* len bytes from chunk k on, NUL-terminated; NULL with errno. */
 static char *read_chunks(int fd, uint32_t k, size_t len)
 {
-	char *chunk = xmalloc(STATE_CHUNK), *text = xmalloc(len + 1);
+	char *chunk, *text;
 	size_t off, n;
+
+	/* Many chunks (the rules): one syscall, not one each. */
+	if (len > 2 * STATE_CHUNK && k >= 1) {
+		text = read_batch(fd, k, len);
+		if (text) {
+			text[len] = '\0';
+			return text;
+		}
+	}
+	chunk = xmalloc(STATE_CHUNK);
+	text = xmalloc(len + 1);
 
 	for (off = 0; off < len; off += STATE_CHUNK, k++) {
 		n = len - off < STATE_CHUNK ? len - off : STATE_CHUNK;
