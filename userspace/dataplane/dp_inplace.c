@@ -78,7 +78,9 @@ int dp_inplace_table(int outer_fd, int64_t next, const struct dp_table *tab,
 	if (fd < 0)
 		return fd;
 	len = ((size_t)tab->size * stride + page - 1) / page * page;
-	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/* Every page is read: map them all at once, not fault by fault. */
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		   fd, 0);
 	close(fd);
 	if (mem == MAP_FAILED)
 		return -errno;

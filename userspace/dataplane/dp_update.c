@@ -5,6 +5,9 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -300,6 +303,25 @@ static void report_table(json_t *report, int64_t gen,
 	json_object_set_new(report, "rewrite", json_integer(tab->nrewrite));
 }
 
+/*
+ * Grow the heap by len at once and ask for transparent huge pages there
+ * (where THP is "madvise"): a thousand 4 KiB page faults become a few.
+ */
+static void heap_huge(size_t len)
+{
+	const uintptr_t huge = 2 << 20;
+	char *p = malloc(len);
+	uintptr_t a, z;
+
+	if (!p)
+		return;
+	a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	z = ((uintptr_t)p + len) & ~(huge - 1);
+	if (z > a)
+		madvise((void *)a, z - a, MADV_HUGEPAGE);
+	free(p);
+}
+
 int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
 {
 	int sw, n = 0, lock = -1, outer = -1, genfd = -1, tfd = -1,
@@ -313,6 +335,14 @@ int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
 	int64_t gen = -1;
 	bool acyclic, in_place;
 
+	/*
+	 * Its buffers (the rules twice, the table, the record: 0.5 MB each at
+	 * 100,000 rules) come from the heap and go back to it, so later ones
+	 * reuse pages already faulted in instead of mapping fresh ones.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 128 << 20);
+	heap_huge(8 << 20);
 	report = json_pack("{s:s}", "switch", o->name);
 	sw = dp_switch_rules(o, &r, &doc);
 	if (sw < 0 || dp_path(dir, o->name, NULL))
