@@ -437,8 +437,10 @@ out:
 	 * The next update may go in place once this flip is quiescent. Last,
 	 * with the big buffers freed: the child copies less.
 	 */
-	if (gen >= 0)
+	if (gen >= 0) {
 		dp_inplace_quiesce(dir, genfd, gen);
+		dp_phase("free, start the marking child");
+	}
 	dp_unlock(lock); /* the child keeps it until it is done */
 	if (genfd >= 0)
 		close(genfd);
