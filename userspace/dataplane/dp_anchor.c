@@ -150,14 +150,18 @@ int dp_anchor_set(const char *dir, bool pending, int map_fd)
 int dp_anchor_idle_fd(const char *dir)
 {
 	int a = anchor_open(dir), fd;
-	uint32_t k, id;
+	uint32_t live, idle, id, live_id;
 
 	if (a < 0)
 		return -errno;
-	k = !live_slot(dir, a);
-	fd = bpf_map_lookup_elem(a, &k, &id) ? -errno :
-					       bpf_map_get_fd_by_id(id);
-	if (fd == -1)
+	live = live_slot(dir, a);
+	idle = !live;
+	if (bpf_map_lookup_elem(a, &idle, &id))
+		fd = -errno;
+	/* One map in both slots (an older tagger killed in its commit). */
+	else if (!bpf_map_lookup_elem(a, &live, &live_id) && live_id == id)
+		fd = -EBUSY;
+	else if ((fd = bpf_map_get_fd_by_id(id)) < 0)
 		fd = -errno;
 	close(a);
 	return fd;

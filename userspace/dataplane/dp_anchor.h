@@ -36,7 +36,8 @@
  *                                     it) if dir has an anchor; 0 or -errno
  *   dp_anchor_idle_fd(dir)            the state map in the slot that is not
  *                                     live (the record an update replaced),
- *                                     or -errno (-ENOENT: none)
+ *                                     or -errno (-ENOENT: none, -EBUSY: the live
+ *                                     record's map is in that slot too)
  *   dp_anchor_sync(dir, kind, name, ifname)
  *                                     find the node ("switch" or "host";
  *                                     ifname for a host) in the kernel and

@@ -43,12 +43,15 @@ bool dp_inplace_ready(const char *dir, json_t *state, int gen_fd)
 /* The table in generation next's slot, if it is one tab fits exactly. */
 static int idle_table(int outer_fd, int64_t next, const struct dp_table *tab)
 {
-	__u32 slot = next & (TAGGER_RULE_SLOTS - 1), id, len;
+	__u32 slot = next & (TAGGER_RULE_SLOTS - 1), other = !slot, id, len,
+	      live_id;
 	struct bpf_map_info mi;
 	int fd;
 
 	if (bpf_map_lookup_elem(outer_fd, &slot, &id))
 		return -errno;
+	if (!bpf_map_lookup_elem(outer_fd, &other, &live_id) && live_id == id)
+		return -EBUSY; /* the live table itself */
 	fd = bpf_map_get_fd_by_id(id);
 	if (fd < 0)
 		return -errno;

@@ -248,8 +248,8 @@ static int swap_in(const char *dir, json_t *next_state, const struct rules *r,
  * The in-place path (dp_inplace.h): the idle table gets the entries that
  * differ, the anchor's idle record map the new record, both without a
  * write into an array of maps; then the same flip and commit as swap_in.
- * 1 if it could not start (nothing live changed: the caller replaces
- * the table instead), 0 done, -errno.
+ * 1 if it failed before the flip (nothing live changed: the caller
+ * replaces the table and the idle record instead), 0 done, -errno.
  */
 static int swap_in_place(const char *dir, json_t *next_state,
 			 const struct rules *r, int outer, int genfd,
@@ -277,8 +277,10 @@ static int swap_in_place(const char *dir, json_t *next_state,
 		err = dp_state_pin_fd(dir, DP_STATE_NEXT, sfd);
 	close(sfd);
 	dp_phase("write the idle record in place");
-	if (err)
-		return err == -ENOSPC ? 1 : err;
+	if (err) {
+		pr_debug("in place: %s; replacing the table\n", strerror(-err));
+		return 1;
+	}
 	err = dp_table_go(genfd, next);
 	dp_phase("swap (generation)");
 	if (err)
