@@ -5,8 +5,9 @@
 # state record in place, with no write into an array of maps. Checked:
 #  - the second update goes in place, and one right after it too (it
 #    waits for the first one's grace period, the lock);
-#  - the mark absent or of an older generation: the update replaces the
-#    table instead, and packets carry the new rules either way;
+#  - the mark absent or of an older generation, or the live record's map
+#    in both anchor slots: the update replaces the table instead, and
+#    packets carry the new rules either way;
 #  - a damaged compiled file is refused and changes nothing;
 #  - another namespace is refused;
 #  - killed at each of its bpf, rename, unlink and clone calls (its child
@@ -104,7 +105,17 @@ want_place true "after the mark-absent update" "$TGR_TMP/a.trb"
 head_set "$(dp_gen)" # generation - 1, + 1
 want_place false "stale mark" "$TGR_TMP/b.trb"
 want_place true "after the stale-mark update" "$TGR_TMP/a.trb"
-echo "ok: mark absent or stale: the table is replaced; the next update goes in place"
+# The live record's map in both anchor slots (an older tagger killed in
+# its commit leaves that): rewriting "the other slot" would rewrite the
+# live record; the update must replace it instead.
+head_set $(($(dp_gen) + 1)) # the mark as it is, once it is there
+for k in 0 1; do
+	bpftool map update pinned "$TAGGER_BPF_ROOT/S2/anchor" key $k 0 0 0 value pinned "$ST" ||
+		fail "anchor slot $k"
+done
+want_place false "one map in both anchor slots" "$TGR_TMP/b.trb"
+want_place true "after the doubled anchor slot" "$TGR_TMP/a.trb"
+echo "ok: mark absent or stale, or the live record in both slots: the table is replaced; the next update goes in place"
 
 # 3. A damaged compiled file (one byte of its rules flipped) is refused
 # before anything changes; another namespace is refused too.
