@@ -128,7 +128,9 @@ PY
 g=$(dp_gen)
 out=$(tgr S2 switch update S2 "$TGR_TMP/bad.trb" 2>&1)
 rc=$?
-[ $rc -eq 2 ] && echo "$out" | grep -q damaged || fail "damaged file: exit $rc: $out"
+if [ $rc -ne 2 ] || ! echo "$out" | grep -q damaged; then
+	fail "damaged file: exit $rc: $out"
+fi
 [ "$(dp_gen)" = "$g" ] || fail "damaged file: generation moved"
 consistent "after the damaged file"
 out=$(tgr S1 switch update S2 "$TGR_TMP/b.trb" 2>&1)
