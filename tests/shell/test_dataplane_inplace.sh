@@ -10,8 +10,9 @@
 #    packets carry the new rules either way;
 #  - a damaged compiled file is refused and changes nothing;
 #  - another namespace is refused;
-#  - killed at each of its bpf, rename, unlink and clone calls (its child
-#    too): show names the rules packets get, the next update works;
+#  - killed at each of its rename, unlink and clone calls and at the bpf
+#    calls of its in-place part that write, its child before it marks:
+#    show names the rules packets get, the next update works;
 #  - after random in-place updates the live table equals the one attach
 #    builds from scratch from the same rules (map dumps).
 source "$(dirname "$0")/../lib.sh"
@@ -141,12 +142,13 @@ want_place true "after the refusals" "$TGR_TMP/b.trb"
 echo "ok: a damaged compiled file and another namespace are refused; nothing moved"
 
 # 4. An in-place update killed at each of its rename, unlink and clone
-# calls, and at each of its last bpf calls (from reading the idle table's
-# slot on: the in-place part; test_dataplane_crash.sh kills updates at all
-# of them), and its child at its first dup2 (before the grace period: no
-# mark). strace counts calls per process. Before each, an update that
-# goes in place (a second one if the first did not), so the mark is
-# there and the killed one goes in place.
+# calls, at the first bpf call of its in-place part and at each bpf call
+# there that writes (map updates, the batch, the pin: a kill between two
+# reads leaves what a kill at the next write does; test_dataplane_crash.sh
+# kills updates at every bpf call), and its child at its first dup2
+# (before the grace period: no mark). strace counts calls per process.
+# Before each, an update that goes in place (a second one if the first
+# did not), so the mark is there and the killed one goes in place.
 files=("$TGR_TMP/a.trb" "$TGR_TMP/b.trb")
 ready() {
 	[ "$(upd "${files[$(($1 % 2))]}")" = true ] ||
@@ -158,12 +160,14 @@ count() {
 		"$TAGGER" switch update S2 "${files[1]}" >/dev/null 2>&1
 	awk -v s="$1" '$NF == s {print $4}' "$TGR_TMP/count"
 }
-# The first bpf call after -v's "build the table": the in-place part.
-first_inplace() {
+# The bpf calls of the in-place part (after -v's "build the table"): the
+# first one and those that write.
+inplace_writes() {
 	ready 0
 	nsx S2 strace -o "$TGR_TMP/calls" -e trace=bpf,write \
 		"$TAGGER" -v switch update S2 "${files[1]}" >/dev/null 2>&1
-	awk '/^bpf/ { n++ } /phase build the table/ { print n + 1; exit }' "$TGR_TMP/calls"
+	awk '/^bpf/ { n++ } /phase build the table/ { on = 1; print n + 1; next }
+		on && /^bpf\(BPF_(MAP_UPDATE|OBJ_PIN)/ { print n }' "$TGR_TMP/calls" | sort -un
 }
 kills=0
 killed() {	# killed SYSCALL K: an in-place update killed at its Kth SYSCALL
@@ -176,10 +180,11 @@ killed() {	# killed SYSCALL K: an in-place update killed at its Kth SYSCALL
 for sc in rename unlink clone bpf; do
 	n=$(count $sc)
 	[ "${n:-0}" -gt 0 ] || fail "no $sc calls counted"
-	from=1
-	[ $sc = bpf ] && from=$(first_inplace)
-	for k in $(seq "$from" "$n"); do killed $sc "$k"; done
-	echo "ok: killed at each of its $sc calls $from..$n: consistent ($(($(date +%s) - start)) s)"
+	at=$(seq "$n")
+	[ $sc = bpf ] && at=$(inplace_writes)
+	[ -n "$at" ] || fail "no $sc calls to kill at"
+	for k in $at; do killed $sc "$k"; done
+	echo "ok: killed at its $sc calls $(echo "$at" | tr '\n' ' ')of $n: consistent ($(($(date +%s) - start)) s)"
 done
 killed dup2 1
 echo "ok: its child killed before it marks: consistent"
