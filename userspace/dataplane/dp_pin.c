@@ -200,6 +200,7 @@ static double lock_timeout(void)
 static int lock_wait(int fd, const char *what)
 {
 	double deadline = now_seconds() + lock_timeout();
+	useconds_t nap = 250;
 
 	/* Not forever: a stuck holder gets named instead. */
 	while (flock(fd, LOCK_EX | LOCK_NB)) {
@@ -213,7 +214,12 @@ static int lock_wait(int fd, const char *what)
 			      what, lock_timeout(), what);
 			return -1;
 		}
-		usleep(10000);
+		/*
+		 * Short naps first: an update's child holds the lock for the
+		 * rest of one grace period (dp_inplace.h), a few ms; then 10 ms.
+		 */
+		usleep(nap);
+		nap = nap < 10000 ? nap * 2 : 10000;
 	}
 	return 0;
 }
