@@ -13,7 +13,10 @@ queued packets), S = the gate opened -> the first packet left that
 queue, R = XON crossing -> the first packet from the upstream
 arrived (the resumed flow, seen by the switch that sent the resume);
 lower case x, n, c, o: the agent woke up for that step (DONE_NS); W - 0
-BEGAN ENDED: the agent polled instead of sleeping (--busy-poll). For every C on the upstream port whose latest
+BEGAN ENDED: the agent polled instead of sleeping (--busy-poll); M - CPU
+T T: it moved off CPU, which drains a paused buffer; P - SAME EVENT_NS
+DONE_NS: an XON crossing at EVENT_NS, seen on the agent's own CPU (SAME
+1) or another (0), read at DONE_NS. For every C on the upstream port whose latest
 preceding crossing on the downstream port (same priority) is an X, the
 latency is C.done - X.event: from the buffer crossing XOFF to the
 upstream gate being closed. Likewise O after N: XON to flowing again.
