@@ -542,6 +542,8 @@ static void poll_mode(struct agent *a, bool on)
 		return;
 	now = now_ns();
 	a->polling = on;
+	/* Records need no wake-up while it polls (pfc_globals.h). */
+	__atomic_store_n(&a->skel->bss->agent_polling, on, __ATOMIC_SEQ_CST);
 	if (on) {
 		int port, p;
 
@@ -608,16 +610,24 @@ int pfc_loop(struct agent *a)
 	 */
 	memset(a->expect, 0, sizeof(a->expect));
 	a->polling = false;
+	/* A dead agent's standby: it may have died polling. */
+	__atomic_store_n(&a->skel->bss->agent_polling, 0, __ATOMIC_SEQ_CST);
 	pfc_keeper_start(a);
 	while (!stop) {
 		struct epoll_event evs[4];
 		uint64_t poll_at;
+		bool pending;
 		int n, i;
 
 		poll_mode(a, poll_due(a, now_ns(), &poll_at));
 		if (!a->polling)
 			arm(a, tfd, poll_at);
-		n = epoll_wait(ep, evs, 4, a->polling ? 0 : -1);
+		/*
+		 * After agent_polling was cleared: a record that came without
+		 * a wake-up is read now instead of slept over.
+		 */
+		pending = !a->polling && pfc_ring_ready(&rp);
+		n = epoll_wait(ep, evs, 4, a->polling || pending ? 0 : -1);
 		if (n < 0 && errno != EINTR) {
 			r = -errno;
 			break;
@@ -634,7 +644,7 @@ int pfc_loop(struct agent *a)
 		}
 		pfc_state_begin(a->st);
 		pfc_idle_leave(a);
-		if (a->polling)
+		if (a->polling || pending)
 			ring_buffer__consume(rb);
 		for (i = 0; i < n; i++) {
 			int fd = evs[i].data.fd;
