@@ -29,6 +29,7 @@ int pfc_cpu_avoid(struct pfc_cpu *c, int drain)
 	    sched_setaffinity(0, sizeof(out), &out) < 0)
 		return -1;
 	c->allowed = set;
+	c->set = out;
 	c->away = true;
 	c->moves++;
 	return drain;
@@ -36,9 +37,15 @@ int pfc_cpu_avoid(struct pfc_cpu *c, int drain)
 
 void pfc_cpu_restore(struct pfc_cpu *c)
 {
+	cpu_set_t now;
+
 	if (!c->away)
+		return;
+	c->away = false;
+	/* Someone else set it meanwhile: theirs stands. */
+	if (sched_getaffinity(0, sizeof(now), &now) < 0 ||
+	    !CPU_EQUAL(&now, &c->set))
 		return;
 	/* A superset: the scheduler does not move a running task for it. */
 	sched_setaffinity(0, sizeof(c->allowed), &c->allowed);
-	c->away = false;
 }

@@ -16,7 +16,8 @@
  * an XON it moves itself off that CPU if it is on it, within the CPUs it
  * was allowed when the polling began (taskset, cgroups), and only if one
  * is left. It takes its allowed set back when it stops polling, so an
- * idle or sleeping agent is placed by the scheduler as before.
+ * idle or sleeping agent is placed by the scheduler as before; unless its
+ * set was changed meanwhile (taskset while it polled): that one stays.
  *
  * API:
  *   struct pfc_cpu                     the mask to return to, moves made
@@ -35,6 +36,7 @@
 
 struct pfc_cpu {
 	cpu_set_t allowed; /* the set to return to (valid while away) */
+	cpu_set_t set; /* the set it moved to */
 	bool away; /* the agent excluded a CPU from its set */
 	uint64_t moves; /* times it moved */
 };

@@ -2,7 +2,8 @@
 /*
  * Where a polling agent may go (pfc_cpu.h): off the CPU that drains its
  * paused buffer when it is on it, within the set it was allowed, and
- * never to an empty set; and it gets its set back.
+ * never to an empty set; and it gets its set back, unless someone set
+ * another meanwhile.
  */
 #include <check.h>
 #include <sched.h>
@@ -73,6 +74,17 @@ START_TEST(restore_gives_the_set_back)
 	ck_assert(!c.away);
 	ck_assert_int_eq(sched_getaffinity(0, sizeof(now), &now), 0);
 	ck_assert(CPU_EQUAL(&now, &mine));
+	/* Set by someone else while away (taskset): theirs stands. */
+	cpu = sched_getcpu();
+	ck_assert_int_eq(pfc_cpu_avoid(&c, cpu), cpu);
+	CPU_ZERO(&now);
+	CPU_SET(cpu, &now);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(now), &now), 0);
+	pfc_cpu_restore(&c);
+	ck_assert(!c.away);
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(now), &now), 0);
+	ck_assert(CPU_COUNT(&now) == 1 && CPU_ISSET(cpu, &now));
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(mine), &mine), 0);
 	/* Not on the draining CPU: no move. */
 	cpu = sched_getcpu();
 	ck_assert_int_eq(pfc_cpu_avoid(&c, cpu == 0 ? 1 : 0), -1);
