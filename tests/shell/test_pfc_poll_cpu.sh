@@ -31,6 +31,9 @@ got() { python3 -c "import json; print(json.load(open('$TGR_TMP/recv.json'))['50
 # The CPU set of a process's main thread (the one that polls).
 cpus() { awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$1/task/$1/status"; }
 kinds() { awk -v k="$2" '$1 == k { n++ } END { print n + 0 }' "$1"; }
+# Lossless drops of the switches: where lost packets went, if any.
+drops() { echo "switch drops $(pfc_json sw1 "d['totals']['lossless_drops']")" \
+	"+ $(pfc_json sw2 "d['totals']['lossless_drops']")"; }
 
 pfc_line
 pfc_agent h1 p=h1-sw1
@@ -42,7 +45,7 @@ before=$(cpus "$pid")
 
 flow 3 60
 pfc_show sw1 >/dev/null	# its tick flushes the trace
-echo "lossless sent $(sent) got $(got); sw1: $(kinds "$TGR_TMP/sw1.trace" P) XON" \
+echo "lossless sent $(sent) got $(got) ($(drops)); sw1: $(kinds "$TGR_TMP/sw1.trace" P) XON" \
 	"crossings seen, $(kinds "$TGR_TMP/sw1.trace" M) moves"
 check "every lossless packet arrived" [ "$(sent)" -gt 1000 -a "$(got)" = "$(sent)" ]
 check "sw1 said where it saw its XON crossings (P lines)" \
@@ -58,7 +61,7 @@ taskset -p -c 0 "$pid" >/dev/null
 moves=$(kinds "$TGR_TMP/sw1.trace" M)
 flow 3 60
 pfc_show sw1 >/dev/null
-echo "confined: lossless sent $(sent) got $(got);" \
+echo "confined: lossless sent $(sent) got $(got) ($(drops));" \
 	"moves $(($(kinds "$TGR_TMP/sw1.trace" M) - moves))"
 check "every lossless packet arrived" [ "$(sent)" -gt 1000 -a "$(got)" = "$(sent)" ]
 check "an agent confined to CPU 0 makes no move" \
