@@ -125,13 +125,19 @@ struct pfc_event {
 	__u32 slot;
 	__u32 prio; /* XOFF/XON: the priority */
 	__u32 vector; /* RX: class-enable vector; XOFF: 1 if the
-				 * BPF side sent the PAUSE itself */
+				 * BPF side sent the PAUSE itself; XON and
+				 * XON_NEAR: PFC_EV_CPU(the CPU it was seen
+				 * on), 0: not said */
 	__u16 quanta[PFC_PRIOS]; /* RX: quanta, host byte order */
 	__u64 ts; /* bpf_ktime_get_ns() */
 	__u64 since; /* RESUMED: the XON crossing's ts */
 };
 
 _Static_assert(sizeof(struct pfc_event) == 48, "pfc_event layout");
+
+/* A CPU in an event's vector, and back (-1: not said). */
+#define PFC_EV_CPU(cpu) ((__u32)(cpu) + 1)
+#define PFC_EV_CPU_OF(vector) ((int)(vector)-1)
 
 /*
  * The threshold rule, shared so that the unit tests run the code the data

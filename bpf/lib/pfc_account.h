@@ -181,7 +181,8 @@ static __always_inline void pfc_near_xon(struct pfc_pp *c, __u32 slot,
 	if (!*n && pfc_xon_near(c->xoff, now_b, xon_bytes[prio & 7],
 				xon_near_bytes[prio & 7])) {
 		*n = 1;
-		pfc_emit(PFC_EV_XON_NEAR, slot, prio, 0, 0);
+		pfc_emit(PFC_EV_XON_NEAR, slot, prio,
+			 PFC_EV_CPU(bpf_get_smp_processor_id()), 0);
 	}
 }
 
@@ -225,7 +226,8 @@ static __always_inline void pfc_give_back(struct sk_buff___pfc *skb,
 	    !pfc_xoff_next(1, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
 	    __sync_val_compare_and_swap(&c->xoff, 1, 0) == 1) {
 		c->xon_at = bpf_ktime_get_ns();
-		pfc_emit(PFC_EV_XON, slot, prio, 0, 0);
+		pfc_emit(PFC_EV_XON, slot, prio,
+			 PFC_EV_CPU(bpf_get_smp_processor_id()), 0);
 	}
 }
 

@@ -71,7 +71,7 @@ static __always_inline int pfc_rx(struct __sk_buff *skb, __u32 slot)
 #pragma unroll
 	for (int p = 0; p < PFC_PRIOS; p++)
 		e->quanta[p] = bpf_ntohs(f.quanta[p]);
-	bpf_ringbuf_submit(e, 0);
+	pfc_submit(e);
 	return TC_ACT_SHOT; /* consumed */
 }
 

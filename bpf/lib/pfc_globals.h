@@ -12,6 +12,7 @@
  *   maps: ports (ifindex -> slot), pp, ring, events
  *   pfc_pp_get(slot, prio), pfc_port_slot(ifindex, &slot)
  *   pfc_emit(type, slot, prio, sent, since)   a record to the agent
+ *   pfc_submit(e)                              commit a reserved record
  */
 #ifndef __TAGGER_LIB_PFC_GLOBALS_H
 #define __TAGGER_LIB_PFC_GLOBALS_H
@@ -54,6 +55,17 @@ __u32 tx_watches;
  * anything is buffered.
  */
 __u32 agent_asleep;
+
+/*
+ * 1 while the agent polls its ring buffer (--busy-poll,
+ * userspace/pfc/pfc_poll.h): a record then needs no wake-up, whose
+ * irq_work is a self-IPI (in a VM an exit to the host) in the softirq
+ * that emits it. The agent clears it, then looks at the ring once more
+ * before it sleeps; pfc_emit() reads it again after its commit (a full
+ * barrier) and forces a wake-up if it was cleared meanwhile, so a record
+ * is either seen by that look or wakes the agent.
+ */
+__u32 agent_polling;
 
 /*
  * Which egress priorities each ingress priority was queued at (the data
@@ -128,6 +140,25 @@ static __always_inline int pfc_port_slot(__u32 ifindex, __u32 *slot)
 	return 0;
 }
 
+/*
+ * Commit a reserved record: with no wake-up while the agent polls (see
+ * agent_polling), forcing one if it stopped polling meanwhile.
+ */
+static __always_inline void pfc_submit(void *e)
+{
+	if (!*(volatile __u32 *)&agent_polling) {
+		bpf_ringbuf_submit(e, 0);
+		return;
+	}
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	if (!*(volatile __u32 *)&agent_polling) {
+		/* It stopped polling meanwhile: it may sleep. */
+		struct pfc_event w = { .type = PFC_EV_WAKE };
+
+		bpf_ringbuf_output(&events, &w, sizeof(w), BPF_RB_FORCE_WAKEUP);
+	}
+}
+
 /* sent: XOFF's "the BPF side sent the PAUSE"; since: RESUMED's crossing. */
 static __always_inline void pfc_emit(__u32 type, __u32 slot, __u32 prio,
 				     __u32 sent, __u64 since)
@@ -143,7 +174,7 @@ static __always_inline void pfc_emit(__u32 type, __u32 slot, __u32 prio,
 	e->vector = sent;
 	e->ts = bpf_ktime_get_ns();
 	e->since = since;
-	bpf_ringbuf_submit(e, 0);
+	pfc_submit(e);
 }
 
 #endif /* __TAGGER_LIB_PFC_GLOBALS_H */

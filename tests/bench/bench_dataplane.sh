@@ -193,6 +193,70 @@ for x in json trb; do
 		grep '^phase' | sed 's/^/   /'
 	TAGGER_BPF_ROOT=$BPFFS/B/tagger nsx bigB "$T" switch update big "$TGR_TMP/big-a.$x" >/dev/null
 done
+
+# In place (dp_inplace.h) against replacing the table, one rule changed,
+# compiled input, all on side B's switch in one sequence per round:
+#   main a1   the tagger of BENCH_DP_MAIN (the main branch before the
+#             in-place update), which leaves no quiescence mark
+#   fallback  this tree right after it: no mark, so it replaces the table
+#   in place  this tree again: the mark is there
+# and "back to back": this tree at once after its own update (it waits
+# for the lock its predecessor's child holds for one grace period). Timed
+# inside the namespace (no nsenter), ms resolution (time.perf_counter,
+# CPU from getrusage), spaced 50 ms apart but for the back-to-back one.
+mrev=${BENCH_DP_MAIN:-51341a5}
+M=$(bash tools/bench-ab.sh --binary "$mrev" 2>/dev/null) || M=
+if [ -n "$M" ]; then
+	"$M" switch pack "$TGR_TMP/big-a.json" -o "$TGR_TMP/big-a.mtrb" >/dev/null &&
+		"$M" switch pack "$TGR_TMP/big-a1.json" -o "$TGR_TMP/big-a1.mtrb" >/dev/null || M=
+fi
+echo
+echo "-- 3b. one rule of 100,800 changed, compiled rules: in place vs replacing the table"
+echo "   (main = $mrev), ${IROUNDS:=15} rounds; median and fastest wall, median CPU, in ms"
+[ -n "$M" ] || echo "   (no tagger of $mrev: this tree only)"
+TAGGER_BPF_ROOT=$BPFFS/B/tagger nsx bigB python3 - "$T" "${M:-}" "$TGR_TMP" "$IROUNDS" <<'PY' || exit 1
+import json, resource, statistics, subprocess, sys, time
+T, M, tmp, rounds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+res = {}
+def run(label, binary, f, gap=0.05):
+    time.sleep(gap)
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    out = subprocess.run([binary, "-j", "switch", "update", "big", f],
+                         stdout=subprocess.PIPE, check=True).stdout
+    w = (time.perf_counter() - t0) * 1e3
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    c = (r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime) * 1e3
+    place = json.loads(out).get("in_place")
+    res.setdefault(label, []).append((w, c, place))
+for k in range(rounds):
+    a, b = ("a1", "a") if k % 2 else ("a", "a1")
+    if M:
+        run("main (%s)" % M.split("/")[-2][:7], M, "%s/big-%s.mtrb" % (tmp, a))
+        run("this tree, fallback", T, "%s/big-%s.trb" % (tmp, b))
+    else:
+        run("this tree", T, "%s/big-%s.trb" % (tmp, b))
+    run("this tree, in place", T, "%s/big-%s.trb" % (tmp, a))
+    run("this tree, back to back", T, "%s/big-%s.trb" % (tmp, b), gap=0)
+print("   %-28s %8s %8s %8s  %s" % ("update", "wall", "fastest", "CPU", "in place"))
+for label, v in res.items():
+    places = sorted({str(p) for _, _, p in v})
+    print("   %-28s %8.1f %8.1f %8.1f  %s" % (label, statistics.median(x[0] for x in v),
+          min(x[0] for x in v), statistics.median(x[1] for x in v), "/".join(places)))
+# Starting the process alone (libbpf, jansson, glpk, libstdc++ ...).
+w = []
+for _ in range(30):
+    t0 = time.perf_counter()
+    subprocess.run([T, "--version"], stdout=subprocess.DEVNULL, check=True)
+    w.append((time.perf_counter() - t0) * 1e3)
+print("   %-28s %8.1f %8.1f" % ("tagger --version", statistics.median(w), min(w)))
+PY
+echo "   where the time goes in place (-v, one rule changed, compiled; wall and CPU ms):"
+TAGGER_BPF_ROOT=$BPFFS/B/tagger nsx bigB "$T" switch update big "$TGR_TMP/big-a.trb" >/dev/null
+sleep 0.05
+TAGGER_BPF_ROOT=$BPFFS/B/tagger nsx bigB "$T" -v switch update big "$TGR_TMP/big-a1.trb" 2>&1 >/dev/null |
+	grep '^phase' | sed 's/^/   /'
+echo "   load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "   the floor: one write into an array of maps (build/bench/dp_gp, 20 runs)"
 [ -x build/bench/dp_gp ] || make -s build/bench/dp_gp >/dev/null || exit 1
 build/bench/dp_gp 20 | sed 's/^/   /'

@@ -146,6 +146,20 @@ if t["n"] and r["xon_send"]["n"] and r["xon_apply"]["n"] and r["reopen_out"]["n"
     tot = sum(v for _, v in parts)
     print("      stage shares of XON -> upstream sends again (medians): " +
           ", ".join(f"{w} {v} us ({100 * v / tot:.0f}%)" for w, v in parts))
+st = r.get("xon_stages", {})
+if st.get("detect", {}).get("n"):
+    names = (("detect", "crossing seen"), ("send", "frame at the upstream"),
+             ("wake", "upstream acts"), ("gate", "gate changed (netlink)"),
+             ("first", "first packet out"))
+    print(f"      step by step (n={st['detect']['n']}, medians): " +
+          ", ".join(f"{w} {st[k]['median_us']} us" for k, w in names) +
+          f"; the downstream's whole send {st['send_call']['median_us']} us")
+cp = r.get("xon_cpu", {})
+if cp.get("own", {}).get("n") or cp.get("other", {}).get("n"):
+    o, t = cp["own"], cp["other"]
+    print(f"      XON crossings seen on the agent's own CPU: {o['n']} "
+          f"(read after {o.get('median_us', '-')} us), on another: {t['n']} "
+          f"({t.get('median_us', '-')} us); moves off a draining CPU: {cp['moves']}")
 c = r["poll"]["caught"]
 cw = ", ".join(f"{'resume sent' if k == 'n' else 'gate opened'} {v[0]}/{v[1]}"
                for k, v in sorted(c.items()))

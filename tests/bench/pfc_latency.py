@@ -13,7 +13,10 @@ queued packets), S = the gate opened -> the first packet left that
 queue, R = XON crossing -> the first packet from the upstream
 arrived (the resumed flow, seen by the switch that sent the resume);
 lower case x, n, c, o: the agent woke up for that step (DONE_NS); W - 0
-BEGAN ENDED: the agent polled instead of sleeping (--busy-poll). For every C on the upstream port whose latest
+BEGAN ENDED: the agent polled instead of sleeping (--busy-poll); M - CPU
+T T: it moved off CPU, which drains a paused buffer; P - SAME EVENT_NS
+DONE_NS: an XON crossing at EVENT_NS, seen on the agent's own CPU (SAME
+1) or another (0), read at DONE_NS. For every C on the upstream port whose latest
 preceding crossing on the downstream port (same priority) is an X, the
 latency is C.done - X.event: from the buffer crossing XOFF to the
 upstream gate being closed. Likewise O after N: XON to flowing again.
@@ -22,7 +25,10 @@ sent, "xoff_apply": PAUSE received -> gate closed, "xon_send": XON
 crossing -> resume sent, "xon_apply": resume received -> gate open,
 "xon_kick_returned": XON crossing -> the kick's send returned,
 "xon_out": XON crossing -> the upstream's first packet out (S),
-"reopen_out": the gate opened -> that first packet out, "xon_flow":
+"reopen_out": the gate opened -> that first packet out, "xon_stages":
+{step: ...} XON -> upstream sends again step by step (stages()),
+"xon_cpu": {"moves", "own", "other"} where the XON crossings were seen
+(placed()), "xon_flow":
 XON crossing -> first packet back (R lines of the downstream trace)} with
 n, median_us, p99_us, max_us; "wake": {kind: ...} how long the agents
 took to wake up, per lower-case kind; "poll": {"ms": time spent polling,
@@ -105,6 +111,51 @@ def by_polling(down, up, dspans, uspans, out):
             out.setdefault(key, []).append((sent[j][1] - x) / 1000.0)
 
 
+def stages(down, up, out):
+    """XON -> upstream sends again, step by step, for the resumes whose
+    every step is traced: out[step] gets the step's time (us). detect: the
+    crossing -> the downstream agent acts (n); send: it began the send ->
+    the frame at the upstream's ingress (o's EVENT); wake: -> the upstream
+    agent acts (o); gate: -> the netlink change returned (O); first: -> the
+    reopened queue's first packet left (S); send_call: the downstream's
+    whole send (n -> N)."""
+    for prio, ups in up.items():
+        downs = sorted((d for d in down.get(prio, []) if d[0] in "XN"),
+                       key=lambda d: d[1])
+        done = [d[1] for d in downs]
+        acted = {d[1]: d[2] for d in down.get(prio, []) if d[0] == "n"}
+        opened = {ev: fin for k, ev, fin in ups if k == "O"}
+        sent = sorted((ev, fin) for k, ev, fin in ups if k == "S")
+        starts = [ev for ev, _ in sent]
+        for kind, ev, fin in ups:
+            if kind != "o" or ev not in opened:
+                continue
+            i = bisect.bisect_right(done, ev) - 1
+            if i < 0 or downs[i][0] != "N" or downs[i][1] not in acted:
+                continue
+            x, n_at, o_at = downs[i][1], acted[downs[i][1]], opened[ev]
+            j = bisect.bisect_left(starts, o_at)
+            if j >= len(sent) or sent[j][0] != o_at or sent[j][1] - x > 1e6:
+                continue
+            for k, v in (("detect", n_at - x), ("send", ev - n_at),
+                         ("wake", fin - ev), ("gate", o_at - fin),
+                         ("first", sent[j][1] - o_at),
+                         ("send_call", downs[i][2] - n_at)):
+                out.setdefault(k, []).append(v / 1000.0)
+
+
+def placed(path, out):
+    """P lines: XON crossings seen on the agent's own CPU or another, and
+    how long the agent took to read them; M lines: its moves."""
+    for line in open(path):
+        f = line.split()
+        if len(f) == 5 and f[0] == "P":
+            out.setdefault("own" if f[2] == "1" else "other", []).append(
+                (int(f[4]) - int(f[3])) / 1000.0)
+        elif len(f) == 5 and f[0] == "M":
+            out["moves"] = out.get("moves", 0) + 1
+
+
 def pair(down, up, want_down, want_up, out, parts=None):
     for prio, ups in up.items():
         # Ordered by the crossing time: the frame it sent can arrive
@@ -152,12 +203,15 @@ def main(a):
             polled[path] = polls(path)
     poll = {"ms": round(sum(e - b for v in polled.values() for b, e in v)
                         / 1e6, 1), "caught": {}}
-    woke, split = {}, {}
+    woke, split, steps, cpu = {}, {}, {}, {}
+    for path in seen:
+        placed(path, cpu)
     for i in range(0, len(a), 4):
         down, up = load(a[i], a[i + 1]), load(a[i + 2], a[i + 3])
         caught(down, polled[a[i]], "n", poll["caught"], woke)
         caught(up, polled[a[i + 2]], "o", poll["caught"], woke)
         by_polling(down, up, polled[a[i]], polled[a[i + 2]], split)
+        stages(down, up, steps)
         pair(down, up, "X", "C", xoff, parts)
         pair(down, up, "N", "O", xon, xparts)
         pair(down, up, "N", "K", kicked)
@@ -178,6 +232,10 @@ def main(a):
                       "reopen_out": stats(flow.get("S", [])),
                       "xoff_send": stats(parts[0]),
                       "xoff_apply": stats(parts[1]),
+                      "xon_stages": {k: stats(v) for k, v in steps.items()},
+                      "xon_cpu": {"moves": cpu.get("moves", 0),
+                                  "own": stats(cpu.get("own", [])),
+                                  "other": stats(cpu.get("other", []))},
                       "xon_send": stats(xparts[0]),
                       "xon_apply": stats(xparts[1])}))
 

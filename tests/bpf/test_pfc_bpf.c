@@ -17,6 +17,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/epoll.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -164,6 +165,44 @@ START_TEST(pfc_frame_is_consumed_and_counted_per_priority)
 	ck_assert_uint_eq(evs[0].vector, 0x18);
 	ck_assert_uint_eq(evs[0].quanta[3], 0xffff);
 	ck_assert_uint_eq(evs[0].quanta[4], 0);
+}
+END_TEST
+
+/*
+ * While the agent polls (agent_polling), a record is committed without a
+ * wake-up (its irq_work is a self-IPI in the softirq); otherwise it wakes
+ * the agent's epoll as before. The epoll is set up on the empty ring
+ * first: adding it to a ring that holds data reports it at once.
+ */
+START_TEST(a_record_wakes_the_agent_only_when_it_does_not_poll)
+{
+	struct ring_buffer *rb;
+	struct epoll_event ev;
+	struct pkt f;
+	int ep;
+
+	NEED_ROOT();
+	pkt_build(&f, PKT_PFC, 0, 0, 0, 0);
+	memset(f.b + 16, 0, 18);
+	f.b[17] = 1u << 3; /* a resume of priority 3 */
+	nevs = 0;
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, NULL,
+			      NULL);
+	ck_assert_ptr_nonnull(rb);
+	ep = ring_buffer__epoll_fd(rb);
+	skel->bss->agent_polling = 1;
+	ck_assert_uint_eq(ingress(&f, 0).ret, SHOT);
+	ck_assert_int_eq(epoll_wait(ep, &ev, 1, 200), 0); /* no wake-up */
+	ck_assert_int_eq(ring_buffer__consume(rb), 1); /* but it is there */
+	/* It stops polling, reads the ring once more (empty), sleeps: */
+	skel->bss->agent_polling = 0;
+	ck_assert_uint_eq(ingress(&f, 0).ret, SHOT);
+	ck_assert_int_eq(epoll_wait(ep, &ev, 1, 2000), 1); /* woken */
+	ck_assert_int_eq(ring_buffer__consume(rb), 1);
+	ck_assert_int_eq(nevs, 2);
+	ck_assert_uint_eq(evs[0].type, PFC_EV_RX);
+	ck_assert_uint_eq(evs[1].type, PFC_EV_RX);
+	ring_buffer__free(rb);
 }
 END_TEST
 
@@ -318,6 +357,7 @@ Suite *pfc_bpf_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, pfc_frame_is_consumed_and_counted_per_priority);
+	tcase_add_test(tc, a_record_wakes_the_agent_only_when_it_does_not_poll);
 	tcase_add_test(
 		tc,
 		pause_and_kick_frames_without_a_class_are_consumed_silently);

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the VM of tests/shell/test_dataplane_vm.sh (Debian's stock
 # kernel, before tcx): the BPF test-run suite, then attach / update / show /
-# detach on a switch namespace. The host checks what this prints.
+# update in place / detach on a switch namespace. The host checks what this prints.
 cd "$1" || exit 1
 echo "kernel $(uname -r)"
 build/test_runner -t dataplane 2>&1 | tail -1
@@ -15,4 +15,8 @@ t switch attach S2 tests/shell/fixtures/dp_line.rules.json
 nsenter --net=/run/netns/sw tc filter show dev l ingress | grep -c tagger_ingress
 t switch update S2 tests/shell/fixtures/dp_line.rules.json
 t -j switch show S2
+# The second update goes in place (mmap of the idle table, batch writes).
+t -j switch update S2 tests/shell/fixtures/dp_line.rules.json |
+	sed -n 's/.*\("in_place":[a-z]*\).*/\1/p; /^exit/p'
+t -j switch show S2 | sed -n 's/.*\("generation":[0-9]*\).*/\1/p; /^exit/p'
 t switch detach S2

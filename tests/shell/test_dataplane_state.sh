@@ -80,10 +80,12 @@ if [ -n "${OLD_TAGGER:-}" ]; then
 		[ ! -e "$TAGGER_BPF_ROOT/S2" ] || fail "$mode: old state: pins left"
 		[ -z "$(nsx S2 tc filter show dev l ingress)" ] || fail "$mode: filter left"
 		echo "ok: $mode: a switch attached by $OLD_TAGGER is updated and detached"
-		# And the other way: after one and two updates by this tagger (the
-		# live record in either anchor slot), the older one still shows,
-		# updates and detaches the switch.
-		for n in 1 2; do
+		# And the other way: after one, two and three updates by this
+		# tagger (the live record in either anchor slot; from the second
+		# on written in place, dp_inplace.h), the older one still shows,
+		# updates and detaches the switch; after the older one's update
+		# this one replaces the table (no mark), then goes in place again.
+		for n in 1 2 3; do
 			tgr S2 switch attach S2 "$F" --mode $mode >/dev/null || fail "attach"
 			for _ in $(seq $n); do
 				tgr S2 switch update S2 "$F" >/dev/null || fail "update"
@@ -92,6 +94,11 @@ if [ -n "${OLD_TAGGER:-}" ]; then
 			nsx S2 "$OLD_TAGGER" switch update S2 "$F" >/dev/null ||
 				fail "$mode: old update after $n"
 			tgr S2 switch show S2 >/dev/null || fail "$mode: show after the old update"
+			for want in False True; do
+				[ "$(tgr S2 -j switch update S2 "$F" | dp_json 'd["in_place"]')" = $want ] ||
+					fail "$mode: update after the old update: in place is not $want"
+			done
+			nsx S2 "$OLD_TAGGER" switch show S2 >/dev/null || fail "$mode: old show after in place"
 			nsx S2 "$OLD_TAGGER" switch detach S2 >/dev/null || fail "$mode: old detach after $n"
 			[ ! -e "$TAGGER_BPF_ROOT/S2" ] || fail "$mode: pins left by the old detach"
 		done

@@ -22,6 +22,8 @@ check "attach falls back to cls_bpf and says so" grep -q "ports attached with tc
 check "the filter is on the port" grep -qx "1" <<<"$out"
 check "update swaps (generation 1)" grep -q "generation 1 live" <<<"$out"
 check "show reads the pins" grep -q '"mode":"tc","generation":1' <<<"$out"
+check "the second update goes in place (generation 2)" grep -qx '"in_place":true' <<<"$out"
+check "show after it" grep -qx '"generation":2' <<<"$out"
 check "detach" grep -q "switch S2: detached from 3 ports" <<<"$out"
-[ "$(grep -c '^exit 0$' <<<"$out")" -eq 4 ] || fail "a tagger command failed in the VM"
+[ "$(grep -c '^exit 0$' <<<"$out")" -eq 6 ] || fail "a tagger command failed in the VM"
 echo PASS

@@ -10,6 +10,8 @@
 #     sees the queue held behind it, and the gate reopens when it expires;
 #   - an agent killed while asleep: its standby takes over, goes to sleep,
 #     and the node still pauses.
+# An agent keeps little memory resident: it locks its memory (mlockall), so a
+# thread's default 8 MiB stack would be resident in full.
 # Also: `pfc show` prints the agent's --busy-poll, and reads the state of
 # an agent of the release before (version 5, without it).
 source "$(dirname "$0")/../lib.sh"
@@ -57,6 +59,10 @@ w1=$(wakeups "$pid")
 echo "sw1's agent woke $((w1 - w0)) times in 2 s asleep"
 check "... and stays asleep: at most 5 wake-ups in 2 s (a tick every 50 ms is 40)" \
 	[ $((w1 - w0)) -le 5 ]
+rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
+echo "sw1's agent keeps $rss KiB resident"
+check "... in at most 16 MiB: locked memory (mlockall) must not lock 8 MiB thread stacks" \
+	[ "$rss" -le 16384 ]
 pfc_show sw1 >"$TGR_TMP/sw1-idle.json"
 check "show says so (idle.asleep) and counts the ticks" \
 	[ "$(J sw1-idle "d['idle']['asleep'] and d['idle']['ticks'] > 0")" = True ]

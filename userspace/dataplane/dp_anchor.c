@@ -147,6 +147,26 @@ int dp_anchor_set(const char *dir, bool pending, int map_fd)
 	return err;
 }
 
+int dp_anchor_idle_fd(const char *dir)
+{
+	int a = anchor_open(dir), fd;
+	uint32_t live, idle, id, live_id;
+
+	if (a < 0)
+		return -errno;
+	live = live_slot(dir, a);
+	idle = !live;
+	if (bpf_map_lookup_elem(a, &idle, &id))
+		fd = -errno;
+	/* One map in both slots (an older tagger killed in its commit). */
+	else if (!bpf_map_lookup_elem(a, &live, &live_id) && live_id == id)
+		fd = -EBUSY;
+	else if ((fd = bpf_map_get_fd_by_id(id)) < 0)
+		fd = -errno;
+	close(a);
+	return fd;
+}
+
 /* The record an anchor holds: the committed one, else the pending one. */
 static json_t *anchor_state(int a)
 {
@@ -282,7 +302,9 @@ static void find(const struct want *w, struct found *f)
 {
 	struct if_nameindex *ifs = if_nameindex(), *i;
 
-	for (i = ifs; i && i->if_index; i++) {
+	/* Both programs found: the other interfaces can tell nothing more. */
+	for (i = ifs; i && i->if_index && (f->prog[0] < 0 || f->prog[1] < 0);
+	     i++) {
 		scan_hook(i->if_index, false, w, f);
 		scan_hook(i->if_index, true, w, f);
 	}
@@ -339,8 +361,9 @@ static int mirror_maps(const char *dir, const struct found *f)
 		memset(&mi, 0, sizeof(mi));
 		len = sizeof(mi);
 		/* The kernel keeps BPF_OBJ_NAME_LEN - 1 characters of a name. */
-		for (k = 0;
-		     !bpf_obj_get_info_by_fd(fd, &mi, &len) && map_pins[k]; k++)
+		if (bpf_obj_get_info_by_fd(fd, &mi, &len))
+			mi.name[0] = '\0';
+		for (k = 0; mi.name[0] && map_pins[k]; k++)
 			if (!strncmp(mi.name, map_pins[k],
 				     BPF_OBJ_NAME_LEN - 1)) {
 				err = mirror(dir, map_pins[k], fd);
@@ -401,15 +424,42 @@ static int drop_stale(const char *dir)
 	return 0;
 }
 
+/*
+ * The interface the node most likely runs on: a host's own, a switch's
+ * first port as its pinned record says; 0 if none. Only a hint: what it
+ * finds is checked as any other interface's programs.
+ */
+static unsigned int hint_ifindex(const char *dir, const char *ifname)
+{
+	json_t *st, *port;
+	unsigned int idx;
+
+	if (ifname)
+		return if_nametoindex(ifname);
+	st = dp_state_load(dir);
+	port = json_array_get(json_object_get(st, "ports"), 0);
+	idx = (unsigned int)json_integer_value(
+		json_object_get(port, "ifindex"));
+	json_decref(st);
+	return idx;
+}
+
 int dp_anchor_sync(const char *dir, const char *kind, const char *name,
 		   const char *ifname)
 {
 	struct found f = { .anchor = -1, .prog = { -1, -1 } };
 	struct want w = { kind, name, ifname };
+	unsigned int hint = hint_ifindex(dir, ifname);
 	char parent[PATH_MAX];
 	int err = 0, k;
 
-	find(&w, &f);
+	/* The hinted interface first: one query there, not one everywhere. */
+	if (hint) {
+		scan_hook((int)hint, false, &w, &f);
+		scan_hook((int)hint, true, &w, &f);
+	}
+	if (f.prog[0] < 0 || f.prog[1] < 0)
+		find(&w, &f);
 	if (f.anchor < 0)
 		return drop_stale(dir);
 	snprintf(parent, sizeof(parent), "%s", dir);

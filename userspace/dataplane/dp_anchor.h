@@ -34,6 +34,10 @@
  *   dp_anchor_set(dir, pending, fd)   put map fd in the live slot, or the
  *                                     other one if pending (fd < 0: empty
  *                                     it) if dir has an anchor; 0 or -errno
+ *   dp_anchor_idle_fd(dir)            the state map in the slot that is not
+ *                                     live (the record an update replaced),
+ *                                     or -errno (-ENOENT: none, -EBUSY: the live
+ *                                     record's map is in that slot too)
  *   dp_anchor_sync(dir, kind, name, ifname)
  *                                     find the node ("switch" or "host";
  *                                     ifname for a host) in the kernel and
@@ -52,6 +56,7 @@
 
 int dp_anchor_create(const char *dir, const int *progs, int n);
 int dp_anchor_set(const char *dir, bool pending, int map_fd);
+int dp_anchor_idle_fd(const char *dir);
 int dp_anchor_sync(const char *dir, const char *kind, const char *name,
 		   const char *ifname);
 

@@ -24,6 +24,7 @@
 #define BPF_FS_MAGIC_ 0xcafe4a11
 #define STATE_CHUNK DP_STATE_CHUNK
 #define STATE_MAGIC 0x74677273u /* "tgrs" */
+#define STATE_SLACK(n) ((n) / 8 + 2)
 
 static const char *root_opt;
 static bool root_private;
@@ -199,6 +200,7 @@ static double lock_timeout(void)
 static int lock_wait(int fd, const char *what)
 {
 	double deadline = now_seconds() + lock_timeout();
+	useconds_t nap = 250;
 
 	/* Not forever: a stuck holder gets named instead. */
 	while (flock(fd, LOCK_EX | LOCK_NB)) {
@@ -212,7 +214,12 @@ static int lock_wait(int fd, const char *what)
 			      what, lock_timeout(), what);
 			return -1;
 		}
-		usleep(10000);
+		/*
+		 * Short naps first: an update's child holds the lock for the
+		 * rest of one grace period (dp_inplace.h), a few ms; then 10 ms.
+		 */
+		usleep(nap);
+		nap = nap < 10000 ? nap * 2 : 10000;
 	}
 	return 0;
 }
@@ -309,9 +316,15 @@ void dp_unlock(int fd)
 	netns_lock = -1;
 }
 
+/*
+ * Chunk 0 of a state map. Older taggers read magic and len only; quiet
+ * is the in-place update's mark (dp_state_quiet_mark), zero in a record
+ * as written.
+ */
 struct state_head {
 	uint32_t magic;
 	uint32_t len;
+	uint64_t quiet; /* generation + 1 whose idle table is quiescent */
 };
 
 /* Write text from chunk k on; 0 or -errno. */
@@ -356,6 +369,13 @@ static char *record_text(json_t *state, size_t extra_len, uint32_t *at)
 	return text;
 }
 
+/* Chunks after chunk 0 that a record of len bytes and its extra take. */
+static size_t record_chunks(uint32_t at, size_t len, size_t extra_len)
+{
+	return at ? at - 1 + (extra_len + STATE_CHUNK - 1) / STATE_CHUNK :
+		    (len + STATE_CHUNK - 1) / STATE_CHUNK;
+}
+
 int dp_state_save(const char *dir, const char *name, json_t *state)
 {
 	return dp_state_save_extra(dir, name, state, NULL, 0);
@@ -368,10 +388,8 @@ int dp_state_save_extra(const char *dir, const char *name, json_t *state,
 	uint32_t at, k;
 	char *text = record_text(state, extra_len, &at);
 	size_t len = strlen(text);
-	size_t nchunks =
-		at ? at - 1 + (extra_len + STATE_CHUNK - 1) / STATE_CHUNK :
-		     (len + STATE_CHUNK - 1) / STATE_CHUNK;
-	struct state_head head = { STATE_MAGIC, (uint32_t)len };
+	size_t nchunks = record_chunks(at, len, extra_len);
+	struct state_head head = { STATE_MAGIC, (uint32_t)len, 0 };
 	char *chunk = xcalloc(1, STATE_CHUNK);
 	int fd, err = 0;
 
@@ -381,8 +399,10 @@ int dp_state_save_extra(const char *dir, const char *name, json_t *state,
 	}
 	/* An inner map of the anchor (dp_anchor.h): any size fits it. */
 	LIBBPF_OPTS(bpf_map_create_opts, mo, .map_flags = BPF_F_INNER_MAP);
+	/* Room to grow: the next update but one rewrites it in place. */
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_state",
-			    sizeof(uint32_t), STATE_CHUNK, nchunks + 1, &mo);
+			    sizeof(uint32_t), STATE_CHUNK,
+			    nchunks + 1 + STATE_SLACK(nchunks), &mo);
 	if (fd < 0) {
 		err = -errno;
 		goto out;
@@ -418,6 +438,120 @@ out:
 	return err;
 }
 
+/* Chunks k.. of buf (one run of the batch), text copied in, zero padded. */
+static void fill_chunks(char *buf, uint32_t *keys, uint32_t k, const void *p,
+			size_t len, uint32_t *n)
+{
+	size_t off, m;
+
+	for (off = 0; off < len; off += STATE_CHUNK, k++, (*n)++) {
+		m = len - off < STATE_CHUNK ? len - off : STATE_CHUNK;
+		memcpy(buf + (size_t)*n * STATE_CHUNK, (const char *)p + off,
+		       m);
+		keys[*n] = k;
+	}
+}
+
+static int put_head(int fd, uint32_t magic, uint32_t len, uint64_t quiet)
+{
+	char *chunk = xcalloc(1, STATE_CHUNK);
+	struct state_head head = { magic, len, quiet };
+	uint32_t zero = 0;
+	int err;
+
+	memcpy(chunk, &head, sizeof(head));
+	err = bpf_map_update_elem(fd, &zero, chunk, BPF_ANY) ? -errno : 0;
+	free(chunk);
+	return err;
+}
+
+/*
+ * Invalid first (a reader, or an older tagger, finds no record there),
+ * the body in one batch, the valid header last: killed at any point the
+ * map holds the new record whole or none.
+ */
+int dp_state_rewrite_fd(int fd, json_t *state, const void *extra,
+			size_t extra_len)
+{
+	struct bpf_map_info mi = { 0 };
+	__u32 ilen = sizeof(mi), n = 0;
+	uint32_t at, *keys;
+	char *text = record_text(state, extra_len, &at), *buf;
+	size_t len = strlen(text), nchunks = record_chunks(at, len, extra_len);
+	int err;
+
+	if (bpf_obj_get_info_by_fd(fd, &mi, &ilen))
+		err = -errno;
+	else if (mi.type != BPF_MAP_TYPE_ARRAY ||
+		 mi.value_size != STATE_CHUNK || nchunks + 1 > mi.max_entries ||
+		 len + extra_len > DP_STATE_MAX)
+		err = -ENOSPC;
+	else
+		err = put_head(fd, 0, 0, 0);
+	if (err) {
+		free(text);
+		return err;
+	}
+	buf = xcalloc(nchunks, STATE_CHUNK);
+	keys = xcalloc(nchunks, sizeof(*keys));
+	fill_chunks(buf, keys, 1, text, len, &n);
+	if (at)
+		fill_chunks(buf, keys, at, extra, extra_len, &n);
+	if (n && bpf_map_update_batch(fd, keys, buf, &n, NULL))
+		err = -errno;
+	if (!err)
+		err = put_head(fd, STATE_MAGIC, (uint32_t)len, 0);
+	free(keys);
+	free(buf);
+	free(text);
+	return err;
+}
+
+int dp_state_pin_fd(const char *dir, const char *name, int fd)
+{
+	char path[PATH_MAX + 64], tmp[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/%s_tmp", dir, name);
+	if (unlink(tmp) && errno != ENOENT)
+		return -errno;
+	if (bpf_obj_pin(fd, tmp) || rename(tmp, path))
+		return -errno;
+	return 0;
+}
+
+static int get_head(int fd, struct state_head *head)
+{
+	char *chunk = xmalloc(STATE_CHUNK);
+	uint32_t zero = 0;
+	int err = bpf_map_lookup_elem(fd, &zero, chunk) ? -errno : 0;
+
+	memcpy(head, chunk, sizeof(*head));
+	free(chunk);
+	return err;
+}
+
+int64_t dp_state_quiet(int fd)
+{
+	struct state_head head;
+
+	if (get_head(fd, &head) || head.magic != STATE_MAGIC || !head.quiet)
+		return -1;
+	return (int64_t)(head.quiet - 1);
+}
+
+int dp_state_quiet_mark(int fd, int64_t gen)
+{
+	struct state_head head;
+	int err = get_head(fd, &head);
+
+	if (err)
+		return err;
+	if (head.magic != STATE_MAGIC)
+		return -EINVAL;
+	return put_head(fd, head.magic, head.len, (uint64_t)gen + 1);
+}
+
 json_t *dp_state_load(const char *dir)
 {
 	return dp_state_load_name(dir, DP_STATE_CUR);
@@ -445,11 +579,43 @@ json_t *dp_state_load_name(const char *dir, const char *name)
 	return doc;
 }
 
+/*
+ * Chunks k.. in one BPF_MAP_LOOKUP_BATCH (its in_batch is the key before
+ * the first it returns); NULL if the kernel gives fewer or other ones.
+ */
+static char *read_batch(int fd, uint32_t k, size_t len)
+{
+	__u32 n = (len + STATE_CHUNK - 1) / STATE_CHUNK, count = n,
+	      prev = k - 1, next, *keys = xmalloc(n * sizeof(*keys));
+	char *text = xmalloc((size_t)n * STATE_CHUNK + 1);
+	int err = bpf_map_lookup_batch(fd, &prev, &next, keys, text, &count,
+				       NULL);
+
+	if ((err && errno != ENOENT) || count != n || keys[0] != k ||
+	    keys[n - 1] != k + n - 1) {
+		free(text);
+		text = NULL;
+	}
+	free(keys);
+	return text;
+}
+
 /* len bytes from chunk k on, NUL-terminated; NULL with errno. */
 static char *read_chunks(int fd, uint32_t k, size_t len)
 {
-	char *chunk = xmalloc(STATE_CHUNK), *text = xmalloc(len + 1);
+	char *chunk, *text;
 	size_t off, n;
+
+	/* Many chunks (the rules): one syscall, not one each. */
+	if (len > 2 * STATE_CHUNK && k >= 1) {
+		text = read_batch(fd, k, len);
+		if (text) {
+			text[len] = '\0';
+			return text;
+		}
+	}
+	chunk = xmalloc(STATE_CHUNK);
+	text = xmalloc(len + 1);
 
 	for (off = 0; off < len; off += STATE_CHUNK, k++) {
 		n = len - off < STATE_CHUNK ? len - off : STATE_CHUNK;

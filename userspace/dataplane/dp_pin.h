@@ -56,6 +56,18 @@
  *                                  dir (the pin holding an equal record);
  *                                  malloc'ed, or NULL with errno
  *   dp_state_extra_fd(fd, rec, &len)   the same from the record's map
+ *   dp_state_rewrite_fd(fd, json, extra, len)   write the record into an
+ *                                  existing state map in place (no new
+ *                                  map, no anchor write): its header is
+ *                                  made invalid first and valid last, so
+ *                                  the map holds the new record or none;
+ *                                  -ENOSPC if it does not fit the map
+ *   dp_state_pin_fd(dir, name, fd) pin a state map as dir/name (a
+ *                                  temporary pin renamed over it)
+ *   dp_state_quiet(fd)             the generation the record's quiescence
+ *                                  mark names, or -1 (none: a record as
+ *                                  written has none)
+ *   dp_state_quiet_mark(fd, gen)   set it (dp_inplace.h); 0 or -errno
  *   dp_remove(dir)                 unpin everything under dir (the state
  *                                  last), remove it
  */
@@ -64,6 +76,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <jansson.h>
 
 #define DP_DEFAULT_ROOT "/sys/fs/bpf/tagger"
@@ -90,6 +103,11 @@ int dp_state_save_extra(const char *dir, const char *name, json_t *state,
 			const void *extra, size_t extra_len);
 void *dp_state_extra(const char *dir, json_t *rec, size_t *len);
 void *dp_state_extra_fd(int fd, json_t *rec, size_t *len);
+int dp_state_rewrite_fd(int fd, json_t *state, const void *extra,
+			size_t extra_len);
+int dp_state_pin_fd(const char *dir, const char *name, int fd);
+int64_t dp_state_quiet(int fd);
+int dp_state_quiet_mark(int fd, int64_t gen);
 int dp_state_commit(const char *dir);
 int dp_state_drop(const char *dir);
 int dp_remove(const char *dir);

@@ -87,6 +87,12 @@ void dp_table_build(const struct rules *r, int sw, const struct dp_port *ports,
 	int i, o, t, k, nt, rule;
 
 	memset(tab, 0, sizeof(*tab));
+	/* Without wildcards one entry a rule: no growing on the way. */
+	if (!s->wild_classify && !s->wild_rewrite) {
+		tab->cap = (size_t)s->nclassify + s->nrewrite + 1;
+		tab->idx = xmalloc(tab->cap * sizeof(*tab->idx));
+		tab->vals = xmalloc(tab->cap * sizeof(*tab->vals));
+	}
 	tab->nslots = s->nports + 1;
 	tab->size = tagger_table_size(tab->nslots);
 	/* Entry 0 (slot 0 is no port): the lossy tag and priority. */

@@ -36,15 +36,35 @@ const char *rules_port_name(const struct rules *r, int sw, int port)
 	return port == RULES_ANY ? "*" : r->sw[sw].ports[port];
 }
 
+/* A dense switch's entry (rule index + 1, 0: none); see rules.h. */
+static bool dense_get(const int32_t *d, uint32_t at, uint64_t *v)
+{
+	*v = d[at] - 1;
+	return d[at] != 0;
+}
+
+static bool classify_find(const struct rules *r, int sw, int in, int tag,
+			  uint64_t *v)
+{
+	const struct rules_switch *s = &r->sw[sw];
+
+	if (s->dense_classify)
+		return (unsigned int)in < (unsigned int)s->nports &&
+		       (unsigned int)tag < RULES_NTAGS &&
+		       dense_get(s->dense_classify,
+				 (uint32_t)in * RULES_NTAGS + tag, v);
+	return hmap_get(&r->classify, rules_classify_key(sw, in, tag), v) ||
+	       (s->wild_classify &&
+		hmap_get(&r->classify, rules_classify_key(sw, RULES_ANY, tag),
+			 v));
+}
+
 int rules_classify(const struct rules *r, int sw, int in, int tag, int *rule)
 {
 	const struct rules_switch *s = &r->sw[sw];
 	uint64_t v;
 
-	if (!hmap_get(&r->classify, rules_classify_key(sw, in, tag), &v) &&
-	    (!s->wild_classify ||
-	     !hmap_get(&r->classify, rules_classify_key(sw, RULES_ANY, tag),
-		       &v))) {
+	if (!classify_find(r, sw, in, tag, &v)) {
 		if (rule)
 			*rule = -1;
 		return RULES_LOSSY;
@@ -63,7 +83,17 @@ int rules_rewrite(const struct rules *r, int sw, int tag, int in, int out,
 	uint64_t v;
 	bool hit;
 
-	hit = hmap_get(&r->rewrite, rules_rewrite_key(sw, tag, in, out), &v);
+	if (s->dense_rewrite)
+		hit = (unsigned int)in < (unsigned int)s->nports &&
+		      (unsigned int)out < (unsigned int)s->nports &&
+		      (unsigned int)tag < RULES_NTAGS &&
+		      dense_get(s->dense_rewrite,
+				((uint32_t)in * s->nports + out) * RULES_NTAGS +
+					tag,
+				&v);
+	else
+		hit = hmap_get(&r->rewrite, rules_rewrite_key(sw, tag, in, out),
+			       &v);
 	if (!hit && s->wild_rewrite)
 		hit = hmap_get(&r->rewrite,
 			       rules_rewrite_key(sw, tag, in, RULES_ANY), &v) ||
@@ -94,6 +124,8 @@ void rules_free(struct rules *r)
 		free(s->ports);
 		free(s->classify);
 		free(s->rewrite);
+		free(s->dense_classify);
+		free(s->dense_rewrite);
 		free(s->name);
 	}
 	for (i = 0; i < r->nhosts; i++) {

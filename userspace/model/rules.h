@@ -78,6 +78,13 @@ struct rules_switch {
 	int nrewrite;
 	bool wild_classify; /* some classify rule has in "*" */
 	bool wild_rewrite; /* some rewrite rule has a "*" */
+	/*
+	 * Rules read from their compact form (rules_blob.h) of a switch
+	 * without wildcards: rule index + 1 (0: none) by (in, tag) and by
+	 * (in, out, tag), instead of entries in the rules' hash maps.
+	 */
+	int32_t *dense_classify;
+	int32_t *dense_rewrite;
 };
 
 struct rules_host {

@@ -9,6 +9,7 @@
 
 #define BLOB_MAGIC 0x31627274u /* "trb1" */
 #define PREFETCH 8 /* rules ahead whose map slot is fetched */
+#define DENSE_MAX_PORTS 256 /* dense lookups: at most 16 MiB a switch */
 
 struct out {
 	uint8_t *buf;
@@ -139,6 +140,66 @@ static bool port_ok(const struct rules_switch *s, uint16_t p)
 	return p == RULES_ANY || p < s->nports;
 }
 
+/* No "*" in any rule, and few enough ports for arrays by key. */
+static bool exact_switch(const struct rules_switch *s)
+{
+	int k;
+
+	if (s->nports > DENSE_MAX_PORTS)
+		return false;
+	for (k = 0; k < s->nclassify; k++)
+		if (s->classify[k].in == RULES_ANY)
+			return false;
+	for (k = 0; k < s->nrewrite; k++)
+		if (s->rewrite[k].in == RULES_ANY ||
+		    s->rewrite[k].out == RULES_ANY)
+			return false;
+	return true;
+}
+
+/* One slot of a dense index: false if taken (two answers for one key). */
+static bool dense_put(int32_t *d, size_t at, int k)
+{
+	if (d[at])
+		return false;
+	d[at] = k + 1;
+	return true;
+}
+
+/*
+ * A switch without wildcards: its lookups are arrays by key, filled in
+ * rule order (a hash map of 100,000 rules costs several times more).
+ */
+static bool index_dense(struct rules_switch *s)
+{
+	size_t n = (size_t)s->nports;
+	int k;
+
+	s->dense_classify = xcalloc(n * RULES_NTAGS + 1, sizeof(int32_t));
+	s->dense_rewrite = xcalloc(n * n * RULES_NTAGS + 1, sizeof(int32_t));
+	for (k = 0; k < s->nclassify; k++) {
+		const struct rules_classify *c = &s->classify[k];
+
+		if (!port_ok(s, c->in) || !tag_ok(c->tag) ||
+		    c->prio >= RULES_NPRIOS ||
+		    !dense_put(s->dense_classify,
+			       (size_t)c->in * RULES_NTAGS + c->tag, k))
+			return false;
+	}
+	for (k = 0; k < s->nrewrite; k++) {
+		const struct rules_rewrite *w = &s->rewrite[k];
+
+		if (!port_ok(s, w->in) || !port_ok(s, w->out) ||
+		    !tag_ok(w->tag) || !tag_ok(w->new_tag) ||
+		    !dense_put(s->dense_rewrite,
+			       ((size_t)w->in * n + w->out) * RULES_NTAGS +
+				       w->tag,
+			       k))
+			return false;
+	}
+	return true;
+}
+
 /* The lookups of switch sw, as the JSON reader builds them. */
 static bool index_switch(struct rules *r, int sw)
 {
@@ -152,6 +213,8 @@ static bool index_switch(struct rules *r, int sw)
 		if (!strmap_add(&r->port_names, key, k))
 			return false;
 	}
+	if (exact_switch(s))
+		return index_dense(s);
 	for (k = 0; k < s->nclassify; k++) {
 		const struct rules_classify *c = &s->classify[k];
 
@@ -219,6 +282,8 @@ static bool index_all(struct rules *r)
 	int k;
 
 	for (k = 0; k < r->nsw; k++) {
+		if (exact_switch(&r->sw[k]))
+			continue;
 		nc += r->sw[k].nclassify;
 		nw += r->sw[k].nrewrite;
 	}

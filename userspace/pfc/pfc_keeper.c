@@ -12,6 +12,13 @@
 
 #define KEEPER_MIN_PERIOD_NS 1000000ull
 #define KEEPER_LINGER_NS 1000000000ull
+/*
+ * The agent locks its memory (pfc_rt.c: mlockall MCL_FUTURE), so a thread's
+ * whole stack is resident from its creation: glibc's default of 8 MiB made
+ * every agent 8 MiB larger (1.7 GiB for a k = 8 fat-tree lab). The keeper
+ * sends frames and logs; 256 KiB is many times what it uses.
+ */
+#define KEEPER_STACK_BYTES (256u << 10)
 
 static uint64_t refresh_of(const struct agent *a, int port)
 {
@@ -131,6 +138,7 @@ int pfc_keeper_start(struct agent *a)
 {
 	struct pfc_keeper *k = &a->keeper;
 	pthread_condattr_t ca;
+	pthread_attr_t ta;
 	uint64_t min = UINT64_MAX;
 	int port, r;
 
@@ -151,7 +159,10 @@ int pfc_keeper_start(struct agent *a)
 			strtoull(getenv("TAGGER_PFC_TEST_NETLINK_DELAY_MS"),
 				 NULL, 10) *
 			1000000ull;
-	r = pthread_create(&k->th, NULL, keeper_main, a);
+	pthread_attr_init(&ta);
+	pthread_attr_setstacksize(&ta, KEEPER_STACK_BYTES);
+	r = pthread_create(&k->th, &ta, keeper_main, a);
+	pthread_attr_destroy(&ta);
 	if (r) {
 		pr_warn("%s: no keeper thread (%s): PAUSEs go unrefreshed "
 			"while the agent waits in netlink\n",

@@ -48,7 +48,9 @@ static uint64_t refresh_ns(const struct agent *a, int port)
  * packet left the reopened queue, R the first packet after XON arrived).
  * Lower case: the agent began it (x, n, c, o), so that DONE - EVENT is how
  * long the agent took to wake up. S is asked for only while tracing: it
- * costs the transmit tracepoint a lookup per packet.
+ * costs the transmit tracepoint a lookup per packet. Lines with no port
+ * ("-"): W polling spans, M the agent left a draining CPU, P an XON
+ * crossing seen on the agent's own CPU (1) or another (0) (pfc_cpu.h).
  */
 static void trace(struct agent *a, char what, int port, int prio,
 		  uint64_t ev_ts, uint64_t done)
@@ -237,6 +239,49 @@ static void on_resumed(struct agent *a, const struct pfc_event *e)
 	trace(a, 'R', e->slot, e->prio, e->since, e->ts);
 }
 
+/*
+ * Polling for an XON on the CPU whose softirq will see it: move off it
+ * (pfc_cpu.h). M in the trace: the agent left that CPU.
+ */
+static void poll_off(struct agent *a, int port, int prio)
+{
+	uint64_t now;
+	int cpu;
+
+	if (!a->polling || !a->drain_cpu[port][prio])
+		return;
+	cpu = pfc_cpu_avoid(&a->cpu, PFC_EV_CPU_OF(a->drain_cpu[port][prio]));
+	if (cpu >= 0 && a->trace) {
+		now = now_ns();
+		fprintf(a->trace, "M - %d %" PRIu64 " %" PRIu64 "\n", cpu, now,
+			now);
+	}
+}
+
+static void on_xon_near(struct agent *a, const struct pfc_event *e)
+{
+	pfc_expect_hint(&a->expect[e->slot][e->prio][EXPECT_XON], e->ts);
+	if (e->vector)
+		a->drain_cpu[e->slot][e->prio] = e->vector;
+	poll_off(a, e->slot, e->prio);
+}
+
+/*
+ * P in the trace: whether the crossing was seen on the agent's own CPU
+ * (1) or another (0), and when the agent read it.
+ */
+static void on_xon_seen(struct agent *a, const struct pfc_event *e)
+{
+	if (e->vector) {
+		a->drain_cpu[e->slot][e->prio] = e->vector;
+		if (a->trace && a->sent[e->slot][e->prio])
+			fprintf(a->trace, "P - %d %" PRIu64 " %" PRIu64 "\n",
+				sched_getcpu() == PFC_EV_CPU_OF(e->vector),
+				(uint64_t)e->ts, now_ns());
+	}
+	on_xon(a, e->slot, e->prio, e->ts);
+}
+
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct agent *a = ctx;
@@ -248,14 +293,13 @@ static int on_event(void *ctx, void *data, size_t size)
 	if (e->type == PFC_EV_XOFF)
 		on_xoff(a, e->slot, e->prio, e->ts, e->vector == 1);
 	else if (e->type == PFC_EV_XON)
-		on_xon(a, e->slot, e->prio, e->ts);
+		on_xon_seen(a, e);
 	else if (e->type == PFC_EV_RX)
 		on_rx(a, e);
 	else if (e->type == PFC_EV_RESUMED)
 		on_resumed(a, e);
 	else if (e->type == PFC_EV_XON_NEAR && a->sent[e->slot][e->prio])
-		pfc_expect_hint(&a->expect[e->slot][e->prio][EXPECT_XON],
-				e->ts);
+		on_xon_near(a, e);
 	/* PFC_EV_WAKE: woke the agent (pfc_idle.h), nothing else to do */
 	else if (e->type == PFC_EV_SENT)
 		trace(a, 'S', e->slot, e->prio,
@@ -498,10 +542,19 @@ static void poll_mode(struct agent *a, bool on)
 		return;
 	now = now_ns();
 	a->polling = on;
+	/* Records need no wake-up while it polls (pfc_globals.h). */
+	__atomic_store_n(&a->skel->bss->agent_polling, on, __ATOMIC_SEQ_CST);
 	if (on) {
+		int port, p;
+
 		a->poll_began = now;
+		for (port = 0; port < a->cfg->nports; port++)
+			for (p = 0; p < PFC_PRIOS; p++)
+				if (a->sent[port][p])
+					poll_off(a, port, p);
 		return;
 	}
+	pfc_cpu_restore(&a->cpu);
 	a->poll_spent += now - a->poll_began;
 	if (a->trace)
 		fprintf(a->trace, "W - 0 %" PRIu64 " %" PRIu64 "\n",
@@ -557,16 +610,24 @@ int pfc_loop(struct agent *a)
 	 */
 	memset(a->expect, 0, sizeof(a->expect));
 	a->polling = false;
+	/* A dead agent's standby: it may have died polling. */
+	__atomic_store_n(&a->skel->bss->agent_polling, 0, __ATOMIC_SEQ_CST);
 	pfc_keeper_start(a);
 	while (!stop) {
 		struct epoll_event evs[4];
 		uint64_t poll_at;
+		bool pending;
 		int n, i;
 
 		poll_mode(a, poll_due(a, now_ns(), &poll_at));
 		if (!a->polling)
 			arm(a, tfd, poll_at);
-		n = epoll_wait(ep, evs, 4, a->polling ? 0 : -1);
+		/*
+		 * After agent_polling was cleared: a record that came without
+		 * a wake-up is read now instead of slept over.
+		 */
+		pending = !a->polling && pfc_ring_ready(&rp);
+		n = epoll_wait(ep, evs, 4, a->polling || pending ? 0 : -1);
 		if (n < 0 && errno != EINTR) {
 			r = -errno;
 			break;
@@ -583,7 +644,7 @@ int pfc_loop(struct agent *a)
 		}
 		pfc_state_begin(a->st);
 		pfc_idle_leave(a);
-		if (a->polling)
+		if (a->polling || pending)
 			ring_buffer__consume(rb);
 		for (i = 0; i < n; i++) {
 			int fd = evs[i].data.fd;

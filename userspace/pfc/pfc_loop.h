@@ -26,6 +26,7 @@
 #include "lib/util.h"
 #include "pfc/pfc_backend.h"
 #include "pfc/pfc_config.h"
+#include "pfc/pfc_cpu.h"
 #include "pfc/pfc_frame.h"
 #include "pfc/pfc_poll.h"
 #include "pfc/pfc_ident.h"
@@ -68,6 +69,9 @@ struct agent {
 	struct pfc_expect expect[PFC_MAX_PORTS][PFC_PRIOS][2];
 	bool polling; /* not sleeping: a resume is due */
 	uint64_t poll_began, poll_spent; /* this span, this tick's total */
+	/* Where each buffer drained at its last XON (near): PFC_EV_CPU(). */
+	uint32_t drain_cpu[PFC_MAX_PORTS][PFC_PRIOS];
+	struct pfc_cpu cpu; /* polling off that CPU (pfc_cpu.h) */
 	uint64_t tick_len;
 	uint64_t tick_at; /* UINT64_MAX: asleep, no tick (pfc_idle.h) */
 	unsigned int quiet_ticks; /* pfc_idle.h */

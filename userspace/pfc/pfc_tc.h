@@ -10,6 +10,9 @@
  *   tc_qdisc_del_root(tc, ifindex)       remove a root qdisc (absent: ok)
  *   tc_htb_root/tc_htb_class             HTB qdisc and classes
  *   tc_tbf(tc, ifindex, parent, handle, rate, burst, limit, create)
+ *                                        (create false, a gate change: no
+ *                                        ACK asked, an error still read;
+ *                                        the same for tc_plug)
  *   tc_mqprio(tc, ifindex, handle, ntc)  prio i -> tc i -> tx queue i
  *   tc_plug(tc, ifindex, parent, handle, action, limit, create)
  *   tc_bpf_classifier(tc, ifindex, qdisc, fd, name)

@@ -81,6 +81,29 @@ START_TEST(an_answer_that_comes_is_read_and_timed)
 }
 END_TEST
 
+/*
+ * A gate change asks for no ACK (pfc_tc.c, change()): a refused one must
+ * still report the kernel's error (here: no such device, or not
+ * permitted without privilege), and leave nothing queued that a later
+ * request would read as its own answer.
+ */
+START_TEST(a_refused_change_without_ack_reports_the_error)
+{
+	struct tc tc;
+	int n = 0, r;
+
+	ck_assert_int_eq(tc_open(&tc), 0);
+	r = tc_tbf(&tc, 0x7ffffff0, 0x10010, 0x20000, 1, 1514, 100000, false);
+	ck_assert_msg(r == -ENODEV || r == -EPERM || r == -EINVAL,
+		      "change of a missing qdisc: %d", r);
+	r = tc_plug(&tc, 0x7ffffff0, 0x300001, 0x20000, 0, 0, false);
+	ck_assert_msg(r < 0, "plug change of a missing qdisc: %d", r);
+	ck_assert_int_eq(tc_qdisc_stats(&tc, count_qdisc, &n), 0);
+	ck_assert_int_ge(n, 1);
+	tc_close(&tc);
+}
+END_TEST
+
 Suite *pfc_tc_suite(void)
 {
 	Suite *s = suite_create("pfc_tc");
@@ -89,6 +112,7 @@ Suite *pfc_tc_suite(void)
 	tcase_set_timeout(tc, 10);
 	tcase_add_test(tc, an_answer_that_never_comes_times_out);
 	tcase_add_test(tc, an_answer_that_comes_is_read_and_timed);
+	tcase_add_test(tc, a_refused_change_without_ack_reports_the_error);
 	suite_add_tcase(s, tc);
 	return s;
 }
