@@ -53,6 +53,9 @@ struct tw {
 	uint32_t *weight;
 	char *dirty[2]; /* per port: worth evaluating again in that order */
 	int64_t wunfit; /* the weights of the paths that do not fit */
+	/* the orders that left the fewest paths unfit so far */
+	int *best_pos[2];
+	int64_t best;
 };
 
 static int port_at(const struct tw *w, int64_t s)
@@ -441,6 +444,38 @@ static void mark_path(struct tw *w, int p)
 		w->dirty[0][port_at(w, s)] = w->dirty[1][port_at(w, s)] = 1;
 }
 
+/* The breakout wanders: remember where it was best. */
+static void keep_best(struct tw *w)
+{
+	int x;
+
+	if (w->unfit >= w->best)
+		return;
+	w->best = w->unfit;
+	for (x = 0; x < 2; x++)
+		memcpy(w->best_pos[x], w->pos[x], w->n * sizeof(int));
+}
+
+/* Back to the best orders seen, when the search ended above them. */
+static void restore_best(struct tw *w)
+{
+	int64_t p;
+	int x, v;
+
+	if (w->unfit <= w->best)
+		return;
+	for (x = 0; x < 2; x++) {
+		memcpy(w->pos[x], w->best_pos[x], w->n * sizeof(int));
+		for (v = 0; v < w->n; v++)
+			w->at[x][w->pos[x][v]] = v;
+	}
+	for (p = 0; p < w->np; p++) {
+		w->mask[0][p] = back_mask(w, p, w->pos[0]);
+		w->mask[1][p] = back_mask(w, p, w->pos[1]);
+		set_cost(w, p);
+	}
+}
+
 /*
  * Move v within order x to its best gap, if that lowers (the weights of
  * the paths that do not fit, the total cost).
@@ -502,6 +537,7 @@ static bool improve(struct tw *w, int v, int x)
 		mark_path(w, p);
 	}
 	w->moves++;
+	keep_best(w);
 	return true;
 }
 
@@ -693,6 +729,7 @@ static void tw_free(struct tw *w)
 		free(w->pos[x]);
 		free(w->at[x]);
 		free(w->dirty[x]);
+		free(w->best_pos[x]);
 	}
 	free(w->weight);
 	free(w->ulist);
@@ -719,6 +756,7 @@ static void finish(const struct topo *t, struct tw *w, struct two_orders *res)
 {
 	int *tag;
 
+	restore_best(w);
 	res->unfit = w->unfit;
 	res->moves = w->moves;
 	res->work = w->work;
@@ -771,6 +809,7 @@ int two_orders_search(const struct topo *t, const struct elp *e,
 		w.mask[x] = xmalloc((w.np + 1) * sizeof(uint64_t));
 		w.dirty[x] = xmalloc(w.n + 1);
 		memset(w.dirty[x], 1, w.n + 1);
+		w.best_pos[x] = xmalloc((w.n + 1) * sizeof(int));
 	}
 	first_order(&w, t, e);
 	permutation(w.n, w.pos[0], w.at[0]);
@@ -791,6 +830,8 @@ int two_orders_search(const struct topo *t, const struct elp *e,
 		set_cost(&w, p);
 	}
 	second_order(&w);
+	w.best = INT64_MAX;
+	keep_best(&w);
 	res->paths = w.np;
 	res->unfit_start = w.unfit;
 	pr_info("two orders: %lld paths, %lld do not fit one order (%.2f s)\n",

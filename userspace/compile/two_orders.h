@@ -30,7 +30,8 @@
  * every gap, as in order_search.c. Passes over every port (pi1, then
  * pi0) descend while they pay; then breakout: rounds over the ports of
  * the paths left, and where a round moves nothing, each path left weighs
- * one more in the objective. It stops when every path fits, at
+ * one more in the objective. The weights let it climb, so it keeps the
+ * orders that left the fewest paths unfit and ends there. It stops when every path fits, at
  * work_per_visit events per (path, in-port) visit (a work budget, so the
  * answer never depends on the machine's speed) or at the deadline.
  *
@@ -40,7 +41,7 @@
  *       out) -> new tag, for tag_algo_replay) hold a 2-tag tagging;
  *       0: some paths still do not fit (res.unfit; res.skipped: too
  *       many at the start); unless skipped, res.tag is the tagging of
- *       the orders reached (a start for the solver, not acyclic);
+ *       the best orders met (a start for the solver, not acyclic);
  *       -1: not applicable (a path of 64 hops or more)
  *   two_orders_free(&res)
  */
@@ -65,7 +66,7 @@ struct two_orders {
 	int64_t paths; /* distinct in-port sequences searched */
 	int64_t unfit_start; /* paths that did not fit with pi1 = pi0 */
 	bool skipped; /* too many of them: not searched */
-	int64_t unfit; /* paths that do not fit at the end */
+	int64_t unfit; /* paths that do not fit the best orders met */
 	int64_t moves;
 	int passes; /* descent passes over every port */
 	int rounds; /* breakout rounds over the ports of the paths left */

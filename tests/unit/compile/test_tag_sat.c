@@ -611,6 +611,53 @@ START_TEST(two_orders_are_sound_and_find_twos)
 END_TEST
 
 /*
+ * The breakout wanders (a weight bump can make a move that leaves more
+ * paths unfit pay), so the search hands back the best orders it met, not
+ * the last: with the same walk, a larger work budget never leaves more
+ * paths unfit, and none leaves more than the start.
+ */
+START_TEST(two_orders_end_at_their_best)
+{
+	static const uint64_t budgets[] = { 1, 2, 5, 20, 100, 1000 };
+	int i, b, tried = 0;
+
+	for (i = 0; i < 400; i++) {
+		struct topo *t = random_topo();
+		struct elp *e = random_walks(t);
+		struct two_orders_opts opts;
+		struct sat_trie tr;
+		int64_t was = INT64_MAX;
+
+		two_orders_opts_init(&opts);
+		opts.max_share = 1;
+		sat_trie_build(t, e, &tr);
+		for (b = 0; b < (int)ARRAY_SIZE(budgets); b++) {
+			struct two_orders w;
+
+			opts.work_per_visit = budgets[b];
+			if (two_orders_search(t, e, &tr, &opts, &w) == 0) {
+				tried += !b;
+				ck_assert_int_le(w.unfit, w.unfit_start);
+				ck_assert_msg(
+					w.unfit <= was,
+					"instance %d: %lld unfit with %llu "
+					"events per visit, %lld with fewer",
+					i, (long long)w.unfit,
+					(unsigned long long)budgets[b],
+					(long long)was);
+				was = w.unfit;
+			}
+			two_orders_free(&w);
+		}
+		sat_trie_free(&tr);
+		elp_free(e);
+		topo_free(t);
+	}
+	ck_assert_int_gt(tried, 20);
+}
+END_TEST
+
+/*
  * A path of 64 in-ports or more does not fit the search's bit masks: the
  * search says "not applicable" (-1) rather than read past them, and
  * compile_exact goes on to the solver.
@@ -713,6 +760,7 @@ Suite *tag_sat_suite(void)
 	tcase_add_test(tc, time_limit_gives_unknown_and_keeps_the_result);
 	tcase_add_test(tc, huge_formulas_are_refused);
 	tcase_add_test(tc, two_orders_are_sound_and_find_twos);
+	tcase_add_test(tc, two_orders_end_at_their_best);
 	tcase_add_test(tc, two_orders_refuse_paths_too_long);
 	suite_add_tcase(s, tc);
 	return s;
