@@ -194,3 +194,20 @@ json.dump(r, open(sys.argv[3], "w"))
 PY
 	read -r T U <<<"$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["hosts"]["h1"]["tag"], r["tags"][-1]["tag"])' "$3")"
 }
+
+# dp_consistent WHAT: show S2 parses, and the tag it predicts on S2 -> S3 for
+# tag T (rewritten to U by rule set B, dp_rules_ab) is the one packets get.
+# Counts the checks in dp_checks.
+dp_checks=0
+dp_consistent() {
+	local want got show
+	show=$(tgr S2 -j switch show S2) || fail "$1: show S2 fails"
+	want=$(echo "$show" | dp_json "$U if any(w['tag'] == $T and w['in'] == 'l' and w['out'] == 'r' and w['new_tag'] == $U for w in d['rules']['rewrite']) else $T")
+	dp_sniff S3 l 5000 "cap$dp_checks"
+	nsx h1 python3 "$DP_UDP" send 10.0.2.1 5000 $((T << 2)) 3 1000
+	sleep 0.1
+	dp_sniff_stop
+	got=$(awk '{print int($2 / 4)}' "$TGR_TMP/cap$dp_checks" | sort -u | tr '\n' ' ')
+	[ "$got" = "$want " ] || { tgr S2 switch show S2; fail "$1: show says tag $want is live, packets carry: $got"; }
+	dp_checks=$((dp_checks + 1))
+}

@@ -89,3 +89,16 @@ pfc_chain() {
 
 # The interface of node A toward node B in a chain.
 pfc_if() { echo "$1-$2"; }
+
+# pfc_flow SECONDS MBIT: the lossless flow h1 -> h2 (priority 3) of the line,
+# received; pfc_sent and pfc_got read what was sent and received.
+pfc_flow() {
+	ns_exec h2 python3 "$TRAFFIC" recv 5001 $(($1 + 1)) >"$TGR_TMP/recv.json" \
+		2>"$TGR_TMP/recv.err" &
+	local rpid=$!
+	for _ in $(seq 50); do grep -q ready "$TGR_TMP/recv.err" && break; sleep 0.1; done
+	ns_exec h1 python3 "$TRAFFIC" send 10.61.3.2 5001 24 "$2" "$1" >"$TGR_TMP/send.json"
+	wait $rpid
+}
+pfc_sent() { python3 -c "import json; print(json.load(open('$TGR_TMP/send.json'))['sent'])"; }
+pfc_got() { python3 -c "import json; print(json.load(open('$TGR_TMP/recv.json'))['5001']['received'])"; }

@@ -20,22 +20,6 @@ dp_rules_ab "$TGR_TMP/compiled.json" "$A" "$B"
 for n in S1 S2 S3; do tgr "$n" switch attach "$n" "$A" >/dev/null || fail "attach $n"; done
 start=$(date +%s)
 
-# consistent WHAT: show S2 parses, and the tag it predicts on S2 -> S3 is
-# the one packets get.
-checks=0
-consistent() {
-	local want got show
-	show=$(tgr S2 -j switch show S2) || fail "$1: show S2 fails"
-	want=$(echo "$show" | dp_json "$U if any(w['tag'] == $T and w['in'] == 'l' and w['out'] == 'r' and w['new_tag'] == $U for w in d['rules']['rewrite']) else $T")
-	dp_sniff S3 l 5000 "cap$checks"
-	nsx h1 python3 "$DP_UDP" send 10.0.2.1 5000 $((T << 2)) 3 1000
-	sleep 0.1
-	dp_sniff_stop
-	got=$(awk '{print int($2 / 4)}' "$TGR_TMP/cap$checks" | sort -u | tr '\n' ' ')
-	[ "$got" = "$want " ] || { tgr S2 switch show S2; fail "$1: show says tag $want is live, packets carry: $got"; }
-	checks=$((checks + 1))
-}
-
 # 1. Updates killed after a random 0-150 ms; the next update must work.
 # B is read compiled (switch pack), A as JSON: both inputs get killed.
 "$TAGGER" switch pack "$B" -o "$TGR_TMP/b.trb" || fail "pack B"
@@ -48,7 +32,7 @@ for i in $(seq 30); do
 	sleep "0.$(printf '%03d' $((RANDOM % 150)))"
 	kill -9 $pid 2>/dev/null
 	wait $pid 2>/dev/null
-	consistent "update killed ($i)"
+	dp_consistent "update killed ($i)"
 	tgr S2 switch update S2 "$f" >/dev/null 2>&1 || fail "update after kill $i"
 done
 echo "ok: 30 updates killed at random: show names the live rules, the next update works ($(( $(date +%s) - start )) s)"
@@ -69,7 +53,7 @@ for sc in bpf rename unlink; do
 	n=$(count "$A" $sc)
 	for k in $(seq "${n:-0}"); do
 		sweep $sc "$k"
-		consistent "update killed at $sc #$k"
+		dp_consistent "update killed at $sc #$k"
 		kills=$((kills + 1))
 	done
 	echo "ok: update killed at each of its $n $sc calls: consistent ($(( $(date +%s) - start )) s)"
@@ -107,6 +91,6 @@ for k in $(seq 1 "$STEP" 1000); do
 done
 echo "ok: attach killed at its bpf calls 1, $((1 + STEP)), ... $((k - STEP)): detach undoes it"
 tgr S1 switch show S1 >/dev/null || fail "S1 not attached after the sweep"
-consistent "after the attach sweep"
-echo "$((kills + 30)) kills, $checks packet checks in $(( $(date +%s) - start )) s"
+dp_consistent "after the attach sweep"
+echo "$((kills + 30)) kills, $dp_checks packet checks in $(( $(date +%s) - start )) s"
 echo "PASS"

@@ -34,22 +34,6 @@ tgr S2 switch attach S2 "$A" >/dev/null || fail "attach S2"
 start=$(date +%s)
 ST=$TAGGER_BPF_ROOT/S2/state
 
-# consistent WHAT: show S2 parses, and the tag it predicts on S2 -> S3 is
-# the one packets get (as in test_dataplane_crash.sh).
-checks=0
-consistent() {
-	local want got show
-	show=$(tgr S2 -j switch show S2) || fail "$1: show S2 fails"
-	want=$(echo "$show" | dp_json "$U if any(w['tag'] == $T and w['in'] == 'l' and w['out'] == 'r' and w['new_tag'] == $U for w in d['rules']['rewrite']) else $T")
-	dp_sniff S3 l 5000 "cap$checks"
-	nsx h1 python3 "$DP_UDP" send 10.0.2.1 5000 $((T << 2)) 3 1000
-	sleep 0.1
-	dp_sniff_stop
-	got=$(awk '{print int($2 / 4)}' "$TGR_TMP/cap$checks" | sort -u | tr '\n' ' ')
-	[ "$got" = "$want " ] || { tgr S2 switch show S2; fail "$1: show says tag $want is live, packets carry: $got"; }
-	checks=$((checks + 1))
-}
-
 # upd FILE: update S2, print whether it went in place.
 upd() {
 	local out
@@ -62,7 +46,7 @@ want_place() {
 	shift 2
 	got=$(upd "$@")
 	[ "$got" = "$want" ] || fail "$what: in place $got, expected $want"
-	consistent "$what"
+	dp_consistent "$what"
 }
 
 # 1. The first update replaces the table (the idle slot is empty after
@@ -133,7 +117,7 @@ if [ $rc -ne 2 ] || ! echo "$out" | grep -q damaged; then
 	fail "damaged file: exit $rc: $out"
 fi
 [ "$(dp_gen)" = "$g" ] || fail "damaged file: generation moved"
-consistent "after the damaged file"
+dp_consistent "after the damaged file"
 out=$(tgr S1 switch update S2 "$TGR_TMP/b.trb" 2>&1)
 rc=$?
 [ $rc -eq 2 ] || fail "update from another namespace: exit $rc: $out"
@@ -174,7 +158,7 @@ killed() {	# killed SYSCALL K: an in-place update killed at its Kth SYSCALL
 	ready "$2"
 	nsx S2 strace -f -o /dev/null -e trace="$1" -e inject="$1:signal=KILL:when=$2" \
 		"$TAGGER" switch update S2 "${files[$(($2 % 2))]}" >/dev/null 2>&1
-	consistent "in-place update killed at $1 #$2"
+	dp_consistent "in-place update killed at $1 #$2"
 	kills=$((kills + 1))
 }
 for sc in rename unlink clone bpf; do
@@ -190,7 +174,7 @@ killed dup2 1
 echo "ok: its child killed before it marks: consistent"
 upd "${files[0]}" >/dev/null
 want_place true "after the kills" "${files[1]}"
-echo "ok: $kills kills, $checks packet checks; the next updates go in place"
+echo "ok: $kills kills, $dp_checks packet checks; the next updates go in place"
 
 # 5. Random in-place updates of a switch with 8 ports, then the live table
 # against the one attach builds from the same rules: equal, entry by entry.

@@ -31,17 +31,6 @@ wait_asleep() {
 	done
 	return 1
 }
-# flow SECONDS MBIT: the lossless flow h1 -> h2 (priority 3), received.
-flow() {
-	ns_exec h2 python3 "$TRAFFIC" recv 5001 $(($1 + 1)) >"$TGR_TMP/recv.json" \
-		2>"$TGR_TMP/recv.err" &
-	local rpid=$!
-	for _ in $(seq 50); do grep -q ready "$TGR_TMP/recv.err" && break; sleep 0.1; done
-	ns_exec h1 python3 "$TRAFFIC" send 10.61.3.2 5001 24 "$2" "$1" >"$TGR_TMP/send.json"
-	wait $rpid
-}
-sent() { python3 -c "import json; print(json.load(open('$TGR_TMP/send.json'))['sent'])"; }
-got() { python3 -c "import json; print(json.load(open('$TGR_TMP/recv.json'))['5001']['received'])"; }
 
 pfc_line
 pfc_agent h1 p=h1-sw1 --cpu-latency none
@@ -72,10 +61,10 @@ check "show -j gives the busy-poll setting (500 on sw1, 2000 by default)" \
 check "plain show prints it" grep -q "busy-poll 500 us" <<<"$(ns_exec sw1 "$TAGGER" pfc show sw1)"
 
 # Traffic while every agent sleeps: the first packet wakes them.
-flow 3 60
+pfc_flow 3 60
 for n in sw1 sw2; do pfc_show "$n" >"$TGR_TMP/$n.json"; done
-echo "lossless sent $(sent) got $(got)"
-check "every lossless packet arrived" [ "$(sent)" -gt 1000 -a "$(got)" = "$(sent)" ]
+echo "lossless sent $(pfc_sent) got $(pfc_got)"
+check "every lossless packet arrived" [ "$(pfc_sent)" -gt 1000 -a "$(pfc_got)" = "$(pfc_sent)" ]
 check "sw2 crossed XOFF and paused sw1" \
 	[ "$(J sw2 "d['ports'][0]['prios'][3]['xoff_crossings'] > 0 and d['ports'][0]['prios'][3]['pfc_tx'] > 0")" = True ]
 check "... and resumed it (quanta 0 sent)" \
@@ -123,11 +112,11 @@ for _ in $(seq 100); do
 done
 check "sw1's standby took over" [ "$(pfc_json sw1 "d['takeovers']")" = 1 ]
 check "... and goes to sleep" wait_asleep sw1
-flow 2 60
+pfc_flow 2 60
 pfc_show sw1 >"$TGR_TMP/sw1-after.json"
 check "after the takeover sw1 still pauses h1 and loses nothing" \
 	[ "$(J sw1-after "d['ports'][0]['prios'][3]['pfc_tx'] > 0 and d['totals']['lossless_drops'] == 0")" = True ]
-check "every lossless packet arrived" [ "$(got)" = "$(sent)" ]
+check "every lossless packet arrived" [ "$(pfc_got)" = "$(pfc_sent)" ]
 
 for n in h1 sw1 sw2 h2; do ns_exec "$n" "$TAGGER" pfc stop "$n" || fail "stop $n"; done
 

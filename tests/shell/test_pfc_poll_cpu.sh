@@ -17,17 +17,6 @@ require_cmd python3
 require_cmd taskset
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 
-# flow SECONDS MBIT: the lossless flow h1 -> h2 (priority 3), received.
-flow() {
-	ns_exec h2 python3 "$TRAFFIC" recv 5001 $(($1 + 1)) >"$TGR_TMP/recv.json" \
-		2>"$TGR_TMP/recv.err" &
-	local rpid=$!
-	for _ in $(seq 50); do grep -q ready "$TGR_TMP/recv.err" && break; sleep 0.1; done
-	ns_exec h1 python3 "$TRAFFIC" send 10.61.3.2 5001 24 "$2" "$1" >"$TGR_TMP/send.json"
-	wait $rpid
-}
-sent() { python3 -c "import json; print(json.load(open('$TGR_TMP/send.json'))['sent'])"; }
-got() { python3 -c "import json; print(json.load(open('$TGR_TMP/recv.json'))['5001']['received'])"; }
 # The CPU set of a process's main thread (the one that polls).
 cpus() { awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$1/task/$1/status"; }
 kinds() { awk -v k="$2" '$1 == k { n++ } END { print n + 0 }' "$1"; }
@@ -43,11 +32,11 @@ pfc_agent h2 p=h2-sw2
 pid=$(cat "$PFC_DIR/sw1/pid")
 before=$(cpus "$pid")
 
-flow 3 60
+pfc_flow 3 60
 pfc_show sw1 >/dev/null	# its tick flushes the trace
-echo "lossless sent $(sent) got $(got) ($(drops)); sw1: $(kinds "$TGR_TMP/sw1.trace" P) XON" \
+echo "lossless sent $(pfc_sent) got $(pfc_got) ($(drops)); sw1: $(kinds "$TGR_TMP/sw1.trace" P) XON" \
 	"crossings seen, $(kinds "$TGR_TMP/sw1.trace" M) moves"
-check "every lossless packet arrived" [ "$(sent)" -gt 1000 -a "$(got)" = "$(sent)" ]
+check "every lossless packet arrived" [ "$(pfc_sent)" -gt 1000 -a "$(pfc_got)" = "$(pfc_sent)" ]
 check "sw1 said where it saw its XON crossings (P lines)" \
 	[ "$(kinds "$TGR_TMP/sw1.trace" P)" -gt 0 ]
 check "sw1's agent moved off the draining CPU while polling (M lines)" \
@@ -59,11 +48,11 @@ check "... and its CPU set is again the one it started with ($before)" \
 # Confined by the user to one CPU: it stays there.
 taskset -p -c 0 "$pid" >/dev/null
 moves=$(kinds "$TGR_TMP/sw1.trace" M)
-flow 3 60
+pfc_flow 3 60
 pfc_show sw1 >/dev/null
-echo "confined: lossless sent $(sent) got $(got) ($(drops));" \
+echo "confined: lossless sent $(pfc_sent) got $(pfc_got) ($(drops));" \
 	"moves $(($(kinds "$TGR_TMP/sw1.trace" M) - moves))"
-check "every lossless packet arrived" [ "$(sent)" -gt 1000 -a "$(got)" = "$(sent)" ]
+check "every lossless packet arrived" [ "$(pfc_sent)" -gt 1000 -a "$(pfc_got)" = "$(pfc_sent)" ]
 check "an agent confined to CPU 0 makes no move" \
 	[ "$(kinds "$TGR_TMP/sw1.trace" M)" = "$moves" ]
 check "... and keeps the set it was given" [ "$(cpus "$pid")" = 0 ]
