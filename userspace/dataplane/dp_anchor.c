@@ -16,6 +16,7 @@
 #include "dataplane/dp_anchor.h"
 #include "dataplane/dp_attach.h"
 #include "dataplane/dp_pin.h"
+#include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
 #include "lib/log.h"
 #include "tagger_maps.h"

@@ -15,6 +15,7 @@
 #include "dataplane/dp_anchor.h"
 #include "dataplane/dp_host.h"
 #include "dataplane/dp_pin.h"
+#include "dataplane/dp_record.h"
 #include "dataplane/dp_rdma.h"
 #include "dataplane/dp_state.h"
 #include "lib/log.h"

@@ -13,6 +13,7 @@
 
 #include "dataplane/dp_inplace.h"
 #include "dataplane/dp_pin.h"
+#include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
 #include "lib/util.h"
 

@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 
 #include "dataplane/dp_pin.h"
+#include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
 #include "model/rules_blob.h"
 #include "lib/log.h"

@@ -20,6 +20,7 @@
 #include "dataplane/dp_anchor.h"
 #include "dataplane/dp_inplace.h"
 #include "dataplane/dp_pin.h"
+#include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
 #include "dataplane/dp_switch.h"
 #include "dataplane/dp_table.h"

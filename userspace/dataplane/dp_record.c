@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A node's state record kept in a pinned array map; see dp_record.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "dataplane/dp_anchor.h"
+#include "dataplane/dp_record.h"
+#include "dataplane/dp_state.h"
+#include "lib/log.h"
+#include "lib/util.h"
+
+#define STATE_CHUNK DP_STATE_CHUNK
+#define STATE_MAGIC 0x74677273u /* "tgrs" */
+#define STATE_SLACK(n) ((n) / 8 + 2)
+
+/*
+ * Chunk 0 of a state map. Older taggers read magic and len only; quiet
+ * is the in-place update's mark (dp_state_quiet_mark), zero in a record
+ * as written.
+ */
+struct state_head {
+	uint32_t magic;
+	uint32_t len;
+	uint64_t quiet; /* generation + 1 whose idle table is quiescent */
+};
+
+/* Write text from chunk k on; 0 or -errno. */
+static int write_chunks(int fd, uint32_t k, const char *text, size_t len,
+			char *chunk)
+{
+	size_t off, n;
+
+	for (off = 0; off < len; off += STATE_CHUNK, k++) {
+		n = len - off < STATE_CHUNK ? len - off : STATE_CHUNK;
+		memset(chunk + n, 0, STATE_CHUNK - n);
+		memcpy(chunk, text + off, n);
+		if (bpf_map_update_elem(fd, &k, chunk, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+/*
+ * The record's text; extra bytes (the rules, dp_state_rules) follow it
+ * in the same map from chunk "rules_at"[0] on, "rules_at"[1] of them, so
+ * readers of the record (every command, the anchor search) skip them.
+ */
+static char *record_text(json_t *state, size_t extra_len, uint32_t *at)
+{
+	json_t *rec = json_copy(state);
+	char *text;
+
+	json_object_del(rec, "rules_at");
+	*at = 0;
+	if (extra_len) {
+		/* Where they start depends on the record's length. */
+		text = json_dumps(rec, JSON_COMPACT);
+		*at = 1 + (strlen(text) + 64 + STATE_CHUNK - 1) / STATE_CHUNK;
+		free(text);
+		json_object_set_new(rec, "rules_at",
+				    json_pack("[I,I]", (json_int_t)*at,
+					      (json_int_t)extra_len));
+	}
+	text = json_dumps(rec, JSON_COMPACT);
+	json_decref(rec);
+	return text;
+}
+
+/* Chunks after chunk 0 that a record of len bytes and its extra take. */
+static size_t record_chunks(uint32_t at, size_t len, size_t extra_len)
+{
+	return at ? at - 1 + (extra_len + STATE_CHUNK - 1) / STATE_CHUNK :
+		    (len + STATE_CHUNK - 1) / STATE_CHUNK;
+}
+
+int dp_state_save(const char *dir, const char *name, json_t *state)
+{
+	return dp_state_save_extra(dir, name, state, NULL, 0);
+}
+
+int dp_state_save_extra(const char *dir, const char *name, json_t *state,
+			const void *extra, size_t extra_len)
+{
+	char path[PATH_MAX + 64], tmp[PATH_MAX + 64];
+	uint32_t at, k;
+	char *text = record_text(state, extra_len, &at);
+	size_t len = strlen(text);
+	size_t nchunks = record_chunks(at, len, extra_len);
+	struct state_head head = { STATE_MAGIC, (uint32_t)len, 0 };
+	char *chunk = xcalloc(1, STATE_CHUNK);
+	int fd, err = 0;
+
+	if (len + extra_len > DP_STATE_MAX) {
+		err = -EFBIG;
+		goto out;
+	}
+	/* An inner map of the anchor (dp_anchor.h): any size fits it. */
+	LIBBPF_OPTS(bpf_map_create_opts, mo, .map_flags = BPF_F_INNER_MAP);
+	/* Room to grow: the next update but one rewrites it in place. */
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tagger_state",
+			    sizeof(uint32_t), STATE_CHUNK,
+			    nchunks + 1 + STATE_SLACK(nchunks), &mo);
+	if (fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	memcpy(chunk, &head, sizeof(head));
+	k = 0;
+	if (bpf_map_update_elem(fd, &k, chunk, BPF_ANY))
+		err = -errno;
+	if (!err)
+		err = write_chunks(fd, 1, text, len, chunk);
+	if (!err && at)
+		err = write_chunks(fd, at, extra, extra_len, chunk);
+	/*
+	 * Pinned whole under a temporary name, then renamed over the old one:
+	 * a reader (or a loader killed here) sees the old or the new record,
+	 * never none. A temporary pin left by a killed loader goes first.
+	 */
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/%s_tmp", dir, name);
+	if (!err && unlink(tmp) && errno != ENOENT)
+		err = -errno;
+	if (!err && bpf_obj_pin(fd, tmp))
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	/* The pin first, then the kernel-held copy; see dp_anchor.h. */
+	if (!err)
+		err = dp_anchor_set(dir, strcmp(name, DP_STATE_CUR) != 0, fd);
+	close(fd);
+out:
+	free(chunk);
+	free(text);
+	return err;
+}
+
+/* Chunks k.. of buf (one run of the batch), text copied in, zero padded. */
+static void fill_chunks(char *buf, uint32_t *keys, uint32_t k, const void *p,
+			size_t len, uint32_t *n)
+{
+	size_t off, m;
+
+	for (off = 0; off < len; off += STATE_CHUNK, k++, (*n)++) {
+		m = len - off < STATE_CHUNK ? len - off : STATE_CHUNK;
+		memcpy(buf + (size_t)*n * STATE_CHUNK, (const char *)p + off,
+		       m);
+		keys[*n] = k;
+	}
+}
+
+static int put_head(int fd, uint32_t magic, uint32_t len, uint64_t quiet)
+{
+	char *chunk = xcalloc(1, STATE_CHUNK);
+	struct state_head head = { magic, len, quiet };
+	uint32_t zero = 0;
+	int err;
+
+	memcpy(chunk, &head, sizeof(head));
+	err = bpf_map_update_elem(fd, &zero, chunk, BPF_ANY) ? -errno : 0;
+	free(chunk);
+	return err;
+}
+
+/*
+ * Invalid first (a reader, or an older tagger, finds no record there),
+ * the body in one batch, the valid header last: killed at any point the
+ * map holds the new record whole or none.
+ */
+int dp_state_rewrite_fd(int fd, json_t *state, const void *extra,
+			size_t extra_len)
+{
+	struct bpf_map_info mi = { 0 };
+	__u32 ilen = sizeof(mi), n = 0;
+	uint32_t at, *keys;
+	char *text = record_text(state, extra_len, &at), *buf;
+	size_t len = strlen(text), nchunks = record_chunks(at, len, extra_len);
+	int err;
+
+	if (bpf_obj_get_info_by_fd(fd, &mi, &ilen))
+		err = -errno;
+	else if (mi.type != BPF_MAP_TYPE_ARRAY ||
+		 mi.value_size != STATE_CHUNK || nchunks + 1 > mi.max_entries ||
+		 len + extra_len > DP_STATE_MAX)
+		err = -ENOSPC;
+	else
+		err = put_head(fd, 0, 0, 0);
+	if (err) {
+		free(text);
+		return err;
+	}
+	buf = xcalloc(nchunks, STATE_CHUNK);
+	keys = xcalloc(nchunks, sizeof(*keys));
+	fill_chunks(buf, keys, 1, text, len, &n);
+	if (at)
+		fill_chunks(buf, keys, at, extra, extra_len, &n);
+	if (n && bpf_map_update_batch(fd, keys, buf, &n, NULL))
+		err = -errno;
+	if (!err)
+		err = put_head(fd, STATE_MAGIC, (uint32_t)len, 0);
+	free(keys);
+	free(buf);
+	free(text);
+	return err;
+}
+
+int dp_state_pin_fd(const char *dir, const char *name, int fd)
+{
+	char path[PATH_MAX + 64], tmp[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/%s_tmp", dir, name);
+	if (unlink(tmp) && errno != ENOENT)
+		return -errno;
+	if (bpf_obj_pin(fd, tmp) || rename(tmp, path))
+		return -errno;
+	return 0;
+}
+
+static int get_head(int fd, struct state_head *head)
+{
+	char *chunk = xmalloc(STATE_CHUNK);
+	uint32_t zero = 0;
+	int err = bpf_map_lookup_elem(fd, &zero, chunk) ? -errno : 0;
+
+	memcpy(head, chunk, sizeof(*head));
+	free(chunk);
+	return err;
+}
+
+int64_t dp_state_quiet(int fd)
+{
+	struct state_head head;
+
+	if (get_head(fd, &head) || head.magic != STATE_MAGIC || !head.quiet)
+		return -1;
+	return (int64_t)(head.quiet - 1);
+}
+
+int dp_state_quiet_mark(int fd, int64_t gen)
+{
+	struct state_head head;
+	int err = get_head(fd, &head);
+
+	if (err)
+		return err;
+	if (head.magic != STATE_MAGIC)
+		return -EINVAL;
+	return put_head(fd, head.magic, head.len, (uint64_t)gen + 1);
+}
+
+json_t *dp_state_load(const char *dir)
+{
+	return dp_state_load_name(dir, DP_STATE_CUR);
+}
+
+json_t *dp_state_load_name(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 64];
+	struct stat st;
+	json_t *doc;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (lstat(path, &st))
+		return NULL;
+	if (!S_ISREG(st.st_mode)) {
+		errno = ELOOP; /* pins are regular inodes, never symlinks */
+		return NULL;
+	}
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return NULL;
+	doc = dp_state_read_fd(fd);
+	close(fd);
+	return doc;
+}
+
+/*
+ * Chunks k.. in one BPF_MAP_LOOKUP_BATCH (its in_batch is the key before
+ * the first it returns); NULL if the kernel gives fewer or other ones.
+ */
+static char *read_batch(int fd, uint32_t k, size_t len)
+{
+	__u32 n = (len + STATE_CHUNK - 1) / STATE_CHUNK, count = n,
+	      prev = k - 1, next, *keys = xmalloc(n * sizeof(*keys));
+	char *text = xmalloc((size_t)n * STATE_CHUNK + 1);
+	int err = bpf_map_lookup_batch(fd, &prev, &next, keys, text, &count,
+				       NULL);
+
+	if ((err && errno != ENOENT) || count != n || keys[0] != k ||
+	    keys[n - 1] != k + n - 1) {
+		free(text);
+		text = NULL;
+	}
+	free(keys);
+	return text;
+}
+
+/* len bytes from chunk k on, NUL-terminated; NULL with errno. */
+static char *read_chunks(int fd, uint32_t k, size_t len)
+{
+	char *chunk, *text;
+	size_t off, n;
+
+	/* Many chunks (the rules): one syscall, not one each. */
+	if (len > 2 * STATE_CHUNK && k >= 1) {
+		text = read_batch(fd, k, len);
+		if (text) {
+			text[len] = '\0';
+			return text;
+		}
+	}
+	chunk = xmalloc(STATE_CHUNK);
+	text = xmalloc(len + 1);
+
+	for (off = 0; off < len; off += STATE_CHUNK, k++) {
+		n = len - off < STATE_CHUNK ? len - off : STATE_CHUNK;
+		if (bpf_map_lookup_elem(fd, &k, chunk)) {
+			free(text);
+			text = NULL;
+			break;
+		}
+		memcpy(text + off, chunk, n);
+	}
+	free(chunk);
+	if (text)
+		text[len] = '\0';
+	return text;
+}
+
+static json_t *parse_text(char *text)
+{
+	json_t *doc = text ? json_loads(text, 0, NULL) : NULL;
+
+	if (text && !doc)
+		errno = EINVAL;
+	free(text);
+	return doc;
+}
+
+json_t *dp_state_read_fd(int fd)
+{
+	struct state_head head;
+	char *chunk = xmalloc(STATE_CHUNK);
+	uint32_t k = 0;
+	int err;
+
+	err = bpf_map_lookup_elem(fd, &k, chunk);
+	memcpy(&head, chunk, sizeof(head));
+	free(chunk);
+	if (err)
+		return NULL;
+	if (head.magic != STATE_MAGIC || head.len > DP_STATE_MAX) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return parse_text(read_chunks(fd, 1, head.len));
+}
+
+void *dp_state_extra_fd(int fd, json_t *rec, size_t *len)
+{
+	json_t *at = json_object_get(rec, "rules_at");
+	json_int_t k = json_integer_value(json_array_get(at, 0));
+	json_int_t n = json_integer_value(json_array_get(at, 1));
+
+	if (k < 1 || n < 1 || n > DP_STATE_MAX) {
+		errno = ENOENT;
+		return NULL;
+	}
+	*len = n;
+	return read_chunks(fd, k, n);
+}
+
+void *dp_state_extra(const char *dir, json_t *rec, size_t *len)
+{
+	static const char *const names[] = { DP_STATE_CUR, DP_STATE_NEXT };
+	char path[PATH_MAX + 64];
+	void *extra = NULL;
+	json_t *other;
+	int k, fd;
+
+	errno = ENOENT;
+	for (k = 0; !extra && k < 2; k++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
+		fd = bpf_obj_get(path);
+		if (fd < 0)
+			continue;
+		other = dp_state_read_fd(fd);
+		if (other && json_equal(other, rec))
+			extra = dp_state_extra_fd(fd, other, len);
+		json_decref(other);
+		close(fd);
+	}
+	return extra;
+}
+
+int dp_state_commit(const char *dir)
+{
+	char cur[PATH_MAX + 16], next[PATH_MAX + 16];
+
+	snprintf(cur, sizeof(cur), "%s/%s", dir, DP_STATE_CUR);
+	snprintf(next, sizeof(next), "%s/%s", dir, DP_STATE_NEXT);
+	/*
+	 * The anchor needs no write: its slot of the kernel's generation is
+	 * the live record already (dp_anchor.h). One map-in-map write less
+	 * is one RCU grace period less.
+	 */
+	return rename(next, cur) ? -errno : 0;
+}
+
+int dp_state_drop(const char *dir)
+{
+	char next[PATH_MAX + 16];
+
+	snprintf(next, sizeof(next), "%s/%s", dir, DP_STATE_NEXT);
+	if (unlink(next))
+		return -errno;
+	return dp_anchor_set(dir, 1, -1);
+}
