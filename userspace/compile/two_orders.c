@@ -6,127 +6,13 @@
 
 #include "compile/tag_order.h"
 #include "compile/two_orders.h"
+#include "compile/two_orders_move.h"
 #include "lib/log.h"
 #include "lib/util.h"
 
 #define MAX_EDGES 63 /* a path's backward edges are one 64-bit mask */
 /* Events of each further pass of the order heuristic's search on pi0. */
 #define ORDER_MORE_BUDGET 100000000ULL
-
-struct event {
-	int at; /* the neighbour's position */
-	int visit; /* index into the moved port's visits */
-	int flip; /* 2: its pred edge turns forward, 1: its succ edge backward */
-};
-
-struct tw {
-	const struct sat_trie *tr;
-	int n; /* in-ports */
-	int64_t np; /* paths (distinct in-port sequences) */
-	int64_t *pstart; /* per path: its trie nodes in seq[] */
-	int *seq;
-	uint64_t *mask[2]; /* per path: its backward edges in pi0, pi1 */
-	uint8_t *cost;
-	int64_t *vstart; /* per in-port: its visits (CSR) */
-	int *vpath;
-	uint8_t *vidx; /* the visit's index in its path */
-	int *pos[2], *at[2];
-	int64_t unfit, total;
-	uint64_t work;
-	int64_t moves;
-	/* one move's scratch */
-	struct event *ev, *evtmp;
-	int *dist, *first; /* distinct event positions, bucket starts */
-	uint32_t *pstamp; /* per position: seen in this move */
-	int *pslot; /* per position: its bucket */
-	uint32_t pepoch;
-	uint8_t *state;
-	uint8_t (*c4)[4];
-	char *skip;
-	int64_t scap;
-	uint32_t *stamp; /* per path: paths that visit a port twice */
-	uint32_t epoch;
-	/* the paths that do not fit, and their breakout weights */
-	int *ulist;
-	int64_t *uidx; /* per path: its index in ulist, -1 if it fits */
-	int64_t nul;
-	uint32_t *weight;
-	char *dirty[2]; /* per port: worth evaluating again in that order */
-	int64_t wunfit; /* the weights of the paths that do not fit */
-	/* the orders that left the fewest paths unfit so far */
-	int *best_pos[2];
-	int64_t best;
-};
-
-static int port_at(const struct tw *w, int64_t s)
-{
-	return w->tr->port[w->seq[s]];
-}
-
-static int nedges(const struct tw *w, int64_t p)
-{
-	return (int)(w->pstart[p + 1] - w->pstart[p] - 1);
-}
-
-static uint64_t back_mask(const struct tw *w, int64_t p, const int *pos)
-{
-	int64_t s = w->pstart[p];
-	int m = nedges(w, p), i;
-	uint64_t b = 0;
-
-	for (i = 0; i < m; i++)
-		if (pos[port_at(w, s + i)] > pos[port_at(w, s + i + 1)])
-			b |= 1ULL << i;
-	return b;
-}
-
-/* Set bits; backward edges are few, and no popcount instruction is assumed. */
-static inline int ones(uint64_t b)
-{
-	int c = 0;
-
-	for (; b; b &= b - 1)
-		c++;
-	return c;
-}
-
-/*
- * Switching on edge j: the edges before it in tag 0 (their pi0-backward
- * ones break it), those after it in tag 1 (pi1-backward ones break it).
- */
-static int path_cost(uint64_t b0, uint64_t b1, int m)
-{
-	int j, best = m, c;
-
-	if (!b0 || !b1)
-		return 0;
-	for (j = 0; j < m && best; j++) {
-		c = ones(b0 & ((1ULL << j) - 1)) + ones(b1 >> j >> 1);
-		if (c < best)
-			best = c;
-	}
-	return best;
-}
-
-static void set_cost(struct tw *w, int64_t p)
-{
-	int c = path_cost(w->mask[0][p], w->mask[1][p], nedges(w, p));
-
-	if (c && w->uidx[p] < 0) {
-		w->uidx[p] = w->nul;
-		w->ulist[w->nul++] = (int)p;
-	} else if (!c && w->uidx[p] >= 0) {
-		int last = w->ulist[--w->nul];
-
-		w->ulist[w->uidx[p]] = last;
-		w->uidx[last] = w->uidx[p];
-		w->uidx[p] = -1;
-	}
-	w->wunfit += (int64_t)w->weight[p] * ((c > 0) - (w->cost[p] > 0));
-	w->unfit += (c > 0) - (w->cost[p] > 0);
-	w->total += c - w->cost[p];
-	w->cost[p] = (uint8_t)c;
-}
 
 /* Distinct in-port sequences, as chains of trie nodes; false if too long. */
 static bool build_paths(struct tw *w)
@@ -213,7 +99,7 @@ static void first_order(struct tw *w, const struct topo *t, const struct elp *e)
 		/* the heuristic stops while a pass still pays a little */
 		for (;;) {
 			for (u = p = 0; p < w->np; p++)
-				u += ones(back_mask(w, p, pos)) > 1;
+				u += ones(tw_back_mask(w, p, pos)) > 1;
 			if (u >= was)
 				break;
 			was = u;
@@ -283,179 +169,6 @@ static void permutation(int n, int *pos, int *at)
 		pos[at[i]] = i;
 }
 
-/* v leaves its place and enters before the port now at position gap. */
-static void move_to(int *pos, int *at, int v, int gap)
-{
-	int old = pos[v], q;
-
-	if (old < gap) {
-		for (q = old + 1; q < gap; q++) {
-			pos[at[q]] = q - 1;
-			at[q - 1] = at[q];
-		}
-		pos[v] = gap - 1;
-		at[gap - 1] = v;
-		return;
-	}
-	for (q = old - 1; q >= gap; q--) {
-		pos[at[q]] = q + 1;
-		at[q + 1] = at[q];
-	}
-	pos[v] = gap;
-	at[gap] = v;
-}
-
-static void insertion_sort(int *a, int n)
-{
-	int i, j, v;
-
-	for (i = 1; i < n; i++) {
-		v = a[i];
-		for (j = i; j > 0 && a[j - 1] > v; j--)
-			a[j] = a[j - 1];
-		a[j] = v;
-	}
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * Events by position, stable: a port has few neighbours, so bucket the
- * events per distinct position and sort only those.
- */
-static void sort_events(struct tw *w, int nev)
-{
-	int i, d = 0, *first;
-
-	if (++w->pepoch == 0) {
-		memset(w->pstamp, 0, w->n * sizeof(*w->pstamp));
-		w->pepoch = 1;
-	}
-	for (i = 0; i < nev; i++) {
-		int at = w->ev[i].at;
-
-		if (w->pstamp[at] != w->pepoch) {
-			w->pstamp[at] = w->pepoch;
-			w->dist[d++] = at;
-		}
-	}
-	if (d < 32)
-		insertion_sort(w->dist, d);
-	else
-		qsort(w->dist, d, sizeof(int), cmp_int);
-	first = w->first;
-	for (i = 0; i < d; i++) {
-		w->pslot[w->dist[i]] = i;
-		first[i + 1] = 0;
-	}
-	first[0] = 0;
-	for (i = 0; i < nev; i++)
-		first[w->pslot[w->ev[i].at] + 1]++;
-	for (i = 0; i < d; i++)
-		first[i + 1] += first[i];
-	for (i = 0; i < nev; i++)
-		w->evtmp[first[w->pslot[w->ev[i].at]]++] = w->ev[i];
-	memcpy(w->ev, w->evtmp, nev * sizeof(*w->ev));
-}
-
-static void scratch(struct tw *w, int64_t nv)
-{
-	if (nv <= w->scap)
-		return;
-	w->scap = 2 * nv;
-	w->ev = xrealloc(w->ev, 2 * w->scap * sizeof(*w->ev));
-	w->evtmp = xrealloc(w->evtmp, 2 * w->scap * sizeof(*w->ev));
-	w->dist = xrealloc(w->dist, 2 * w->scap * sizeof(int));
-	w->first = xrealloc(w->first, (2 * w->scap + 1) * sizeof(int));
-	w->state = xrealloc(w->state, w->scap);
-	w->c4 = xrealloc(w->c4, w->scap * sizeof(*w->c4));
-	w->skip = xrealloc(w->skip, w->scap);
-}
-
-/*
- * Paths through v more than once are left out of the sweep (their cost
- * is recomputed after the move, so the totals stay exact).
- */
-static void mark_returning(struct tw *w, int v)
-{
-	int64_t a = w->vstart[v], k;
-	uint32_t once, twice;
-
-	if (w->epoch > UINT32_MAX - 3) {
-		memset(w->stamp, 0, w->np * sizeof(*w->stamp));
-		w->epoch = 0;
-	}
-	w->epoch += 2;
-	once = w->epoch;
-	twice = once + 1;
-	for (k = a; k < w->vstart[v + 1]; k++) {
-		uint32_t *st = &w->stamp[w->vpath[k]];
-
-		*st = *st == once || *st == twice ? twice : once;
-	}
-	for (k = a; k < w->vstart[v + 1]; k++)
-		w->skip[k - a] = w->stamp[w->vpath[k]] == twice;
-}
-
-static bool lower(int64_t u, int64_t c, int64_t bu, int64_t bc)
-{
-	return u < bu || (u == bu && c < bc);
-}
-
-/* One visit's costs for its two edges at v, and its events. */
-static int visit_events(struct tw *w, int v, int x, int64_t k, int nev)
-{
-	int64_t a = w->vstart[v], p = w->vpath[k], s = w->pstart[p];
-	int i = w->vidx[k], m = nedges(w, p), bp, bs;
-	uint64_t bit_p = i >= 1 ? 1ULL << (i - 1) : 0;
-	uint64_t bit_s = i < m ? 1ULL << i : 0;
-	uint64_t base = w->mask[x][p] & ~(bit_p | bit_s);
-
-	for (bp = 0; bp < 2; bp++)
-		for (bs = 0; bs < 2; bs++) {
-			uint64_t mm =
-				base | (bp ? bit_p : 0) | (bs ? bit_s : 0);
-
-			w->c4[k - a][bp * 2 + bs] =
-				(uint8_t)(x ? path_cost(w->mask[0][p], mm, m) :
-					      path_cost(mm, w->mask[1][p], m));
-		}
-	/* v before every port: its pred edge backward, its succ edge not */
-	w->state[k - a] = bit_p ? 2 : 0;
-	if (bit_p)
-		w->ev[nev++] = (struct event){ w->pos[x][port_at(w, s + i - 1)],
-					       (int)(k - a), 2 };
-	if (bit_s)
-		w->ev[nev++] = (struct event){ w->pos[x][port_at(w, s + i + 1)],
-					       (int)(k - a), 1 };
-	return nev;
-}
-
-static void mark_path(struct tw *w, int p)
-{
-	int64_t s;
-
-	for (s = w->pstart[p]; s < w->pstart[p + 1]; s++)
-		w->dirty[0][port_at(w, s)] = w->dirty[1][port_at(w, s)] = 1;
-}
-
-/* The breakout wanders: remember where it was best. */
-static void keep_best(struct tw *w)
-{
-	int x;
-
-	if (w->unfit >= w->best)
-		return;
-	w->best = w->unfit;
-	for (x = 0; x < 2; x++)
-		memcpy(w->best_pos[x], w->pos[x], w->n * sizeof(int));
-}
-
 /* Back to the best orders seen, when the search ended above them. */
 static void restore_best(struct tw *w)
 {
@@ -470,75 +183,10 @@ static void restore_best(struct tw *w)
 			w->at[x][w->pos[x][v]] = v;
 	}
 	for (p = 0; p < w->np; p++) {
-		w->mask[0][p] = back_mask(w, p, w->pos[0]);
-		w->mask[1][p] = back_mask(w, p, w->pos[1]);
-		set_cost(w, p);
+		w->mask[0][p] = tw_back_mask(w, p, w->pos[0]);
+		w->mask[1][p] = tw_back_mask(w, p, w->pos[1]);
+		tw_set_cost(w, p);
 	}
-}
-
-/*
- * Move v within order x to its best gap, if that lowers (the weights of
- * the paths that do not fit, the total cost).
- */
-static bool improve(struct tw *w, int v, int x)
-{
-	int64_t a = w->vstart[v], b = w->vstart[v + 1], k;
-	int64_t u = w->wunfit, c = w->total, bu = u, bc = c;
-	int nev = 0, i, gap = -1;
-
-	w->dirty[x][v] = 0;
-	if (a == b)
-		return false;
-	scratch(w, b - a);
-	mark_returning(w, v);
-	for (k = a; k < b; k++) {
-		int p = w->vpath[k], nc;
-
-		if (w->skip[k - a])
-			continue;
-		nev = visit_events(w, v, x, k, nev);
-		nc = w->c4[k - a][w->state[k - a]];
-		u += (int64_t)w->weight[p] * ((nc > 0) - (w->cost[p] > 0));
-		c += nc - w->cost[p];
-	}
-	w->work += (uint64_t)(nev + (b - a));
-	sort_events(w, nev);
-	if (lower(u, c, bu, bc)) {
-		bu = u;
-		bc = c;
-		gap = 0;
-	}
-	for (i = 0; i < nev;) {
-		int at = w->ev[i].at;
-
-		for (; i < nev && w->ev[i].at == at; i++) {
-			int j = w->ev[i].visit, o = w->c4[j][w->state[j]], nc;
-
-			w->state[j] ^= (uint8_t)w->ev[i].flip;
-			nc = w->c4[j][w->state[j]];
-			u += (int64_t)w->weight[w->vpath[a + j]] *
-			     ((nc > 0) - (o > 0));
-			c += nc - o;
-		}
-		if (lower(u, c, bu, bc)) {
-			bu = u;
-			bc = c;
-			gap = at + 1;
-		}
-	}
-	if (gap < 0)
-		return false;
-	move_to(w->pos[x], w->at[x], v, gap);
-	for (k = a; k < b; k++) {
-		int p = w->vpath[k];
-
-		w->mask[x][p] = back_mask(w, p, w->pos[x]);
-		set_cost(w, p);
-		mark_path(w, p);
-	}
-	w->moves++;
-	keep_best(w);
-	return true;
 }
 
 static bool past(double deadline)
@@ -580,14 +228,14 @@ static void breakout(struct tw *w, uint64_t budget, double deadline,
 		for (j = 0; j < n && w->nul && w->work < budget; j++) {
 			for (x = 1; x >= 0; x--)
 				if (w->dirty[x][ports[j]])
-					any |= improve(w, ports[j], x);
+					any |= tw_improve(w, ports[j], x);
 			if (!(j & 63) && past(deadline))
 				break;
 		}
 		if (!any) {
 			for (i = 0; i < w->nul; i++) {
 				w->weight[w->ulist[i]]++;
-				mark_path(w, w->ulist[i]);
+				tw_mark_path(w, w->ulist[i]);
 			}
 			w->wunfit += w->nul;
 			res->bumps++;
@@ -615,7 +263,7 @@ static void search(struct tw *w, uint64_t budget, double deadline,
 		for (x = 1; x >= 0; x--)
 			for (v = 0; v < w->n && w->unfit && w->work < budget;
 			     v++) {
-				any |= improve(w, v, x);
+				any |= tw_improve(w, v, x);
 				if (!(v & 255) && past(deadline))
 					break;
 			}
@@ -703,8 +351,8 @@ static void second_order(struct tw *w)
 	suffix_order(w, pos);
 	permutation(w->n, pos, at);
 	for (p = 0; p < w->np; p++)
-		u += path_cost(w->mask[0][p], back_mask(w, p, pos),
-			       nedges(w, p)) > 0;
+		u += tw_path_cost(w->mask[0][p], tw_back_mask(w, p, pos),
+				  nedges(w, p)) > 0;
 	pr_debug("two orders: pi1 = pi0: %lld paths do not fit; the suffixes' "
 		 "order: %lld\n",
 		 (long long)w->unfit, (long long)u);
@@ -712,8 +360,8 @@ static void second_order(struct tw *w)
 		memcpy(w->pos[1], pos, w->n * sizeof(int));
 		memcpy(w->at[1], at, w->n * sizeof(int));
 		for (p = 0; p < w->np; p++) {
-			w->mask[1][p] = back_mask(w, p, w->pos[1]);
-			set_cost(w, p);
+			w->mask[1][p] = tw_back_mask(w, p, w->pos[1]);
+			tw_set_cost(w, p);
 		}
 	}
 	free(pos);
@@ -826,12 +474,12 @@ int two_orders_search(const struct topo *t, const struct elp *e,
 	w.pstamp = xcalloc(w.n + 1, sizeof(uint32_t));
 	w.pslot = xmalloc((w.n + 1) * sizeof(int));
 	for (p = 0; p < w.np; p++) {
-		w.mask[0][p] = w.mask[1][p] = back_mask(&w, p, w.pos[0]);
-		set_cost(&w, p);
+		w.mask[0][p] = w.mask[1][p] = tw_back_mask(&w, p, w.pos[0]);
+		tw_set_cost(&w, p);
 	}
 	second_order(&w);
 	w.best = INT64_MAX;
-	keep_best(&w);
+	tw_keep_best(&w);
 	res->paths = w.np;
 	res->unfit_start = w.unfit;
 	pr_info("two orders: %lld paths, %lld do not fit one order (%.2f s)\n",
