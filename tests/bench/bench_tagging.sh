@@ -50,6 +50,17 @@ if "$T" topo help 2>&1 | grep -q ' fc'; then
 		"fc-50|topo fc 50 --hosts 1 --seed 1|paths fc")
 fi
 
+# make_case NAME TOPO PATHS: the case's topology in $tmp/t, its paths in
+# $tmp/e (both command lines without the tagger and the files).
+make_case() {
+	# shellcheck disable=SC2086
+	"$T" $2 -o "$tmp/t" 2>/dev/null || { echo "$1: topology failed"; return 1; }
+	# shellcheck disable=SC2086
+	set -- "$1" $3
+	"$T" "$2" "$3" "$tmp/t" "${@:4}" -o "$tmp/e" 2>/dev/null ||
+		{ echo "$1: paths failed"; return 1; }
+}
+
 prio() {
 	"$T" -j compile "$1" "$2" --algorithm "$3" --no-bound --no-verify -o /dev/null |
 		jq -r .priorities
@@ -59,12 +70,7 @@ printf '%-24s %8s %6s %6s %5s %6s %6s %8s %8s\n' case paths greedy order best lo
 	optimal best_s
 for c in "${cases[@]}"; do
 	IFS='|' read -r name topo paths <<<"$c"
-	# shellcheck disable=SC2086
-	"$T" $topo -o "$tmp/t" 2>/dev/null || { echo "$name: topology failed"; continue; }
-	# shellcheck disable=SC2086
-	set -- $paths
-	"$T" "$1" "$2" "$tmp/t" "${@:3}" -o "$tmp/e" 2>/dev/null ||
-		{ echo "$name: paths failed"; continue; }
+	make_case "$name" "$topo" "$paths" || continue
 	n=$(wc -l <"$tmp/e")
 	g=$(prio "$tmp/t" "$tmp/e" greedy)
 	o=$(prio "$tmp/t" "$tmp/e" order)
@@ -88,12 +94,7 @@ printf '%-24s %6s %6s %-12s %-22s %8s %-14s %9s %9s\n' case before sat method st
 	search_s search_cpu
 for c in "${cases[@]}" "${exact_only[@]}"; do
 	IFS='|' read -r name topo paths <<<"$c"
-	# shellcheck disable=SC2086
-	"$T" $topo -o "$tmp/t" 2>/dev/null || { echo "$name: topology failed"; continue; }
-	# shellcheck disable=SC2086
-	set -- $paths
-	"$T" "$1" "$2" "$tmp/t" "${@:3}" -o "$tmp/e" 2>/dev/null ||
-		{ echo "$name: paths failed"; continue; }
+	make_case "$name" "$topo" "$paths" || continue
 	rm -f "$tmp/core"
 	"$T" -j compile "$tmp/t" "$tmp/e" --exact --exact-seconds "$limit" \
 		--exact-core "$tmp/core" -o "$tmp/r" >"$tmp/out" 2>/dev/null ||
@@ -134,12 +135,7 @@ printf '%-24s %-12s %5s %-8s %9s %9s %7s %8s\n' case search prios answer step_s 
 	verify
 for c in "${ab[@]}"; do
 	IFS='|' read -r name topo paths <<<"$c"
-	# shellcheck disable=SC2086
-	"$T" $topo -o "$tmp/t" 2>/dev/null || { echo "$name: topology failed"; continue; }
-	# shellcheck disable=SC2086
-	set -- $paths
-	"$T" "$1" "$2" "$tmp/t" "${@:3}" -o "$tmp/e" 2>/dev/null ||
-		{ echo "$name: paths failed"; continue; }
+	make_case "$name" "$topo" "$paths" || continue
 	for mode in two-orders sat; do
 		extra=()
 		[ "$mode" = sat ] && extra=(--no-two-orders)

@@ -195,6 +195,16 @@ PY
 	read -r T U <<<"$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["hosts"]["h1"]["tag"], r["tags"][-1]["tag"])' "$3")"
 }
 
+# dp_lab_ab: the line up, its compiled rules, and rule sets A and B made
+# from them (dp_rules_ab) as $A and $B in TGR_TMP; sets T and U.
+dp_lab_ab() {
+	dp_lab_up
+	dp_rules "$TGR_TMP/compiled.json"
+	A=$TGR_TMP/a.json
+	B=$TGR_TMP/b.json
+	dp_rules_ab "$TGR_TMP/compiled.json" "$A" "$B"
+}
+
 # dp_consistent WHAT: show S2 parses, and the tag it predicts on S2 -> S3 for
 # tag T (rewritten to U by rule set B, dp_rules_ab) is the one packets get.
 # Counts the checks in dp_checks.

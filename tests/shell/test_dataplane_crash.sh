@@ -12,11 +12,7 @@ require_cmd nsenter
 require_cmd strace
 source "$TOP/tests/shell/dp_lab.sh"
 
-dp_lab_up
-dp_rules "$TGR_TMP/compiled.json"
-A=$TGR_TMP/a.json
-B=$TGR_TMP/b.json
-dp_rules_ab "$TGR_TMP/compiled.json" "$A" "$B"
+dp_lab_ab
 for n in S1 S2 S3; do tgr "$n" switch attach "$n" "$A" >/dev/null || fail "attach $n"; done
 start=$(date +%s)
 

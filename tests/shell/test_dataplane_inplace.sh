@@ -23,11 +23,7 @@ require_cmd strace
 require_cmd bpftool
 source "$TOP/tests/shell/dp_lab.sh"
 
-dp_lab_up
-dp_rules "$TGR_TMP/compiled.json"
-A=$TGR_TMP/a.json
-B=$TGR_TMP/b.json
-dp_rules_ab "$TGR_TMP/compiled.json" "$A" "$B"
+dp_lab_ab
 "$TAGGER" switch pack "$A" -o "$TGR_TMP/a.trb" || fail "pack A"
 "$TAGGER" switch pack "$B" -o "$TGR_TMP/b.trb" || fail "pack B"
 tgr S2 switch attach S2 "$A" >/dev/null || fail "attach S2"

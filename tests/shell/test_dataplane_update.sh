@@ -16,11 +16,7 @@ require_cmd python3
 require_cmd nsenter
 source "$TOP/tests/shell/dp_lab.sh"
 
-dp_lab_up
-dp_rules "$TGR_TMP/compiled.json"
-A=$TGR_TMP/a.json
-B=$TGR_TMP/b.json
-dp_rules_ab "$TGR_TMP/compiled.json" "$A" "$B"
+dp_lab_ab
 echo "rule sets: A keeps tag $T on S2 -> S3, B rewrites it to $U"
 for n in S1 S2 S3; do tgr "$n" switch attach "$n" "$A" >/dev/null || fail "attach $n"; done
 "$TAGGER" switch pack "$B" -o "$TGR_TMP/b.trb" || fail "pack B"
