@@ -13,9 +13,9 @@
 #define MAX_EDGES 63 /* a path's backward edges are one 64-bit mask */
 /* Events of each further pass of the order heuristic's search on pi0. */
 #define ORDER_MORE_BUDGET 100000000ULL
-/* The breakout's leash: see return_margin. */
-#define RETURN_BEST_DIV 10
-#define RETURN_PATHS_DIV 4000
+/* When the breakout's weights start afresh: see reset_margin. */
+#define RESET_BEST_DIV 10
+#define RESET_PATHS_DIV 4000
 
 /* Distinct in-port sequences, as chains of trie nodes; false if too long. */
 static bool build_paths(struct tw *w)
@@ -193,31 +193,32 @@ static void restore_best(struct tw *w)
 }
 
 /*
- * How far above its best the breakout may climb before it goes back
- * there: a tenth of the best, but never less than a share of the paths
+ * How far above its best the breakout may climb before its weights are
+ * reset: a tenth of the best, but never less than a share of the paths
  * searched, or a search with a few paths left could not climb at all.
  */
-static int64_t return_margin(const struct tw *w)
+static int64_t reset_margin(const struct tw *w)
 {
-	int64_t a = w->best / RETURN_BEST_DIV, b = w->np / RETURN_PATHS_DIV;
+	int64_t a = w->best / RESET_BEST_DIV, b = w->np / RESET_PATHS_DIV;
 
 	return a > b ? a : b;
 }
 
 /*
- * Back to the best orders when the breakout has climbed too far from
- * them: the weights it piled up away from there are dropped, and the
- * paths left at the best weigh more the longer the search has gone on,
- * so the walk from there leaves another way.
+ * Fresh weights when the breakout has climbed too far above its best:
+ * the weights piled up on paths that fit long ago push it away from
+ * every good region, so they are dropped, and the paths left now weigh
+ * more the longer the search has gone on. The walk goes on from where it
+ * is (going back to the best orders as well left more paths unfit:
+ * Documentation/measurements.md).
  */
-static void return_to_best(struct tw *w, struct two_orders *res)
+static void reset_weights(struct tw *w, struct two_orders *res)
 {
 	int64_t p, i;
 	int x;
 
-	if (w->unfit <= w->best + return_margin(w))
+	if (w->unfit <= w->best + reset_margin(w))
 		return;
-	restore_best(w);
 	for (p = 0; p < w->np; p++)
 		w->weight[p] = 1;
 	w->wunfit = 0;
@@ -227,9 +228,10 @@ static void return_to_best(struct tw *w, struct two_orders *res)
 	}
 	for (x = 0; x < 2; x++)
 		memset(w->dirty[x], 1, w->n);
-	res->returns++;
-	pr_debug("two orders: back to the best, %lld paths do not fit\n",
-		 (long long)w->unfit);
+	res->resets++;
+	pr_debug(
+		"two orders: fresh weights, %lld paths do not fit (best %lld)\n",
+		(long long)w->unfit, (long long)w->best);
 }
 
 static bool past(double deadline)
@@ -282,13 +284,13 @@ static void breakout(struct tw *w, uint64_t budget, double deadline,
 			}
 			w->wunfit += w->nul;
 			res->bumps++;
-			return_to_best(w, res);
+			reset_weights(w, res);
 		}
 		if (!(res->rounds & 63))
 			pr_debug("two orders: round %d: %lld paths do not fit, "
-				 "%d weight bumps, %d returns, %llu events\n",
+				 "%d weight bumps, %d resets, %llu events\n",
 				 res->rounds, (long long)w->unfit, res->bumps,
-				 res->returns, (unsigned long long)w->work);
+				 res->resets, (unsigned long long)w->work);
 	}
 	free(ports);
 	free(seen);

@@ -33,11 +33,10 @@
  * one more in the objective. The weights let it climb, so it keeps the
  * orders that left the fewest paths unfit and ends there; when a bump
  * finds it more than a tenth above that best (and more than a share of
- * the paths, so that a few paths left still leave room to climb), it
- * goes back to the best orders with fresh weights. It stops when every
- * path fits, at work_per_visit events per (path, in-port) visit (a work
- * budget, so the answer never depends on the machine's speed) or at the
- * deadline.
+ * the paths, so that a few paths left still leave room to climb), the
+ * weights start afresh where it is. It stops when every path fits, at
+ * work_per_visit events per (path, in-port) visit (a work budget, so the
+ * answer never depends on the machine's speed) or at the deadline.
  *
  * API:
  *   two_orders_search(t, e, tr, &opts, &res)
@@ -75,7 +74,7 @@ struct two_orders {
 	int passes; /* descent passes over every port */
 	int rounds; /* breakout rounds over the ports of the paths left */
 	int bumps; /* rounds that raised the weights */
-	int returns; /* to the best orders, from too far above them */
+	int resets; /* of the weights, from too far above the best */
 	uint64_t work; /* events processed */
 	double seconds;
 	double cpu_seconds;
