@@ -16,6 +16,8 @@
 /* When the breakout's weights start afresh: see reset_margin. */
 #define RESET_BEST_DIV 10
 #define RESET_PATHS_DIV 4000
+/* The share of the budget for pi0 alone: 1 / TIED_SHARE_DIV. */
+#define TIED_SHARE_DIV 4
 
 /* Distinct in-port sequences, as chains of trie nodes; false if too long. */
 static bool build_paths(struct tw *w)
@@ -271,7 +273,7 @@ static void breakout(struct tw *w, uint64_t budget, double deadline,
 				}
 			}
 		for (j = 0; j < n && w->nul && w->work < budget; j++) {
-			for (x = 1; x >= 0; x--)
+			for (x = !w->tied; x >= 0; x--)
 				if (w->dirty[x][ports[j]])
 					any |= tw_improve(w, ports[j], x);
 			if (!(j & 63) && past(deadline))
@@ -306,7 +308,7 @@ static void search(struct tw *w, uint64_t budget, double deadline,
 		int64_t before = w->unfit;
 
 		any = false;
-		for (x = 1; x >= 0; x--)
+		for (x = !w->tied; x >= 0; x--)
 			for (v = 0; v < w->n && w->unfit && w->work < budget;
 			     v++) {
 				any |= tw_improve(w, v, x);
@@ -322,6 +324,30 @@ static void search(struct tw *w, uint64_t budget, double deadline,
 			(unsigned long long)w->work);
 	}
 	breakout(w, budget, deadline, res);
+}
+
+/*
+ * A better pi0 first: the same search with pi1 tied to pi0, so a path
+ * fits when it has at most one backward edge; then from its best orders
+ * with fresh weights.
+ */
+static void one_order(struct tw *w, uint64_t budget, double deadline,
+		      struct two_orders *res)
+{
+	int64_t p;
+	int x;
+
+	w->tied = true;
+	search(w, budget, deadline, res);
+	w->tied = false;
+	restore_best(w);
+	for (p = 0; p < w->np; p++)
+		w->weight[p] = 1;
+	w->wunfit = w->nul;
+	for (x = 0; x < 2; x++)
+		memset(w->dirty[x], 1, w->n);
+	pr_debug("two orders: one order: %lld paths do not fit, %llu events\n",
+		 (long long)w->unfit, (unsigned long long)w->work);
 }
 
 /*
@@ -523,7 +549,6 @@ int two_orders_search(const struct topo *t, const struct elp *e,
 		w.mask[0][p] = w.mask[1][p] = tw_back_mask(&w, p, w.pos[0]);
 		tw_set_cost(&w, p);
 	}
-	second_order(&w);
 	w.best = INT64_MAX;
 	tw_keep_best(&w);
 	res->paths = w.np;
@@ -531,9 +556,15 @@ int two_orders_search(const struct topo *t, const struct elp *e,
 	pr_info("two orders: %lld paths, %lld do not fit one order (%.2f s)\n",
 		(long long)w.np, (long long)w.unfit, now_seconds() - t0);
 	res->skipped = (double)w.unfit > o->max_share * (double)w.np;
-	if (!res->skipped)
-		search(&w, o->work_per_visit * (uint64_t)w.vstart[w.n],
-		       o->deadline, res);
+	if (!res->skipped) {
+		uint64_t budget = o->work_per_visit * (uint64_t)w.vstart[w.n];
+
+		one_order(&w, budget / TIED_SHARE_DIV, o->deadline, res);
+		second_order(&w);
+		w.best = INT64_MAX;
+		tw_keep_best(&w);
+		search(&w, budget, o->deadline, res);
+	}
 	finish(t, &w, res);
 	tw_free(&w);
 	res->seconds = now_seconds() - t0;
