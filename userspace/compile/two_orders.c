@@ -206,30 +206,31 @@ static int64_t reset_margin(const struct tw *w)
 	return a > b ? a : b;
 }
 
+/* Every path weighs 1 again, and every port is worth evaluating. */
+static void fresh_weights(struct tw *w)
+{
+	int64_t p;
+	int x;
+
+	for (p = 0; p < w->np; p++)
+		w->weight[p] = 1;
+	w->wunfit = w->nul;
+	for (x = 0; x < 2; x++)
+		memset(w->dirty[x], 1, w->n);
+}
+
 /*
  * Fresh weights when the breakout has climbed too far above its best:
  * the weights piled up on paths that fit long ago push it away from
- * every good region, so they are dropped, and the paths left now weigh
- * more the longer the search has gone on. The walk goes on from where it
- * is (going back to the best orders as well left more paths unfit:
- * Documentation/measurements.md).
+ * every good region. The walk goes on from where it is (going back to
+ * the best orders as well, or keeping extra weight on the paths left
+ * there, left more paths unfit: Documentation/measurements.md).
  */
 static void reset_weights(struct tw *w, struct two_orders *res)
 {
-	int64_t p, i;
-	int x;
-
 	if (w->unfit <= w->best + reset_margin(w))
 		return;
-	for (p = 0; p < w->np; p++)
-		w->weight[p] = 1;
-	w->wunfit = 0;
-	for (i = 0; i < w->nul; i++) {
-		w->weight[w->ulist[i]] = 1 + (uint32_t)res->bumps / 8;
-		w->wunfit += w->weight[w->ulist[i]];
-	}
-	for (x = 0; x < 2; x++)
-		memset(w->dirty[x], 1, w->n);
+	fresh_weights(w);
 	res->resets++;
 	pr_debug(
 		"two orders: fresh weights, %lld paths do not fit (best %lld)\n",
@@ -334,18 +335,11 @@ static void search(struct tw *w, uint64_t budget, double deadline,
 static void one_order(struct tw *w, uint64_t budget, double deadline,
 		      struct two_orders *res)
 {
-	int64_t p;
-	int x;
-
 	w->tied = true;
 	search(w, budget, deadline, res);
 	w->tied = false;
 	restore_best(w);
-	for (p = 0; p < w->np; p++)
-		w->weight[p] = 1;
-	w->wunfit = w->nul;
-	for (x = 0; x < 2; x++)
-		memset(w->dirty[x], 1, w->n);
+	fresh_weights(w);
 	pr_debug("two orders: one order: %lld paths do not fit, %llu events\n",
 		 (long long)w->unfit, (unsigned long long)w->work);
 }
