@@ -13,6 +13,11 @@
 #define MAX_EDGES 63 /* a path's backward edges are one 64-bit mask */
 /* Events of each further pass of the order heuristic's search on pi0. */
 #define ORDER_MORE_BUDGET 100000000ULL
+/* When the breakout's weights start afresh: see reset_margin. */
+#define RESET_BEST_DIV 10
+#define RESET_PATHS_DIV 4000
+/* The share of the budget for pi0 alone: 1 / TIED_SHARE_DIV. */
+#define TIED_SHARE_DIV 4
 
 /* Distinct in-port sequences, as chains of trie nodes; false if too long. */
 static bool build_paths(struct tw *w)
@@ -189,6 +194,49 @@ static void restore_best(struct tw *w)
 	}
 }
 
+/*
+ * How far above its best the breakout may climb before its weights are
+ * reset: a tenth of the best, but never less than a share of the paths
+ * searched, or a search with a few paths left could not climb at all.
+ */
+static int64_t reset_margin(const struct tw *w)
+{
+	int64_t a = w->best / RESET_BEST_DIV, b = w->np / RESET_PATHS_DIV;
+
+	return a > b ? a : b;
+}
+
+/* Every path weighs 1 again, and every port is worth evaluating. */
+static void fresh_weights(struct tw *w)
+{
+	int64_t p;
+	int x;
+
+	for (p = 0; p < w->np; p++)
+		w->weight[p] = 1;
+	w->wunfit = w->nul;
+	for (x = 0; x < 2; x++)
+		memset(w->dirty[x], 1, w->n);
+}
+
+/*
+ * Fresh weights when the breakout has climbed too far above its best:
+ * the weights piled up on paths that fit long ago push it away from
+ * every good region. The walk goes on from where it is (going back to
+ * the best orders as well, or keeping extra weight on the paths left
+ * there, left more paths unfit: Documentation/measurements.md).
+ */
+static void reset_weights(struct tw *w, struct two_orders *res)
+{
+	if (w->unfit <= w->best + reset_margin(w))
+		return;
+	fresh_weights(w);
+	res->resets++;
+	pr_debug(
+		"two orders: fresh weights, %lld paths do not fit (best %lld)\n",
+		(long long)w->unfit, (long long)w->best);
+}
+
 static bool past(double deadline)
 {
 	return deadline > 0 && now_seconds() > deadline;
@@ -226,7 +274,7 @@ static void breakout(struct tw *w, uint64_t budget, double deadline,
 				}
 			}
 		for (j = 0; j < n && w->nul && w->work < budget; j++) {
-			for (x = 1; x >= 0; x--)
+			for (x = !w->tied; x >= 0; x--)
 				if (w->dirty[x][ports[j]])
 					any |= tw_improve(w, ports[j], x);
 			if (!(j & 63) && past(deadline))
@@ -239,12 +287,13 @@ static void breakout(struct tw *w, uint64_t budget, double deadline,
 			}
 			w->wunfit += w->nul;
 			res->bumps++;
+			reset_weights(w, res);
 		}
 		if (!(res->rounds & 63))
 			pr_debug("two orders: round %d: %lld paths do not fit, "
-				 "%d weight bumps, %llu events\n",
+				 "%d weight bumps, %d resets, %llu events\n",
 				 res->rounds, (long long)w->unfit, res->bumps,
-				 (unsigned long long)w->work);
+				 res->resets, (unsigned long long)w->work);
 	}
 	free(ports);
 	free(seen);
@@ -260,7 +309,7 @@ static void search(struct tw *w, uint64_t budget, double deadline,
 		int64_t before = w->unfit;
 
 		any = false;
-		for (x = 1; x >= 0; x--)
+		for (x = !w->tied; x >= 0; x--)
 			for (v = 0; v < w->n && w->unfit && w->work < budget;
 			     v++) {
 				any |= tw_improve(w, v, x);
@@ -276,6 +325,23 @@ static void search(struct tw *w, uint64_t budget, double deadline,
 			(unsigned long long)w->work);
 	}
 	breakout(w, budget, deadline, res);
+}
+
+/*
+ * A better pi0 first: the same search with pi1 tied to pi0, so a path
+ * fits when it has at most one backward edge; then from its best orders
+ * with fresh weights.
+ */
+static void one_order(struct tw *w, uint64_t budget, double deadline,
+		      struct two_orders *res)
+{
+	w->tied = true;
+	search(w, budget, deadline, res);
+	w->tied = false;
+	restore_best(w);
+	fresh_weights(w);
+	pr_debug("two orders: one order: %lld paths do not fit, %llu events\n",
+		 (long long)w->unfit, (unsigned long long)w->work);
 }
 
 /*
@@ -477,7 +543,6 @@ int two_orders_search(const struct topo *t, const struct elp *e,
 		w.mask[0][p] = w.mask[1][p] = tw_back_mask(&w, p, w.pos[0]);
 		tw_set_cost(&w, p);
 	}
-	second_order(&w);
 	w.best = INT64_MAX;
 	tw_keep_best(&w);
 	res->paths = w.np;
@@ -485,9 +550,15 @@ int two_orders_search(const struct topo *t, const struct elp *e,
 	pr_info("two orders: %lld paths, %lld do not fit one order (%.2f s)\n",
 		(long long)w.np, (long long)w.unfit, now_seconds() - t0);
 	res->skipped = (double)w.unfit > o->max_share * (double)w.np;
-	if (!res->skipped)
-		search(&w, o->work_per_visit * (uint64_t)w.vstart[w.n],
-		       o->deadline, res);
+	if (!res->skipped) {
+		uint64_t budget = o->work_per_visit * (uint64_t)w.vstart[w.n];
+
+		one_order(&w, budget / TIED_SHARE_DIV, o->deadline, res);
+		second_order(&w);
+		w.best = INT64_MAX;
+		tw_keep_best(&w);
+		search(&w, budget, o->deadline, res);
+	}
 	finish(t, &w, res);
 	tw_free(&w);
 	res->seconds = now_seconds() - t0;

@@ -197,6 +197,8 @@ static int visit_events(struct tw *w, int v, int x, int64_t k, int nev)
 			w->c4[k - a][bp * 2 + bs] =
 				(uint8_t)(x ? tw_path_cost(w->mask[0][p], mm,
 							   m) :
+					  w->tied ?
+					      tw_path_cost(mm, mm, m) :
 					      tw_path_cost(mm, w->mask[1][p],
 							   m));
 		}
@@ -284,10 +286,14 @@ bool tw_improve(struct tw *w, int v, int x)
 	if (gap < 0)
 		return false;
 	move_to(w->pos[x], w->at[x], v, gap);
+	if (w->tied)
+		move_to(w->pos[1], w->at[1], v, gap);
 	for (k = a; k < b; k++) {
 		int p = w->vpath[k];
 
 		w->mask[x][p] = tw_back_mask(w, p, w->pos[x]);
+		if (w->tied)
+			w->mask[1][p] = w->mask[0][p];
 		tw_set_cost(w, p);
 		tw_mark_path(w, p);
 	}

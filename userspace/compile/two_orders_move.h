@@ -68,6 +68,7 @@ struct tw {
 	/* the orders that left the fewest paths unfit so far */
 	int *best_pos[2];
 	int64_t best;
+	bool tied; /* pi1 is pi0: a move in pi0 is made in both */
 };
 
 static inline int port_at(const struct tw *w, int64_t s)
