@@ -237,6 +237,19 @@ static void reset_weights(struct tw *w, struct two_orders *res)
 		(long long)w->unfit, (long long)w->best);
 }
 
+/*
+ * A port on many paths left first: one move there can make several fit,
+ * and the ports of the paths it fixes then need no move.
+ */
+static int by_count_then_id(const void *a, const void *b, void *count)
+{
+	const int *c = count, x = *(const int *)a, y = *(const int *)b;
+
+	if (c[x] != c[y])
+		return c[x] > c[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
 static bool past(double deadline)
 {
 	return deadline > 0 && now_seconds() > deadline;
@@ -255,13 +268,14 @@ static void breakout(struct tw *w, uint64_t budget, double deadline,
 {
 	int *ports = xmalloc((w->n + 1) * sizeof(int));
 	uint32_t *seen = xcalloc(w->n + 1, sizeof(uint32_t));
+	int *count = xcalloc(w->n + 1, sizeof(int));
 	int64_t i, s;
 	int n, j, x;
 
 	while (w->nul && w->work < budget && !past(deadline)) {
 		bool any = false;
 
-		/* each port of a path left once, in the order met */
+		/* each port of a path left once, the most paths left first */
 		res->rounds++;
 		for (n = 0, i = 0; i < w->nul; i++)
 			for (s = w->pstart[w->ulist[i]];
@@ -270,9 +284,12 @@ static void breakout(struct tw *w, uint64_t budget, double deadline,
 
 				if (seen[v] != (uint32_t)res->rounds) {
 					seen[v] = (uint32_t)res->rounds;
+					count[v] = 0;
 					ports[n++] = v;
 				}
+				count[v]++;
 			}
+		qsort_r(ports, n, sizeof(int), by_count_then_id, count);
 		for (j = 0; j < n && w->nul && w->work < budget; j++) {
 			for (x = !w->tied; x >= 0; x--)
 				if (w->dirty[x][ports[j]])
@@ -297,6 +314,7 @@ static void breakout(struct tw *w, uint64_t budget, double deadline,
 	}
 	free(ports);
 	free(seen);
+	free(count);
 }
 
 static void search(struct tw *w, uint64_t budget, double deadline,

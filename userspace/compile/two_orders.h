@@ -32,7 +32,8 @@
  * edges at it, so one sweep of the sorted neighbour positions evaluates
  * every gap, as in order_search.c. Passes over every port (pi1, then
  * pi0) descend while they pay; then breakout: rounds over the ports of
- * the paths left, and where a round moves nothing, each path left weighs
+ * the paths left (those on the most of them first), and where a round
+ * moves nothing, each path left weighs
  * one more in the objective. The weights let it climb, so it keeps the
  * orders that left the fewest paths unfit and ends there; when a bump
  * finds it more than a tenth above that best (and more than a share of
