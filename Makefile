@@ -150,7 +150,7 @@ test: deps ## deps, then everything `make check` runs
 check: check-layers all $(OUTPUT)/test_runner $(FUZZ_BINS) ## build, unit, BPF, namespace, lab and VM tests, fuzz smoke
 	$(Q)bash tests/run.sh
 
-check-layers: ## no file of userspace/ includes a folder above its layer
+check-layers: ## no file of userspace/ includes a folder above its layer, nor its folder in a circle
 	$(Q)bash tools/check-layers.sh
 
 # shellcheck at warning level over every script (tests/lint.sh).

@@ -17,7 +17,7 @@
 #include "dataplane/dp_attach.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_record.h"
-#include "dataplane/dp_state.h"
+#include "dataplane/dp_table.h"
 #include "lib/log.h"
 #include "tagger_maps.h"
 
@@ -113,10 +113,10 @@ static int64_t slot_gen(int a, uint32_t k)
 	fd = bpf_map_get_fd_by_id(id);
 	if (fd < 0)
 		return -1;
-	s = dp_state_read_fd(fd);
+	s = dp_record_read_fd(fd);
 	close(fd);
 	if (s)
-		g = dp_state_gen(s);
+		g = dp_record_gen(s);
 	json_decref(s);
 	return g;
 }
@@ -128,7 +128,7 @@ static int64_t slot_gen(int a, uint32_t k)
  */
 static uint32_t live_slot(const char *dir, int a)
 {
-	int64_t g = dp_kernel_gen(dir);
+	int64_t g = dp_table_gen(dir);
 
 	return g >= 0 && slot_gen(a, 0) != g && slot_gen(a, 1) == g;
 }
@@ -181,7 +181,7 @@ static json_t *anchor_state(int a)
 		fd = bpf_map_get_fd_by_id(id);
 		if (fd < 0)
 			continue;
-		s = dp_state_read_fd(fd);
+		s = dp_record_read_fd(fd);
 		close(fd);
 		if (s)
 			return s;
@@ -384,7 +384,7 @@ static int mirror_state(const char *dir, int a)
 {
 	char path[PATH_MAX + 64];
 	uint32_t live = live_slot(dir, a), other = !live, id;
-	int64_t g = dp_kernel_gen(dir);
+	int64_t g = dp_table_gen(dir);
 	int err = 0;
 
 	if (!bpf_map_lookup_elem(a, &live, &id))
@@ -413,9 +413,9 @@ static int drop_stale(const char *dir)
 	if (pin_path(path, sizeof(path), dir, DP_ANCHOR_PIN) ||
 	    access(path, F_OK))
 		return 0;
-	st = dp_state_load(dir);
-	if (st && dp_state_netns_here(st) &&
-	    !strcmp(dp_state_phase(st), "attached")) {
+	st = dp_record_load(dir);
+	if (st && dp_record_netns_here(st) &&
+	    !strcmp(dp_record_phase(st), "attached")) {
 		pr_warn("%s: no interface runs these programs any more (detached "
 			"from another mount namespace): removing the pins\n",
 			dir);
@@ -437,7 +437,7 @@ static unsigned int hint_ifindex(const char *dir, const char *ifname)
 
 	if (ifname)
 		return if_nametoindex(ifname);
-	st = dp_state_load(dir);
+	st = dp_record_load(dir);
 	port = json_array_get(json_object_get(st, "ports"), 0);
 	idx = (unsigned int)json_integer_value(
 		json_object_get(port, "ifindex"));

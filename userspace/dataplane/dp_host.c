@@ -158,14 +158,14 @@ static json_t *host_settled(const char *dir, const struct dp_opts *o)
 		errno = ENOENT;
 		return NULL;
 	}
-	st = dp_state_load(dir);
+	st = dp_record_load(dir);
 	snprintf(what, sizeof(what), "host %s on %s", o->name, o->ifname);
 	if (!dp_state_netns_ok(st, what)) {
 		json_decref(st);
 		errno = EXDEV;
 		return NULL;
 	}
-	if (st && !strcmp(dp_state_phase(st), "attached"))
+	if (st && !strcmp(dp_record_phase(st), "attached"))
 		return st;
 	pr_warn("host %s on %s: an attach or detach was interrupted: cleaning up\n",
 		o->name, o->ifname);

@@ -14,7 +14,6 @@
 #include "dataplane/dp_inplace.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_record.h"
-#include "dataplane/dp_state.h"
 #include "lib/util.h"
 
 static int64_t gen_of(int gen_fd)
@@ -30,12 +29,12 @@ bool dp_inplace_ready(const char *dir, json_t *state, int gen_fd)
 	int64_t g = gen_of(gen_fd), q = -1;
 	int fd;
 
-	if (g < 0 || dp_state_gen(state) != g)
+	if (g < 0 || dp_record_gen(state) != g)
 		return false;
 	snprintf(path, sizeof(path), "%s/%s", dir, DP_STATE_CUR);
 	fd = bpf_obj_get(path);
 	if (fd >= 0) {
-		q = dp_state_quiet(fd);
+		q = dp_record_quiet(fd);
 		close(fd);
 	}
 	return q == g;
@@ -149,11 +148,11 @@ static void quiesce(int state_fd, int gen_fd, int64_t gen)
 		if (null > 2)
 			close(null);
 	}
-	rec = dp_state_read_fd(state_fd);
+	rec = dp_record_read_fd(state_fd);
 	/* It holds the lock (inherited): the generation cannot move. */
-	if (dp_state_gen(rec) == gen && !dp_grace_period() &&
+	if (dp_record_gen(rec) == gen && !dp_grace_period() &&
 	    gen_of(gen_fd) == gen)
-		dp_state_quiet_mark(state_fd, gen);
+		dp_record_quiet_mark(state_fd, gen);
 	json_decref(rec);
 }
 

@@ -10,14 +10,14 @@
  * rcu_read_lock), so the next update may write the entries that differ
  * straight into it (it is mmapable) and flip again. Likewise the anchor's
  * slot that is not live holds the record that generation g replaced: the
- * next update rewrites that map in place (dp_state_rewrite_fd) instead
+ * next update rewrites that map in place (dp_record_rewrite_fd) instead
  * of writing a new one into the anchor.
  *
  * The grace period is waited for after the update by a child process
  * that keeps the update's lock (the inherited flocks): it makes one write
  * into a throwaway array of maps (the kernel calls synchronize_rcu after
  * it), then, if the generation is still g, marks the live record "idle
- * table of generation g quiescent" (dp_state_quiet_mark). The next update
+ * table of generation g quiescent" (dp_record_quiet_mark). The next update
  * takes the in-place path only if the live record bears the mark of the
  * running generation; else (child killed, an older tagger's update, a
  * record written since) it takes the path that replaces the table

@@ -15,10 +15,8 @@
 
 #include <bpf/bpf.h>
 
-#include "dataplane/dp_anchor.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_record.h"
-#include "dataplane/dp_state.h"
 #include "lib/log.h"
 #include "lib/util.h"
 

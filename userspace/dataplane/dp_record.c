@@ -11,9 +11,7 @@
 
 #include <bpf/bpf.h>
 
-#include "dataplane/dp_anchor.h"
 #include "dataplane/dp_record.h"
-#include "dataplane/dp_state.h"
 #include "lib/log.h"
 #include "lib/util.h"
 
@@ -23,7 +21,7 @@
 
 /*
  * Chunk 0 of a state map. Older taggers read magic and len only; quiet
- * is the in-place update's mark (dp_state_quiet_mark), zero in a record
+ * is the in-place update's mark (dp_record_quiet_mark), zero in a record
  * as written.
  */
 struct state_head {
@@ -81,24 +79,19 @@ static size_t record_chunks(uint32_t at, size_t len, size_t extra_len)
 		    (len + STATE_CHUNK - 1) / STATE_CHUNK;
 }
 
-int dp_state_save(const char *dir, const char *name, json_t *state)
-{
-	return dp_state_save_extra(dir, name, state, NULL, 0);
-}
-
-int dp_state_save_extra(const char *dir, const char *name, json_t *state,
-			const void *extra, size_t extra_len)
+int dp_record_write(const char *dir, const char *name, json_t *rec,
+		    const void *extra, size_t extra_len)
 {
 	char path[PATH_MAX + 64], tmp[PATH_MAX + 64];
 	uint32_t at, k;
-	char *text = record_text(state, extra_len, &at);
+	char *text = record_text(rec, extra_len, &at);
 	size_t len = strlen(text);
 	size_t nchunks = record_chunks(at, len, extra_len);
 	struct state_head head = { STATE_MAGIC, (uint32_t)len, 0 };
 	char *chunk = xcalloc(1, STATE_CHUNK);
-	int fd, err = 0;
+	int fd = -1, err = 0;
 
-	if (len + extra_len > DP_STATE_MAX) {
+	if (len + extra_len > DP_RECORD_MAX) {
 		err = -EFBIG;
 		goto out;
 	}
@@ -133,14 +126,12 @@ int dp_state_save_extra(const char *dir, const char *name, json_t *state,
 		err = -errno;
 	if (!err && rename(tmp, path))
 		err = -errno;
-	/* The pin first, then the kernel-held copy; see dp_anchor.h. */
-	if (!err)
-		err = dp_anchor_set(dir, strcmp(name, DP_STATE_CUR) != 0, fd);
-	close(fd);
 out:
+	if (err && fd >= 0)
+		close(fd);
 	free(chunk);
 	free(text);
-	return err;
+	return err ? err : fd;
 }
 
 /* Chunks k.. of buf (one run of the batch), text copied in, zero padded. */
@@ -175,8 +166,8 @@ static int put_head(int fd, uint32_t magic, uint32_t len, uint64_t quiet)
  * the body in one batch, the valid header last: killed at any point the
  * map holds the new record whole or none.
  */
-int dp_state_rewrite_fd(int fd, json_t *state, const void *extra,
-			size_t extra_len)
+int dp_record_rewrite_fd(int fd, json_t *state, const void *extra,
+			 size_t extra_len)
 {
 	struct bpf_map_info mi = { 0 };
 	__u32 ilen = sizeof(mi), n = 0;
@@ -189,7 +180,7 @@ int dp_state_rewrite_fd(int fd, json_t *state, const void *extra,
 		err = -errno;
 	else if (mi.type != BPF_MAP_TYPE_ARRAY ||
 		 mi.value_size != STATE_CHUNK || nchunks + 1 > mi.max_entries ||
-		 len + extra_len > DP_STATE_MAX)
+		 len + extra_len > DP_RECORD_MAX)
 		err = -ENOSPC;
 	else
 		err = put_head(fd, 0, 0, 0);
@@ -212,7 +203,7 @@ int dp_state_rewrite_fd(int fd, json_t *state, const void *extra,
 	return err;
 }
 
-int dp_state_pin_fd(const char *dir, const char *name, int fd)
+int dp_record_pin_fd(const char *dir, const char *name, int fd)
 {
 	char path[PATH_MAX + 64], tmp[PATH_MAX + 64];
 
@@ -236,7 +227,7 @@ static int get_head(int fd, struct state_head *head)
 	return err;
 }
 
-int64_t dp_state_quiet(int fd)
+int64_t dp_record_quiet(int fd)
 {
 	struct state_head head;
 
@@ -245,7 +236,7 @@ int64_t dp_state_quiet(int fd)
 	return (int64_t)(head.quiet - 1);
 }
 
-int dp_state_quiet_mark(int fd, int64_t gen)
+int dp_record_quiet_mark(int fd, int64_t gen)
 {
 	struct state_head head;
 	int err = get_head(fd, &head);
@@ -257,12 +248,12 @@ int dp_state_quiet_mark(int fd, int64_t gen)
 	return put_head(fd, head.magic, head.len, (uint64_t)gen + 1);
 }
 
-json_t *dp_state_load(const char *dir)
+json_t *dp_record_load(const char *dir)
 {
-	return dp_state_load_name(dir, DP_STATE_CUR);
+	return dp_record_load_name(dir, DP_STATE_CUR);
 }
 
-json_t *dp_state_load_name(const char *dir, const char *name)
+json_t *dp_record_load_name(const char *dir, const char *name)
 {
 	char path[PATH_MAX + 64];
 	struct stat st;
@@ -279,7 +270,7 @@ json_t *dp_state_load_name(const char *dir, const char *name)
 	fd = bpf_obj_get(path);
 	if (fd < 0)
 		return NULL;
-	doc = dp_state_read_fd(fd);
+	doc = dp_record_read_fd(fd);
 	close(fd);
 	return doc;
 }
@@ -347,7 +338,7 @@ static json_t *parse_text(char *text)
 	return doc;
 }
 
-json_t *dp_state_read_fd(int fd)
+json_t *dp_record_read_fd(int fd)
 {
 	struct state_head head;
 	char *chunk = xmalloc(STATE_CHUNK);
@@ -359,20 +350,20 @@ json_t *dp_state_read_fd(int fd)
 	free(chunk);
 	if (err)
 		return NULL;
-	if (head.magic != STATE_MAGIC || head.len > DP_STATE_MAX) {
+	if (head.magic != STATE_MAGIC || head.len > DP_RECORD_MAX) {
 		errno = EINVAL;
 		return NULL;
 	}
 	return parse_text(read_chunks(fd, 1, head.len));
 }
 
-void *dp_state_extra_fd(int fd, json_t *rec, size_t *len)
+void *dp_record_extra_fd(int fd, json_t *rec, size_t *len)
 {
 	json_t *at = json_object_get(rec, "rules_at");
 	json_int_t k = json_integer_value(json_array_get(at, 0));
 	json_int_t n = json_integer_value(json_array_get(at, 1));
 
-	if (k < 1 || n < 1 || n > DP_STATE_MAX) {
+	if (k < 1 || n < 1 || n > DP_RECORD_MAX) {
 		errno = ENOENT;
 		return NULL;
 	}
@@ -380,7 +371,7 @@ void *dp_state_extra_fd(int fd, json_t *rec, size_t *len)
 	return read_chunks(fd, k, n);
 }
 
-void *dp_state_extra(const char *dir, json_t *rec, size_t *len)
+void *dp_record_extra(const char *dir, json_t *rec, size_t *len)
 {
 	static const char *const names[] = { DP_STATE_CUR, DP_STATE_NEXT };
 	char path[PATH_MAX + 64];
@@ -394,35 +385,41 @@ void *dp_state_extra(const char *dir, json_t *rec, size_t *len)
 		fd = bpf_obj_get(path);
 		if (fd < 0)
 			continue;
-		other = dp_state_read_fd(fd);
+		other = dp_record_read_fd(fd);
 		if (other && json_equal(other, rec))
-			extra = dp_state_extra_fd(fd, other, len);
+			extra = dp_record_extra_fd(fd, other, len);
 		json_decref(other);
 		close(fd);
 	}
 	return extra;
 }
 
-int dp_state_commit(const char *dir)
+/* Fields of the record's schema (dp_state.h says what they mean). */
+static int netns_self(struct stat *st)
 {
-	char cur[PATH_MAX + 16], next[PATH_MAX + 16];
-
-	snprintf(cur, sizeof(cur), "%s/%s", dir, DP_STATE_CUR);
-	snprintf(next, sizeof(next), "%s/%s", dir, DP_STATE_NEXT);
-	/*
-	 * The anchor needs no write: its slot of the kernel's generation is
-	 * the live record already (dp_anchor.h). One map-in-map write less
-	 * is one RCU grace period less.
-	 */
-	return rename(next, cur) ? -errno : 0;
+	return stat("/proc/self/ns/net", st);
 }
 
-int dp_state_drop(const char *dir)
+bool dp_record_netns_here(json_t *rec)
 {
-	char next[PATH_MAX + 16];
+	json_t *ns = json_object_get(rec, "netns");
+	struct stat st;
 
-	snprintf(next, sizeof(next), "%s/%s", dir, DP_STATE_NEXT);
-	if (unlink(next))
-		return -errno;
-	return dp_anchor_set(dir, 1, -1);
+	return json_is_object(ns) && !netns_self(&st) &&
+	       (uint64_t)json_integer_value(json_object_get(ns, "dev")) ==
+		       st.st_dev &&
+	       (uint64_t)json_integer_value(json_object_get(ns, "ino")) ==
+		       st.st_ino;
+}
+
+const char *dp_record_phase(json_t *rec)
+{
+	return json_string_value(json_object_get(rec, "phase")) ?: "attached";
+}
+
+int64_t dp_record_gen(json_t *rec)
+{
+	json_t *g = json_object_get(rec, "generation");
+
+	return json_is_integer(g) ? json_integer_value(g) : -1;
 }

@@ -15,6 +15,7 @@
 
 #include "dataplane/dp_anchor.h"
 #include "dataplane/dp_pin.h"
+#include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
 #include "dataplane/dp_switch.h"
 #include "model/rules_blob.h"
@@ -166,11 +167,11 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 		json_decref(state);
 		return EXIT_USAGE;
 	}
-	if (strcmp(dp_state_phase(state), "attached")) {
+	if (strcmp(dp_record_phase(state), "attached")) {
 		p_err("switch %s is %s (or a tagger was killed doing so: the next "
 		      "attach, update or detach cleans up)",
 		      o->name,
-		      !strcmp(dp_state_phase(state), "attaching") ?
+		      !strcmp(dp_record_phase(state), "attaching") ?
 			      "being attached" :
 			      "being detached");
 		json_decref(state);

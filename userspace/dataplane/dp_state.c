@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The state record's namespace, phase and generation; see dp_state.h. */
+/* A node's state record as a transaction: save, commit, drop, settle; see dp_state.h. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -10,12 +10,12 @@
 
 #include <bpf/bpf.h>
 
-#include "dataplane/dp_pin.h"
+#include "dataplane/dp_anchor.h"
 #include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
+#include "dataplane/dp_table.h"
 #include "model/rules_blob.h"
 #include "lib/log.h"
-#include "tagger_maps.h"
 #include "lib/util.h"
 
 static int netns_self(struct stat *st)
@@ -33,18 +33,6 @@ json_t *dp_netns_json(void)
 			 (json_int_t)st.st_ino);
 }
 
-bool dp_state_netns_here(json_t *state)
-{
-	json_t *ns = json_object_get(state, "netns");
-	struct stat st;
-
-	return json_is_object(ns) && !netns_self(&st) &&
-	       (uint64_t)json_integer_value(json_object_get(ns, "dev")) ==
-		       st.st_dev &&
-	       (uint64_t)json_integer_value(json_object_get(ns, "ino")) ==
-		       st.st_ino;
-}
-
 bool dp_state_netns_ok(json_t *state, const char *what)
 {
 	json_t *ns = json_object_get(state, "netns");
@@ -52,10 +40,7 @@ bool dp_state_netns_ok(json_t *state, const char *what)
 
 	if (!json_is_object(ns) || netns_self(&st))
 		return true; /* recorded by an older tagger: anywhere */
-	if ((uint64_t)json_integer_value(json_object_get(ns, "dev")) ==
-		    st.st_dev &&
-	    (uint64_t)json_integer_value(json_object_get(ns, "ino")) ==
-		    st.st_ino)
+	if (dp_record_netns_here(state))
 		return true;
 	p_err("%s was attached in another network namespace (net:[%lld]); run "
 	      "this command there (nsenter --net=...)",
@@ -63,43 +48,63 @@ bool dp_state_netns_ok(json_t *state, const char *what)
 	return false;
 }
 
-const char *dp_state_phase(json_t *state)
+/*
+ * The transaction's invariant (dp_anchor.h): every record goes to its pin
+ * first and into the anchor second. Killed between the two, the pin is
+ * ahead of the anchor, and dp_state_settle (or dp_anchor_sync, from the
+ * kernel's side) puts them in step again by the kernel's generation.
+ */
+static int save(const char *dir, const char *name, json_t *state,
+		const void *extra, size_t extra_len)
 {
-	return json_string_value(json_object_get(state, "phase")) ?: "attached";
-}
+	int fd = dp_record_write(dir, name, state, extra, extra_len), err;
 
-int64_t dp_state_gen(json_t *state)
-{
-	json_t *g = json_object_get(state, "generation");
-
-	return json_is_integer(g) ? json_integer_value(g) : -1;
-}
-
-int64_t dp_kernel_gen(const char *dir)
-{
-	char path[PATH_MAX + 64];
-	uint32_t zero = 0, gen;
-	int fd, err;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, tagger_str(TAGGER_GEN));
-	fd = bpf_obj_get(path);
 	if (fd < 0)
-		return -1;
-	err = bpf_map_lookup_elem(fd, &zero, &gen);
+		return fd;
+	err = dp_anchor_set(dir, strcmp(name, DP_STATE_CUR) != 0, fd);
 	close(fd);
-	return err ? -1 : gen;
+	return err;
+}
+
+int dp_state_save(const char *dir, const char *name, json_t *state)
+{
+	return save(dir, name, state, NULL, 0);
+}
+
+int dp_state_commit(const char *dir)
+{
+	char cur[PATH_MAX + 16], next[PATH_MAX + 16];
+
+	snprintf(cur, sizeof(cur), "%s/%s", dir, DP_STATE_CUR);
+	snprintf(next, sizeof(next), "%s/%s", dir, DP_STATE_NEXT);
+	/*
+	 * The anchor needs no write: its slot of the kernel's generation is
+	 * the live record already (dp_anchor.h). One map-in-map write less
+	 * is one RCU grace period less.
+	 */
+	return rename(next, cur) ? -errno : 0;
+}
+
+int dp_state_drop(const char *dir)
+{
+	char next[PATH_MAX + 16];
+
+	snprintf(next, sizeof(next), "%s/%s", dir, DP_STATE_NEXT);
+	if (unlink(next))
+		return -errno;
+	return dp_anchor_set(dir, 1, -1);
 }
 
 int dp_state_settle(const char *dir)
 {
-	json_t *pending = dp_state_load_name(dir, DP_STATE_NEXT);
+	json_t *pending = dp_record_load_name(dir, DP_STATE_NEXT);
 	int64_t g;
 
 	if (!pending)
 		return 0;
-	g = dp_state_gen(pending);
+	g = dp_record_gen(pending);
 	json_decref(pending);
-	if (g >= 0 && g == dp_kernel_gen(dir)) {
+	if (g >= 0 && g == dp_table_gen(dir)) {
 		pr_warn("%s: an update was interrupted after generation %lld went "
 			"live: its state is committed now\n",
 			dir, (long long)g);
@@ -113,12 +118,12 @@ int dp_state_settle(const char *dir)
 
 static json_t *view_once(const char *dir)
 {
-	json_t *s = dp_state_load_name(dir, DP_STATE_NEXT);
+	json_t *s = dp_record_load_name(dir, DP_STATE_NEXT);
 
-	if (s && dp_state_gen(s) >= 0 && dp_state_gen(s) == dp_kernel_gen(dir))
+	if (s && dp_record_gen(s) >= 0 && dp_record_gen(s) == dp_table_gen(dir))
 		return s; /* swapped in, not yet committed */
 	json_decref(s);
-	return dp_state_load_name(dir, DP_STATE_CUR);
+	return dp_record_load_name(dir, DP_STATE_CUR);
 }
 
 /* Read twice if an update (under its lock) moved on between the reads. */
@@ -128,8 +133,8 @@ json_t *dp_state_view(const char *dir)
 	int tries;
 
 	for (tries = 0; s && tries < 3; tries++) {
-		if (dp_state_gen(s) < 0 ||
-		    dp_state_gen(s) == dp_kernel_gen(dir))
+		if (dp_record_gen(s) < 0 ||
+		    dp_record_gen(s) == dp_table_gen(dir))
 			break;
 		json_decref(s);
 		usleep(1000);
@@ -147,7 +152,7 @@ struct rules *dp_state_rules(const char *dir, json_t *rec)
 
 	if (doc) /* a record of an older tagger: the document itself */
 		return rules_from_json(doc, "attached rules");
-	blob = dp_state_extra(dir, rec, &len);
+	blob = dp_record_extra(dir, rec, &len);
 	if (!blob)
 		return NULL;
 	r = rules_from_blob(blob, len, "attached rules");
@@ -178,7 +183,7 @@ int dp_state_save_rules(const char *dir, const char *name, json_t *state,
 {
 	size_t len;
 	void *blob = rules_to_blob(r, &len);
-	int err = dp_state_save_extra(dir, name, state, blob, len);
+	int err = save(dir, name, state, blob, len);
 
 	free(blob);
 	return err;

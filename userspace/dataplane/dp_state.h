@@ -23,27 +23,36 @@
  * any other dropped (dp_state_settle). Records of format /1 (older
  * taggers) have none of these fields: attached, anywhere, any generation.
  *
+ * This file owns that transaction: the record's storage is dp_record.h,
+ * the kernel-held copy dp_anchor.h, the generation dp_table.h, and every
+ * write here goes to the pin first and to the anchor second (dp_anchor.h
+ * says why either order of the two is repaired by dp_state_settle).
+ *
  * API:
  *   dp_netns_json()                this process's namespace as recorded
  *   dp_state_netns_ok(state, what) true if state is of this namespace, else
  *                                  false after p_err (what: "switch sw1")
- *   dp_state_netns_here(state)     true if state records this namespace
- *   dp_state_phase(state)          "attaching", "attached" or "detaching"
- *   dp_state_gen(state)            its "generation", -1 if none
- *   dp_kernel_gen(dir)             the generation the programs run (the
- *                                  pinned TAGGER_GEN), or -1
+ *   dp_state_save(dir, name, state)   write the record (dp_record_write),
+ *                                  then put it in the anchor's slot, if the
+ *                                  node has an anchor: the live slot for
+ *                                  "state", the other one for "state_new";
+ *                                  0 or -errno
+ *   dp_state_commit(dir)           "state_new" renamed over "state" (in
+ *                                  the anchor the kernel's generation picks
+ *                                  the live slot: no write); 0 or -errno
+ *   dp_state_drop(dir)             "state_new" removed, from the anchor too
  *   dp_state_settle(dir)           under the lock: commit or drop a pending
  *                                  "state_new" by the kernel's generation
  *   dp_state_view(dir)             without the lock: the record that
  *                                  describes what runs (state_new if it
  *                                  is of the running generation); NULL
- *                                  with errno as dp_state_load
+ *                                  with errno as dp_record_load
  *   dp_state_set_rules(state, doc) what a record keeps of a rules document
  *                                  as JSON: its "links"
  *   dp_state_save_rules(dir, name, state, r)   dp_state_save, with the
  *                                  rules r in their compact form
  *                                  (rules_blob.h) after the record; -EFBIG
- *                                  over DP_STATE_MAX bytes in all
+ *                                  over DP_RECORD_MAX bytes in all
  *   dp_state_rules(dir, rec)       the rules of a record loaded from dir
  *                                  (older taggers': its "rules" document);
  *                                  NULL with errno
@@ -61,14 +70,12 @@
 #include <jansson.h>
 
 #define DP_STATE_FORMAT "tagger-dataplane/2"
-#define DP_STATE_MAX (16u << 20)
 
 json_t *dp_netns_json(void);
-bool dp_state_netns_here(json_t *state);
 bool dp_state_netns_ok(json_t *state, const char *what);
-const char *dp_state_phase(json_t *state);
-int64_t dp_state_gen(json_t *state);
-int64_t dp_kernel_gen(const char *dir);
+int dp_state_save(const char *dir, const char *name, json_t *state);
+int dp_state_commit(const char *dir);
+int dp_state_drop(const char *dir);
 int dp_state_settle(const char *dir);
 json_t *dp_state_view(const char *dir);
 struct rules;

@@ -39,7 +39,7 @@ int dp_state_save_err(const struct dp_opts *o, const char *dir, int err)
 {
 	if (err == -EFBIG) {
 		p_err("%s: the rules take more than %u bytes as state (the cap)",
-		      o->rules_file, DP_STATE_MAX);
+		      o->rules_file, DP_RECORD_MAX);
 		return EXIT_USAGE;
 	}
 	p_err("saving state in %s: %s", dir, strerror(-err));
@@ -459,8 +459,8 @@ json_t *dp_switch_settled(const char *dir, const char *name, int *done)
 		errno = ENOENT;
 		return NULL;
 	}
-	st = dp_state_load(dir);
-	pend = dp_state_load_name(dir, DP_STATE_NEXT);
+	st = dp_record_load(dir);
+	pend = dp_record_load_name(dir, DP_STATE_NEXT);
 	if (!dp_state_netns_ok(st ?: pend, what)) {
 		json_decref(st);
 		json_decref(pend);
@@ -479,8 +479,8 @@ json_t *dp_switch_settled(const char *dir, const char *name, int *done)
 	}
 	json_decref(st);
 	dp_state_settle(dir);
-	st = dp_state_load(dir);
-	phase = dp_state_phase(st);
+	st = dp_record_load(dir);
+	phase = dp_record_phase(st);
 	if (st && !strcmp(phase, "attached"))
 		return st;
 	pr_warn("switch %s: %s was interrupted: %s it\n", name,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Rule tables of the switch port programs; see dp_table.h. */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -260,4 +262,19 @@ void dp_table_free(struct dp_table *tab)
 	free(tab->idx);
 	free(tab->vals);
 	memset(tab, 0, sizeof(*tab));
+}
+
+int64_t dp_table_gen(const char *dir)
+{
+	char path[PATH_MAX + 64];
+	uint32_t zero = 0, gen;
+	int fd, err;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, tagger_str(TAGGER_GEN));
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return -1;
+	err = bpf_map_lookup_elem(fd, &zero, &gen);
+	close(fd);
+	return err ? -1 : gen;
 }

@@ -24,6 +24,9 @@
  *                                -errno
  *   dp_table_put(outer, next, fd)   fd in generation next's slot; -errno
  *   dp_table_go(gen, next)       the second: new packets use it; -errno
+ *   dp_table_gen(dir)            the generation the programs of the node
+ *                                pinned in dir run (its pinned TAGGER_GEN),
+ *                                or -1
  *   dp_table_free(&tab)
  */
 #ifndef __TAGGER_DP_TABLE_H
@@ -63,6 +66,7 @@ int64_t dp_table_stage(int outer_fd, int gen_fd, int inner_fd, int first);
 int64_t dp_table_next(int gen_fd);
 int dp_table_put(int outer_fd, int64_t next, int inner_fd);
 int dp_table_go(int gen_fd, int64_t next);
+int64_t dp_table_gen(const char *dir);
 void dp_table_free(struct dp_table *tab);
 
 #endif /* __TAGGER_DP_TABLE_H */

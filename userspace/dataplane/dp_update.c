@@ -272,10 +272,10 @@ static int swap_in_place(const char *dir, json_t *next_state,
 		return 1;
 	json_object_set_new(next_state, "generation", json_integer(next));
 	blob = rules_to_blob(r, &len);
-	err = dp_state_rewrite_fd(sfd, next_state, blob, len);
+	err = dp_record_rewrite_fd(sfd, next_state, blob, len);
 	free(blob);
 	if (!err)
-		err = dp_state_pin_fd(dir, DP_STATE_NEXT, sfd);
+		err = dp_record_pin_fd(dir, DP_STATE_NEXT, sfd);
 	close(sfd);
 	dp_phase("write the idle record in place");
 	if (err) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "dataplane/dp_pin.h"
+#include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
 #include "lib/log.h"
 #include "metrics/metrics.h"
@@ -59,7 +60,7 @@ static bool is_local_switch(const char *name)
 	self = dp_netns_json();
 	ok = !strcmp(json_string_value(json_object_get(state, "kind")) ?: "",
 		     "switch") &&
-	     !strcmp(dp_state_phase(state), "attached") &&
+	     !strcmp(dp_record_phase(state), "attached") &&
 	     (!json_is_object(json_object_get(state, "netns")) ||
 	      json_equal(json_object_get(state, "netns"), self));
 	json_decref(self);
