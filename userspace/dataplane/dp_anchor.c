@@ -46,7 +46,19 @@ struct found {
 	uint32_t prog_id[2];
 	uint32_t map_ids[MAX_IDS];
 	uint32_t nmaps;
+	int denied; /* -EPERM or -EACCES: a query the kernel refused */
 };
+
+/*
+ * A query the kernel refused (no CAP_SYS_ADMIN or CAP_BPF, a seccomp
+ * filter): the search saw less than there is, so "not found" would be a
+ * guess, and a wrong one removes a running node's pins.
+ */
+static void note_denied(struct found *f)
+{
+	if (errno == EPERM || errno == EACCES)
+		f->denied = -errno;
+}
 
 static int pin_path(char *buf, size_t len, const char *dir, const char *name)
 {
@@ -246,8 +258,10 @@ static void try_prog(uint32_t id, const struct want *w, struct found *f)
 	if (!id || id == f->prog_id[0] || id == f->prog_id[1])
 		return;
 	fd = bpf_prog_get_fd_by_id(id);
-	if (fd < 0)
+	if (fd < 0) {
+		note_denied(f);
 		return;
+	}
 	if (bpf_obj_get_info_by_fd(fd, &pi, &len))
 		goto out;
 	slot = strstr(pi.name, "ingress") ? 0 : 1;
@@ -295,8 +309,12 @@ static void scan_hook(int ifindex, bool egress, const struct want *w,
 				 (enum bpf_attach_type)dp_tcx_type(egress), &q))
 		for (i = 0; i < q.prog_cnt && i < MAX_IDS; i++)
 			try_prog(ids[i], w, f);
+	else
+		note_denied(f);
 	if (!bpf_tc_query(&hook, &tc))
 		try_prog(tc.prog_id, w, f);
+	else
+		note_denied(f);
 }
 
 static void find(const struct want *w, struct found *f)
@@ -461,6 +479,13 @@ int dp_anchor_sync(const char *dir, const char *kind, const char *name,
 	}
 	if (f.prog[0] < 0 || f.prog[1] < 0)
 		find(&w, &f);
+	if (f.anchor < 0 && f.denied) {
+		p_err("%s %s: the kernel refused to show the programs of this "
+		      "namespace's interfaces (%s): tagger needs CAP_BPF and "
+		      "CAP_SYS_ADMIN",
+		      kind, name, strerror(-f.denied));
+		return f.denied;
+	}
 	if (f.anchor < 0)
 		return drop_stale(dir);
 	snprintf(parent, sizeof(parent), "%s", dir);

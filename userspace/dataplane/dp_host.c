@@ -139,40 +139,40 @@ static int host_teardown(const char *dir, json_t *state, const char *ifname)
 }
 
 /*
- * Under the lock: the host's record at dir if it is attached here; a
- * record of a killed attach ("attaching", or none) is rolled back first.
- * NULL with errno ENOENT, or EXDEV (another namespace, p_err'd).
+ * Under the lock: the host's record at dir in *state if it is attached
+ * here, else NULL there; a record of a killed attach ("attaching", or
+ * none) is rolled back first. Returns EXIT_OK, EXIT_USAGE (another
+ * namespace) or EXIT_RUNTIME (what the kernel holds could not be read),
+ * both after p_err.
  */
-static json_t *host_settled(const char *dir, const struct dp_opts *o)
+static int host_settled(const char *dir, const struct dp_opts *o,
+			json_t **state)
 {
 	char what[300];
 	json_t *st;
 	struct stat sb;
 
+	*state = NULL;
 	/* What the kernel holds wins over the pins; it may be all there is. */
-	if (dp_anchor_sync(dir, "host", o->name, o->ifname) < 0) {
-		errno = EXDEV; /* p_err'd */
-		return NULL;
-	}
-	if (stat(dir, &sb)) {
-		errno = ENOENT;
-		return NULL;
-	}
+	if (dp_anchor_sync(dir, "host", o->name, o->ifname) < 0)
+		return EXIT_RUNTIME;
+	if (stat(dir, &sb))
+		return EXIT_OK;
 	st = dp_record_load(dir);
 	snprintf(what, sizeof(what), "host %s on %s", o->name, o->ifname);
 	if (!dp_state_netns_ok(st, what)) {
 		json_decref(st);
-		errno = EXDEV;
-		return NULL;
+		return EXIT_USAGE;
 	}
-	if (st && !strcmp(dp_record_phase(st), "attached"))
-		return st;
+	if (st && !strcmp(dp_record_phase(st), "attached")) {
+		*state = st;
+		return EXIT_OK;
+	}
 	pr_warn("host %s on %s: an attach or detach was interrupted: cleaning up\n",
 		o->name, o->ifname);
 	host_teardown(dir, st, o->ifname);
 	json_decref(st);
-	errno = ENOENT;
-	return NULL;
+	return EXIT_OK;
 }
 
 int dp_host_attach(const struct dp_opts *o, struct dp_report *rep)
@@ -217,11 +217,13 @@ int dp_host_attach(const struct dp_opts *o, struct dp_report *rep)
 	}
 	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%s",
 		 o->ifname);
-	state = host_settled(dir, o);
-	if (state || errno == EXDEV) {
-		if (state)
-			p_err("host %s is attached to %s already: detach first",
-			      o->name, o->ifname);
+	ret = host_settled(dir, o, &state);
+	if (ret)
+		goto out;
+	if (state) {
+		ret = EXIT_USAGE;
+		p_err("host %s is attached to %s already: detach first",
+		      o->name, o->ifname);
 		json_decref(state);
 		goto out;
 	}
@@ -314,13 +316,15 @@ int dp_host_detach(const struct dp_opts *o, struct dp_report *rep)
 	lock = dp_lock();
 	if (lock < 0)
 		return -lock;
-	state = host_settled(dir, o);
-	if (!state) {
-		if (errno != EXDEV)
-			p_err("host %s is not attached to %s (%s)", o->name,
-			      o->ifname, dir);
+	err = host_settled(dir, o, &state);
+	if (!err && !state) {
+		p_err("host %s is not attached to %s (%s)", o->name, o->ifname,
+		      dir);
+		err = EXIT_USAGE;
+	}
+	if (err) {
 		dp_unlock(lock);
-		return EXIT_USAGE;
+		return err;
 	}
 	err = host_teardown(dir, state, o->ifname);
 	dp_path(dir, o->name, NULL);

@@ -146,7 +146,7 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 	/* Pins of our own, from the kernel: nobody else sees them. */
 	if (dp_root_private() &&
 	    dp_anchor_sync(dir, "switch", o->name, NULL) < 0)
-		return EXIT_USAGE;
+		return EXIT_RUNTIME; /* p_err'd */
 	/* Reads only: no lock, so show never waits for an update. */
 	if (!access(dp_root(), F_OK)) {
 		int rfd = dp_root_open(); /* trusted, or nothing is read */

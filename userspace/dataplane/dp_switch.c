@@ -436,12 +436,15 @@ int dp_switch_teardown(const char *dir, json_t *state, int *nports)
 }
 
 /*
- * Under the lock: the committed record of switch name, after finishing
- * whatever a killed loader left half done (dp_state.h). NULL if it is not
- * attached (errno ENOENT; *done = 1 if an interrupted attach or detach was
- * cleaned up), or runs in another namespace (errno EXDEV, p_err'd).
+ * Under the lock: the record of switch name at dir if it is attached, after
+ * repairing whatever a killed loader left half done (dp_state.h), in
+ * *state; NULL there if it is not attached (*done = 1 if an interrupted
+ * attach or detach was cleaned up). Returns EXIT_OK, EXIT_USAGE (it runs
+ * in another namespace) or EXIT_RUNTIME (what the kernel holds could not
+ * be read), both after p_err.
  */
-json_t *dp_switch_settled(const char *dir, const char *name, int *done)
+int dp_switch_settled(const char *dir, const char *name, json_t **state,
+		      int *done)
 {
 	char what[300];
 	json_t *st, *pend;
@@ -449,23 +452,19 @@ json_t *dp_switch_settled(const char *dir, const char *name, int *done)
 	const char *phase;
 
 	*done = 0;
+	*state = NULL;
 	snprintf(what, sizeof(what), "switch %s", name);
 	/* What the kernel holds wins over the pins; it may be all there is. */
-	if (dp_anchor_sync(dir, "switch", name, NULL) < 0) {
-		errno = EXDEV; /* p_err'd: no way to tell what runs */
-		return NULL;
-	}
-	if (stat(dir, &sb)) {
-		errno = ENOENT;
-		return NULL;
-	}
+	if (dp_anchor_sync(dir, "switch", name, NULL) < 0)
+		return EXIT_RUNTIME; /* no way to tell what runs */
+	if (stat(dir, &sb))
+		return EXIT_OK;
 	st = dp_record_load(dir);
 	pend = dp_record_load_name(dir, DP_STATE_NEXT);
 	if (!dp_state_netns_ok(st ?: pend, what)) {
 		json_decref(st);
 		json_decref(pend);
-		errno = EXDEV;
-		return NULL;
+		return EXIT_USAGE;
 	}
 	json_decref(pend);
 	if (!st && !pend) {
@@ -474,15 +473,16 @@ json_t *dp_switch_settled(const char *dir, const char *name, int *done)
 			dir);
 		dp_remove(dir);
 		*done = 1;
-		errno = ENOENT;
-		return NULL;
+		return EXIT_OK;
 	}
 	json_decref(st);
 	dp_state_settle(dir);
 	st = dp_record_load(dir);
 	phase = dp_record_phase(st);
-	if (st && !strcmp(phase, "attached"))
-		return st;
+	if (st && !strcmp(phase, "attached")) {
+		*state = st;
+		return EXIT_OK;
+	}
 	pr_warn("switch %s: %s was interrupted: %s it\n", name,
 		!strcmp(phase, "attaching") ? "an attach" : "a detach",
 		!strcmp(phase, "attaching") ? "rolling back" : "completing");
@@ -492,22 +492,23 @@ json_t *dp_switch_settled(const char *dir, const char *name, int *done)
 		dp_remove(dir);
 	json_decref(st);
 	*done = 1;
-	errno = ENOENT;
-	return NULL;
+	return EXIT_OK;
 }
 
 int dp_switch_locked(const char *dir, const char *name, int *lock,
 		     json_t **state, int *done)
 {
+	int ret;
+
 	*state = NULL;
 	*done = 0;
 	*lock = dp_lock();
 	dp_phase("lock");
 	if (*lock < 0)
 		return -*lock;
-	*state = dp_switch_settled(dir, name, done);
+	ret = dp_switch_settled(dir, name, state, done);
 	dp_phase("load and settle the state");
-	return 0;
+	return ret;
 }
 
 /* The record written before anything is attached; see dp_state.h. */
@@ -580,11 +581,10 @@ int dp_switch_attach(const struct dp_opts *o, struct dp_report *rep)
 	ret = dp_switch_locked(dir, o->name, &lock, &state, &done);
 	if (ret)
 		goto out;
-	ret = EXIT_USAGE;
-	if (state || errno == EXDEV) {
-		if (state)
-			p_err("switch %s is attached already (%s): use update or detach",
-			      o->name, dir);
+	if (state) {
+		ret = EXIT_USAGE;
+		p_err("switch %s is attached already (%s): use update or detach",
+		      o->name, dir);
 		goto out;
 	}
 	/* From here on what fails is the system's doing. */
@@ -665,13 +665,12 @@ int dp_switch_detach(const struct dp_opts *o, struct dp_report *rep)
 		return EXIT_USAGE;
 	ret = dp_switch_locked(dir, o->name, &lock, &state, &done);
 	if (ret)
-		return ret;
+		goto out;
 	if (!state) {
-		ret = EXIT_USAGE;
-		if (errno != EXDEV && done) {
+		if (done) {
 			rep->leftover = true;
-			ret = EXIT_OK;
-		} else if (errno != EXDEV) {
+		} else {
+			ret = EXIT_USAGE;
 			p_err("switch %s is not attached (%s)", o->name, dir);
 		}
 		goto out;
@@ -684,7 +683,7 @@ int dp_switch_detach(const struct dp_opts *o, struct dp_report *rep)
 	if (dp_switch_teardown(dir, state, &n))
 		ret = EXIT_RUNTIME;
 out:
-	if (ret != EXIT_USAGE)
+	if (ret == EXIT_OK || state) /* not for a refusal before teardown */
 		rep->json = json_pack("{s:s,s:b,s:i}", "switch", o->name,
 				      "detached", ret == EXIT_OK, "ports", n);
 	dp_unlock(lock);

@@ -20,12 +20,16 @@
  *   dp_sysctl_prio(&old)                 net.ipv4.ip_forward_update_priority
  *                                        to 0; 1 if changed (old set)
  *   dp_sysctl_restore(old)
- *   dp_switch_settled(dir, name, &done)  under the lock: the committed
- *                                        record, after repairing what a
- *                                        killed loader left (dp_state.h)
+ *   dp_switch_settled(dir, name, &state, &done)   under the lock: the
+ *                                        committed record (NULL: not
+ *                                        attached), after repairing what a
+ *                                        killed loader left (dp_state.h);
+ *                                        its exit code: EXIT_OK, or
+ *                                        EXIT_USAGE (another namespace) or
+ *                                        EXIT_RUNTIME after p_err
  *   dp_switch_locked(dir, name, &lock, &state, &done)   dp_lock, then
- *                                        dp_switch_settled; 0, or the
- *                                        exit code of a failed lock
+ *                                        dp_switch_settled; its exit code,
+ *                                        or that of a failed lock
  *   dp_state_save_err(&opts, dir, err)  a failed dp_state_save: p_err,
  *                                        its exit code (over the cap: 2)
  *   dp_phase(what)                       -v: the time since the last
@@ -92,7 +96,8 @@ int dp_sysctl_prio(int *old);
 void dp_sysctl_restore(int old);
 int dp_switch_teardown(const char *dir, json_t *state, int *nports);
 int dp_teardown_hook(struct dp_attachment *a, enum dp_mode mode);
-json_t *dp_switch_settled(const char *dir, const char *name, int *done);
+int dp_switch_settled(const char *dir, const char *name, json_t **state,
+		      int *done);
 void dp_phase(const char *what);
 int dp_state_save_err(const struct dp_opts *o, const char *dir, int err);
 int dp_switch_locked(const char *dir, const char *name, int *lock,

@@ -355,8 +355,7 @@ int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
 		goto out;
 	ret = EXIT_USAGE;
 	if (!state) {
-		if (errno != EXDEV)
-			p_err("switch %s is not attached (%s)", o->name, dir);
+		p_err("switch %s is not attached (%s)", o->name, dir);
 		goto out;
 	}
 	ports = dp_state_ports(state, &n);
