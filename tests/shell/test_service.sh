@@ -12,7 +12,8 @@
 # and a simulated reboot (every program, pin, qdisc and state gone; the
 # same start gives the same tagging and pausing).
 # Every command runs within its unit's capability bounding set,
-# no_new_privs and system call filter (emulated: setpriv and seccomp).
+# no_new_privs, system call filter, ProtectSystem=strict and ProtectHome=
+# (emulated: setpriv, seccomp, read-only remounts in a mount namespace).
 # systemd is not PID 1 in the test containers: nothing is started for real.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/pfc_lib.sh"
@@ -127,6 +128,36 @@ if lib.seccomp_load(ctx):
     sys.exit('seccomp_load failed')
 os.execvp(argv[0], argv)
 PY
+# ProtectSystem=strict and ProtectHome=yes, emulated: in a mount namespace
+# of its own, every mount but the API file systems (/proc, /sys, /dev)
+# read-only, then the unit's RuntimeDirectory= and ReadWritePaths= (and
+# $PROTECT_RW: this test's stand-ins for /run/tagger/pfc and /sys/fs/bpf)
+# writable again; /home, /root and /run/user empty and closed.
+cat >"$TGR_TMP/protect.sh" <<'SH'
+unit=$1
+shift 2
+rw=($PROTECT_RW)
+for d in $(sed -n 's/^RuntimeDirectory=//p' "$unit"); do mkdir -p -m 0700 "/run/$d"; rw+=("/run/$d"); done
+for d in $(sed -n 's/^ReadWritePaths=-\{0,1\}//p' "$unit"); do [ -e "$d" ] && rw+=("$d"); done
+under() { local p; for p in "${@:2}"; do case $1/ in "$p"/*) return 0 ;; esac; done; return 1; }
+if grep -qx 'ProtectSystem=strict' "$unit"; then
+	while read -r _ _ _ _ mp _; do
+		mp=$(printf '%b' "$mp")
+		under "$mp" /proc /sys /dev "${rw[@]}" || mount -o remount,bind,ro "$mp" 2>/dev/null
+	done </proc/self/mountinfo
+	for d in "${rw[@]}"; do
+		under "$d" /proc /sys /dev && continue
+		mount --rbind "$d" "$d" && mount -o remount,bind,rw "$d" || exit 99
+	done
+fi
+if grep -qx 'ProtectHome=yes' "$unit"; then
+	for d in /home /root /run/user; do
+		[ -d "$d" ] && mount -t tmpfs -o ro,mode=0000 tmpfs "$d"
+	done
+fi
+exec "$@"
+SH
+export PROTECT_RW="$TGR_TMP"
 # sandboxed KIND: the words that run a command under tagger-KIND@'s bounds.
 sandboxed() {
 	local caps c set=-all
@@ -135,9 +166,21 @@ sandboxed() {
 		c=${c#CAP_}
 		set+=",+${c,,}"
 	done
-	printf '%s\n' setpriv "--bounding-set=$set" --inh-caps=-all --no-new-privs \
+	printf '%s\n' unshare -m --propagation private \
+		bash "$TGR_TMP/protect.sh" "$UNITS/tagger-$1@.service" -- \
+		setpriv "--bounding-set=$set" --inh-caps=-all --no-new-privs \
 		python3 "$TGR_TMP/sandbox.py" "$UNITS/tagger-$1@.service" --
 }
+# The emulation holds: within it, the root file system is read-only, the
+# state directories are not.
+mapfile -t sb < <(sandboxed pfc)
+if "${sb[@]}" touch /var/tmp/"$TGR_PREFIX".rw 2>/dev/null; then
+	rm -f /var/tmp/"$TGR_PREFIX".rw
+	fail "ProtectSystem=strict: a sandboxed command wrote /var/tmp"
+fi
+check "ProtectSystem=strict: /run/tagger stays writable" "${sb[@]}" touch /run/tagger/"$TGR_PREFIX".rw
+rm -f /run/tagger/"$TGR_PREFIX".rw
+check "ProtectHome=yes: /root is empty and closed" "${sb[@]}" sh -c '! ls /root/ >/dev/null 2>&1'
 
 # unit_argv KIND NODE KEY: the words of KEY= (ExecStart, ExecReload,
 # ExecStop) of tagger-KIND@.service for instance NODE, one per line, as
@@ -333,7 +376,7 @@ sed 's/^SystemCallFilter=@system-service bpf$/SystemCallFilter=@system-service/'
 grep -q '^SystemCallFilter=@system-service$' "$TGR_TMP/nobpf.service" || fail "no filter line to change"
 mapfile -t sb < <(sandboxed switch)
 check "switch show sw1 within tagger-switch@'s bounds" nsx sw1 "${sb[@]}" "$TAGGER" switch show sw1
-if nsx sw1 "${sb[@]:0:5}" "$TGR_TMP/sandbox.py" "$TGR_TMP/nobpf.service" -- "$TAGGER" switch show sw1 \
+if nsx sw1 "${sb[@]:0:13}" "$TGR_TMP/sandbox.py" "$TGR_TMP/nobpf.service" -- "$TAGGER" switch show sw1 \
 	>/dev/null 2>&1; then
 	fail "switch show ran without bpf() in its filter: the filter is not applied"
 fi
