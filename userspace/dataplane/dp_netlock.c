@@ -174,8 +174,9 @@ static void mark_mounts(const unsigned long long *ino, bool *live, int n)
 
 /*
  * A namespace is live while a task is in it or an nsfs mount holds it.
- * Not seen: tasks of other PID namespaces, mounts of other mount
- * namespaces, and open fds; and an inode number can be reused by a new
+ * Not seen: tasks of other PID namespaces or that we may not inspect
+ * (a unit's bounded capabilities), mounts of other mount namespaces, and
+ * open fds; and an inode number can be reused by a new
  * namespace. None of these can break the lock: a sweep removes only a
  * file nobody holds, while holding it, and a taker only keeps a file that
  * still is at the path once flocked. A wrong "gone" costs at worst one
