@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The Debian package of `make deb`: installed with dpkg -i, the installed
+# The Debian package of `make deb`: its maintainer scripts reload systemd
+# and stop the running units on removal (tried in a mount namespace that
+# looks like systemd as PID 1); installed with dpkg -i, the installed
 # tagger works (-j topo clos parses, --version is VERSION), its man pages
 # are found, its completion loads; then dpkg --purge leaves none of the
 # files dpkg -L listed. Changes the machine (root); builds the .deb of this
@@ -26,6 +28,59 @@ fi
 
 purge() { dpkg --purge tagger >/dev/null 2>&1 || true; }
 tgr_on_exit purge
+
+# The maintainer scripts: systemd learns of the templates on install and
+# forgets them on removal; removal stops the running instances first, and
+# purge removes instances an operator enabled. Each is run as dpkg would,
+# in a mount namespace of its own that looks like a machine with systemd
+# as PID 1 (/run/systemd/system), with a systemctl that only logs.
+ctl=$TGR_TMP/ctl
+dpkg-deb -e "$deb" "$ctl" || fail "dpkg-deb -e"
+for s in postinst prerm postrm; do
+	check "the .deb has a $s" [ -x "$ctl/$s" ]
+done
+mkdir -p "$TGR_TMP/stub"
+printf '#!/bin/sh\necho "$*" >> %q\n' "$TGR_TMP/systemctl.log" >"$TGR_TMP/stub/systemctl"
+chmod +x "$TGR_TMP/stub/systemctl"
+# as_systemd SCRIPT ARGS...: what the script asked systemctl, one line a call.
+as_systemd() {
+	: >"$TGR_TMP/systemctl.log"
+	unshare -m --propagation private bash -c '
+		set -e
+		mount -t tmpfs tmpfs /run/systemd && mkdir /run/systemd/system
+		# A policy-rc.d that forbids actions (as in containers) would
+		# hide the stop: allow them here.
+		if [ -e /usr/sbin/policy-rc.d ]; then
+			printf "#!/bin/sh\nexit 0\n" >/run/systemd/policy-rc.d
+			chmod +x /run/systemd/policy-rc.d
+			mount --bind /run/systemd/policy-rc.d /usr/sbin/policy-rc.d
+		fi
+		mkdir -p /etc/systemd/system
+		mount -t tmpfs tmpfs /etc/systemd/system
+		w=/etc/systemd/system/multi-user.target.wants
+		mkdir "$w"
+		ln -s /usr/lib/systemd/system/tagger-switch@.service "$w/tagger-switch@sw1.service"
+		ln -s /usr/lib/systemd/system/tagger-pfc@.service "$w/tagger-pfc@sw1.service"
+		ln -s /usr/lib/systemd/system/other@.service "$w/other@sw1.service"
+		PATH=$STUB:$PATH "$@"
+		ls "$w" >"$TGR_TMP/wants"' as_systemd "$@"
+}
+export STUB=$TGR_TMP/stub TGR_TMP
+check "postinst configure runs" as_systemd "$ctl/postinst" configure
+check "postinst configure: systemd reloads" grep -qx -- '--system daemon-reload' "$TGR_TMP/systemctl.log"
+check "prerm upgrade runs" as_systemd "$ctl/prerm" upgrade "$version"
+check "prerm upgrade: nothing stopped" [ ! -s "$TGR_TMP/systemctl.log" ]
+check "prerm remove runs" as_systemd "$ctl/prerm" remove
+check "prerm remove: the running instances stop, agents and rules in one transaction" \
+	grep -qx -- 'stop tagger-pfc@\*.service tagger-host@\*.service tagger-switch@\*.service' \
+	"$TGR_TMP/systemctl.log"
+check "postrm remove runs" as_systemd "$ctl/postrm" remove
+check "postrm remove: systemd reloads" grep -qx -- '--system daemon-reload' "$TGR_TMP/systemctl.log"
+check "postrm remove: enabled instances stay (a reinstall keeps them)" \
+	grep -qx 'tagger-switch@sw1.service' "$TGR_TMP/wants"
+check "postrm purge runs" as_systemd "$ctl/postrm" purge
+check "postrm purge: the enabled instances' links go, another package's stay" \
+	[ "$(cat "$TGR_TMP/wants")" = "other@sw1.service" ]
 
 check "dpkg -i installs $(basename "$deb")" dpkg -i "$deb"
 dpkg -L tagger > "$TGR_TMP/files"

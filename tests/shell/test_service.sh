@@ -11,6 +11,9 @@
 # the PIDFile=), agent and standby killed (the restart adopts), a stop,
 # and a simulated reboot (every program, pin, qdisc and state gone; the
 # same start gives the same tagging and pausing).
+# Every command runs within its unit's capability bounding set,
+# no_new_privs, system call filter, ProtectSystem=strict and ProtectHome=
+# (emulated: setpriv, seccomp, read-only remounts in a mount namespace).
 # systemd is not PID 1 in the test containers: nothing is started for real.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/pfc_lib.sh"
@@ -42,6 +45,142 @@ echo "# mine" >>"$ETC/pfc/sw1.conf.example"
 make -s -C "$TOP" install PREFIX="$ROOT/usr" SYSCONFDIR="$ROOT/etc" >/dev/null 2>&1 || fail "second install"
 [ "$(tail -1 "$ETC/pfc/sw1.conf.example")" = "# mine" ] || fail "make install overwrote a file in /etc/tagger"
 echo "ok: a second make install keeps what is in /etc/tagger"
+
+# (1b) Least privilege: every unit bounds its capabilities, forbids new
+# privileges and filters system calls, and systemd-analyze rates it
+# (9.6 UNSAFE without). Its commands below run under the same bounds:
+# the capability bounding set (setpriv), no_new_privs, and the system call
+# filter with its error number and the address families, as a seccomp
+# filter built from the unit's lines (libseccomp, as systemd does).
+MAX_EXPOSURE=${MAX_EXPOSURE:-3.5}
+for u in switch pfc host; do
+	for key in CapabilityBoundingSet NoNewPrivileges=yes SystemCallFilter ProtectSystem=strict \
+		RestrictAddressFamilies SystemCallArchitectures=native; do
+		grep -q "^$key" "$UNITS/tagger-$u@.service" || fail "tagger-$u@.service has no $key"
+	done
+	score=$(systemd-analyze security --offline=true "$UNITS/tagger-$u@.service" 2>/dev/null |
+		sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+	[ -n "$score" ] || fail "systemd-analyze security rated no tagger-$u@.service"
+	echo "tagger-$u@.service: exposure $score (systemd-analyze security --offline=true)"
+	awk -v s="$score" -v m="$MAX_EXPOSURE" 'BEGIN { exit !(s <= m) }' ||
+		fail "tagger-$u@.service: exposure $score, more than $MAX_EXPOSURE"
+done
+echo "ok: the three units are hardened (exposure at most $MAX_EXPOSURE)"
+require_cmd setpriv
+python3 -c 'import ctypes; ctypes.CDLL("libseccomp.so.2")' 2>/dev/null || skip "needs libseccomp2"
+cat >"$TGR_TMP/sandbox.py" <<'PY'
+import ctypes, errno, os, re, socket, subprocess, sys
+
+unit, argv = sys.argv[1], sys.argv[3:]
+keys = {}
+for line in open(unit):
+    m = re.match(r'^(\w+)=(.*)$', line.strip())
+    if m:
+        keys.setdefault(m.group(1), []).append(m.group(2))
+
+def expand(names, seen):
+    out = set()
+    for n in names:
+        if not n.startswith('@'):
+            out.add(n)
+            continue
+        if n in seen:
+            continue
+        seen.add(n)
+        txt = subprocess.run(['systemd-analyze', 'syscall-filter', n], capture_output=True,
+                             text=True, check=True).stdout
+        words = [w for l in txt.splitlines()[1:] for w in l.split() if not l.strip().startswith('#')]
+        out |= expand(words, seen)
+    return out
+
+allow = set(['execve', 'exit', 'exit_group', 'getrlimit', 'rt_sigreturn', 'sigreturn'])
+for v in keys.get('SystemCallFilter', []):
+    assert not v.startswith('~'), 'deny lists: not emulated'
+    allow |= expand(v.split(), set())
+errnum = errno.EPERM if keys.get('SystemCallErrorNumber') else None
+fams = [f for v in keys.get('RestrictAddressFamilies', []) for f in v.split()]
+
+lib = ctypes.CDLL('libseccomp.so.2', use_errno=True)
+class Cmp(ctypes.Structure):
+    _fields_ = [('arg', ctypes.c_uint), ('op', ctypes.c_int),
+                ('a', ctypes.c_uint64), ('b', ctypes.c_uint64)]
+lib.seccomp_init.restype = ctypes.c_void_p
+lib.seccomp_rule_add_array.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int,
+                                       ctypes.c_uint, ctypes.POINTER(Cmp)]
+lib.seccomp_load.argtypes = [ctypes.c_void_p]
+lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
+ALLOW = 0x7fff0000
+default = (0x00050000 | errnum) if errnum else 0x80000000  # ERRNO or KILL_PROCESS
+ctx = lib.seccomp_init(default)
+nsock = lib.seccomp_syscall_resolve_name(b'socket')
+for name in sorted(allow):
+    nr = lib.seccomp_syscall_resolve_name(name.encode())
+    if nr < 0 or (fams and nr == nsock):
+        continue
+    if lib.seccomp_rule_add_array(ctx, ALLOW, nr, 0, None):
+        sys.exit('seccomp_rule_add %s' % name)
+if fams and 'socket' in allow:
+    for f in fams:
+        c = Cmp(0, 4, getattr(socket, f), 0)  # SCMP_CMP_EQ
+        if lib.seccomp_rule_add_array(ctx, ALLOW, nsock, 1, ctypes.byref(c)):
+            sys.exit('seccomp_rule_add socket %s' % f)
+if lib.seccomp_load(ctx):
+    sys.exit('seccomp_load failed')
+os.execvp(argv[0], argv)
+PY
+# ProtectSystem=strict and ProtectHome=yes, emulated: in a mount namespace
+# of its own, every mount but the API file systems (/proc, /sys, /dev)
+# read-only, then the unit's RuntimeDirectory= and ReadWritePaths= (and
+# $PROTECT_RW: this test's stand-ins for /run/tagger/pfc and /sys/fs/bpf)
+# writable again; /home, /root and /run/user empty and closed.
+cat >"$TGR_TMP/protect.sh" <<'SH'
+unit=$1
+shift 2
+rw=($PROTECT_RW)
+for d in $(sed -n 's/^RuntimeDirectory=//p' "$unit"); do mkdir -p -m 0700 "/run/$d"; rw+=("/run/$d"); done
+for d in $(sed -n 's/^ReadWritePaths=-\{0,1\}//p' "$unit"); do [ -e "$d" ] && rw+=("$d"); done
+under() { local p; for p in "${@:2}"; do case $1/ in "$p"/*) return 0 ;; esac; done; return 1; }
+if grep -qx 'ProtectSystem=strict' "$unit"; then
+	while read -r _ _ _ _ mp _; do
+		mp=$(printf '%b' "$mp")
+		under "$mp" /proc /sys /dev "${rw[@]}" || mount -o remount,bind,ro "$mp" 2>/dev/null
+	done </proc/self/mountinfo
+	for d in "${rw[@]}"; do
+		under "$d" /proc /sys /dev && continue
+		mount --rbind "$d" "$d" && mount -o remount,bind,rw "$d" || exit 99
+	done
+fi
+if grep -qx 'ProtectHome=yes' "$unit"; then
+	for d in /home /root /run/user; do
+		[ -d "$d" ] && mount -t tmpfs -o ro,mode=0000 tmpfs "$d"
+	done
+fi
+exec "$@"
+SH
+export PROTECT_RW="$TGR_TMP"
+# sandboxed KIND: the words that run a command under tagger-KIND@'s bounds.
+sandboxed() {
+	local caps c set=-all
+	read -ra caps < <(sed -n 's/^CapabilityBoundingSet=//p' "$UNITS/tagger-$1@.service")
+	for c in "${caps[@]}"; do
+		c=${c#CAP_}
+		set+=",+${c,,}"
+	done
+	printf '%s\n' unshare -m --propagation private \
+		bash "$TGR_TMP/protect.sh" "$UNITS/tagger-$1@.service" -- \
+		setpriv "--bounding-set=$set" --inh-caps=-all --no-new-privs \
+		python3 "$TGR_TMP/sandbox.py" "$UNITS/tagger-$1@.service" --
+}
+# The emulation holds: within it, the root file system is read-only, the
+# state directories are not.
+mapfile -t sb < <(sandboxed pfc)
+if "${sb[@]}" touch /var/tmp/"$TGR_PREFIX".rw 2>/dev/null; then
+	rm -f /var/tmp/"$TGR_PREFIX".rw
+	fail "ProtectSystem=strict: a sandboxed command wrote /var/tmp"
+fi
+check "ProtectSystem=strict: /run/tagger stays writable" "${sb[@]}" touch /run/tagger/"$TGR_PREFIX".rw
+rm -f /run/tagger/"$TGR_PREFIX".rw
+check "ProtectHome=yes: /root is empty and closed" "${sb[@]}" sh -c '! ls /root/ >/dev/null 2>&1'
 
 # unit_argv KIND NODE KEY: the words of KEY= (ExecStart, ExecReload,
 # ExecStop) of tagger-KIND@.service for instance NODE, one per line, as
@@ -78,8 +217,9 @@ unit_run() {
 	(
 		unit_env "$1" "$2"
 		mapfile -t argv < <(unit_argv "$@")
+		mapfile -t sb < <(sandboxed "$1")
 		echo "== tagger-$1@$2 $3: ${argv[*]}"
-		nsx "$2" "${argv[@]}"
+		nsx "$2" "${sb[@]}" "${argv[@]}"
 	) >>"$TGR_TMP/journal-$2" 2>&1
 }
 # The agent (Type=simple): in a process group of its own, as in a cgroup of
@@ -93,8 +233,9 @@ unit_start_agent() {
 	(
 		unit_env pfc "$1"
 		mapfile -t argv < <(unit_argv pfc "$1" ExecStart)
+		mapfile -t sb < <(sandboxed pfc)
 		echo "== tagger-pfc@$1 ExecStart: ${argv[*]}"
-		setsid nsenter --net="/run/netns/$(ns_name "$1")" "${argv[@]}"
+		setsid nsenter --net="/run/netns/$(ns_name "$1")" "${sb[@]}" "${argv[@]}"
 		echo $? >"$TGR_TMP/exit-$1"
 	) >>"$TGR_TMP/journal-$1" 2>&1 &
 	for _ in $(seq 100); do
@@ -219,6 +360,31 @@ pausing() {
 }
 
 boot start
+# The bounds leave the agent what it runs with: SCHED_FIFO and locked
+# memory (it falls back silently without CAP_SYS_NICE or CAP_IPC_LOCK).
+for n in h1 sw1 sw2; do
+	a=$(agent_pid "$n")
+	chrt -p "$a" | grep -q SCHED_FIFO || fail "$n's agent under the unit's bounds: $(chrt -p "$a")"
+	[ "$(awk '/^VmLck:/ { print $2 }' "/proc/$a/status")" -gt 0 ] || fail "$n's agent has no locked memory"
+	grep -q '^NoNewPrivs:[[:space:]]*1' "/proc/$a/status" || fail "$n's agent may gain privileges"
+done
+echo "ok: the agents run SCHED_FIFO with locked memory, within the unit's capabilities"
+# And the bounds are real: show fails without bpf() in the filter, and
+# an update (of the running rules) without CAP_BPF and CAP_SYS_ADMIN.
+sed 's/^SystemCallFilter=@system-service bpf$/SystemCallFilter=@system-service/' \
+	"$UNITS/tagger-switch@.service" >"$TGR_TMP/nobpf.service"
+grep -q '^SystemCallFilter=@system-service$' "$TGR_TMP/nobpf.service" || fail "no filter line to change"
+mapfile -t sb < <(sandboxed switch)
+check "switch show sw1 within tagger-switch@'s bounds" nsx sw1 "${sb[@]}" "$TAGGER" switch show sw1
+if nsx sw1 "${sb[@]:0:13}" "$TGR_TMP/sandbox.py" "$TGR_TMP/nobpf.service" -- "$TAGGER" switch show sw1 \
+	>/dev/null 2>&1; then
+	fail "switch show ran without bpf() in its filter: the filter is not applied"
+fi
+if nsx sw1 setpriv --bounding-set=-all,+net_admin --inh-caps=-all --no-new-privs \
+	"$TAGGER" switch update sw1 "$ETC/rules.json" >/dev/null 2>&1; then
+	fail "switch update ran with CAP_NET_ADMIN only: the bounding set is not applied"
+fi
+echo "ok: show fails without bpf() in the filter, update without CAP_BPF and CAP_SYS_ADMIN"
 tagging start "$T"
 pausing start "$P"
 

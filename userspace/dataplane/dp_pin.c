@@ -15,6 +15,7 @@
 
 #include <bpf/bpf.h>
 
+#include "dataplane/dp_netlock.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_record.h"
 #include "lib/log.h"
@@ -184,42 +185,6 @@ err:
 	return -1;
 }
 
-static double lock_timeout(void)
-{
-	const char *env = getenv("TAGGER_LOCK_TIMEOUT");
-	double t = env && *env ? atof(env) : DP_LOCK_TIMEOUT;
-
-	return t > 0 ? t : DP_LOCK_TIMEOUT;
-}
-
-/* flock fd, at most TAGGER_LOCK_TIMEOUT seconds; 0 or -1 after p_err. */
-static int lock_wait(int fd, const char *what)
-{
-	double deadline = now_seconds() + lock_timeout();
-	useconds_t nap = 250;
-
-	/* Not forever: a stuck holder gets named instead. */
-	while (flock(fd, LOCK_EX | LOCK_NB)) {
-		if (errno != EWOULDBLOCK && errno != EINTR) {
-			p_err("cannot lock %s: %s", what, strerror(errno));
-			return -1;
-		}
-		if (now_seconds() > deadline) {
-			p_err("another tagger holds the lock on %s (waited %.0f s): "
-			      "try again, or find it with: fuser -v %s",
-			      what, lock_timeout(), what);
-			return -1;
-		}
-		/*
-		 * Short naps first: an update's child holds the lock for the
-		 * rest of one grace period (dp_inplace.h), a few ms; then 10 ms.
-		 */
-		usleep(nap);
-		nap = nap < 10000 ? nap * 2 : 10000;
-	}
-	return 0;
-}
-
 /*
  * The lock every command of this network namespace takes, whatever its
  * mount namespace: /run is the same under nsenter and "ip netns exec"
@@ -228,9 +193,8 @@ static int lock_wait(int fd, const char *what)
  */
 static int netns_lock_take(void)
 {
-	char path[PATH_MAX];
-	struct stat st;
-	int fd;
+	struct stat st, dst;
+	int dirfd, fd;
 
 	if (stat("/proc/self/ns/net", &st)) {
 		p_err("/proc/self/ns/net: %s", strerror(errno));
@@ -240,34 +204,27 @@ static int netns_lock_take(void)
 		p_err("cannot create %s: %s", DP_LOCK_DIR, strerror(errno));
 		return -EXIT_RUNTIME;
 	}
-	fd = open(DP_LOCK_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || !parents_trusted(DP_LOCK_DIR) || fstat(fd, &st) ||
-	    st.st_uid != geteuid() || (st.st_mode & 077)) {
-		if (fd >= 0)
-			p_err("%s must be a directory owned by root with mode 0700: "
-			      "remove it and let tagger create it",
-			      DP_LOCK_DIR);
-		else
-			p_err("cannot open %s: %s", DP_LOCK_DIR,
-			      strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	dirfd = open(DP_LOCK_DIR,
+		     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dirfd < 0) {
+		p_err("cannot open %s: %s", DP_LOCK_DIR, strerror(errno));
 		return -EXIT_USAGE;
 	}
-	close(fd);
-	stat("/proc/self/ns/net", &st);
-	snprintf(path, sizeof(path), "%s/net-%llu.lock", DP_LOCK_DIR,
-		 (unsigned long long)st.st_ino);
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		p_err("cannot open %s: %s", path, strerror(errno));
-		return -EXIT_RUNTIME;
+	if (!parents_trusted(DP_LOCK_DIR) || fstat(dirfd, &dst) ||
+	    dst.st_uid != geteuid() || (dst.st_mode & 077)) {
+		p_err("%s must be a directory owned by root with mode 0700: "
+		      "remove it and let tagger create it",
+		      DP_LOCK_DIR);
+		close(dirfd);
+		return -EXIT_USAGE;
 	}
-	if (lock_wait(fd, path)) {
-		close(fd);
-		return -EXIT_RUNTIME;
-	}
-	return fd;
+	fd = dp_netlock_take(dirfd, DP_LOCK_DIR, st.st_ino);
+	/* The files of namespaces that are gone, not one per namespace ever
+	 * used (a lab host churns through thousands). */
+	if (fd >= 0)
+		dp_netlock_sweep(dirfd, st.st_ino, dp_netns_live);
+	close(dirfd);
+	return fd >= 0 ? fd : -EXIT_RUNTIME;
 }
 
 int dp_lock(void)
@@ -291,7 +248,7 @@ int dp_lock(void)
 	fd = dp_root_open();
 	if (fd < 0)
 		goto err;
-	if (lock_wait(fd, root)) {
+	if (dp_flock_wait(fd, root)) {
 		close(fd);
 		ret = -EXIT_RUNTIME;
 		goto err;

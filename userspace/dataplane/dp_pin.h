@@ -23,7 +23,9 @@
  *                                  sticky ones); fd or -1 after p_err
  *   dp_lock()                      dp_root_prepare; locks this network
  *                                  namespace's DP_LOCK_DIR/net-<inode>.lock
- *                                  (shared by every mount namespace), then
+ *                                  (shared by every mount namespace;
+ *                                  dp_netlock.h, which also removes the
+ *                                  files of namespaces that are gone), then
  *                                  creates the root (0700), checks it as
  *                                  dp_root_open and locks it (flocks, so a
  *                                  killed loader never leaves them held),
@@ -44,7 +46,6 @@
 #include <stdbool.h>
 
 #define DP_DEFAULT_ROOT "/sys/fs/bpf/tagger"
-#define DP_LOCK_TIMEOUT 10.0
 #define DP_LOCK_DIR "/run/tagger"
 
 int dp_root_open(void);
