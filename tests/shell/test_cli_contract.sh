@@ -105,6 +105,20 @@ bad metrics show -o
 bad metrics show --listen=127.0.0.1:0
 bad metrics serve --listen=x:y
 bad metrics serve -o=f
+bad switch attach S1 c.json --mode=bogus
+bad switch update S1 c.json --force=1
+bad switch detach S1 --topo c.topo
+bad host attach H1 lo c.json --class=x
+
+# switch and host take --name=V as their help says: the option is read,
+# and the command fails later, on the switch the rules do not have.
+for form in "--mode=tc" "--mode tc"; do
+	# shellcheck disable=SC2086 # the option's words
+	out=$($T switch attach nosuch c.json $form --bpf-root="$TGR_TMP/bpf" 2>&1)
+	echo "$out" | grep -q 'no switch "nosuch"' ||
+		fail "switch attach ... $form: not read as an option: $out"
+	echo "ok: switch attach takes $form"
+done
 
 # A runtime failure: no packet socket for an unprivileged user.
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Argument parsing shared by tagger switch and tagger host; see dp_cli.h. */
+/* The command line of tagger switch and tagger host; see cmd_dp_args.h. */
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 
 #include "cli/cmd.h"
 #include "cli/cmd_dp_args.h"
+#include "cli/opts.h"
 #include "dataplane/dp_pin.h"
 #include "lib/log.h"
 #include "lib/util.h"
@@ -28,17 +29,59 @@ bool dp_valid_ifname(const char *s)
 	return !strpbrk(s, "/: \t\n\v\f\r");
 }
 
-static bool allowed_opt(const char *allowed, const char *a)
-{
-	size_t n = strlen(a);
-	const char *p = allowed;
+/* One command per process: the table's targets are this one's options. */
+static struct dp_opts o;
+static int mode;
 
-	while ((p = strstr(p, a))) {
-		if ((p == allowed || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+static int set_root(const struct opt *op, const char *val)
+{
+	dp_root_set(val);
+	return 0;
+}
+
+static const struct opt_enum modes[] = {
+	{ "auto", DP_MODE_AUTO },
+	{ "tcx", DP_MODE_TCX },
+	{ "tc", DP_MODE_TC },
+	{ NULL },
+};
+
+/* Every option of switch and host; each verb takes those it names. */
+static const struct opt all_opts[] = {
+	{ "--bpf-root", OPT_FUNC, .func = set_root },
+	{ "--mode", OPT_ENUM, .out = &mode, .names = modes },
+	{ "--topo", OPT_STR, .out = &o.topo_file },
+	{ "--force", OPT_FLAG, .out = &o.force },
+	{ "--class-dscp", OPT_STR, .out = &o.class_dscp },
+	{ "--udp-dport", OPT_STR, .out = &o.udp_dport },
+	{ "--class", OPT_INT, .min = 0, .max = 1 << 30, .out = &o.class_id },
+	{ NULL },
+};
+
+/* The word w is one of the space-separated words of list. */
+static bool listed(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p = list;
+
+	while ((p = strstr(p, w))) {
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
 			return true;
 		p += n;
 	}
 	return false;
+}
+
+/* The options of all_opts that allowed names, in *opts (malloc'ed). */
+static struct opt *verb_opts(const char *allowed)
+{
+	struct opt *opts = xcalloc(ARRAY_SIZE(all_opts), sizeof(*opts));
+	size_t i, n = 0;
+
+	for (i = 0; all_opts[i].name; i++)
+		if (listed(allowed, all_opts[i].name))
+			opts[n++] = all_opts[i];
+	return opts; /* ends with a zeroed entry */
 }
 
 static bool is_map(const char *a)
@@ -48,112 +91,82 @@ static bool is_map(const char *a)
 	return eq && eq != a && eq[1] && a[0] != '-';
 }
 
-static int option(int argc, char **argv, int *i, struct dp_opts *o,
-		  int (*help)(int, char **))
+/* NAME, IFNAME and the maps' IFNAMEs become bpffs path components. */
+static int check_names(char **pos, int npos, const char *words,
+		       int (*help)(int, char **))
 {
-	const char *a = argv[*i];
-	unsigned long v;
-	int m;
+	int i;
 
-	if (!strcmp(a, "--force")) {
-		o->force = true;
-		return 0;
-	}
-	if (*i + 1 >= argc)
-		return usage_err(help, "%s needs a value", a);
-	a = argv[++*i];
-	if (!strcmp(argv[*i - 1], "--bpf-root")) {
-		dp_root_set(a);
-	} else if (!strcmp(argv[*i - 1], "--mode")) {
-		m = dp_mode_parse(a);
-		if (m < 0)
+	if (!valid_name(pos[0]))
+		return usage_err(help, "\"%s\" is not a valid node name",
+				 pos[0]);
+	if (strstr(words, "IFNAME") && !dp_valid_ifname(pos[1]))
+		return usage_err(help,
+				 "\"%s\" is not a valid interface name (1-15 "
+				 "characters, no '/', not \".\" or \"..\")",
+				 pos[1]);
+	for (i = 0; i < o.nmaps; i++)
+		if (!dp_valid_ifname(strchr(o.maps[i], '=') + 1))
 			return usage_err(
-				help, "What is \"%s\"? (mode: auto, tcx or tc)",
-				a);
-		o->mode = m;
-	} else if (!strcmp(argv[*i - 1], "--topo")) {
-		o->topo_file = a;
-	} else if (!strcmp(argv[*i - 1], "--class-dscp")) {
-		o->class_dscp = a;
-	} else if (!strcmp(argv[*i - 1], "--udp-dport")) {
-		o->udp_dport = a;
-	} else if (!strcmp(argv[*i - 1], "--class")) {
-		if (!parse_uint(a, 1 << 30, &v))
-			return usage_err(help,
-					 "What is \"%s\"? (a class number)", a);
-		o->class_id = v;
-	}
+				help,
+				"\"%s\": not a valid interface name after '='",
+				o.maps[i]);
 	return 0;
+}
+
+/*
+ * The positional words: the first npos are words, the rest PORT=IFNAME
+ * maps where the verb takes them.
+ */
+static int split_words(char **pos, int got, int npos, const char *words,
+		       const char *allowed, int (*help)(int, char **))
+{
+	int i;
+
+	if (got < npos)
+		return usage_err(help, "expected %s", words);
+	for (i = npos; i < got; i++) {
+		if (!listed(allowed, "PORT=IFNAME") || !is_map(pos[i]))
+			return usage_err(help, "What is \"%s\"?", pos[i]);
+		o.maps[o.nmaps++] = pos[i];
+	}
+	o.name = pos[0];
+	if (strstr(words, "IFNAME")) {
+		o.ifname = pos[1];
+		o.rules_file = pos[2];
+	} else {
+		o.rules_file = pos[1];
+	}
+	return check_names(pos, npos, words, help);
 }
 
 int dp_cli_run(int argc, char **argv, const char *words, const char *allowed,
 	       const struct dp_verb *v)
 {
-	int (*help)(int argc, char **argv) = v->help;
 	struct dp_report rep = { 0 };
-	int i, np = 0, npos = 1, ret = EXIT_USAGE;
-	char **maps = xcalloc(argc + 1, sizeof(char *));
-	char *pos[3] = { 0 };
-	struct dp_opts o;
+	int npos = 1, got = 0, ret = EXIT_USAGE;
+	char **pos = xcalloc(argc + 1, sizeof(char *));
+	struct opt *opts = verb_opts(allowed);
 	const char *w;
 
 	for (w = words; (w = strchr(w, ' ')); w++)
 		npos++;
 	memset(&o, 0, sizeof(o));
 	o.class_id = -1;
+	o.maps = xcalloc(argc + 1, sizeof(char *));
+	mode = DP_MODE_AUTO;
 	if (argc >= 1 && is_help(argv[0])) {
-		ret = help(argc, argv);
+		ret = v->help(argc, argv);
 		goto out;
 	}
-	for (i = 0; i < argc; i++) {
-		if (argv[i][0] == '-' && argv[i][1] == '-') {
-			if (!allowed_opt(allowed, argv[i])) {
-				usage_err(help, "What is \"%s\"?", argv[i]);
-				goto out;
-			}
-			if (option(argc, argv, &i, &o, help))
-				goto out;
-		} else if (np < npos) {
-			pos[np++] = argv[i];
-		} else if (allowed_opt(allowed, "PORT=IFNAME") &&
-			   is_map(argv[i])) {
-			maps[o.nmaps++] = argv[i];
-		} else {
-			usage_err(help, "What is \"%s\"?", argv[i]);
-			goto out;
-		}
-	}
-	if (np != npos) {
-		usage_err(help, "expected %s", words);
+	if (opts_parse(opts, argc, argv, pos, argc, &got)) {
+		if (!json_output)
+			v->help(0, NULL);
 		goto out;
 	}
-	if (!valid_name(pos[0])) {
-		usage_err(help, "\"%s\" is not a valid node name", pos[0]);
+	if (split_words(pos, got, npos, words, allowed, v->help))
 		goto out;
-	}
-	for (i = 0; i < o.nmaps; i++)
-		if (!dp_valid_ifname(strchr(maps[i], '=') + 1)) {
-			usage_err(
-				help,
-				"\"%s\": not a valid interface name after '='",
-				maps[i]);
-			goto out;
-		}
-	o.name = pos[0];
-	o.maps = maps;
-	if (strstr(words, "IFNAME")) {
-		if (!dp_valid_ifname(pos[1])) {
-			usage_err(help,
-				  "\"%s\" is not a valid interface name (1-15 "
-				  "characters, no '/', not \".\" or \"..\")",
-				  pos[1]);
-			goto out;
-		}
-		o.ifname = pos[1];
-		o.rules_file = pos[2];
-	} else {
-		o.rules_file = pos[1];
-	}
+	o.mode = mode;
 	log_libbpf();
 	ret = v->run(&o, &rep);
 	if (rep.json && json_output)
@@ -162,6 +175,8 @@ int dp_cli_run(int argc, char **argv, const char *words, const char *allowed,
 		v->print(&o, &rep);
 	json_decref(rep.json);
 out:
-	free(maps);
+	free(o.maps);
+	free(opts);
+	free(pos);
 	return ret;
 }
