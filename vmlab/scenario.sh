@@ -306,7 +306,7 @@ sc_congestion() {
 	 # voids a verdict.
 	 (any($a[]; .node == $u) and any($b[]; .node == $u)) as $seen |
 	 {link: "\($u)->\($d)", paused_ms: ($ms | round), measured: $seen,
-	  paused_pct: (if $s > 0 then $ms / 10 / $s * 10 | floor / 10 else 0 end),
+	  paused_pct: (if $s > 0 then [$ms / 10 / $s, 100] | min * 10 | floor / 10 else 0 end),
 	  congested: (($seen | not) or $s <= 0 or $ms / 10 / $s >= $pct)}] as $l |
 	{cycle: $c, threshold_pct: $pct, seconds: $s, links: $l,
 	 congested: ($l | length > 0 and all(.[]; .congested))}'
