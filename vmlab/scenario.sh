@@ -299,17 +299,38 @@ sc_congestion() {
 	($plan | split("\n") | map(split(" ") | select(.[0] == "addr"))) as $addr |
 	($cycle | split(" ") | map(select(length > 0))) as $c |
 	[range(0; $c | length) as $i | $c[$i] as $u | $c[($i + 1) % ($c | length)] as $d |
-	 ([$addr[] | select(.[1] == $u and .[5] == $d) | .[2] |
-	   paused($b; $u; .) - paused($a; $u; .)] | max // 0) as $ms |
-	 # An agent missing from a snapshot (its show failed), or no time
-	 # between them: unknown, so congested; what was not measured never
-	 # voids a verdict.
-	 (any($a[]; .node == $u) and any($b[]; .node == $u)) as $seen |
+	 [$addr[] | select(.[1] == $u and .[5] == $d) | .[2]] as $ports |
+	 ([$ports[] | paused($b; $u; .) - paused($a; $u; .)] | max // 0) as $ms |
+	 # No link from U to D (SC_CYCLE names a pair the topology does not
+	 # link), an agent missing from a snapshot (its show failed), or no
+	 # time between them: unknown, so congested; what was not measured
+	 # never voids a verdict.
+	 ($ports != [] and any($a[]; .node == $u) and any($b[]; .node == $u)) as $seen |
 	 {link: "\($u)->\($d)", paused_ms: ($ms | round), measured: $seen,
 	  paused_pct: (if $s > 0 then [$ms / 10 / $s, 100] | min * 10 | floor / 10 else 0 end),
 	  congested: (($seen | not) or $s <= 0 or $ms / 10 / $s >= $pct)}] as $l |
 	{cycle: $c, threshold_pct: $pct, seconds: $s, links: $l,
 	 congested: ($l | length > 0 and all(.[]; .congested))}'
+}
+
+# sc_check_settings: SC_CONGESTED a percentage, SC_CYCLE two or more nodes
+# each linked to the next in SC_TOPO (a cycle the topology does not have
+# would measure nothing). Bad settings: a message and 2.
+sc_check_settings() {
+	local -a c
+	local i
+	[[ $SC_CONGESTED =~ ^[0-9]{1,2}([.][0-9]{1,3})?$|^100$ ]] ||
+		{ echo "vmlab: SC_CONGESTED: a percentage from 0 to 100, not \"$SC_CONGESTED\"" >&2; return 2; }
+	read -r -a c <<< "${SC_CYCLE:-}"
+	[ ${#c[@]} -eq 0 ] && return 0
+	[ ${#c[@]} -ge 2 ] || { echo "vmlab: SC_CYCLE: two nodes or more, not \"$SC_CYCLE\"" >&2; return 2; }
+	for i in "${!c[@]}"; do
+		awk -v a="${c[i]}" -v b="${c[(i + 1) % ${#c[@]}]}" '$1 == "link" {
+			split($2, x, ":"); split($3, y, ":")
+			if ((x[1] == a && y[1] == b) || (x[1] == b && y[1] == a)) f = 1 }
+			END { exit !f }' "$SC_TOPO" ||
+			{ echo "vmlab: SC_CYCLE: no link between ${c[i]} and ${c[(i + 1) % ${#c[@]}]} in $SC_TOPO" >&2; return 2; }
+	done
 }
 
 # The reason a run without a deadlock gives no verdict when the links of
@@ -618,6 +639,7 @@ sc_main() {
 		shift
 	done
 	[ "$(id -u)" -eq 0 ] || { echo "vmlab: scenarios need root" >&2; return 2; }
+	sc_check_settings || return 2
 	SC_OUT=${SC_OUT:-$TOP/vmlab/out/$SC_NAME}
 	lab_init "${LAB_NAME:-$SC_NAME}" || return 2
 	trap 'lab_down_mine' EXIT

@@ -66,6 +66,22 @@ snap A:B:900 C:A:300 > "$TGR_TMP/w5"
 sc_congestion "$TGR_TMP/w0" "$TGR_TMP/w5" 4 > "$TGR_TMP/c5"
 check "an agent missing from a snapshot: its link counts as congested" \
 	jqe '.links[1].measured == false and .links[1].congested and .congested' "$TGR_TMP/c5"
+SC_CYCLE="A X" sc_congestion "$TGR_TMP/w0" "$TGR_TMP/w2" 4 > "$TGR_TMP/c8"
+check "links the plan does not have: not measured, congested" \
+	jqe '.links[0].measured == false and .links[1].measured == false and .congested' "$TGR_TMP/c8"
+# ... and a scenario refuses such a cycle, or a threshold that is no
+# percentage, before it runs (exit 2).
+SC_TOPO=$TOP/vmlab/scenarios/ring.topo
+settings() { (SC_CYCLE=$1 SC_CONGESTED=$2; sc_check_settings 2>/dev/null); echo $?; }
+check "the ring's cycle and 5 %: accepted" [ "$(settings "A B C" 5)" = 0 ]
+check "no cycle (a scenario without one): accepted" [ "$(settings "" 5)" = 0 ]
+check "0.5 % and 100 %: accepted" [ "$(settings "C B" 0.5)$(settings "A B" 100)" = 00 ]
+check "a pair the topology does not link: refused" [ "$(settings "A X C" 5)" = 2 ]
+check "a host not linked to the next node: refused" [ "$(settings "ha B" 5)" = 2 ]
+check "one node: refused" [ "$(settings "A" 5)" = 2 ]
+for bad in abc 101 -1 5% '1e3' '$(id)' ''; do
+	check "SC_CONGESTED=\"$bad\": refused" [ "$(settings "A B C" "$bad")" = 2 ]
+done
 sc_congestion "$TGR_TMP/w0" "$TGR_TMP/w0" 0 > "$TGR_TMP/c6"
 check "no time between the snapshots: not measured, congested" jqe '.congested' "$TGR_TMP/c6"
 
