@@ -35,7 +35,7 @@
 #                 links of it did not all congest gives no verdict
 #                 (sc_congestion); unset where no deadlock is expected
 #   SC_CONGESTED  how long a link's upstream must be held paused, in % of
-#                 the window, for the link to count as congested (default 5)
+#                 the window, for the link to count as congested (default 10)
 #   sc_start_extra, sc_stop_extra, sc_event_ACTION: functions a scenario
 #                 may define: more traffic started with the flows and
 #                 stopped with the senders; an event of its own
@@ -69,7 +69,7 @@ SC_WINDOW=${SC_WINDOW:-4}
 SC_READY=${SC_READY:-rate}
 SC_READY_MAX=${SC_READY_MAX:-10}
 SC_EVENT_MAX=${SC_EVENT_MAX:-15}
-SC_CONGESTED=${SC_CONGESTED:-5}
+SC_CONGESTED=${SC_CONGESTED:-10}
 SC_BG=()
 
 sc_now() { date +%s.%N | cut -c1-14; }

@@ -10,6 +10,8 @@ source "$(dirname "$0")/../lab_lib.sh"
 source "$TOP/vmlab/scenario.sh"
 # jqe FILTER FILE: FILTER holds on FILE (quietly).
 jqe() { jq -e "$1" "$2" >/dev/null; }
+# The threshold of these numbers (the scenarios' default is 10).
+SC_CONGESTED=5
 LAB_STATE=$TGR_TMP/state
 mkdir -p "$LAB_STATE"
 "$TAGGER" lab plan "$TOP/vmlab/scenarios/ring.topo" --shortest > "$LAB_STATE/plan" ||
