@@ -4,12 +4,13 @@
 # three-flows without Tagger with its senders held to 20 Mbit/s (two flows
 # per 100 Mbit/s ring link: 40 %, what a busy machine's starved senders
 # look like) gives NO VERDICT, naming the links and their paused time, and
-# the scenario tests accept that (have_verdict, lab_end: a skip). The same
+# the scenario tests accept that (have_verdict, lab_end: a skip). With
+# Tagger the same run keeps its verdict: nothing is voided there. The same
 # scenario at its own 60 Mbit/s still deadlocks, its links measured
 # congested.
 source "$(dirname "$0")/../lab_lib.sh"
 
-run_scenario three-flows plain SC_MBIT=20 SC_AFTER=2.5
+run_scenario three-flows both SC_MBIT=20 SC_AFTER=2.5
 summary_lines three-flows
 mv "$OUT/three-flows" "$OUT/slow"
 why=$(q slow .modes.plain.verdict.no_verdict_because)
@@ -27,6 +28,10 @@ rc=$( (have_verdict slow plain >/dev/null; echo "$?") )
 check "the tests accept this verdict (have_verdict returns 1)" [ "$rc" = 1 ]
 rc=$( (have_verdict slow plain >/dev/null; lab_end >/dev/null) ; echo "$?")
 check "and end in a skip (lab_end)" [ "$rc" = 249 ]
+check "20 Mbit/s with Tagger: a verdict, no deadlock (not voided)" [ "$(verdict slow tagger)" = false ]
+check "20 Mbit/s with Tagger: no congestion measured, none asked" \
+	[ "$(q slow .modes.tagger.verdict.congestion)" = null ]
+check "20 Mbit/s with Tagger: zero lossless drops" [ "$(q slow .modes.tagger.pfc.lossless_drops)" = 0 ]
 
 run_scenario three-flows plain SC_AFTER=2.5
 summary_lines three-flows
