@@ -31,9 +31,10 @@
 #   SC_PRIO       its priority without Tagger (default 3)
 #   SC_UDP_DPORTS the lossless class's UDP ports at the hosts (default 4791)
 #   SC_CYCLE      the cycle the scenario closes without Tagger, its nodes
-#                 in order ("L2 S1 L3 S2"): a run without Tagger whose
-#                 links of it did not all congest gives no verdict
-#                 (sc_congestion); unset where no deadlock is expected
+#                 in order ("L2 S1 L3 S2"): a run without Tagger and
+#                 without a deadlock in which a link of it did not
+#                 congest gives no verdict (sc_congestion); unset where
+#                 no deadlock is expected
 #   SC_CONGESTED  how long a link's upstream must be held paused, in % of
 #                 the window, for the link to count as congested (default 10)
 #   sc_start_extra, sc_stop_extra, sc_event_ACTION: functions a scenario
@@ -501,11 +502,11 @@ sc_run_mode() {
 	qload=$(sc_waits < "$SC_DIR/pfc-load.jsonl")
 	printf '%s\t%s\n' "$(sc_now)" "$(echo $qload)" >> "$SC_DIR/backlog.tsv"
 	printf 'stop\t%s\n' "$(sc_now)" >> "$SC_DIR/meta.tsv"
-	[ -n "$w0" ] && sc_congestion "$SC_DIR/pfc-window.jsonl" "$SC_DIR/pfc-load.jsonl" \
-		"$(awk -v a="$w0" -v b="$w1" 'BEGIN { printf "%.3f", b - a }')" > "$SC_DIR/congestion.json"
 	sc_stop_senders
 	[ ${#SC_BG[@]} -gt 0 ] && wait "${SC_BG[@]}"
 	SC_BG=()
+	[ -n "$w0" ] && sc_congestion "$SC_DIR/pfc-window.jsonl" "$SC_DIR/pfc-load.jsonl" \
+		"$(awk -v a="$w0" -v b="$w1" 'BEGIN { printf "%.3f", b - a }')" > "$SC_DIR/congestion.json"
 	sc_verdict "$qload"
 	sc_stop_receivers
 	sc_pause_collect
