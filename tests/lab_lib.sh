@@ -32,17 +32,37 @@ mean_mbps() {
 }
 ge() { [ "$(echo "$1 >= $2" | bc)" = 1 ]; }
 
-# have_verdict NAME MODE: skip when MODE gave no verdict because the pause
-# agents' accounting leaked (a tagger pfc problem, reported as such); fail
-# when it gave none for any other reason (schedule not kept, a cycle only
-# after the senders stopped). Not in $(...): skip and fail must exit.
+# have_verdict NAME MODE: 0 when MODE gave a verdict. 1 when it gave none
+# because the links of the scenario's cycle never congested (a busy
+# machine whose senders fell short: the run could show no deadlock): the
+# caller skips the claims that need one, and lab_end turns the test into a
+# skip if nothing failed. Skip when the pause agents' accounting leaked (a
+# tagger pfc problem, reported as such); fail when there is no verdict for
+# any other reason (schedule not kept, a cycle only after the senders
+# stopped). Not in $(...): skip and fail must exit.
+LAB_UNTESTED=()
 have_verdict() {
 	local why
 	[ "$(q "$1" ".modes.$2.verdict.deadlock")" != null ] && return 0
 	why=$(q "$1" ".modes.$2.verdict.no_verdict_because")
+	if uncongested_why "$why" && [ "$(q "$1" ".modes.$2.verdict.congestion.congested")" = false ]; then
+		echo "NO VERDICT (accepted): $1 $2: $why"
+		LAB_UNTESTED+=("$1 $2: $why")
+		return 1
+	fi
 	[ "$why" = "pause accounting leaked" ] &&
 		skip "$2: no verdict, the pause accounting leaked: $(q "$1" ".modes.$2.verdict.accounting_leaks | tostring")"
 	fail "$2: no verdict: $why $(q "$1" ".modes.$2.verdict.schedule.problems | tostring")"
+}
+# The one reason for no verdict that is not a failure (vmlab/scenario.sh,
+# sc_uncongested_why).
+uncongested_why() { [[ $1 == "links never congested: "* ]]; }
+
+# lab_end: after every check ran, a skip if a mode could not be judged
+# (have_verdict returned 1), naming it; nothing otherwise.
+lab_end() {
+	[ ${#LAB_UNTESTED[@]} -eq 0 ] && return 0
+	skip "the other checks passed, but no verdict for: $(printf '%s; ' "${LAB_UNTESTED[@]}")"
 }
 verdict() { q "$1" ".modes.$2.verdict.deadlock"; }
 
@@ -66,13 +86,20 @@ summary_lines() {
 
 # clos-bounce's claims, on the run in $OUT/NAME: without Tagger both flows
 # stop for good while the senders still send and the cycle L2->S1->L3->S2
-# is named; with Tagger no deadlock, no lossless drop, no loss, both flows
-# at least half their rate in the second half of the window.
+# is named (unless its links never congested: no verdict, lab_end skips);
+# no lossless drop in either mode; with Tagger no deadlock, no loss, both
+# flows at least half their rate in the second half of the window.
 check_clos_bounce() {
-	local n=$1 id rate
+	local n=$1
 	summary_lines "$n"
-	have_verdict "$n" plain
+	check "without Tagger: zero lossless drops" [ "$(q "$n" .modes.plain.pfc.lossless_drops)" = 0 ]
+	if have_verdict "$n" plain; then check_clos_bounce_plain "$n"; fi
 	have_verdict "$n" tagger
+	check_clos_bounce_tagger "$n"
+}
+
+check_clos_bounce_plain() {
+	local n=$1 id rate
 	check "without Tagger: deadlock" [ "$(verdict "$n" plain)" = true ]
 	check "without Tagger: the cycle is L2 S1 L3 S2" \
 		[ "$(q "$n" '.modes.plain.verdict.cycle | sort | join(" ")')" = "L2 L3 S1 S2" ]
@@ -87,6 +114,10 @@ check_clos_bounce() {
 		check "without Tagger: flow $id at 0 in the window's second half" \
 			[ "$(q "$n" ".modes.plain.flows[] | select(.id == $id) | .after_mbps")" = 0 ]
 	done
+}
+
+check_clos_bounce_tagger() {
+	local n=$1 id rate
 	check "with Tagger: no deadlock" [ "$(verdict "$n" tagger)" = false ]
 	check "with Tagger: no queue left paused" [ "$(q "$n" '.modes.tagger.verdict.paused_queues | length')" = 0 ]
 	check "with Tagger: zero lossless drops" [ "$(q "$n" .modes.tagger.pfc.lossless_drops)" = 0 ]

@@ -27,7 +27,9 @@ cat <<'TXT'
   senders keep sending for 4 s after the second failure: a deadlock is
   called only if it formed in that window (the flows stop while their
   senders still send, the paused queues close the cycle) and stays after
-  the senders stop (see README, "### vmlab").
+  the senders stop. A run that could not keep its schedule, or whose
+  cycle's links never congested (a busy machine), gives NO VERDICT (see
+  vmlab/README.md, "## Scenarios", and tagger-lab(8), VERDICTS).
 
 TXT
 start=$(date +%s)

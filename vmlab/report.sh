@@ -85,7 +85,9 @@ jq -r '
 	row("lossless drops"; .pfc.lossless_drops // "-" | tostring),
 	row("lost with failed links"; .pfc.failed_link_losses // "-" | tostring),
 	row("pauses sent"; .pfc.pauses_sent // "-" | tostring),
-	row("watchdog events"; .pfc.watchdog_events // "-" | tostring)
+	row("watchdog events"; .pfc.watchdog_events // "-" | tostring),
+	row("cycle links held paused (% of window)"; if .verdict.congestion then
+		[.verdict.congestion.links[] | "\(.link) \(.paused_pct)"] | join(", ") else "-" end)
 ' "$OUT/summary.json" | column -t -s $'\t'
 
 # The plot: one panel per mode, one line per flow, events as dashed lines

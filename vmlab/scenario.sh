@@ -30,6 +30,13 @@
 #   SC_DSCP       the lossless class's DSCP without Tagger (default 26)
 #   SC_PRIO       its priority without Tagger (default 3)
 #   SC_UDP_DPORTS the lossless class's UDP ports at the hosts (default 4791)
+#   SC_CYCLE      the cycle the scenario closes without Tagger, its nodes
+#                 in order ("L2 S1 L3 S2"): a run without Tagger and
+#                 without a deadlock in which a link of it did not
+#                 congest gives no verdict (sc_congestion); unset where
+#                 no deadlock is expected
+#   SC_CONGESTED  how long a link's upstream must be held paused, in % of
+#                 the window, for the link to count as congested (default 10)
 #   sc_start_extra, sc_stop_extra, sc_event_ACTION: functions a scenario
 #                 may define: more traffic started with the flows and
 #                 stopped with the senders; an event of its own
@@ -63,6 +70,7 @@ SC_WINDOW=${SC_WINDOW:-4}
 SC_READY=${SC_READY:-rate}
 SC_READY_MAX=${SC_READY_MAX:-10}
 SC_EVENT_MAX=${SC_EVENT_MAX:-15}
+SC_CONGESTED=${SC_CONGESTED:-10}
 SC_BG=()
 
 sc_now() { date +%s.%N | cut -c1-14; }
@@ -177,8 +185,11 @@ sc_timeline() {
 # ingress buffers count more bytes than its queues hold (beyond two
 # frames): the pause machinery lost track of them (its accounting leaked),
 # and the pauses they cause say nothing about the network.
-sc_paused_queues() {
-	sc_pfc_shows | jq -r '.node as $n |
+sc_paused_queues() { sc_pfc_shows | sc_waits; }
+
+# sc_waits: the waits above from `tagger -j pfc show` documents (stdin).
+sc_waits() {
+	jq -r '.node as $n |
 				(([.ports[]?.prios[] | .buffered_bytes] | add // 0) -
 				 ([.ports[]?.prios[] | .queue_bytes] | add // 0)) as $lost |
 				(select($lost > 3000) | "l \($n) - - \($lost)"),
@@ -204,6 +215,16 @@ sc_pfc_shows() {
 	wait "${pids[@]}"
 	cat "$d"/*.json 2>/dev/null | jq -c . 2>/dev/null
 	rm -rf "$d"
+}
+
+# sc_pfc_snapshot FILE: every agent's `tagger -j pfc show` into FILE; prints
+# when it was taken (the middle of the reads, which run in parallel).
+sc_pfc_snapshot() {
+	local a b
+	a=$(sc_now)
+	sc_pfc_shows > "$1"
+	b=$(sc_now)
+	echo "scale=3; ($a + $b) / 2" | bc
 }
 
 # sc_pauses_hold "N1 N2 ... Nk": along the cycle N1->N2->...->N1, every
@@ -256,6 +277,72 @@ sc_pause_cycle() {
 		}
 		for (j = seen[n]; j <= i; j++) printf "%s ", order[j]
 	}'
+}
+
+# sc_congestion FROM TO SECONDS: did the links of SC_CYCLE congest between
+# two snapshots of every agent's `tagger -j pfc show` (JSON lines) taken
+# SECONDS apart? A deadlock is every link of a cycle paused for good, so a
+# link whose downstream never held its upstream paused could not have
+# closed one. Link U->D: the time U's gates toward D (every port whose
+# peer is D, the longest) were closed on a lossless priority, the longest
+# of the priorities; congested when at least SC_CONGESTED % of SECONDS.
+# Measured, not inferred from the offered load: a busy machine's senders
+# fall short of their rate (a link at 60 % is not congested), and its
+# stalled forwarding can congest a link the flows do not fill.
+# Prints {cycle, threshold_pct, seconds, links: [{link, paused_ms,
+# measured, paused_pct, congested}], congested}.
+sc_congestion() {
+	jq -n --slurpfile a "$1" --slurpfile b "$2" --argjson s "$3" \
+		--argjson pct "$SC_CONGESTED" --arg cycle "${SC_CYCLE:-}" \
+		--rawfile plan "$LAB_STATE/plan" '
+	def paused($docs; $n; $p): [$docs[] | select(.node == $n) | .ports[]? |
+		select(.name == $p) | .prios[] | select(.lossless) | .paused_ms] | max // 0;
+	($plan | split("\n") | map(split(" ") | select(.[0] == "addr"))) as $addr |
+	($cycle | split(" ") | map(select(length > 0))) as $c |
+	[range(0; $c | length) as $i | $c[$i] as $u | $c[($i + 1) % ($c | length)] as $d |
+	 [$addr[] | select(.[1] == $u and .[5] == $d) | .[2]] as $ports |
+	 ([$ports[] | paused($b; $u; .) - paused($a; $u; .)] | max // 0) as $ms |
+	 # No link from U to D (SC_CYCLE names a pair the topology does not
+	 # link), an agent missing from a snapshot (its show failed), or no
+	 # time between them: unknown, so congested; what was not measured
+	 # never voids a verdict.
+	 ($ports != [] and any($a[]; .node == $u) and any($b[]; .node == $u)) as $seen |
+	 {link: "\($u)->\($d)", paused_ms: ($ms | round), measured: $seen,
+	  paused_pct: (if $s > 0 then [$ms / 10 / $s, 100] | min * 10 | floor / 10 else 0 end),
+	  congested: (($seen | not) or $s <= 0 or $ms / 10 / $s >= $pct)}] as $l |
+	{cycle: $c, threshold_pct: $pct, seconds: $s, links: $l,
+	 congested: ($l | length > 0 and all(.[]; .congested))}'
+}
+
+# sc_check_settings: SC_CONGESTED a percentage, SC_CYCLE two or more nodes
+# each linked to the next in SC_TOPO (a cycle the topology does not have
+# would measure nothing). Bad settings: a message and 2.
+sc_check_settings() {
+	local -a c
+	local i
+	[[ $SC_CONGESTED =~ ^[0-9]{1,2}([.][0-9]{1,3})?$|^100$ ]] ||
+		{ echo "vmlab: SC_CONGESTED: a percentage from 0 to 100, not \"$SC_CONGESTED\"" >&2; return 2; }
+	read -r -a c <<< "${SC_CYCLE:-}"
+	[ ${#c[@]} -eq 0 ] && return 0
+	[ ${#c[@]} -ge 2 ] || { echo "vmlab: SC_CYCLE: two nodes or more, not \"$SC_CYCLE\"" >&2; return 2; }
+	for i in "${!c[@]}"; do
+		awk -v a="${c[i]}" -v b="${c[(i + 1) % ${#c[@]}]}" '$1 == "link" {
+			split($2, x, ":"); split($3, y, ":")
+			if ((x[1] == a && y[1] == b) || (x[1] == b && y[1] == a)) f = 1 }
+			END { exit !f }' "$SC_TOPO" ||
+			{ echo "vmlab: SC_CYCLE: no link between ${c[i]} and ${c[(i + 1) % ${#c[@]}]} in $SC_TOPO" >&2; return 2; }
+	done
+}
+
+# The reason a run without a deadlock gives no verdict when the links of
+# its cycle did not all congest (stdin: sc_congestion's JSON). The words
+# before the colon do not change: the tests accept this reason, and only
+# this one, in place of a verdict.
+sc_uncongested_why() {
+	jq -r '"links never congested: " +
+		([.links[] | select(.congested | not) | "\(.link) held paused \(.paused_pct) %"] | join(", ")) +
+		" of the \(.seconds * 10 | round / 10) s window (congested: \(.threshold_pct) %), " +
+		"so no deadlock could form around \(.cycle + [.cycle[0]] | join("->"))"'
 }
 
 # Per flow, from the receivers' samples, the numbers the table shows and
@@ -344,10 +431,17 @@ sc_verdict() {
 			dead=null why="no flow stopped in the first half of the window (too short?)"
 		fi
 	fi
+	# No deadlock where the cycle's links did not all congest proves
+	# nothing either way: no verdict (sc_congestion).
+	if [ "$dead" = false ] && [ -s "$SC_DIR/congestion.json" ] &&
+		jq -e '(.cycle | length) > 0 and (.congested | not)' "$SC_DIR/congestion.json" >/dev/null; then
+		dead=null why=$(sc_uncongested_why < "$SC_DIR/congestion.json")
+	fi
 	if [ -s "$SC_DIR/schedule.problems" ]; then
 		dead=null why="schedule not kept"
 	fi
 	jq -n --argjson stalled "$stalled" --argjson deadlock "$dead" --arg why "$why" \
+		--slurpfile congestion <(cat "$SC_DIR/congestion.json" 2>/dev/null || echo null) \
 		--arg q "$q1" --arg cycle "$cyc1" --arg cycl "$cycl" --argjson rx "$rx1" \
 		--argjson wd "$wd" --slurpfile flows "$SC_DIR/window.json" \
 		--rawfile problems <(cat "$SC_DIR/schedule.problems" 2>/dev/null) \
@@ -358,6 +452,7 @@ sc_verdict() {
 		  schedule: {kept: ($problems | lines | length == 0), problems: ($problems | lines),
 			     first_event: $first, last_event: $last, stop: $stop, window: $w},
 		  flows: $flows[0],
+		  congestion: $congestion[0],
 		  no_progress: $stalled, rx_total: $rx,
 		  watchdog_events: $wd,
 		  cycle: ($cycle | split(" ") | map(select(length > 0))),
@@ -374,7 +469,7 @@ sc_verdict() {
 }
 
 sc_run_mode() {
-	local mode=$1 t0 ready last qload
+	local mode=$1 t0 ready last qload w0='' w1
 	SC_DIR=$SC_OUT/$mode
 	rm -rf "$SC_DIR"; mkdir -p "$SC_DIR"
 	: > "$SC_DIR/events.tsv"
@@ -398,14 +493,20 @@ sc_run_mode() {
 	printf 'ready\t%s\nfirst\t%s\nlast\t%s\n' "$ready" \
 		"$(awk -F'\t' '$2 != "start" && $2 != "ready" { print $3; exit }' "$SC_DIR/events.tsv" | grep . || echo "$ready")" \
 		"$last" >> "$SC_DIR/meta.tsv"
+	# The pause counters as the window opens (without Tagger, where a
+	# cycle is expected: sc_congestion), and under load as it ends.
+	[ "$mode" = plain ] && [ -n "${SC_CYCLE:-}" ] &&
+		w0=$(sc_pfc_snapshot "$SC_DIR/pfc-window.jsonl")
 	sleep "$(echo "$last + $SC_WINDOW - $(sc_now)" | bc | sed 's/^-.*/0/')"
-	# The pauses under load, the moment the window ends.
-	qload=$(sc_paused_queues)
+	w1=$(sc_pfc_snapshot "$SC_DIR/pfc-load.jsonl")
+	qload=$(sc_waits < "$SC_DIR/pfc-load.jsonl")
 	printf '%s\t%s\n' "$(sc_now)" "$(echo $qload)" >> "$SC_DIR/backlog.tsv"
 	printf 'stop\t%s\n' "$(sc_now)" >> "$SC_DIR/meta.tsv"
 	sc_stop_senders
 	[ ${#SC_BG[@]} -gt 0 ] && wait "${SC_BG[@]}"
 	SC_BG=()
+	[ -n "$w0" ] && sc_congestion "$SC_DIR/pfc-window.jsonl" "$SC_DIR/pfc-load.jsonl" \
+		"$(awk -v a="$w0" -v b="$w1" 'BEGIN { printf "%.3f", b - a }')" > "$SC_DIR/congestion.json"
 	sc_verdict "$qload"
 	sc_stop_receivers
 	sc_pause_collect
@@ -539,6 +640,7 @@ sc_main() {
 		shift
 	done
 	[ "$(id -u)" -eq 0 ] || { echo "vmlab: scenarios need root" >&2; return 2; }
+	sc_check_settings || return 2
 	SC_OUT=${SC_OUT:-$TOP/vmlab/out/$SC_NAME}
 	lab_init "${LAB_NAME:-$SC_NAME}" || return 2
 	trap 'lab_down_mine' EXIT

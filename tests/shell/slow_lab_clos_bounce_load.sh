@@ -18,3 +18,4 @@ for run in 1 2 3; do
 	mv "$OUT/clos-bounce" "$OUT/run-$run"
 	check_clos_bounce "run-$run"
 done
+lab_end

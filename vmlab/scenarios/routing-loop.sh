@@ -17,6 +17,7 @@ SC_ELP_KIND=bounce=1
 SC_ALGO=clos
 SC_FLOWS="1 h1 h3 ${SC_MBIT1:-20}
 2 h2 h4 ${SC_MBIT2:-40}"
+SC_CYCLE=${SC_CYCLE-L1 S1}
 SC_EVENTS="${SC_LOOP_AT:-3} route S1 h3 L1"
 source "$D/../scenario.sh"
 sc_main "$@"

@@ -15,6 +15,7 @@ SC_ALGO=${SC_ALGO:-greedy}
 SC_FLOWS="1 ha hc ${SC_MBIT:-60}
 2 hb ha ${SC_MBIT:-60}
 3 hc hb ${SC_MBIT:-60}"
+SC_CYCLE=${SC_CYCLE-A B C}
 SC_EVENTS=""
 # Starting the flows is the event: they share congested links from the
 # start (none reaches its rate), and a deadlock may form before the last
