@@ -161,8 +161,9 @@ void rules_free(struct rules *r)
 	for (i = 0; i < r->nsw; i++) {
 		struct rules_switch *s = &r->sw[i];
 
-		for (k = 0; k < s->nports; k++)
+		for (k = 0; !s->port_buf && k < s->nports; k++)
 			free(s->ports[k]);
+		free(s->port_buf);
 		free(s->ports);
 		free(s->classify);
 		free(s->rewrite);

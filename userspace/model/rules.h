@@ -78,6 +78,7 @@ struct rules_rewrite {
 struct rules_switch {
 	char *name;
 	char **ports;
+	char *port_buf; /* ports' names in one block (rules_blob.c), or NULL */
 	int nports;
 	struct rules_classify *classify;
 	int nclassify;

@@ -265,17 +265,48 @@ static void index_switch(struct rules *r, int sw)
 	}
 }
 
+/*
+ * A switch's port names, in one block: one allocation each cost 32 bytes
+ * or more for names of a few, several times their bytes in the blob.
+ * The first pass only adds up their lengths, each within the rest.
+ */
+static void get_ports(struct in *in, struct rules_switch *s)
+{
+	const uint8_t *start = in->p;
+	size_t total = 0;
+	uint32_t n;
+	char *p;
+	int k;
+
+	for (k = 0; k < s->nports && !in->bad; k++) {
+		n = get_count(in, 1);
+		in->p += in->bad ? 0 : n;
+		total += (size_t)n + 1;
+	}
+	if (in->bad || !s->nports)
+		return;
+	in->p = start;
+	p = s->port_buf = xmalloc(total + 1);
+	for (k = 0; k < s->nports; k++) {
+		n = get_u32(in);
+		take(in, p, n);
+		p[n] = '\0';
+		if (strlen(p) != n)
+			in->bad = true;
+		s->ports[k] = p;
+		p += (size_t)n + 1;
+	}
+}
+
 static bool get_switch(struct in *in, struct rules *r)
 {
 	struct rules_switch *s = &r->sw[r->nsw];
-	int k;
 
 	s->name = get_str(in);
 	r->nsw++;
 	s->nports = get_count(in, 4);
 	s->ports = xcalloc(s->nports + 1, sizeof(*s->ports));
-	for (k = 0; k < s->nports; k++)
-		s->ports[k] = get_str(in);
+	get_ports(in, s);
 	s->nclassify = get_count(in, sizeof(*s->classify));
 	s->classify = xcalloc(s->nclassify + 1, sizeof(*s->classify));
 	take(in, s->classify, (size_t)s->nclassify * sizeof(*s->classify));
