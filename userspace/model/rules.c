@@ -110,6 +110,48 @@ int rules_rewrite(const struct rules *r, int sw, int tag, int in, int out,
 	return s->rewrite[v].new_tag;
 }
 
+int rules_classify_at(const struct rules *r, int sw, int in, int tag)
+{
+	const struct rules_switch *s = &r->sw[sw];
+	uint64_t v;
+
+	if (s->dense_classify) {
+		if ((unsigned int)in >= (unsigned int)s->nports ||
+		    (unsigned int)tag >= RULES_NTAGS)
+			return -1;
+		return dense_get(s->dense_classify,
+				 (uint32_t)in * RULES_NTAGS + tag, &v) ?
+			       (int)v :
+			       -1;
+	}
+	return hmap_get(&r->classify, rules_classify_key(sw, in, tag), &v) ?
+		       (int)v :
+		       -1;
+}
+
+int rules_rewrite_at(const struct rules *r, int sw, int tag, int in, int out)
+{
+	const struct rules_switch *s = &r->sw[sw];
+	uint64_t v;
+
+	if (s->dense_rewrite) {
+		if ((unsigned int)in >= (unsigned int)s->nports ||
+		    (unsigned int)out >= (unsigned int)s->nports ||
+		    (unsigned int)tag >= RULES_NTAGS)
+			return -1;
+		return dense_get(s->dense_rewrite,
+				 ((uint32_t)in * s->nports + out) *
+						 RULES_NTAGS +
+					 tag,
+				 &v) ?
+			       (int)v :
+			       -1;
+	}
+	return hmap_get(&r->rewrite, rules_rewrite_key(sw, tag, in, out), &v) ?
+		       (int)v :
+		       -1;
+}
+
 void rules_free(struct rules *r)
 {
 	int i, k;
@@ -119,8 +161,9 @@ void rules_free(struct rules *r)
 	for (i = 0; i < r->nsw; i++) {
 		struct rules_switch *s = &r->sw[i];
 
-		for (k = 0; k < s->nports; k++)
+		for (k = 0; !s->port_buf && k < s->nports; k++)
 			free(s->ports[k]);
+		free(s->port_buf);
 		free(s->ports);
 		free(s->classify);
 		free(s->rewrite);

@@ -22,6 +22,10 @@
  *   rules_from_json(root, name)       the same checks on a parsed document
  *   rules_new(name)                   empty rules, for readers of other
  *                                     forms (rules_blob.h)
+ *   rules_check(r)                    the semantic check every reader's
+ *                                     rules go through (rules_check.c):
+ *                                     false after "file: json.path: ..."
+ *                                     (exit 2); fills rank and prio
  *   rules_free(r)
  *   rules_find_switch(r, name)        switch index or -1
  *   rules_find_port(r, sw, name)      port index within the switch or -1
@@ -29,6 +33,9 @@
  *   rules_classify(r, sw, in, tag, &rule)       priority or RULES_LOSSY
  *   rules_rewrite(r, sw, tag, in, out, &rule)   new tag or RULES_LOSSY
  *   rules_tag_prio(r, tag)            priority of a lossless tag, else -1
+ *   rules_classify_at(r, sw, in, tag)            the rule of exactly
+ *   rules_rewrite_at(r, sw, tag, in, out)        this key (no wildcard
+ *                                                fallback), or -1
  *   rules_tag_rank(r, tag)            index in "tags"; the lossy tag ranks
  *                                     above all (ntags); -1 if unknown
  * Lookups cost one to four hash probes; &rule gets the index of the
@@ -71,6 +78,7 @@ struct rules_rewrite {
 struct rules_switch {
 	char *name;
 	char **ports;
+	char *port_buf; /* ports' names in one block (rules_blob.c), or NULL */
 	int nports;
 	struct rules_classify *classify;
 	int nclassify;
@@ -126,6 +134,7 @@ struct rules *rules_from_json(json_t *root, const char *name);
 struct rules *rules_load(const char *path, json_t **doc);
 struct rules *rules_new(const char *name);
 void rules_free(struct rules *r);
+bool rules_check(struct rules *r);
 
 int rules_find_switch(const struct rules *r, const char *name);
 int rules_find_port(const struct rules *r, int sw, const char *name);
@@ -133,6 +142,8 @@ int rules_find_host(const struct rules *r, const char *name);
 int rules_classify(const struct rules *r, int sw, int in, int tag, int *rule);
 int rules_rewrite(const struct rules *r, int sw, int tag, int in, int out,
 		  int *rule);
+int rules_classify_at(const struct rules *r, int sw, int in, int tag);
+int rules_rewrite_at(const struct rules *r, int sw, int tag, int in, int out);
 
 /* Key layouts of the lookup maps (switch < 2^24, port < 2^16, tag < 2^6). */
 static inline uint64_t rules_classify_key(int sw, int in, int tag)

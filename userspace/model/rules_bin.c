@@ -242,12 +242,14 @@ struct rules *rules_bin_read(const void *buf, size_t len, const char *name,
 	links = get_links(body, len, &off, h.nlinks, name);
 	if (!links)
 		return NULL;
-	r = rules_from_blob(body + off, len - off, name);
-	if (!r) {
+	r = rules_blob_decode(body + off, len - off, name);
+	if (!r)
 		input_err(name, 0,
 			  "the rules at byte %zu are damaged or of another "
 			  "tagger (compile them again)",
 			  sizeof(h) + off);
+	if (!r || !rules_check(r)) {
+		rules_free(r);
 		json_decref(links);
 		return NULL;
 	}

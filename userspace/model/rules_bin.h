@@ -16,8 +16,9 @@
  *           then the rules blob up to the end
  * The reader trusts nothing: a wrong magic, version, flag, length or CRC,
  * a link string longer than RULES_BIN_MAX_NAME or without "node:port",
- * more links than the body can hold, and a blob rules_from_blob refuses
- * are each an error with the offending field named.
+ * more links than the body can hold, and a blob rules_blob_decode cannot
+ * read are each an error with the offending field named; the rules it
+ * decodes then go through rules_check(), the document's own check.
  *
  * API:
  *   rules_bin_is(path)               1 if the file starts with the magic,

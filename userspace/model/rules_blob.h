@@ -9,8 +9,15 @@
  *
  * API:
  *   rules_to_blob(r, &len)          malloc'ed bytes
- *   rules_from_blob(buf, len, name) the rules (lookups as rules_from_json
- *                                   builds them), or NULL
+ *   rules_blob_decode(buf, len, name)   the rules as the blob gives
+ *                                   them, not yet checked (lookups as
+ *                                   rules_from_json builds them), or NULL
+ *                                   without a message: not a blob of
+ *                                   this tagger (cut, grown, a count the
+ *                                   rest cannot hold, another version)
+ *   rules_from_blob(buf, len, name) decoded and through rules_check(),
+ *                                   the document's own check: NULL also
+ *                                   after its "name: json.path: ..." 
  *   rules_switch_json(r, sw)        switch sw's "ports", "classify" and
  *                                   "rewrite" as tagger-rules/1 writes them
  */
@@ -23,6 +30,7 @@
 #include "model/rules.h"
 
 void *rules_to_blob(const struct rules *r, size_t *len);
+struct rules *rules_blob_decode(const void *buf, size_t len, const char *name);
 struct rules *rules_from_blob(const void *buf, size_t len, const char *name);
 json_t *rules_switch_json(const struct rules *r, int sw);
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Parser and validator of the rules JSON ("tagger-rules/1"); see rules.h.
+ * Reader of the rules JSON ("tagger-rules/1"); see rules.h. It checks
+ * the document's shape (types, keys, the ranges its fields are stored in)
+ * and resolves port names; whether the rules are sound is decided by
+ * rules_check() (rules_check.c), which the compact form's reader calls too.
  *
  * JSON syntax errors are "file:line:col: message" (jansson's position);
  * after parsing, values have no line, so a semantic error names its JSON
@@ -41,21 +44,6 @@ static bool get_prio(struct ctx *c, json_t *obj, const char *key, int *out)
 			  "an 802.1p priority", out);
 }
 
-/* A tag a rule names must be a lossless tag or the lossy tag. */
-static bool known_tag(struct ctx *c, json_t *obj, const char *key, int *out)
-{
-	size_t old;
-
-	if (!get_tag(c, obj, key, out))
-		return false;
-	if (c->r->rank[*out] >= 0)
-		return true;
-	old = jp_enter_key(&c->jp, key);
-	jp_err(&c->jp, "tag %d is neither in \"tags\" nor the lossy tag", *out);
-	jp_leave(&c->jp, old);
-	return false;
-}
-
 static bool parse_lossy(struct ctx *c, json_t *root)
 {
 	static const char *const keys[] = { "tag", "priority", NULL };
@@ -83,15 +71,6 @@ static bool parse_tag(struct ctx *c, json_t *v)
 	    !jp_known_keys(&c->jp, v, keys) || !get_tag(c, v, "tag", &tag) ||
 	    !get_prio(c, v, "priority", &prio))
 		return false;
-	if (tag == r->lossy_tag)
-		return jp_err(&c->jp, "tag %d is the lossy tag", tag);
-	if (r->rank[tag] >= 0)
-		return jp_err(&c->jp, "tag %d is listed twice", tag);
-	if (prio == r->lossy_prio)
-		return jp_err(&c->jp, "priority %d is the lossy priority",
-			      prio);
-	r->rank[tag] = (int8_t)r->ntags;
-	r->prio[tag] = (int8_t)prio;
 	r->tags[r->ntags].tag = tag;
 	r->tags[r->ntags++].prio = prio;
 	return true;
@@ -118,24 +97,8 @@ static bool parse_tags(struct ctx *c, json_t *root)
 		jp_leave(&c->jp, o);
 	}
 	jp_leave(&c->jp, old);
-	/* The lossy tag ranks above every lossless tag: demotion always goes up. */
-	r->rank[r->lossy_tag] = (int8_t)r->ntags;
 	return true;
 fail:
-	jp_leave(&c->jp, old);
-	return false;
-}
-
-static bool lossless_tag(struct ctx *c, json_t *obj, const char *key, int *out)
-{
-	size_t old;
-
-	if (!get_tag(c, obj, key, out))
-		return false;
-	if (c->r->prio[*out] >= 0)
-		return true;
-	old = jp_enter_key(&c->jp, key);
-	jp_err(&c->jp, "tag %d is not a lossless tag of \"tags\"", *out);
 	jp_leave(&c->jp, old);
 	return false;
 }
@@ -144,19 +107,12 @@ static bool parse_class(struct ctx *c, json_t *v, int k)
 {
 	static const char *const keys[] = { "class", "tag", NULL };
 	struct rules *r = c->r;
-	int i;
 
-	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") ||
-	    !jp_known_keys(&c->jp, v, keys) ||
-	    !jp_get_int(&c->jp, v, "class", 0, 1 << 30, "a class number",
-			&r->class_ids[k]) ||
-	    !lossless_tag(c, v, "tag", &r->class_tags[k]))
-		return false;
-	for (i = 0; i < k; i++)
-		if (r->class_ids[i] == r->class_ids[k])
-			return jp_err(&c->jp, "class %d is listed twice",
-				      r->class_ids[k]);
-	return true;
+	return jp_want_type(&c->jp, v, JSON_OBJECT, "an object") &&
+	       jp_known_keys(&c->jp, v, keys) &&
+	       jp_get_int(&c->jp, v, "class", 0, 1 << 30, "a class number",
+			  &r->class_ids[k]) &&
+	       get_tag(c, v, "tag", &r->class_tags[k]);
 }
 
 static bool parse_classes(struct ctx *c, json_t *root)
@@ -207,11 +163,11 @@ static bool parse_host_classes(struct ctx *c, json_t *v, struct rules_host *h)
 		if (!jp_want_type(&c->jp, x, JSON_INTEGER, "an integer"))
 			ok = false;
 		else if (json_integer_value(x) < 0 ||
-			 json_integer_value(x) >= RULES_NTAGS ||
-			 c->r->prio[json_integer_value(x)] < 0)
+			 json_integer_value(x) >= RULES_NTAGS)
 			ok = jp_err(&c->jp,
-				    "%lld is not a lossless tag of \"tags\"",
-				    (long long)json_integer_value(x));
+				    "%lld is not a DSCP codepoint (0..%d)",
+				    (long long)json_integer_value(x),
+				    RULES_NTAGS - 1);
 		else
 			h->classes[h->nclasses++] = (int)json_integer_value(x);
 		jp_leave(&c->jp, o);
@@ -220,20 +176,11 @@ static bool parse_host_classes(struct ctx *c, json_t *v, struct rules_host *h)
 	return ok;
 }
 
-/* A host or switch entry: an object of known keys under a valid name. */
-static bool node_ok(struct ctx *c, const char *name, json_t *v,
-		    const char *const *keys)
+/* A host or switch entry: an object of known keys (rules_check: its name). */
+static bool node_ok(struct ctx *c, json_t *v, const char *const *keys)
 {
-	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") ||
-	    !jp_known_keys(&c->jp, v, keys))
-		return false;
-	if (strlen(name) > NAME_MAX_LEN)
-		return jp_err(&c->jp,
-			      "name \"%.32s...\" is longer than %d bytes", name,
-			      NAME_MAX_LEN);
-	if (!valid_name(name))
-		return jp_err(&c->jp, "\"%s\" is not a valid node name", name);
-	return true;
+	return jp_want_type(&c->jp, v, JSON_OBJECT, "an object") &&
+	       jp_known_keys(&c->jp, v, keys);
 }
 
 /*
@@ -281,7 +228,7 @@ static bool parse_host(struct ctx *c, const char *name, json_t *v)
 	struct rules *r = c->r;
 	struct rules_host *h = &r->hosts[r->nhosts];
 
-	if (!node_ok(c, name, v, keys))
+	if (!node_ok(c, v, keys))
 		return false;
 	h->name = xstrdup(name);
 	h->tag = -1;
@@ -289,7 +236,7 @@ static bool parse_host(struct ctx *c, const char *name, json_t *v)
 	strmap_add(&r->host_names, name, r->nhosts - 1);
 	if (!json_object_get(v, "tag") && !json_object_get(v, "classes"))
 		return jp_err(&c->jp, "missing \"tag\"");
-	if (json_object_get(v, "tag") && !lossless_tag(c, v, "tag", &h->tag))
+	if (json_object_get(v, "tag") && !get_tag(c, v, "tag", &h->tag))
 		return false;
 	return !json_object_get(v, "classes") || parse_host_classes(c, v, h);
 }
@@ -366,23 +313,15 @@ static bool parse_ports(struct ctx *c, json_t *v, int sw)
 		const char *name = json_string_value(x);
 
 		o = jp_enter_index(&c->jp, i);
-		if (!jp_want_type(&c->jp, x, JSON_STRING, "a string"))
+		if (!jp_want_type(&c->jp, x, JSON_STRING, "a string")) {
 			ok = false;
-		else if (strlen(name) > NAME_MAX_LEN)
-			ok = jp_err(&c->jp,
-				    "name \"%.32s...\" is longer than %d bytes",
-				    name, NAME_MAX_LEN);
-		else if (!valid_name(name))
-			ok = jp_err(&c->jp, "\"%s\" is not a valid port name",
-				    name);
-		else if (snprintf(key, sizeof(key), "%s:%s", s->name, name) >=
-			 (int)sizeof(key))
-			ok = jp_err(&c->jp, "port name too long");
-		else if (!strmap_add(&c->r->port_names, key, s->nports))
-			ok = jp_err(&c->jp, "port \"%s\" is listed twice",
-				    name);
-		else
+		} else {
+			/* rules_check: a valid name, and only once */
+			if (snprintf(key, sizeof(key), "%s:%s", s->name, name) <
+			    (int)sizeof(key))
+				strmap_add(&c->r->port_names, key, s->nports);
 			s->ports[s->nports++] = xstrdup(name);
+		}
 		jp_leave(&c->jp, o);
 		if (!ok)
 			break;
@@ -403,25 +342,16 @@ static bool parse_classify_rule(struct ctx *c, json_t *v, int sw, int k)
 
 	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") ||
 	    !jp_known_keys(&c->jp, v, keys) ||
-	    !get_port(c, v, "in", sw, &cl->in) ||
-	    !known_tag(c, v, "tag", &tag) || !get_prio(c, v, "priority", &prio))
+	    !get_port(c, v, "in", sw, &cl->in) || !get_tag(c, v, "tag", &tag) ||
+	    !get_prio(c, v, "priority", &prio))
 		return false;
 	cl->tag = (uint8_t)tag;
 	cl->prio = (uint8_t)prio;
-	/* Lossy packets must never wait in, or make anyone wait for, a lossless queue. */
-	if (tag == r->lossy_tag && prio != r->lossy_prio)
-		return jp_err(
-			&c->jp,
-			"the lossy tag %d must stay in the lossy priority %d, not %d",
-			tag, r->lossy_prio, prio);
+	/* The first rule of a key answers; rules_check refuses a second. */
 	slot = hmap_slot(&r->classify, rules_classify_key(sw, cl->in, tag),
 			 &fresh);
-	if (!fresh)
-		return jp_err(
-			&c->jp,
-			"in %s tag %d is already answered by classify[%d]",
-			rules_port_name(r, sw, cl->in), tag, (int)*slot);
-	*slot = (uint64_t)k;
+	if (fresh)
+		*slot = (uint64_t)k;
 	s->wild_classify |= cl->in == RULES_ANY;
 	s->nclassify++;
 	return true;
@@ -439,22 +369,17 @@ static bool parse_rewrite_rule(struct ctx *c, json_t *v, int sw, int k)
 	bool fresh;
 
 	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") ||
-	    !jp_known_keys(&c->jp, v, keys) || !known_tag(c, v, "tag", &tag) ||
+	    !jp_known_keys(&c->jp, v, keys) || !get_tag(c, v, "tag", &tag) ||
 	    !get_port(c, v, "in", sw, &rw->in) ||
 	    !get_port(c, v, "out", sw, &rw->out) ||
-	    !known_tag(c, v, "new_tag", &new_tag))
+	    !get_tag(c, v, "new_tag", &new_tag))
 		return false;
 	rw->tag = (uint8_t)tag;
 	rw->new_tag = (uint8_t)new_tag;
 	slot = hmap_slot(&r->rewrite,
 			 rules_rewrite_key(sw, tag, rw->in, rw->out), &fresh);
-	if (!fresh)
-		return jp_err(
-			&c->jp,
-			"tag %d in %s out %s is already answered by rewrite[%d]",
-			tag, rules_port_name(r, sw, rw->in),
-			rules_port_name(r, sw, rw->out), (int)*slot);
-	*slot = (uint64_t)k;
+	if (fresh)
+		*slot = (uint64_t)k;
 	s->wild_rewrite |= rw->in == RULES_ANY || rw->out == RULES_ANY;
 	s->nrewrite++;
 	return true;
@@ -501,7 +426,7 @@ static bool parse_switch(struct ctx *c, const char *name, json_t *v)
 	struct rules *r = c->r;
 	int sw = r->nsw;
 
-	if (!node_ok(c, name, v, keys))
+	if (!node_ok(c, v, keys))
 		return false;
 	r->sw[sw].name = xstrdup(name);
 	r->nsw++;
@@ -554,7 +479,8 @@ struct rules *rules_from_json(json_t *root, const char *name)
 	if (!jp_want_type(&c.jp, root, JSON_OBJECT, "an object") ||
 	    !parse_format(&c, root) || !parse_lossy(&c, root) ||
 	    !parse_tags(&c, root) || !parse_classes(&c, root) ||
-	    !parse_hosts(&c, root) || !parse_switches(&c, root)) {
+	    !parse_hosts(&c, root) || !parse_switches(&c, root) ||
+	    !rules_check(c.r)) {
 		rules_free(c.r);
 		return NULL;
 	}

@@ -192,15 +192,15 @@ START_TEST(tag_listed_twice_or_lossy_among_lossless)
 {
 	assert_err(
 		"{'format': 'tagger-rules/1', 'lossy': {'tag': 0, 'priority': 0},"
-		"'tags': [{'tag': 1, 'priority': 1}, {'tag': 1, 'priority': 2}]}",
+		"'tags': [{'tag': 1, 'priority': 1}, {'tag': 1, 'priority': 2}], 'switches': {}}",
 		"r.json: tags[1]: tag 1 is listed twice");
 	assert_err(
 		"{'format': 'tagger-rules/1', 'lossy': {'tag': 0, 'priority': 0},"
-		"'tags': [{'tag': 1, 'priority': 1}, {'tag': 0, 'priority': 2}]}",
+		"'tags': [{'tag': 1, 'priority': 1}, {'tag': 0, 'priority': 2}], 'switches': {}}",
 		"r.json: tags[1]: tag 0 is the lossy tag");
 	assert_err(
 		"{'format': 'tagger-rules/1', 'lossy': {'tag': 0, 'priority': 0},"
-		"'tags': [{'tag': 1, 'priority': 0}]}",
+		"'tags': [{'tag': 1, 'priority': 0}], 'switches': {}}",
 		"r.json: tags[0]: priority 0 is the lossy priority");
 }
 END_TEST
