@@ -128,7 +128,7 @@ $(OUTPUT)/test_runner: $(OUTPUT)/tests/runner.o $(TEST_OBJS) $(LIB_OBJS)
 # against an archive of the userspace objects (the linker takes only what a
 # target uses).
 FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -std=gnu11 \
-	       -D_GNU_SOURCE -Iuserspace -Ibpf -I$(OUTPUT)
+	       -D_GNU_SOURCE -MMD -MP -Iuserspace -Ibpf -I$(OUTPUT)
 FUZZ_OBJS := $(LIB_OBJS:$(OUTPUT)/user/%.o=$(OUTPUT)/fuzz/obj/%.o)
 
 $(OUTPUT)/fuzz/obj/%.o: userspace/%.c | $(BPF_SKELS)
@@ -209,7 +209,10 @@ install: $(TAGGER) ## tagger, its systemd units and examples under DESTDIR/PREFI
 clean: ## remove build/
 	$(Q)rm -rf $(OUTPUT)
 
--include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d)
+# Header dependencies, the fuzz objects' too: a changed struct must rebuild
+# them, or a target links objects of two layouts.
+-include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) \
+	$(FUZZ_BINS:=.d)
 
 # ---- Documentation, completion, Debian package (Documentation/, bash-completion/, debian/)
 #
