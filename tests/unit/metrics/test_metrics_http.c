@@ -3,7 +3,8 @@
  * metrics serve's HTTP side: a request head judged byte by byte (400 the
  * moment it is malformed), and the loop with a slow collection: one
  * collection answers every request waiting for it, other connections are
- * answered meanwhile, and SIGTERM does not wait for it.
+ * answered meanwhile, SIGTERM does not wait for it, and one that hangs is
+ * answered 500 when its time is up.
  */
 #include <check.h>
 #include <errno.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "metrics/metrics_http.h"
+#include "metrics/metrics_http_collect.h"
 #include "metrics/metrics_http_req.h"
 
 /* The status of s, given whole and given one byte at a time. */
@@ -242,6 +244,34 @@ START_TEST(sigterm_during_a_collection)
 }
 END_TEST
 
+/* A collection that hangs (a stopped agent, say): 500 when its time is
+ * up, and the next request gets a collection of its own. */
+START_TEST(a_hung_collection)
+{
+	const char *body;
+	int64_t t0, took;
+	char buf[256];
+	int port, cnt, fd;
+	pid_t pid;
+
+	pause_ms = 60000;
+	pid = server(&port, &cnt);
+	t0 = ms();
+	fd = client(port, "GET /metrics HTTP/1.1\r\n\r\n");
+	ck_assert_int_eq(answer_of(fd, buf, sizeof(buf), &body), 500);
+	took = ms() - t0;
+	printf("a hung collection: 500 after %lld ms\n", (long long)took);
+	ck_assert_int_ge(took, METRICS_HTTP_COLLECT_MS - 100);
+	ck_assert_int_lt(took, METRICS_HTTP_COLLECT_MS + 5000);
+	ck_assert_int_eq(count(cnt, 0), 1);
+	fd = client(port, "GET /metrics HTTP/1.1\r\n\r\n");
+	ck_assert_int_eq(count(cnt, 5000), 1);
+	ck_assert_int_eq(stop(pid, &took), 0);
+	close(fd);
+	close(cnt);
+}
+END_TEST
+
 Suite *metrics_http_suite(void)
 {
 	Suite *s = suite_create("metrics_http");
@@ -251,6 +281,7 @@ Suite *metrics_http_suite(void)
 	tcase_add_test(tc, request_heads);
 	tcase_add_test(tc, one_collection_for_those_waiting);
 	tcase_add_test(tc, sigterm_during_a_collection);
+	tcase_add_test(tc, a_hung_collection);
 	suite_add_tcase(s, tc);
 	return s;
 }
