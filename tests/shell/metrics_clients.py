@@ -7,7 +7,11 @@ hostile and honest, each printing what it measured:
                              when the server closes one), and N scrapes one
                              after another beside them: each scrape's
                              status and milliseconds, then
-                             "scrapes N answered K max MS median MS open M"
+                             "scrapes N answered K max MS median MS
+                             connected C least_open M" (C: the silent ones
+                             connected before the first scrape; M: the
+                             fewest still open after a scrape: the server
+                             closes them after their budget of 5 s)
                              (S: seconds a scrape may take, default 5;
                              after 3 that did not succeed it stops)
   hold HOST PORT IDLE FILE   IDLE silent connections, "ready" in FILE once
@@ -47,10 +51,14 @@ def connect_many(host, port, n, timeout=10.0):
     for s in socks:
         sel.register(s, selectors.EVENT_WRITE)
     left, end = len(socks), time.monotonic() + timeout
+    connect_many.connected = 0
     while left and time.monotonic() < end:
         for key, _ in sel.select(0.5):
             sel.unregister(key.fileobj)
             left -= 1
+            if not key.fileobj.getsockopt(socket.SOL_SOCKET,
+                                          socket.SO_ERROR):
+                connect_many.connected += 1
     sel.close()
     return socks
 
@@ -89,7 +97,8 @@ def scrape(host, port, timeout):
 
 def cmd_scrapes(host, port, idle, n, timeout):
     socks = connect_many(host, port, idle)
-    lat, answered, fails = [], 0, 0
+    connected = connect_many.connected
+    lat, answered, fails, least = [], 0, 0, idle
     for i in range(n):
         # Keep IDLE of them open: the server may close old ones (budget).
         for j, s in enumerate(socks):
@@ -98,7 +107,10 @@ def cmd_scrapes(host, port, idle, n, timeout):
                 socks[j] = connect_many(host, port, 1, 0)[0]
         status, ms = scrape(host, port, timeout)
         lat.append(ms)
-        print("scrape %d: %s in %.1f ms" % (i + 1, status, ms), flush=True)
+        still = sum(1 for s in socks if not closed(s))
+        least = min(least, still)
+        print("scrape %d: %s in %.1f ms, %d silent ones open" %
+              (i + 1, status, ms, still), flush=True)
         if status == "200":
             answered += 1
         else:
@@ -106,9 +118,9 @@ def cmd_scrapes(host, port, idle, n, timeout):
             if fails >= 3:
                 break   # a sequential server: no need to wait for all
         time.sleep(0.05)
-    still = sum(1 for s in socks if not closed(s))
-    print("scrapes %d answered %d max %.1f median %.1f open %d" %
-          (len(lat), answered, max(lat), statistics.median(lat), still))
+    print("scrapes %d answered %d max %.1f median %.1f connected %d "
+          "least_open %d" % (len(lat), answered, max(lat),
+                             statistics.median(lat), connected, least))
 
 
 def cmd_hold(host, port, idle, path):
