@@ -223,7 +223,9 @@ static void drain(struct server *s, int i)
 
 	while (c->drained < 16 * sizeof(buf)) {
 		r = recv(c->fd, buf, sizeof(buf), 0);
-		if (r < 0 && errno == EINTR)
+		if (r > 0)
+			c->drained += r;
+		if (r > 0 || (r < 0 && errno == EINTR))
 			continue;
 		if (r < 0 && errno == EAGAIN)
 			return;
