@@ -16,9 +16,11 @@ hostile and honest, each printing what it measured:
                              after 3 that did not succeed it stops)
   hold HOST PORT IDLE FILE   IDLE silent connections, "ready" in FILE once
                              all are connected; held until killed
-  raw HOST PORT HEX          the bytes HEX sent, the connection left open:
-                             "STATUS MS" of the answer ("none MS" if the
-                             server closed without one)
+  raw HOST PORT HEX [N]      the bytes HEX and N more "a" sent (as many
+                             as it takes), the connection left open:
+                             "STATUS MS END" of the answer ("none" if the
+                             server closed without one), END how the
+                             connection ended: eof, reset or error
   cap HOST PORT N            N silent connections opened in turn, then
                              two more, then a scrape: after each, which of
                              the silent ones are closed ("silent 4: closed
@@ -130,16 +132,27 @@ def cmd_hold(host, port, idle, path):
     time.sleep(600)
 
 
-def cmd_raw(host, port, hexbytes):
+def cmd_raw(host, port, hexbytes, pad):
     c = socket.create_connection((host, port), timeout=10)
     t0 = now_ms()
-    c.sendall(bytes.fromhex(hexbytes))
     try:
-        line = c.makefile("rb").readline().decode(errors="replace")
+        c.sendall(bytes.fromhex(hexbytes) + b"a" * pad)
+    except OSError:
+        pass    # answered and closed before all was sent: read it
+    f = c.makefile("rb")
+    try:
+        line = f.readline().decode(errors="replace")
     except OSError:
         line = ""
+    ms = now_ms() - t0
+    try:
+        while f.read(65536):
+            pass
+        end = "eof"
+    except OSError as e:
+        end = "reset" if isinstance(e, ConnectionResetError) else "error"
     parts = line.split(" ")
-    print("%s %.1f" % (parts[1] if len(parts) > 1 else "none", now_ms() - t0))
+    print("%s %.1f %s" % (parts[1] if len(parts) > 1 else "none", ms, end))
 
 
 def cmd_cap(host, port, n):
@@ -167,7 +180,8 @@ def main():
     elif cmd == "hold":
         cmd_hold(host, port, int(sys.argv[4]), sys.argv[5])
     elif cmd == "raw":
-        cmd_raw(host, port, sys.argv[4])
+        cmd_raw(host, port, sys.argv[4],
+                int(sys.argv[5]) if len(sys.argv) > 5 else 0)
     elif cmd == "cap":
         cmd_cap(host, port, int(sys.argv[4]))
     else:

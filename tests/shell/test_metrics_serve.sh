@@ -6,8 +6,10 @@
 #  - 500 connections that send nothing: every scrape beside them is
 #    answered (the latencies printed, the bound generous for a busy
 #    machine; a server taking one connection at a time misses it)
-#  - SIGTERM with silent clients connected: exit 0 within the bound
-#  - a NUL byte, a bare CR: 400 at once, not after the request budget
+#  - SIGTERM with silent clients connected: exit 0 within the bound (and
+#    SIGINT)
+#  - a NUL byte, a bare CR: 400 at once, not after the request budget;
+#    a head of 1 MB: 431; bare LF line ends: 200
 #  - --max-connections N: connection N+1 closes the oldest silent one
 source "$(dirname "$0")/../lib.sh"
 require_root
@@ -39,12 +41,12 @@ serve_start() {
 	port=${a##*:}
 }
 
-# serve_stop: SIGTERM; the milliseconds until it exited in $stop_ms, its
-# exit status in $stop_rc.
+# serve_stop [SIG]: SIGTERM (or SIG); the milliseconds until it exited in
+# $stop_ms, its exit status in $stop_rc.
 serve_stop() {
 	local t0
 	t0=$(date +%s%N)
-	kill -TERM "$serve"
+	kill -"${1:-TERM}" "$serve"
 	wait "$serve"
 	stop_rc=$?
 	stop_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
@@ -72,12 +74,17 @@ for c in 'NUL in a header:GET /metrics HTTP/1.1\r\nX: \0\r\n\r\n' \
 	 'bare CR line ends:GET /metrics HTTP/1.1\rX: y\r\r' \
 	 'bare CR in a header:GET /metrics HTTP/1.1\r\nX:\ry\r\n\r\n'; do
 	what=${c%%:*}
-	read -r status ms < <(clients raw "$host" "$port" "$(hex "${c#*:}")")
+	read -r status ms _ < <(clients raw "$host" "$port" "$(hex "${c#*:}")")
 	echo "$what: $status after $ms ms"
 	check "$what: 400" [ "$status" = 400 ]
 	check "... at once (${ms} ms)" [ "${ms%.*}" -lt $BOUND_MS ]
 done
-read -r status ms < <(clients raw "$host" "$port" "$(hex 'GET /metrics HTTP/1.1\n\n')")
+# A head of 1 MB: 431 once the first 8 KiB are in (as before).
+read -r status ms end < <(clients raw "$host" "$port" \
+	"$(hex 'GET /metrics HTTP/1.1\r\nX: ')" 1048576)
+echo "a head of 1 MB: $status after $ms ms, then $end"
+check "a head of 1 MB: 431" [ "$status" = 431 ]
+read -r status _ < <(clients raw "$host" "$port" "$(hex 'GET /metrics HTTP/1.1\n\n')")
 check "LF-only line ends still work ($status)" [ "$status" = 200 ]
 
 # (3) SIGTERM with 50 silent clients connected.
@@ -107,5 +114,5 @@ check "a fifth connection closes the oldest silent one" \
 check "a sixth, the next oldest" grep -qx 'silent 5: closed 0 1' <<<"$out"
 check "a scrape is answered, and the next oldest silent one closed" \
 	grep -q '^scrape: 200 in .* ms, closed 0 1 2$' <<<"$out"
-serve_stop
-check "SIGTERM: exit 0" [ "$stop_rc" -eq 0 ]
+serve_stop INT
+check "SIGINT: exit 0 (${stop_ms} ms)" [ "$stop_rc" -eq 0 -a "$stop_ms" -lt $BOUND_MS ]
