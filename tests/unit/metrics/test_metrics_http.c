@@ -23,6 +23,7 @@
 #include "metrics/metrics_http.h"
 #include "metrics/metrics_http_collect.h"
 #include "metrics/metrics_http_req.h"
+#include "lib/util.h"
 
 /* The status of s, given whole and given one byte at a time. */
 static int judge(const char *s, size_t len, bool *head)
@@ -87,15 +88,23 @@ static int64_t ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-/* The slow collection: a byte to the test per call, then a pause. */
+/*
+ * The slow collection: a byte to the test per call, then a pause, then
+ * "x 1" and pad_bytes of comment lines.
+ */
 static int count_fd, pause_ms;
+static size_t pad_bytes;
 
 static int slow_body(void *arg, FILE *f)
 {
+	size_t i;
+
 	if (write(count_fd, "c", 1) != 1)
 		return -1;
 	poll(NULL, 0, pause_ms);
 	fputs("x 1\n", f);
+	for (i = 0; i + 64 <= pad_bytes; i += 64)
+		fprintf(f, "# %061zu\n", i);
 	return 0;
 }
 
@@ -272,6 +281,42 @@ START_TEST(a_hung_collection)
 }
 END_TEST
 
+/* A client that asks for 8 MB and does not read holds nobody else up. */
+START_TEST(a_client_that_does_not_read)
+{
+	const char *get = "GET /metrics HTTP/1.1\r\n\r\n";
+	size_t n = 8 << 20, len = 0;
+	int port, cnt, a, b;
+	int64_t t0, took;
+	char *buf;
+	ssize_t r;
+	pid_t pid;
+
+	pause_ms = 0;
+	pad_bytes = n;
+	pid = server(&port, &cnt);
+	a = client(port, get);
+	ck_assert_int_eq(count(cnt, 5000), 1);
+	t0 = ms();
+	b = client(port, get);
+	buf = xmalloc(n + 4096);
+	while ((r = recv(b, buf,
+			 n + 4096 - len > 65536 ? 65536 : n + 4096 - len, 0)) >
+	       0)
+		len += r;
+	took = ms() - t0;
+	printf("8 MB beside a client that does not read them: %zu bytes after %lld ms\n",
+	       len, (long long)took);
+	ck_assert_uint_gt(len, n);
+	ck_assert_int_lt(took, METRICS_HTTP_TIMEOUT_MS / 2);
+	ck_assert_int_eq(stop(pid, &took), 0);
+	free(buf);
+	close(a);
+	close(b);
+	close(cnt);
+}
+END_TEST
+
 Suite *metrics_http_suite(void)
 {
 	Suite *s = suite_create("metrics_http");
@@ -282,6 +327,7 @@ Suite *metrics_http_suite(void)
 	tcase_add_test(tc, one_collection_for_those_waiting);
 	tcase_add_test(tc, sigterm_during_a_collection);
 	tcase_add_test(tc, a_hung_collection);
+	tcase_add_test(tc, a_client_that_does_not_read);
 	suite_add_tcase(s, tc);
 	return s;
 }
