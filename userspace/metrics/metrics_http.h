@@ -39,6 +39,7 @@
 #define METRICS_HTTP_LINGER_MS 500 /* reading what follows an answer */
 #define METRICS_HTTP_MAX_CONNS 512 /* the default of --max-connections */
 #define METRICS_HTTP_MAX_CONNS_LIMIT 65536
+#define METRICS_HTTP_SPARE_FDS 32 /* stdio, listener, a collection... */
 
 int metrics_http_addr(const char *s, struct sockaddr_storage *ss,
 		      socklen_t *len);

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/log.h"
 #include "lib/util.h"
 #include "metrics/metrics_http.h"
 #include "metrics/metrics_http_collect.h"
@@ -264,7 +265,7 @@ static void accept_new(struct server *s)
 	for (k = 0; k < 64; k++) { /* a flood does not starve the others */
 		fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd < 0 && (errno == EMFILE || errno == ENFILE) && s->n) {
-			evict(s); /* out of files: the cap's rule again */
+			evict(s); /* out of files anyway: the cap's rule */
 			continue;
 		}
 		if (fd < 0 && (errno == EMFILE || errno == ENFILE))
@@ -404,16 +405,32 @@ static void step(struct server *s, struct pollfd *pfd, int base, int ncol,
 		accept_new(s);
 }
 
-/* Room for max_conns sockets besides the few the server has anyway. */
-static void raise_nofile(int max_conns)
+/*
+ * Room for max_conns sockets besides the few the server needs anyway (a
+ * collection takes 3): the open file limit raised as far as allowed, the
+ * cap lowered to what fits under it.
+ */
+static int fit_nofile(int max_conns)
 {
 	struct rlimit rl;
-	rlim_t want = (rlim_t)max_conns + 32;
+	rlim_t want = (rlim_t)max_conns + METRICS_HTTP_SPARE_FDS;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= want)
-		return;
-	rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
-	setrlimit(RLIMIT_NOFILE, &rl); /* short of it: accept evicts */
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return max_conns;
+	if (rl.rlim_cur < want) {
+		rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur >= want)
+		return max_conns;
+	want = rl.rlim_cur > 2 * METRICS_HTTP_SPARE_FDS ?
+		       rl.rlim_cur - METRICS_HTTP_SPARE_FDS :
+		       rl.rlim_cur / 2;
+	pr_warn("open file limit %llu: at most %llu connections, not %d\n",
+		(unsigned long long)rl.rlim_cur, (unsigned long long)want,
+		max_conns);
+	return want ? want : 1;
 }
 
 static volatile sig_atomic_t stop_sig;
@@ -466,8 +483,8 @@ int metrics_http_serve(int fd, int max_conns, int (*body)(void *arg, FILE *f),
 	sigset_t block, old, wait;
 	int ret;
 
-	raise_nofile(max_conns);
-	s.c = xcalloc(max_conns, sizeof(*s.c));
+	s.max_conns = fit_nofile(max_conns);
+	s.c = xcalloc(s.max_conns, sizeof(*s.c));
 	sigemptyset(&block);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGINT);
