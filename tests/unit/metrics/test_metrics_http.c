@@ -204,7 +204,7 @@ START_TEST(one_collection_for_those_waiting)
 	int64_t t0, t404, took;
 	pid_t pid;
 
-	pause_ms = 1000;
+	pause_ms = 3000; /* long beside a busy machine's delays */
 	pid = server(&port, &cnt);
 	for (i = 0; i < 10; i++)
 		fds[i] = client(port, get);
@@ -219,7 +219,7 @@ START_TEST(one_collection_for_those_waiting)
 		ck_assert_str_eq(body, "x 1\n");
 	}
 	n = count(cnt, 0);
-	printf("10 scrapes of a 1 s collection: %d collections; a 404 meanwhile after %lld ms\n",
+	printf("10 scrapes of a 3 s collection: %d collections; a 404 meanwhile after %lld ms\n",
 	       n, (long long)t404);
 	/* The first may start before the other 9 requests have arrived. */
 	ck_assert_int_ge(n, 1);
@@ -308,7 +308,8 @@ START_TEST(a_client_that_does_not_read)
 	printf("8 MB beside a client that does not read them: %zu bytes after %lld ms\n",
 	       len, (long long)took);
 	ck_assert_uint_gt(len, n);
-	ck_assert_int_lt(took, METRICS_HTTP_TIMEOUT_MS / 2);
+	/* One at a time, it would wait for the other's budget to run out. */
+	ck_assert_int_lt(took, METRICS_HTTP_TIMEOUT_MS);
 	ck_assert_int_eq(stop(pid, &took), 0);
 	free(buf);
 	close(a);
