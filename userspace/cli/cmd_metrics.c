@@ -21,7 +21,7 @@ static int help(int argc, char **argv)
 	}
 	fprintf(stderr,
 		"Usage: %1$s [-j] metrics show [NODES] [-o FILE]\n"
-		"       %1$s [-j] metrics serve [--listen ADDR[:PORT]] [NODES]\n"
+		"       %1$s [-j] metrics serve [--listen ADDR[:PORT]] [--max-connections N] [NODES]\n"
 		"where  NODES := [--switch NAME]... [--pfc NAME]... [--bpf-root DIR]\n"
 		"\n"
 		"The counters of `switch show` and `pfc show` as Prometheus metrics\n"
@@ -31,7 +31,12 @@ static int help(int argc, char **argv)
 		"node_exporter's textfile collector; -j: the metrics as JSON).\n"
 		"serve answers GET /metrics on ADDR:PORT (default 127.0.0.1:%2$d; port\n"
 		"0: any free one; IPv6 as [ADDR]:PORT) until SIGTERM or SIGINT, and\n"
-		"first prints the address it listens on.\n"
+		"first prints the address it listens on. It serves its connections\n"
+		"together, each with its own 5 s budget for its request and 5 s for\n"
+		"the answer; a malformed request gets 400 at once. At most N\n"
+		"connections are open (default %4$d, 1 to %5$d): one more closes\n"
+		"the oldest that has not sent a whole request first. One collection\n"
+		"answers every request waiting for it.\n"
 		"Without --switch or --pfc: every switch under the bpffs root (DIR,\n"
 		"$TAGGER_BPF_ROOT or %3$s) and every pause agent\n"
 		"($TAGGER_PFC_DIR or /run/tagger/pfc) of this network namespace,\n"
@@ -40,7 +45,8 @@ static int help(int argc, char **argv)
 		"its `show` (serve reports it as tagger_metrics_collect_success 0);\n"
 		"3 if -o cannot be written or serve cannot listen.\n"
 		"Every option is --name V or --name=V.\n",
-		bin_name, METRICS_HTTP_PORT, DP_DEFAULT_ROOT);
+		bin_name, METRICS_HTTP_PORT, DP_DEFAULT_ROOT,
+		METRICS_HTTP_MAX_CONNS, METRICS_HTTP_MAX_CONNS_LIMIT);
 	return 0;
 }
 
@@ -48,6 +54,7 @@ struct opts {
 	struct metrics_nodes nodes;
 	const char *out; /* show */
 	const char *listen; /* serve */
+	int max_conns; /* serve */
 };
 
 /* --switch NAME, --pfc NAME: a node to read, as often as there are. */
@@ -64,13 +71,14 @@ static int node_opt(const struct opt *opt, const char *val)
 }
 
 /*
- * NODES and the option of one verb (-o FILE for show, --listen ADDR for
- * serve): 0, an exit code after the message, or -1 when the help was asked
- * for (exit 0).
+ * NODES and the options of one verb (-o FILE for show, --listen ADDR and
+ * --max-connections N for serve): 0, an exit code after the message, or
+ * -1 when the help was asked for (exit 0).
  */
 static int parse(int argc, char **argv, const char *verb_opt, struct opts *o)
 {
 	const char *root = NULL;
+	bool serve = strcmp(verb_opt, "-o");
 	int i;
 	const struct opt opts[] = {
 		{ .name = "--switch",
@@ -84,7 +92,13 @@ static int parse(int argc, char **argv, const char *verb_opt, struct opts *o)
 		{ .name = "--bpf-root", .type = OPT_STR, .out = &root },
 		{ .name = verb_opt,
 		  .type = OPT_STR,
-		  .out = strcmp(verb_opt, "-o") ? &o->listen : &o->out },
+		  .out = serve ? &o->listen : &o->out },
+		/* show has none: its NULL name ends the table here */
+		{ .name = serve ? "--max-connections" : NULL,
+		  .type = OPT_INT,
+		  .min = 1,
+		  .max = METRICS_HTTP_MAX_CONNS_LIMIT,
+		  .out = &o->max_conns },
 		{ 0 }
 	};
 
@@ -150,7 +164,7 @@ static int scrape(void *arg, FILE *f)
 static int do_serve(int argc, char **argv)
 {
 	struct sockaddr_storage ss;
-	struct opts o = { 0 };
+	struct opts o = { .max_conns = METRICS_HTTP_MAX_CONNS };
 	char bound[80];
 	socklen_t len;
 	int r = parse(argc, argv, "--listen", &o), fd;
@@ -177,7 +191,7 @@ static int do_serve(int argc, char **argv)
 	else
 		printf("listening on http://%s/metrics\n", bound);
 	fflush(stdout);
-	r = metrics_http_serve(fd, scrape, &o.nodes);
+	r = metrics_http_serve(fd, o.max_conns, scrape, &o.nodes);
 	close(fd);
 	if (r)
 		p_err("serving %s: %s", bound, strerror(-r));
