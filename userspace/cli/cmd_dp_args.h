@@ -12,8 +12,8 @@
  *       (three); allowed: the --options (and "PORT=IFNAME") this command
  *       takes. Runs the verb and prints its report (-j: as it is).
  *       Returns run's exit code, or EXIT_USAGE after the help.
- *       NAME must be valid_name(), IFNAME (and the IFNAME of every map)
- *       dp_valid_ifname(): both become bpffs path components.
+ *       NAME must be valid_name(), IFNAME (and the IFNAME of every
+ *       map) pass dp_valid_ifname(): both become bpffs path components.
  *   dp_valid_ifname(s)           as the kernel's dev_valid_name()
  */
 #ifndef __TAGGER_DP_CLI_H

@@ -4,7 +4,7 @@
  * generic tables of cmd_topo.c and cmd_paths.c call.
  *
  * API:
- *   topo_fc_make(argc, argv, &t)             tagger topo fc ...
+ *   topo_fc_make(argc, argv, &out)           tagger topo fc ...
  *   paths_fc_run(t, between, sink, argc, argv, &extra)
  *   paths_edst_run(t, between, sink, argc, argv, &extra)
  *   do_paths_stats(argc, argv)               tagger paths stats TOPO ELP

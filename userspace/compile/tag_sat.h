@@ -40,7 +40,7 @@
  *
  * API:
  *   sat_trie_build(t, e, &tr) / sat_trie_free(&tr)
- *   tag_sat_solve(t, e, &tr, k, model, deadline, &ans)
+ *   tag_sat_solve(t, &tr, k, model, deadline, &ans)
  *       1 solvable, 0 proven not (UNSAT), -1 unknown (deadline passed:
  *       now_seconds() past deadline; 0 means none)
  *   tag_sat_run(t, &tr, k, model, &search, &ans)   the same, with:
@@ -138,7 +138,7 @@ struct sat_search {
 };
 
 int tag_sat_run(const struct topo *t, const struct sat_trie *tr, int k,
-		enum sat_model model, const struct sat_search *p,
+		enum sat_model model, const struct sat_search *search,
 		struct sat_answer *a);
 void tag_sat_answer_free(struct sat_answer *a);
 bool tag_sat_too_large(const struct sat_trie *tr, int k);

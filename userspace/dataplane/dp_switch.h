@@ -12,7 +12,7 @@
  *   struct dp_opts                       what the command line gave
  *   struct dp_report                     what a subcommand did
  *   dp_switch_attach/update/detach(&opts, &report)
- *   dp_switch_json(&opts, &j)            what show -j prints (tagger
+ *   dp_switch_json(&opts, &out)          what show -j prints (tagger
  *                                        metrics reads it too)
  *   dp_switch_rules(&opts, &r, &doc)     the rules file: its rules and
  *                                        document; switch index, or

@@ -16,8 +16,8 @@
  * from those names (or from --split for topologies named otherwise).
  *
  * API:
- *   fc_kmin(N, s)                smallest k satisfying inequality (4)
- *   fc_split_even(s, k, l)       port split maximising (a_1+1)...(a_{k-1}+1)
+ *   fc_kmin(ntors, fabric)       smallest k satisfying inequality (4)
+ *   fc_split_even(fabric, k, l)     port split maximising (a_1+1)...(a_{k-1}+1)
  *   fc_split_degrees(l, k, a)    a_j from l_j; -1 if l violates equation (2)
  *   fc_build(spec, err, len)     the random topology, NULL + err if impossible
  *   fc_testbed(hosts)            the 4-switch testbed of figure 4(a)

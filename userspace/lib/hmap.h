@@ -8,7 +8,8 @@
  *   hmap_init/hmap_free
  *   hmap_get(m, key, &val)   true if present
  *   hmap_put(m, key, val)    insert or overwrite
- *   hmap_slot(m, key, &new)  pointer to the value, inserting 0 if absent
+ *   hmap_slot(m, key, &inserted)  pointer to the value, inserting 0 if
+ *                            absent
  *   hmap_slot_addr(m, key)   where key's probe starts (to prefetch a few
  *                            keys ahead in a loop over scattered keys)
  *   HMAP_FOR_EACH            iterate (order unspecified)

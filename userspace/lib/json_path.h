@@ -39,10 +39,10 @@ bool jp_err(struct jpath *c, const char *fmt, ...)
 size_t jp_enter_key(struct jpath *c, const char *key);
 size_t jp_enter_index(struct jpath *c, size_t i);
 void jp_leave(struct jpath *c, size_t old);
-bool jp_want_type(struct jpath *c, const json_t *v, json_type type,
+bool jp_want_type(struct jpath *jp, const json_t *v, json_type type,
 		  const char *what);
-bool jp_known_keys(struct jpath *c, json_t *obj, const char *const *allowed);
-bool jp_get_int(struct jpath *c, json_t *obj, const char *key, int lo, int hi,
+bool jp_known_keys(struct jpath *jp, json_t *obj, const char *const *allowed);
+bool jp_get_int(struct jpath *jp, json_t *obj, const char *key, int lo, int hi,
 		const char *what, int *out);
 
 #endif /* __TAGGER_JSON_PATH_H */
