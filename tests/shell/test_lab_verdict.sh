@@ -100,9 +100,11 @@ check "a port toward another node does not count for A->B" jqe '.links[0].conges
 summary() {
 	mkdir -p "$OUT/$1"
 	jq -n --argjson d "$2" --arg why "$3" --argjson c "$4" \
-		'{modes: {plain: {verdict: {deadlock: $d, no_verdict_because: (if $why == "" then null else $why end),
+		--argjson drops "${5:-0}" \
+		'{verdict: {deadlock: $d, no_verdict_because: (if $why == "" then null else $why end),
 			congestion: (if $c == null then null else {congested: $c} end),
-			accounting_leaks: [], schedule: {problems: []}}}}}' > "$OUT/$1/summary.json"
+			accounting_leaks: [], schedule: {problems: []}},
+		  pfc: {lossless_drops: $drops}} as $m | {modes: {plain: $m, tagger: $m}}' > "$OUT/$1/summary.json"
 }
 # verdict_rc NAME: have_verdict's exit status and, for 0 or 1, whether
 # lab_end then skips (249) or not (0).
@@ -125,7 +127,13 @@ summary forged null "$why" true
 check "that reason with congested links: a failure" [ "$(verdict_rc forged)" = "" ]
 summary old null "$why" null
 check "that reason without the measurement: a failure" [ "$(verdict_rc old)" = "" ]
-summary late null "schedule not kept" false
+summary busy null "schedule not kept" null
+check "schedule not kept: accepted, and the test ends in a skip" [ "$(verdict_rc busy)" = 1/249 ]
+rc=$( (have_verdict busy tagger >/dev/null 2>&1; echo "went on") ; echo "$?")
+check "schedule not kept with Tagger: the test skips at once (its claims need a verdict)" [ "$rc" = 249 ]
+summary busydrop null "schedule not kept" null 3
+check "schedule not kept, but lossless drops: a failure" [ "$(verdict_rc busydrop)" = "" ]
+summary late null "the cycle formed only after the senders stopped, not under load" false
 check "any other missing verdict: a failure" [ "$(verdict_rc late)" = "" ]
 summary near null "links never congested" false
 check "a reason that only looks like it: a failure" [ "$(verdict_rc near)" = "" ]
