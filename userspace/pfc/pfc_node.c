@@ -160,6 +160,7 @@ static json_t *prio_json(const struct pfc_state *st, int p,
 	U("tx_bytes", s->q_bytes);
 	U("watchdog_drops", s->egress_drops);
 	U("failure_drops", s->failure_drops);
+	U("leftover_drops", s->leftover_drops);
 	if (s->drops) {
 		char r[64];
 
@@ -194,6 +195,9 @@ void pfc_add_totals(struct pfc_totals *t, const struct pfc_state *st, int p,
 	t->paused_ns += pfc_paused_ns(s, now);
 	t->underflow += s->underflow;
 	t->failure_drops += s->failure_drops;
+	t->leftover_drops += s->leftover_drops;
+	/* Lost from the queues of a dead agent, at this priority. */
+	drops += s->leftover_drops;
 	if ((st->lossless_mask >> p) & 1)
 		t->ll_drops += drops;
 	else
@@ -293,14 +297,15 @@ json_t *pfc_node_json(const struct pfc_state *st, enum pfc_agent_status as,
 	json_object_set_new(o, "ports", ports);
 	json_object_set_new(
 		o, "totals",
-		json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}",
+		json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}",
 			  "pfc_tx", (json_int_t)t.pfc_tx, "pfc_rx",
 			  (json_int_t)t.pfc_rx, "xoff_crossings",
 			  (json_int_t)t.xoff, "buffered_bytes",
 			  (json_int_t)t.buffered, "lossless_drops",
 			  (json_int_t)t.ll_drops, "lossy_drops",
 			  (json_int_t)t.lossy_drops, "failure_drops",
-			  (json_int_t)t.failure_drops, "paused_ms",
+			  (json_int_t)t.failure_drops, "leftover_drops",
+			  (json_int_t)t.leftover_drops, "paused_ms",
 			  t.paused_ns / 1e6, "watchdog_events",
 			  (json_int_t)st->wd_events, "underflow",
 			  (json_int_t)t.underflow, "resyncs",
