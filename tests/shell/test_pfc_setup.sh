@@ -154,6 +154,26 @@ check "/run/tagger of another user, 0777: refused (exit 2, got $rc)" [ "$rc" = 2
 check "... saying why" grep -q '^Error: .*/run/tagger' "$TGR_TMP/l3run.log"
 nothing_left "untrusted /run/tagger"
 
+# Killed (with its standby) at any moment of its start: `pfc stop` removes
+# what it left, from the record written before the first port is touched.
+start_stop p1=va p2=vc
+for d in 0 0.001 0.002 0.003 0.004 0.005 0.007 0.01 0.015 0.02 0.03 0.05 0.08 0.12 0.2 0.3 0.5; do
+	ip netns exec "$(ns_name a)" setsid "$TAGGER" pfc agent x p1=va p2=vc \
+		--cpu-latency none --busy-poll 0 >"$TGR_TMP/killed.log" 2>&1 &
+	kpid=$!
+	sleep "$d"
+	kill -9 -- "-$kpid" 2>/dev/null || kill -9 "$kpid"
+	wait "$kpid" 2>/dev/null
+	while pgrep -g "$kpid" >/dev/null; do sleep 0.05; done
+	rc=0
+	ns_exec a "$TAGGER" pfc stop x >"$TGR_TMP/killed-stop.log" 2>&1 || rc=$?
+	check "killed after ${d}s: pfc stop exits 0 (got $rc: $(head -c 300 "$TGR_TMP/killed-stop.log"))" [ "$rc" = 0 ]
+	check "... and says no error" not_grep -e Error -e libbpf "$TGR_TMP/killed-stop.log"
+	nothing_left "killed after ${d}s"
+	check "killed after ${d}s: no queues left on vc" [ "$(root_kind vc)" = noqueue ]
+done
+start_stop p1=va p2=vc
+
 # P4: packets queued behind a closed gate when the agent and its standby
 # die; the next agent has other arguments (it does not adopt). Every
 # datagram sent is received or counted as dropped by the restart.
@@ -192,6 +212,37 @@ check "... per queue: va priority 3 counts them" \
 	[ "$(pfc_json_a "d['ports'][0]['prios'][3]['leftover_drops']")" = "$dropped" ]
 check "... and the metrics say so" \
 	bash -c "ip netns exec $(ns_name a) $TAGGER metrics show --pfc x 2>/dev/null | grep -q '^tagger_pfc_leftover_drops_total{.*priority=\"3\".*} $dropped'"
-ns_exec a "$TAGGER" pfc stop x
-wait "$agent_pid"
+
+# The same, but `pfc stop` cleans up after the dead agent: it counts them
+# (on top of the restart's, which the new agent carried on).
+ns_exec b python3 "$TRAFFIC" recv 5001 3 >"$TGR_TMP/p4-recv.json" 2>"$TGR_TMP/p4-recv.err" &
+rpid=$!
+for _ in $(seq 50); do grep -q ready "$TGR_TMP/p4-recv.err" && break; sleep 0.1; done
+ns_exec b bash -c "while :; do $TAGGER pfc send vb 3 65535; sleep 0.05; done" &
+ppid=$!
+bg_track $ppid
+for _ in $(seq 100); do
+	[ "$(pfc_json_a "d['ports'][0]['prios'][3]['paused']")" = True ] && break
+	sleep 0.05
+done
+had=$(pfc_json_a "d['ports'][0]['prios'][3]['leftover_drops']")
+ns_exec a python3 "$TRAFFIC" send 10.63.1.2 5001 24 0.5 1 1000 >"$TGR_TMP/p4-send.json"
+pg=$(ps -o pgid= -p "$(cat "$PFC_DIR/x/pid")" | tr -d ' ')
+kill -9 -- "-$pg"
+while pgrep -g "$pg" >/dev/null; do sleep 0.05; done
+wait "$agent_pid" 2>/dev/null
+kill "$ppid"
+wait "$ppid" 2>/dev/null
+queued=$(ns_exec a tc -s qdisc show dev va | awk '/^qdisc tbf 23:/{f=1} f && /backlog/{print $3; exit}' | tr -d p)
+check "packets are queued in the dead agent's queue ($queued)" [ "${queued:-0}" -gt 0 ]
+check "pfc stop cleans up after the dead agent" ns_exec a "$TAGGER" pfc stop x
+wait "$rpid"
+sent=$(python3 -c "import json; print(json.load(open('$TGR_TMP/p4-send.json'))['sent'])")
+got=$(python3 -c "import json; print(json.load(open('$TGR_TMP/p4-recv.json')).get('5001', {}).get('received', 0))")
+dropped=$(($(pfc_json_a "d['ports'][0]['prios'][3]['leftover_drops']") - had))
+echo "stop: sent $sent, received $got, queued at the kill $queued, leftover drops $dropped"
+check "every datagram is received or counted by stop ($sent = $got + $dropped)" \
+	[ "$sent" = $((got + dropped)) ]
+check "... and show of the stopped node says so in the lossless drops" \
+	[ "$(pfc_json_a "d['status'], d['totals']['lossless_drops'] >= $dropped")" = "stopped True" ]
 nothing_left "after the restart test"

@@ -300,19 +300,27 @@ static int setup(struct agent *a)
 		snprintf(a->backend, sizeof(a->backend), "dcb");
 		return 0;
 	}
-	if (a->old) /* off already: restore what was there before */
+	if (a->old) { /* off already: restore what was there before */
 		for (i = 0; i < c->nports; i++)
 			a->offloads[i] = (struct pfc_offloads){
 				a->old->ports[i].gro, a->old->ports[i].tso,
 				a->old->ports[i].gso,
 				a->old->ports[i].offloads_saved
 			};
-	else if (!c->keep_offloads)
+		state_init(a);
+	} else if (!c->keep_offloads) {
+		/*
+		 * Recorded before they are turned off: killed at any moment
+		 * from here on, the next start or `stop` restores them.
+		 */
+		for (i = 0; i < c->nports; i++)
+			pfc_port_offloads(c->ports[i].ifname, PFC_OFFLOADS_READ,
+					  &a->offloads[i]);
+		state_init(a);
 		for (i = 0; i < c->nports; i++)
 			pfc_port_offloads(c->ports[i].ifname, 1,
 					  &a->offloads[i]);
-	/* Killed from here on, the next start or `stop` restores them. */
-	state_init(a);
+	}
 	r = load_bpf(a);
 	if (r) {
 		p_err("loading the pause programs: %s", strerror(-r));
@@ -342,8 +350,7 @@ static int setup(struct agent *a)
 			if (r)
 				goto fail;
 		}
-		r = pfc_port_attach(ifindex,
-				    bpf_program__fd(a->skel->progs.pfc_ingress),
+		r = pfc_port_attach(ifindex, -1,
 				    bpf_program__fd(a->skel->progs.pfc_egress));
 		a->attached[i] = true;
 		if (r)
@@ -353,6 +360,19 @@ static int setup(struct agent *a)
 			r = a->tx_fd[i];
 			goto fail;
 		}
+	}
+	/*
+	 * Ingress, which accounts a packet in, only once every egress logs
+	 * it queued: one let in while its out-port had no egress program
+	 * yet would stay in the recount's "still in the stack" for good
+	 * (pfc_recount.h) and keep it from ever taking a phantom off.
+	 */
+	for (i = 0; i < c->nports; i++) {
+		r = pfc_port_attach(c->ports[i].ifindex,
+				    bpf_program__fd(a->skel->progs.pfc_ingress),
+				    -1);
+		if (r)
+			goto fail;
 	}
 	/* Last: a start that fails before this leaves the sysctl alone. */
 	keep_priority();

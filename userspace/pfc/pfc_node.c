@@ -59,7 +59,8 @@ static int same_netns(const char *node, const struct pfc_state *st)
 	struct pfc_netns self, rec = { st->netns_dev, st->netns_ino };
 	char buf[48];
 
-	if (pfc_netns_self(&self) || pfc_netns_eq(&self, &rec))
+	/* No namespace yet: an agent killed before it filled the record in. */
+	if (!rec.ino || pfc_netns_self(&self) || pfc_netns_eq(&self, &rec))
 		return 0;
 	p_err("%s: the pause agent of %s runs in another network namespace "
 	      "(%s); run this command there (ip netns exec NS tagger ...)",

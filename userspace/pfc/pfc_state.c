@@ -271,6 +271,12 @@ int pfc_state_create(const char *dir, struct pfc_state **st)
 	if (!r)
 		r = map_state(fd, true, st);
 	close(fd);
+	if (!r) {
+		/* Killed before the agent fills it in: a record of nothing. */
+		(*st)->magic = PFC_STATE_MAGIC;
+		(*st)->version = PFC_STATE_VERSION;
+		(*st)->stopped = 1;
+	}
 	if (!r && rename(tmp, path) < 0) {
 		r = -errno;
 		pfc_state_unmap(*st);
