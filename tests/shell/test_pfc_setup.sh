@@ -70,6 +70,13 @@ pfc_agent_a() {
 	fail "agent $n did not start"
 }
 
+# show and stop of a node that never ran: bad input, not "a problem found".
+for cmd in show stop; do
+	rc=0
+	ns_exec a "$TAGGER" pfc "$cmd" never >/dev/null 2>&1 || rc=$?
+	check "pfc $cmd of a node that never ran: exit 2 (got $rc)" [ "$rc" = 2 ]
+done
+
 # L5: the second port has a root qdisc already: the first is set up, then
 # the second fails. Everything on the first is undone.
 ns_exec a tc qdisc add dev vc root handle 1: htb default 0

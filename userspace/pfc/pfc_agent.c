@@ -832,7 +832,10 @@ int pfc_agent_takeover(struct agent *a)
 		pr_warn("%s: no new standby: %s\n", a->cfg->node,
 			strerror(errno));
 	r = pfc_loop(a);
-	return finish(a, r ? EXIT_PROBLEM : EXIT_OK);
+	if (r)
+		p_err("%s: the standby's pause loop failed: %s", a->cfg->node,
+		      strerror(-r));
+	return finish(a, r ? EXIT_RUNTIME : EXIT_OK);
 }
 
 /* Is ifindex still the port the record names? */
@@ -844,16 +847,26 @@ static bool same_port(const struct pfc_state_port *p)
 	       !strncmp(name, p->ifname, sizeof(p->ifname));
 }
 
-/* What a dead agent's queue held: into its record, as leftover_drops. */
+/*
+ * What a dead agent's queue held, and what it dropped since the agent
+ * last recorded its drops (nobody did while it was dead): into its
+ * record, as leftover_drops. The queue goes, and its counts with it.
+ */
 static void count_queued(const struct tc_qstats *s, void *arg)
 {
 	struct pfc_state_port *port = arg;
 	int p;
 
-	for (p = 0; p < PFC_PRIOS; p++)
-		if (port->ifindex == s->ifindex &&
-		    s->handle == PFC_GATE_HANDLE(p))
-			port->prio[p].leftover_drops += s->qlen;
+	for (p = 0; p < PFC_PRIOS; p++) {
+		struct pfc_state_prio *sp = &port->prio[p];
+
+		if (port->ifindex != s->ifindex ||
+		    s->handle != PFC_GATE_HANDLE(p))
+			continue;
+		sp->leftover_drops += s->qlen;
+		if (s->drops > sp->q_drops)
+			sp->leftover_drops += s->drops - sp->q_drops;
+	}
 }
 
 /*

@@ -38,19 +38,25 @@ static enum pfc_agent_status agent_status(const char *dir,
 	return st->stopped || !st->pid ? PFC_AGENT_STOPPED : PFC_AGENT_DIED;
 }
 
-/* Say why a state cannot be opened; the exit code for it. */
+/*
+ * Say why a state cannot be opened; the exit code for it: 2 for a node
+ * with no state or a planted symlink (what was asked for is not there),
+ * 3 for a failure to read what is.
+ */
 static int open_err(const char *node, const char *dir, int r)
 {
-	if (r == -EACCES || r == -EPERM)
+	if (r == -EACCES || r == -EPERM) {
 		p_err("%s: permission denied: the pause agent's state (%s) is "
 		      "root's",
 		      node, dir);
-	else if (r == -ELOOP)
+		return EXIT_RUNTIME;
+	}
+	if (r == -ELOOP) {
 		p_err("%s: %s/state is a symlink: refused", node, dir);
-	else
-		p_err("%s: no pause agent state in %s (%s)", node, dir,
-		      strerror(-r));
-	return EXIT_PROBLEM;
+		return EXIT_USAGE;
+	}
+	p_err("%s: no pause agent state in %s (%s)", node, dir, strerror(-r));
+	return r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
 /* A record's ifindexes mean something only in its own namespace. */
@@ -77,7 +83,7 @@ static int state_get(const char *node, const char *dir, bool write,
 
 	if (r == -EPERM || r == -ENOTDIR) {
 		p_err("%s: %s: %s: refused", node, dir, why);
-		return EXIT_PROBLEM;
+		return EXIT_USAGE;
 	}
 	r = pfc_state_open(dir, write, st);
 	if (r)
@@ -354,7 +360,7 @@ int pfc_node_read(const char *node, const char *dir, struct pfc_state **out,
 	if (r) {
 		p_err("%s: the agent is busy; try again", dir);
 		free(copy);
-		return EXIT_PROBLEM;
+		return EXIT_RUNTIME;
 	}
 	if (*as == PFC_AGENT_DIED)
 		live_queues(copy);
@@ -411,11 +417,11 @@ int pfc_node_stop(const char *node, const char *dir, int *stopped_pid)
 			p_err("%s: the lock is held, but not by the recorded agent "
 			      "(pid %d: %s)",
 			      node, pid, strerror(-r));
-			return EXIT_PROBLEM;
+			return EXIT_RUNTIME;
 		}
 		if (!released(dir)) {
 			p_err("%s: agent %d did not stop", node, pid);
-			return EXIT_PROBLEM;
+			return EXIT_RUNTIME;
 		}
 		*stopped_pid = pid;
 		return 0;

@@ -65,8 +65,9 @@ struct pfc_state_prio {
 	uint64_t egress_drops; /* by the watchdog's drop action */
 	uint64_t failure_drops; /* lost to a failure: link down, no route */
 	uint32_t last_drop_reason; /* skb_drop_reason of the last of drops */
-	uint32_t leftover_drops; /* packets a dead agent's queue still held
-				  * when a restart or `stop` removed it */
+	uint32_t leftover_drops; /* packets a dead agent's queue held, or
+				  * dropped unrecorded, when a restart or
+				  * `stop` removed it */
 	uint64_t resynced; /* bytes whose return the tracepoints missed */
 	uint64_t wd_events,
 		wd_last_ns; /* detections, paused time at the last */
