@@ -486,8 +486,9 @@ static int previous(struct agent *a, struct pfc_state **left)
 	had = leftovers_of(old);
 	pfc_leftovers_remove(old);
 	if (leftovers_of(old) > had)
-		pr_warn("node %s: %llu packet(s) still queued there were dropped "
-			"with its queues (counted as leftover_drops)\n",
+		pr_warn("node %s: %llu packet(s) its queues still held, or dropped "
+			"while no agent ran, are lost (counted as "
+			"leftover_drops)\n",
 			c->node, (unsigned long long)(leftovers_of(old) - had));
 	*left = old;
 	return 0;
