@@ -425,11 +425,7 @@ static int pfc_wait(struct agent *a)
 	return 0;
 }
 
-/*
- * The last agent of this node died without removing what it set up (a
- * crash, kill -9): remove it before starting, in this namespace only. A
- * record of another namespace is refused while that namespace exists.
- */
+/* The packets a record counts as lost with a dead agent's queues. */
 static uint64_t leftovers_of(const struct pfc_state *st)
 {
 	uint64_t n = 0;
@@ -698,6 +694,14 @@ static void undo(struct agent *a)
 /* The state before anything is done to a port: "stopping" until set up. */
 static void state_setting_up(struct agent *a, const struct pfc_state *left)
 {
+	int i;
+
+	/* Adopting: the offloads to restore are the dead agent's record. */
+	for (i = 0; a->old && i < a->cfg->nports; i++)
+		a->offloads[i] = (struct pfc_offloads){
+			a->old->ports[i].gro, a->old->ports[i].tso,
+			a->old->ports[i].gso, a->old->ports[i].offloads_saved
+		};
 	state_init(a);
 	pfc_state_begin(a->st);
 	a->st->stopping = 1; /* never adopted half made (pfc_adopt.h) */
