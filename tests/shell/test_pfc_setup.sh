@@ -187,7 +187,7 @@ start_stop p1=va p2=vc
 pfc_agent_a x p=va
 ns_exec b python3 "$TRAFFIC" recv 5001 4 >"$TGR_TMP/p4-recv.json" 2>"$TGR_TMP/p4-recv.err" &
 rpid=$!
-for _ in $(seq 50); do grep -q ready "$TGR_TMP/p4-recv.err" && break; sleep 0.1; done
+for _ in $(seq 50); do grep -qs ready "$TGR_TMP/p4-recv.err" && break; sleep 0.1; done
 # b pauses priority 3 on va, refreshed until the old agent is gone.
 ns_exec b bash -c "while :; do $TAGGER pfc send vb 3 65535; sleep 0.05; done" &
 ppid=$!
@@ -224,7 +224,7 @@ check "... and the metrics say so" \
 # (on top of the restart's, which the new agent carried on).
 ns_exec b python3 "$TRAFFIC" recv 5001 3 >"$TGR_TMP/p4-recv.json" 2>"$TGR_TMP/p4-recv.err" &
 rpid=$!
-for _ in $(seq 50); do grep -q ready "$TGR_TMP/p4-recv.err" && break; sleep 0.1; done
+for _ in $(seq 50); do grep -qs ready "$TGR_TMP/p4-recv.err" && break; sleep 0.1; done
 ns_exec b bash -c "while :; do $TAGGER pfc send vb 3 65535; sleep 0.05; done" &
 ppid=$!
 bg_track $ppid
