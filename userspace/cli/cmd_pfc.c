@@ -68,6 +68,9 @@ int pfc_help(int argc, char **argv)
 		"headroom`). --cpu-latency 0 keeps idle CPUs polling while the agent\n"
 		"runs (a PM QoS request): pause reaction in tens of microseconds, at\n"
 		"the cost of idle CPUs never sleeping; --cpu-latency none opts out.\n"
+		"A start that fails removes what it set up before it exits (2: bad\n"
+		"input, such as a rate below what the kernel's shapers take, 64bit\n"
+		"with the default weights; 3: a runtime failure).\n"
 		"\n"
 		"The buffer model is the Tagger draft's equation (1), plus a response\n"
 		"time: headroom = 2 (s_MTU + s_PFC + r t_wire) + r t_pro + r t_resp,\n"
@@ -105,6 +108,16 @@ static int do_agent(int argc, char **argv)
 	}
 	if (pfc_config_finish(c)) {
 		p_err("XON must be below XOFF");
+		goto out;
+	}
+	i = pfc_rate_too_low(c);
+	if (i >= 0) {
+		p_err("%s (%s): rate %" PRIu64
+		      " bit/s is too low: the kernel's "
+		      "shaper needs at least %" PRIu64 " bit/s here (1 byte/s "
+		      "for every priority's share)",
+		      c->ports[i].name, c->ports[i].ifname, pfc_port_rate(c, i),
+		      pfc_min_rate(c));
 		goto out;
 	}
 	if (dir)

@@ -69,6 +69,8 @@ static const struct field prio_fields[] = {
 	  "Packets the watchdog's drop action dropped."),
 	C("failure_drops", "tagger_pfc_failure_drops_total",
 	  "Packets lost to a failure (link down, no route)."),
+	C("leftover_drops", "tagger_pfc_leftover_drops_total",
+	  "Packets a dead agent's queue held or dropped unrecorded when removed."),
 	C("underflow", "tagger_pfc_underflow_total",
 	  "Times the buffer accounting would have gone below zero."),
 	C("resynced_bytes", "tagger_pfc_resynced_bytes_total",

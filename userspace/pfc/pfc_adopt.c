@@ -116,6 +116,10 @@ int pfc_adopt_prepare(const struct pfc_state *old, const struct pfc_config *c,
 
 	for (i = 0; i < PFC_ADOPT_MAPS; i++)
 		fds[i] = -1;
+	if (old->stopping) {
+		*why = "it died setting up or removing its queues";
+		return -EINVAL;
+	}
 	if (strcmp(old->backend, "htb-tbf") &&
 	    strcmp(old->backend, "mqprio-plug")) {
 		*why = "it did not run a software pause";

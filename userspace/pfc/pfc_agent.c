@@ -300,18 +300,27 @@ static int setup(struct agent *a)
 		snprintf(a->backend, sizeof(a->backend), "dcb");
 		return 0;
 	}
-	if (a->old) /* off already: restore what was there before */
+	if (a->old) { /* off already: restore what was there before */
 		for (i = 0; i < c->nports; i++)
 			a->offloads[i] = (struct pfc_offloads){
 				a->old->ports[i].gro, a->old->ports[i].tso,
 				a->old->ports[i].gso,
 				a->old->ports[i].offloads_saved
 			};
-	else if (!c->keep_offloads)
+		state_init(a);
+	} else if (!c->keep_offloads) {
+		/*
+		 * Recorded before they are turned off: killed at any moment
+		 * from here on, the next start or `stop` restores them.
+		 */
+		for (i = 0; i < c->nports; i++)
+			pfc_port_offloads(c->ports[i].ifname, PFC_OFFLOADS_READ,
+					  &a->offloads[i]);
+		state_init(a);
 		for (i = 0; i < c->nports; i++)
 			pfc_port_offloads(c->ports[i].ifname, 1,
 					  &a->offloads[i]);
-	keep_priority();
+	}
 	r = load_bpf(a);
 	if (r) {
 		p_err("loading the pause programs: %s", strerror(-r));
@@ -319,9 +328,9 @@ static int setup(struct agent *a)
 	}
 	r = a->old ? pfc_queues_adopt(&a->q, c, a->old->backend) :
 		     pfc_queues_setup(&a->q, c, c->backend);
+	a->queues_up = true; /* whatever was made goes on failure too */
 	if (r)
 		return r;
-	a->queues_up = true;
 	snprintf(a->backend, sizeof(a->backend), "%s", a->q.be->name);
 	/*
 	 * HTB's direct queue goes before every class: a PAUSE made at tc
@@ -341,8 +350,7 @@ static int setup(struct agent *a)
 			if (r)
 				goto fail;
 		}
-		r = pfc_port_attach(ifindex,
-				    bpf_program__fd(a->skel->progs.pfc_ingress),
+		r = pfc_port_attach(ifindex, -1,
 				    bpf_program__fd(a->skel->progs.pfc_egress));
 		a->attached[i] = true;
 		if (r)
@@ -353,6 +361,21 @@ static int setup(struct agent *a)
 			goto fail;
 		}
 	}
+	/*
+	 * Ingress, which accounts a packet in, only once every egress logs
+	 * it queued: one let in while its out-port had no egress program
+	 * yet would stay in the recount's "still in the stack" for good
+	 * (pfc_recount.h) and keep it from ever taking a phantom off.
+	 */
+	for (i = 0; i < c->nports; i++) {
+		r = pfc_port_attach(c->ports[i].ifindex,
+				    bpf_program__fd(a->skel->progs.pfc_ingress),
+				    -1);
+		if (r)
+			goto fail;
+	}
+	/* Last: a start that fails before this leaves the sysctl alone. */
+	keep_priority();
 	return 0;
 fail:
 	p_err("%s: attaching: %s", c->ports[i].ifname, strerror(-r));
@@ -365,10 +388,10 @@ static void teardown(struct agent *a)
 	int i;
 
 	for (i = 0; i < c->nports; i++) {
-		if (a->attached[i])
-			pfc_port_detach(c->ports[i].ifindex);
 		if (a->tx_fd[i] >= 0)
 			close(a->tx_fd[i]);
+		if (a->attached[i])
+			pfc_port_detach(c->ports[i].ifindex);
 	}
 	if (a->queues_up)
 		pfc_queues_teardown(&a->q);
@@ -402,18 +425,33 @@ static int pfc_wait(struct agent *a)
 	return 0;
 }
 
+/* The packets a record counts as lost with a dead agent's queues. */
+static uint64_t leftovers_of(const struct pfc_state *st)
+{
+	uint64_t n = 0;
+	uint32_t i, p;
+
+	for (i = 0; i < st->nports && i < PFC_MAX_PORTS; i++)
+		for (p = 0; p < PFC_PRIOS; p++)
+			n += st->ports[i].prio[p].leftover_drops;
+	return n;
+}
+
 /*
  * The last agent of this node died without removing what it set up (a
  * crash, kill -9): remove it before starting, in this namespace only. A
  * record of another namespace is refused while that namespace exists.
+ * *left: the removed record, with what its queues held when they went
+ * (to carry into the new state).
  */
-static int previous(struct agent *a)
+static int previous(struct agent *a, struct pfc_state **left)
 {
 	const struct pfc_config *c = a->cfg;
 	struct pfc_state *old = xmalloc(sizeof(*old));
 	struct pfc_netns ns;
 	const char *why;
 	char buf[48];
+	uint64_t had;
 	int r = 0;
 
 	if (pfc_state_read(c->dir, old) || old->stopped || !old->pid)
@@ -441,10 +479,75 @@ static int previous(struct agent *a)
 	pr_warn("node %s: the previous agent (pid %u) died without stopping; "
 		"not adopting (%s): removing what it left on its ports\n",
 		c->node, old->pid, why);
+	had = leftovers_of(old);
 	pfc_leftovers_remove(old);
+	if (leftovers_of(old) > had)
+		pr_warn("node %s: %llu packet(s) its queues still held, or dropped "
+			"while no agent ran, are lost (counted as "
+			"leftover_drops)\n",
+			c->node, (unsigned long long)(leftovers_of(old) - had));
+	*left = old;
+	return 0;
 out:
 	free(old);
 	return r;
+}
+
+/* A removed record's leftover_drops, onto the new record's same ports. */
+static void carry_leftovers(struct agent *a, const struct pfc_state *left)
+{
+	const struct pfc_config *c = a->cfg;
+	uint32_t i, p;
+	int j;
+
+	if (!left)
+		return;
+	pfc_state_begin(a->st);
+	for (i = 0; i < left->nports && i < PFC_MAX_PORTS; i++) {
+		const struct pfc_state_port *lp = &left->ports[i];
+
+		for (j = 0; j < c->nports; j++)
+			if (!strncmp(lp->ifname, c->ports[j].ifname,
+				     sizeof(lp->ifname)))
+				break;
+		for (p = 0; p < PFC_PRIOS; p++) {
+			if (!lp->prio[p].leftover_drops)
+				continue;
+			if (j == c->nports) {
+				pr_warn("%s: not a port of this agent: its %u "
+					"leftover drop(s) of priority %u are "
+					"counted only in this log\n",
+					lp->ifname, lp->prio[p].leftover_drops,
+					p);
+				continue;
+			}
+			a->st->ports[j].prio[p].leftover_drops +=
+				lp->prio[p].leftover_drops;
+		}
+	}
+	pfc_state_end(a->st);
+}
+
+/*
+ * File descriptors kept for the way out: removing programs and restoring
+ * offloads each needs a socket, and an agent that failed because it ran
+ * out of descriptors would otherwise leave them behind.
+ */
+static int spare_fd[2] = { -1, -1 };
+
+static void spare(bool take)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (take) {
+			spare_fd[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+			continue;
+		}
+		if (spare_fd[i] >= 0)
+			close(spare_fd[i]);
+		spare_fd[i] = -1;
+	}
 }
 
 /*
@@ -456,6 +559,7 @@ static int finish(struct agent *a, int rc)
 {
 	if (a->standby_fd >= 0)
 		close(a->standby_fd);
+	spare(false);
 	pfc_state_begin(a->st);
 	a->st->stopping = 1;
 	pfc_state_end(a->st);
@@ -475,20 +579,51 @@ static int finish(struct agent *a, int rc)
 	return rc;
 }
 
+/* Say why a directory is not trusted; the exit code for it. */
+static int dir_refused(const char *path, int r, const char *why)
+{
+	if (r == -EPERM || r == -ENOTDIR) {
+		p_err("%s: %s: refused", path, why ? why : strerror(-r));
+		return EXIT_USAGE;
+	}
+	p_err("%s: %s", path, strerror(-r));
+	return EXIT_RUNTIME;
+}
+
+/*
+ * The state root (checked before anything is made in it, and again
+ * after), then the node's directory: made, and trusted (an exit code).
+ */
+static int trusted_dirs(const struct pfc_config *c)
+{
+	const char *why;
+	char root[PATH_MAX];
+	int r;
+
+	r = pfc_state_root_check(c->dir, root, sizeof(root), &why);
+	if (r && r != -ENOENT) /* not there yet: made 0700 below */
+		return dir_refused(root, r, why);
+	r = pfc_state_dir(c->dir, true, &why);
+	if (r)
+		return dir_refused(c->dir, r, why);
+	r = pfc_state_root_check(c->dir, root, sizeof(root), &why);
+	return r ? dir_refused(root, r, why) : 0;
+}
+
 /* Directory, lock, leftovers: nothing is written before the lock is ours. */
-static int claim(struct agent *a)
+static int claim(struct agent *a, struct pfc_state **left)
 {
 	const struct pfc_config *c = a->cfg;
-	const char *why;
 	int r;
 
 	r = pfc_netns_self(&a->netns);
-	if (!r)
-		r = pfc_state_dir(c->dir, true, &why);
 	if (r) {
-		p_err("%s: %s", c->dir, why ? why : strerror(-r));
-		return EXIT_PROBLEM;
+		p_err("/proc/self/ns/net: %s", strerror(-r));
+		return EXIT_RUNTIME;
 	}
+	r = trusted_dirs(c);
+	if (r)
+		return r;
 	r = pfc_state_lock(c->dir, &a->lock_fd);
 	if (r == -EBUSY) {
 		p_err("%s: an agent for node %s is already running", c->dir,
@@ -496,13 +631,18 @@ static int claim(struct agent *a)
 		return EXIT_USAGE;
 	}
 	if (!r)
-		r = previous(a);
-	if (!r)
-		r = pfc_state_create(c->dir, &a->st);
+		r = previous(a, left);
+	if (r == -EEXIST)
+		return EXIT_USAGE;
 	if (r) {
-		if (r != -EEXIST)
-			p_err("%s: %s", c->dir, strerror(-r));
-		return r == -EEXIST ? EXIT_USAGE : EXIT_PROBLEM;
+		p_err("%s: %s", c->dir, strerror(-r));
+		return EXIT_RUNTIME;
+	}
+	r = pfc_state_create(c->dir, &a->st);
+	if (r) {
+		p_err("%s: the agent's state (%zu bytes): %s", c->dir,
+		      sizeof(*a->st), strerror(-r));
+		return EXIT_RUNTIME;
 	}
 	return 0;
 }
@@ -538,14 +678,85 @@ static void rebuild(struct agent *a)
 	}
 }
 
+/*
+ * A start that failed: finish() removes what it did so far (teardown()
+ * goes by what is recorded as done); here the queues of a dead agent it
+ * was adopting, so that the next start finds the ports as they were.
+ */
+static void undo(struct agent *a)
+{
+	if (!a->old)
+		return;
+	pfc_leftovers_remove(a->old);
+	carry_leftovers(a, a->old);
+}
+
+/* The state before anything is done to a port: "stopping" until set up. */
+static void state_setting_up(struct agent *a, const struct pfc_state *left)
+{
+	int i;
+
+	/* Adopting: the offloads to restore are the dead agent's record. */
+	for (i = 0; a->old && i < a->cfg->nports; i++)
+		a->offloads[i] = (struct pfc_offloads){
+			a->old->ports[i].gro, a->old->ports[i].tso,
+			a->old->ports[i].gso, a->old->ports[i].offloads_saved
+		};
+	state_init(a);
+	pfc_state_begin(a->st);
+	a->st->stopping = 1; /* never adopted half made (pfc_adopt.h) */
+	pfc_state_end(a->st);
+	carry_leftovers(a, left);
+}
+
+static int run(struct agent *a)
+{
+	struct pfc_config *cfg = a->cfg;
+	int r;
+
+	/*
+	 * The pause loop mostly sleeps; when a PFC frame or a crossing
+	 * arrives it must run now, not after whatever else shares the CPU
+	 * (that wait is t_pro of the headroom formula).
+	 */
+	pfc_rt_enter(&a->rt, cfg->rt_prio, cfg->cpu_latency_us);
+	state_init(a);
+	pfc_state_begin(a->st);
+	if (a->old)
+		pfc_adopt_counters(a->st, a->old);
+	a->st->stopping = 0;
+	pfc_state_end(a->st);
+	if (a->old)
+		rebuild(a);
+	write_pid(cfg->dir, getpid());
+	pr_info("pfc agent %s: %d port(s), backend %s%s\n", cfg->node,
+		cfg->nports, a->backend,
+		a->forwarding ?
+			"" :
+			", not forwarding (host): no buffer accounting");
+	if (a->skel && pfc_standby_spawn(a))
+		pr_warn("%s: no standby (%s): a crash of this agent would "
+			"leave its gates as they are\n",
+			cfg->node, strerror(errno));
+	r = a->skel ? pfc_loop(a) : pfc_wait(a);
+	if (r) {
+		p_err("%s: the pause loop failed: %s", cfg->node, strerror(-r));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
 int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 {
 	struct agent *a = calloc(1, sizeof(*a));
+	struct pfc_state *left = NULL;
 	sigset_t mask;
-	int i, r, rc = EXIT_PROBLEM;
+	int i, r, rc;
 
-	if (!a)
-		return EXIT_PROBLEM;
+	if (!a) {
+		p_err("%s", strerror(ENOMEM));
+		return EXIT_RUNTIME;
+	}
 	a->cfg = cfg;
 	a->lock_fd = -1;
 	a->standby_fd = -1;
@@ -555,14 +766,19 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 		a->tx_fd[i] = -1;
 	a->rt.qos_fd = -1;
 	log_libbpf();
-	rc = claim(a);
+	spare(true);
+	rc = claim(a, &left);
 	if (rc) {
 		if (a->lock_fd >= 0)
 			close(a->lock_fd);
+		spare(false);
+		free(left);
+		free(a->old);
 		free(a);
 		return rc;
 	}
-	rc = EXIT_PROBLEM;
+	state_setting_up(a, left);
+	free(left);
 	if (trace_path) {
 		a->trace = fopen(trace_path, "w");
 		if (!a->trace)
@@ -577,34 +793,11 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 	signal(SIGPIPE, SIG_IGN);
 
 	r = setup(a);
-	if (!r) {
-		/*
-		 * The pause loop mostly sleeps; when a PFC frame or a crossing
-		 * arrives it must run now, not after whatever else shares the
-		 * CPU (that wait is t_pro of the headroom formula).
-		 */
-		pfc_rt_enter(&a->rt, cfg->rt_prio, cfg->cpu_latency_us);
-		state_init(a);
-		if (a->old) {
-			pfc_state_begin(a->st);
-			pfc_adopt_counters(a->st, a->old);
-			pfc_state_end(a->st);
-			rebuild(a);
-		}
-		write_pid(cfg->dir, getpid());
-		pr_info("pfc agent %s: %d port(s), backend %s%s\n", cfg->node,
-			cfg->nports, a->backend,
-			a->forwarding ?
-				"" :
-				", not forwarding (host): no buffer accounting");
-		if (a->skel && pfc_standby_spawn(a))
-			pr_warn("%s: no standby (%s): a crash of this agent would "
-				"leave its gates as they are\n",
-				cfg->node, strerror(errno));
-		r = a->skel ? pfc_loop(a) : pfc_wait(a);
-		rc = r ? EXIT_PROBLEM : EXIT_OK;
+	if (r) {
+		undo(a); /* finish() removes the rest */
+		return finish(a, r == -EBUSY ? EXIT_USAGE : EXIT_RUNTIME);
 	}
-	return finish(a, rc);
+	return finish(a, run(a));
 }
 
 int pfc_agent_takeover(struct agent *a)
@@ -644,7 +837,10 @@ int pfc_agent_takeover(struct agent *a)
 		pr_warn("%s: no new standby: %s\n", a->cfg->node,
 			strerror(errno));
 	r = pfc_loop(a);
-	return finish(a, r ? EXIT_PROBLEM : EXIT_OK);
+	if (r)
+		p_err("%s: the standby's pause loop failed: %s", a->cfg->node,
+		      strerror(-r));
+	return finish(a, r ? EXIT_RUNTIME : EXIT_OK);
 }
 
 /* Is ifindex still the port the record names? */
@@ -656,13 +852,41 @@ static bool same_port(const struct pfc_state_port *p)
 	       !strncmp(name, p->ifname, sizeof(p->ifname));
 }
 
-void pfc_leftovers_remove(const struct pfc_state *st)
+/*
+ * What a dead agent's queue held, and what it dropped since the agent
+ * last recorded its drops (nobody did while it was dead): into its
+ * record, as leftover_drops. The queue goes, and its counts with it.
+ */
+static void count_queued(const struct tc_qstats *s, void *arg)
+{
+	struct pfc_state_port *port = arg;
+	int p;
+
+	for (p = 0; p < PFC_PRIOS; p++) {
+		struct pfc_state_prio *sp = &port->prio[p];
+
+		if (port->ifindex != s->ifindex ||
+		    s->handle != PFC_GATE_HANDLE(p))
+			continue;
+		sp->leftover_drops += s->qlen;
+		if (s->drops > sp->q_drops)
+			sp->leftover_drops += s->drops - sp->q_drops;
+	}
+}
+
+/*
+ * Programs first, so that nothing more is queued, then the queues are
+ * read and removed at once: what they held is dropped with them, and
+ * counted. (A packet the closed gate's leak lets out in between is
+ * counted too: an overcount of at most one frame per gate.)
+ */
+void pfc_leftovers_remove(struct pfc_state *st)
 {
 	struct tc tc;
 	int i, have_tc = !tc_open(&tc);
 
 	for (i = 0; i < (int)st->nports && i < PFC_MAX_PORTS; i++) {
-		const struct pfc_state_port *p = &st->ports[i];
+		struct pfc_state_port *p = &st->ports[i];
 		struct pfc_offloads o = { p->gro, p->tso, p->gso,
 					  p->offloads_saved };
 
@@ -672,8 +896,10 @@ void pfc_leftovers_remove(const struct pfc_state *st)
 			continue;
 		}
 		pfc_port_detach(p->ifindex);
-		if (have_tc)
+		if (have_tc) {
+			tc_qdisc_stats(&tc, count_queued, p);
 			tc_qdisc_del_root(&tc, p->ifindex);
+		}
 		pfc_port_offloads(p->ifname, 0, &o);
 	}
 	if (have_tc)

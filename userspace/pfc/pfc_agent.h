@@ -12,7 +12,14 @@
  *   pfc_leftovers_remove(st)         what a dead agent left on its ports:
  *                                    programs, queues, offloads (only ports
  *                                    whose ifindex still has the recorded
- *                                    name; run in the agent's namespace)
+ *                                    name; run in the agent's namespace);
+ *                                    the packets its queues still held are
+ *                                    added to st's leftover_drops
+ *
+ * A start that fails undoes what it did (queues, programs, offloads, the
+ * queues of a dead agent it was adopting) and records "stopped"; until it
+ * is set up the state says "stopping", so that one killed half-way is
+ * cleaned up, never adopted, by the next start or `pfc stop`.
  */
 #ifndef __TAGGER_PFC_AGENT_H
 #define __TAGGER_PFC_AGENT_H
@@ -25,6 +32,6 @@
 int pfc_agent_run(struct pfc_config *cfg, const char *trace_path);
 struct pfc_state;
 
-void pfc_leftovers_remove(const struct pfc_state *st);
+void pfc_leftovers_remove(struct pfc_state *st);
 
 #endif /* __TAGGER_PFC_AGENT_H */

@@ -54,6 +54,8 @@ static int htb_setup(struct pfc_queues *q, int port)
 		wsum += c->weight[p];
 	r = tc_htb_root(&q->tc, ifindex, PFC_ROOT_HANDLE);
 	if (!r)
+		q->made[port] = true;
+	if (!r)
 		r = tc_htb_class(&q->tc, ifindex, PFC_ROOT_HANDLE,
 				 PFC_ROOT_HANDLE | 1, link, link, c->frame, 0,
 				 burst);
@@ -113,6 +115,8 @@ static int mqprio_setup(struct pfc_queues *q, int port)
 	int ifindex = c->ports[port].ifindex, p, r;
 
 	r = tc_mqprio(&q->tc, ifindex, PFC_ROOT_HANDLE, PFC_PRIOS);
+	if (!r)
+		q->made[port] = true;
 	for (p = 0; !r && p < PFC_PRIOS; p++) {
 		uint32_t tbf = (0x30u + p) << 16;
 
@@ -187,8 +191,10 @@ int pfc_queues_setup(struct pfc_queues *q, const struct pfc_config *cfg,
 	for (i = 0; i < cfg->nports; i++)
 		pfc_if_mac(cfg->ports[i].ifindex, q->mac[i]);
 	r = tc_open(&q->tc);
-	if (r)
+	if (r) {
+		p_err("the queues: netlink: %s", strerror(-r));
 		return r;
+	}
 	if (want != PFC_BACKEND_HTB) {
 		/* Detect: the kernel and every port must take mqprio + plug. */
 		q->be = &mqprio_backend;
@@ -229,12 +235,17 @@ int pfc_queues_adopt(struct pfc_queues *q, const struct pfc_config *cfg,
 	for (i = 0; i < cfg->nports; i++)
 		pfc_if_mac(cfg->ports[i].ifindex, q->mac[i]);
 	r = tc_open(&q->tc);
+	/* A dead agent's queues: ours now, to remove even if this fails. */
+	for (i = 0; !r && i < cfg->nports; i++)
+		q->made[i] = true;
 	for (i = 0; !r && q->be == &htb_backend && i < cfg->nports; i++) {
 		q->kick_fd[i] = pfc_sock_open(cfg->ports[i].ifindex, 0,
 					      PFC_ROOT_HANDLE);
 		if (q->kick_fd[i] < 0)
 			r = q->kick_fd[i];
 	}
+	if (r)
+		p_err("adopting the queues: %s", strerror(-r));
 	return r;
 }
 
@@ -250,7 +261,10 @@ void pfc_queues_teardown(struct pfc_queues *q)
 	if (!q->cfg)
 		return;
 	for (i = 0; i < q->cfg->nports; i++) {
-		tc_qdisc_del_root(&q->tc, q->cfg->ports[i].ifindex);
+		/* Not ours (a failed start): someone else's, left alone. */
+		if (q->made[i])
+			tc_qdisc_del_root(&q->tc, q->cfg->ports[i].ifindex);
+		q->made[i] = false;
 		if (q->kick_fd[i] >= 0)
 			close(q->kick_fd[i]);
 		q->kick_fd[i] = -1;

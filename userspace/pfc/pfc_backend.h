@@ -54,6 +54,8 @@ struct pfc_queues {
 	uint64_t changed_ns; /* CLOCK_MONOTONIC: the last gate change
 					 * took effect (before its kick) */
 	char why[512]; /* why the other backend was not used */
+	bool made[PFC_MAX_PORTS]; /* the root qdisc is ours: teardown
+				   * removes it (a failed start: only these) */
 };
 
 int pfc_queues_setup(struct pfc_queues *q, const struct pfc_config *cfg,

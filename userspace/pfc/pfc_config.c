@@ -77,6 +77,41 @@ uint64_t pfc_headroom(uint64_t rate_bps, uint32_t frame, uint64_t t_pro_ns)
 	return t.total;
 }
 
+/*
+ * The least rate (bit/s) the kernel's shapers take on a port: every rate
+ * handed to HTB or TBF must be at least 1 byte/s, the link's and, under
+ * wrr, each priority's share of it (rate x weight / sum of weights).
+ */
+uint64_t pfc_min_rate(const struct pfc_config *c)
+{
+	uint64_t wsum = 0, wmin = UINT64_MAX, r;
+	int p;
+
+	if (c->sched == PFC_SCHED_STRICT)
+		return 8;
+	for (p = 0; p < PFC_PRIOS; p++) {
+		wsum += c->weight[p];
+		if (c->weight[p] && c->weight[p] < wmin)
+			wmin = c->weight[p];
+	}
+	if (!wsum)
+		return 8;
+	r = (8 * wsum + wmin - 1) / wmin; /* share = r w / wsum >= 8 */
+	return r < 8 ? 8 : r;
+}
+
+/* The first port whose rate is below pfc_min_rate(), or -1. */
+int pfc_rate_too_low(const struct pfc_config *c)
+{
+	uint64_t min = pfc_min_rate(c);
+	int i;
+
+	for (i = 0; i < c->nports; i++)
+		if (pfc_port_rate(c, i) < min)
+			return i;
+	return -1;
+}
+
 int pfc_config_finish(struct pfc_config *c)
 {
 	struct pfc_headroom_terms t;

@@ -30,6 +30,9 @@
  * API:
  *   struct pfc_config, pfc_config_init(c)    empty config, fixed defaults
  *   pfc_config_finish(c)                     fill rate-dependent defaults
+ *   pfc_min_rate(c)                          the least port rate (bit/s)
+ *                                            the kernel's shapers take
+ *   pfc_rate_too_low(c)                      a port below it, or -1
  *   pfc_headroom_terms(c, &t)                equation (1), term by term
  *   pfc_headroom(rate, frame, t_pro_ns)      (1) without cable or t_resp
  *   pfc_parse_rate("100mbit", &bps)          tc-style rates
@@ -132,6 +135,8 @@ void pfc_headroom_terms(const struct pfc_config *c,
 			struct pfc_headroom_terms *t);
 uint64_t pfc_port_rate(const struct pfc_config *c, int port);
 int pfc_config_finish(struct pfc_config *c);
+uint64_t pfc_min_rate(const struct pfc_config *c);
+int pfc_rate_too_low(const struct pfc_config *c);
 uint64_t pfc_headroom(uint64_t rate_bps, uint32_t frame, uint64_t t_pro_ns);
 bool pfc_parse_rate(const char *s, uint64_t *bps);
 bool pfc_parse_size(const char *s, uint64_t *bytes);

@@ -38,19 +38,25 @@ static enum pfc_agent_status agent_status(const char *dir,
 	return st->stopped || !st->pid ? PFC_AGENT_STOPPED : PFC_AGENT_DIED;
 }
 
-/* Say why a state cannot be opened; the exit code for it. */
+/*
+ * Say why a state cannot be opened; the exit code for it: 2 for a node
+ * with no state or a planted symlink (what was asked for is not there),
+ * 3 for a failure to read what is.
+ */
 static int open_err(const char *node, const char *dir, int r)
 {
-	if (r == -EACCES || r == -EPERM)
+	if (r == -EACCES || r == -EPERM) {
 		p_err("%s: permission denied: the pause agent's state (%s) is "
 		      "root's",
 		      node, dir);
-	else if (r == -ELOOP)
+		return EXIT_RUNTIME;
+	}
+	if (r == -ELOOP) {
 		p_err("%s: %s/state is a symlink: refused", node, dir);
-	else
-		p_err("%s: no pause agent state in %s (%s)", node, dir,
-		      strerror(-r));
-	return EXIT_PROBLEM;
+		return EXIT_USAGE;
+	}
+	p_err("%s: no pause agent state in %s (%s)", node, dir, strerror(-r));
+	return r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
 /* A record's ifindexes mean something only in its own namespace. */
@@ -59,7 +65,8 @@ static int same_netns(const char *node, const struct pfc_state *st)
 	struct pfc_netns self, rec = { st->netns_dev, st->netns_ino };
 	char buf[48];
 
-	if (pfc_netns_self(&self) || pfc_netns_eq(&self, &rec))
+	/* No namespace yet: an agent killed before it filled the record in. */
+	if (!rec.ino || pfc_netns_self(&self) || pfc_netns_eq(&self, &rec))
 		return 0;
 	p_err("%s: the pause agent of %s runs in another network namespace "
 	      "(%s); run this command there (ip netns exec NS tagger ...)",
@@ -76,7 +83,7 @@ static int state_get(const char *node, const char *dir, bool write,
 
 	if (r == -EPERM || r == -ENOTDIR) {
 		p_err("%s: %s: %s: refused", node, dir, why);
-		return EXIT_PROBLEM;
+		return EXIT_USAGE;
 	}
 	r = pfc_state_open(dir, write, st);
 	if (r)
@@ -160,6 +167,7 @@ static json_t *prio_json(const struct pfc_state *st, int p,
 	U("tx_bytes", s->q_bytes);
 	U("watchdog_drops", s->egress_drops);
 	U("failure_drops", s->failure_drops);
+	U("leftover_drops", s->leftover_drops);
 	if (s->drops) {
 		char r[64];
 
@@ -194,6 +202,9 @@ void pfc_add_totals(struct pfc_totals *t, const struct pfc_state *st, int p,
 	t->paused_ns += pfc_paused_ns(s, now);
 	t->underflow += s->underflow;
 	t->failure_drops += s->failure_drops;
+	t->leftover_drops += s->leftover_drops;
+	/* Lost from the queues of a dead agent, at this priority. */
+	drops += s->leftover_drops;
 	if ((st->lossless_mask >> p) & 1)
 		t->ll_drops += drops;
 	else
@@ -293,14 +304,15 @@ json_t *pfc_node_json(const struct pfc_state *st, enum pfc_agent_status as,
 	json_object_set_new(o, "ports", ports);
 	json_object_set_new(
 		o, "totals",
-		json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}",
+		json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}",
 			  "pfc_tx", (json_int_t)t.pfc_tx, "pfc_rx",
 			  (json_int_t)t.pfc_rx, "xoff_crossings",
 			  (json_int_t)t.xoff, "buffered_bytes",
 			  (json_int_t)t.buffered, "lossless_drops",
 			  (json_int_t)t.ll_drops, "lossy_drops",
 			  (json_int_t)t.lossy_drops, "failure_drops",
-			  (json_int_t)t.failure_drops, "paused_ms",
+			  (json_int_t)t.failure_drops, "leftover_drops",
+			  (json_int_t)t.leftover_drops, "paused_ms",
 			  t.paused_ns / 1e6, "watchdog_events",
 			  (json_int_t)st->wd_events, "underflow",
 			  (json_int_t)t.underflow, "resyncs",
@@ -348,7 +360,7 @@ int pfc_node_read(const char *node, const char *dir, struct pfc_state **out,
 	if (r) {
 		p_err("%s: the agent is busy; try again", dir);
 		free(copy);
-		return EXIT_PROBLEM;
+		return EXIT_RUNTIME;
 	}
 	if (*as == PFC_AGENT_DIED)
 		live_queues(copy);
@@ -405,11 +417,11 @@ int pfc_node_stop(const char *node, const char *dir, int *stopped_pid)
 			p_err("%s: the lock is held, but not by the recorded agent "
 			      "(pid %d: %s)",
 			      node, pid, strerror(-r));
-			return EXIT_PROBLEM;
+			return EXIT_RUNTIME;
 		}
 		if (!released(dir)) {
 			p_err("%s: agent %d did not stop", node, pid);
-			return EXIT_PROBLEM;
+			return EXIT_RUNTIME;
 		}
 		*stopped_pid = pid;
 		return 0;

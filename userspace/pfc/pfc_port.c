@@ -53,6 +53,8 @@ int pfc_port_offloads(const char *ifname, int off, struct pfc_offloads *saved)
 			if (ethtool_val(fd, ifname, get[i], val[i]) < 0)
 				continue;
 			saved->valid = 1;
+			if (off == PFC_OFFLOADS_READ)
+				continue;
 			v = 0;
 		} else {
 			if (!saved->valid)
@@ -97,15 +99,21 @@ static int attach_one(int ifindex, enum bpf_tc_attach_point where,
 
 int pfc_port_attach(int ifindex, int in_fd, int out_fd)
 {
-	int r = attach_one(ifindex, BPF_TC_INGRESS, 0, in_fd);
+	int r = in_fd < 0 ? 0 : attach_one(ifindex, BPF_TC_INGRESS, 0, in_fd);
 
-	return r ? r : attach_one(ifindex, BPF_TC_EGRESS, 0, out_fd);
+	return r || out_fd < 0 ? r :
+				 attach_one(ifindex, BPF_TC_EGRESS, 0, out_fd);
 }
 
-/* Only our filters go; the clsact hook stays for the data plane's. */
+/*
+ * Only our filters go; the clsact hook stays for the data plane's. One
+ * that is not there (an agent killed half-way through its start) is no
+ * error: libbpf is kept from printing the kernel's complaint about it.
+ */
 void pfc_port_detach(int ifindex)
 {
 	enum bpf_tc_attach_point pts[] = { BPF_TC_INGRESS, BPF_TC_EGRESS };
+	libbpf_print_fn_t was = libbpf_set_print(NULL);
 	int i;
 
 	for (i = 0; i < 2; i++) {
@@ -116,4 +124,5 @@ void pfc_port_detach(int ifindex)
 
 		bpf_tc_detach(&hook, &opts);
 	}
+	libbpf_set_print(was);
 }

@@ -4,9 +4,12 @@
  * byte accounting exact, the tc attachment of the programs, and removal.
  *
  * API:
- *   pfc_port_offloads(ifname, off, saved)   GRO/TSO/GSO off (or restore)
+ *   pfc_port_offloads(ifname, off, saved)   GRO/TSO/GSO off (or restore:
+ *                                           off 0; or only read into saved:
+ *                                           PFC_OFFLOADS_READ)
  *   pfc_port_mtu(ifname)                    MTU, or -errno
  *   pfc_port_attach(ifindex, in_fd, out_fd) cls_bpf ingress+egress, last
+ *                                           (an fd < 0: not that one)
  *   pfc_port_detach(ifindex)                remove them (absent: ok)
  */
 #ifndef __TAGGER_PFC_PORT_H
@@ -19,6 +22,7 @@ struct pfc_offloads {
 	int valid;
 };
 
+#define PFC_OFFLOADS_READ 2
 int pfc_port_offloads(const char *ifname, int off, struct pfc_offloads *saved);
 int pfc_port_mtu(const char *ifname);
 int pfc_port_attach(int ifindex, int in_fd, int out_fd);

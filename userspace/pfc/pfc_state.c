@@ -21,13 +21,14 @@ int pfc_dir(const char *node, char *buf, size_t len)
 	int n;
 
 	n = snprintf(buf, len, "%s/%s",
-		     base && *base ? base : "/run/tagger/pfc", node);
+		     base && *base ? base : PFC_RUN_DIR "/pfc", node);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
 /*
- * Components above the node's directory are made 0755 (like /run/tagger);
- * the node's own directory 0700.
+ * Every component made here is 0700: /run/tagger is also the data plane's
+ * lock directory, which must be root's and 0700 (dp_pin.c), and a 0755
+ * one made by the agent first would lock the data plane out.
  */
 static int mkdir_p(const char *dir)
 {
@@ -39,7 +40,7 @@ static int mkdir_p(const char *dir)
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
 			return -errno;
 		*p = '/';
 	}
@@ -69,6 +70,63 @@ static int trusted(const char *path, bool sticky_ok, const char **why)
 		return -EPERM;
 	}
 	return 0;
+}
+
+/*
+ * The directory above the agents' directories (/run/tagger by default):
+ * whoever may write to it may rename our directory away and plant their
+ * own. Root's (or ours) and not writable by others, unless sticky (/tmp);
+ * /run/tagger itself as the data plane wants it: 0700.
+ */
+static int root_trusted(const char *path, char *shown, size_t len,
+			const char **why)
+{
+	struct stat sb;
+
+	snprintf(shown, len, "%s", path);
+	if (lstat(path, &sb) < 0)
+		return -errno;
+	if (!S_ISDIR(sb.st_mode)) {
+		*why = "not a directory (a symlink?)";
+		return -ENOTDIR;
+	}
+	if (sb.st_uid != geteuid() && sb.st_uid != 0) {
+		*why = "owned by another user";
+		return -EPERM;
+	}
+	if (!strcmp(path, PFC_RUN_DIR) && (sb.st_mode & 077)) {
+		*why = "must be a directory owned by root with mode 0700";
+		return -EPERM;
+	}
+	if ((sb.st_mode & (S_IWGRP | S_IWOTH)) && !(sb.st_mode & S_ISVTX)) {
+		*why = "writable by other users";
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* The directory above dir's parent, checked by root_trusted(). */
+int pfc_state_root_check(const char *dir, char *shown, size_t len,
+			 const char **why)
+{
+	char up[PATH_MAX], *slash;
+	int i;
+
+	*why = NULL;
+	snprintf(up, sizeof(up), "%s", dir);
+	for (i = 0; i < 2; i++) {
+		slash = strrchr(up, '/');
+		if (!slash)
+			return 0; /* relative and short: the cwd's business */
+		if (slash == up) {
+			up[1] = '\0';
+			break;
+		}
+		*slash = '\0';
+	}
+	if (i < 2)
+		return 0; /* "/x/node": the root directory is above */
+	return root_trusted(up, shown, len, why);
 }
 
 int pfc_state_dir(const char *dir, bool make, const char **why)
@@ -187,21 +245,44 @@ static int map_state_v5(int fd, bool write, struct pfc_state **st)
 	return 0;
 }
 
+/*
+ * Made whole before it replaces the old file: the space reserved first
+ * (a full /run fails here with ENOSPC, not with SIGBUS at the first write
+ * to a page tmpfs cannot back), then renamed over "state". Until then the
+ * old record (a dead agent's, which a later start or `stop` still needs)
+ * stays as it was.
+ */
 int pfc_state_create(const char *dir, struct pfc_state **st)
 {
+	char tmp[PATH_MAX], path[PATH_MAX];
 	int fd, r;
 
-	fd = open_in(dir, "state", O_RDWR | O_CREAT);
+	if (snprintf(tmp, sizeof(tmp), "%s/state.new", dir) >=
+		    (int)sizeof(tmp) ||
+	    snprintf(path, sizeof(path), "%s/state", dir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	unlink(tmp);
+	fd = open_in(dir, "state.new", O_RDWR | O_CREAT | O_EXCL);
 	if (fd < 0)
 		return fd;
-	if (fchmod(fd, 0600) < 0 || ftruncate(fd, 0) < 0 ||
-	    ftruncate(fd, sizeof(**st)) < 0) {
-		r = -errno;
-		close(fd);
-		return r;
-	}
-	r = map_state(fd, true, st);
+	r = fchmod(fd, 0600) < 0 ? -errno : 0;
+	if (!r)
+		r = -posix_fallocate(fd, 0, sizeof(**st));
+	if (!r)
+		r = map_state(fd, true, st);
 	close(fd);
+	if (!r) {
+		/* Killed before the agent fills it in: a record of nothing. */
+		(*st)->magic = PFC_STATE_MAGIC;
+		(*st)->version = PFC_STATE_VERSION;
+		(*st)->stopped = 1;
+	}
+	if (!r && rename(tmp, path) < 0) {
+		r = -errno;
+		pfc_state_unmap(*st);
+	}
+	if (r)
+		unlink(tmp);
 	return r;
 }
 

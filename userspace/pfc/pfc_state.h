@@ -15,10 +15,17 @@
  * API:
  *   struct pfc_state (+ pfc_state_port, pfc_state_prio)
  *   pfc_state_dir(dir, make, why)  (make and) check the directory (0, -errno)
+ *   pfc_state_root_check(dir, shown, len, why)
+ *                                  agent: the directory above dir's parent
+ *                                  (/run/tagger) is root's (or ours) and
+ *                                  nobody else may write to it; shown: the
+ *                                  path checked (0, -EPERM, -ENOTDIR)
  *   pfc_state_lock(dir, &fd)       agent: take the lock (-EBUSY: held)
  *   pfc_state_locked(dir)          1 held, 0 free, -errno (e.g. -EACCES)
  *   pfc_state_read(dir, copy)      a copy, when no writer lives (0 or -errno)
- *   pfc_state_create(dir, &st)     agent: create and map (0 or -errno)
+ *   pfc_state_create(dir, &st)     agent: create (space reserved) and map,
+ *                                  replacing the old file only when whole
+ *                                  (0 or -errno: -ENOSPC when /run is full)
  *   pfc_state_open(dir, write, &st) reader (or `stop`, write): map it; a
  *                                  version 5 state (the agent of the
  *                                  release before) reads with the fields
@@ -39,6 +46,8 @@
 
 #define PFC_STATE_MAGIC 0x54504643u /* "TPFC" */
 #define PFC_STATE_VERSION 6
+/* The default state root; the agents' directories are in PFC_RUN_DIR/pfc. */
+#define PFC_RUN_DIR "/run/tagger"
 
 struct pfc_state_prio {
 	/* this port as an ingress port (from the BPF counters) */
@@ -56,7 +65,9 @@ struct pfc_state_prio {
 	uint64_t egress_drops; /* by the watchdog's drop action */
 	uint64_t failure_drops; /* lost to a failure: link down, no route */
 	uint32_t last_drop_reason; /* skb_drop_reason of the last of drops */
-	uint32_t pad;
+	uint32_t leftover_drops; /* packets a dead agent's queue held, or
+				  * dropped unrecorded, when a restart or
+				  * `stop` removed it */
 	uint64_t resynced; /* bytes whose return the tracepoints missed */
 	uint64_t wd_events,
 		wd_last_ns; /* detections, paused time at the last */
@@ -121,6 +132,8 @@ struct pfc_state {
 };
 
 int pfc_state_dir(const char *dir, bool make, const char **why);
+int pfc_state_root_check(const char *dir, char *shown, size_t len,
+			 const char **why);
 int pfc_state_lock(const char *dir, int *fd);
 int pfc_state_locked(const char *dir);
 int pfc_state_read(const char *dir, struct pfc_state *copy);
