@@ -25,6 +25,16 @@ soak_sample() {
 	printf '{"t": %s, "node": "%s", "pfc": %s, "dp": %s}\n' "$(soak_now)" "$n" \
 		"$pfc" "$dp" >>"$SOAK_DIR/samples.jsonl"
 }
+# The end hosts' UDP losses (kernel counters, /proc/net/snmp of their
+# namespace): "NODE NAME VALUE" lines.
+soak_udp_counters() {
+	local n
+	for n in h1 h2; do
+		ns_exec "$n" awk -v n="$n" '/^Udp:/ {
+			if (!h) { split($0, k); h = 1; next }
+			for (i = 2; i <= NF; i++) print n, k[i], $i }' /proc/net/snmp
+	done
+}
 soak_sample_all() { for n in h1 sw1 sw2 h2; do soak_sample "$n"; done; }
 
 soak_thaw_all() {

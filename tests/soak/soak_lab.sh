@@ -91,14 +91,21 @@ soak_agent() {
 }
 
 # soak_pid NODE agent|standby: the live process of that role in NODE's
-# namespace, by its name (a standby that took over renames itself).
+# namespace. The agent is the pid its state names while it runs (a standby
+# that took over keeps the standby's process name); every other
+# tagger-standby process of the namespace is a standby.
 soak_pid() {
-	local n=$1 role=$2 p comm
+	local n=$1 role=$2 a p
+	a=$(ns_exec "$n" timeout 5 "$TAGGER" -j pfc show "$n" 2>/dev/null |
+		python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print(d["pid"] if d.get("status") == "running" and d.get("pid") else "")' 2>/dev/null)
+	if [ "$role" = agent ]; then
+		[ -n "$a" ] && echo "$a"
+		return 0
+	fi
 	for p in $(ip netns pids "$(ns_name "$n")" 2>/dev/null); do
-		comm=$(cat "/proc/$p/comm" 2>/dev/null) || continue
-		case $role:$comm in
-		agent:tagger) [ "$p" = "$(cat "$PFC_DIR/$n/pid" 2>/dev/null)" ] && echo "$p" ;;
-		standby:tagger-standby) echo "$p" ;;
-		esac
+		[ "$p" != "$a" ] && [ "$(cat "/proc/$p/comm" 2>/dev/null)" = tagger-standby ] &&
+			echo "$p"
 	done
 }
