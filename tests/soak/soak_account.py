@@ -16,8 +16,11 @@ predecessor's counts are kept from the samples taken before and after each
 event (samples.jsonl). A counter that falls, or a new pid without a
 takeover or an adoption, starts a new life; the lives are added up.
 
-Prints the table; exit 1 on an unexplained difference, on buffers not back
-to 0 after the drain, or (ZERO_LOSS 1) on any lossless drop, with the
+Lossless packets still queued after the drain (queue_packets) are neither
+received nor lost: shown apart, and a failure.
+
+Prints the table; exit 1 on an unexplained difference, on packets still
+queued or buffers not back to 0 after the drain, or (ZERO_LOSS 1) on any lossless drop, with the
 events of the 6 s before each second in which the receiver saw a loss;
 0 otherwise.
 """
@@ -25,6 +28,7 @@ import json
 import sys
 
 LOSS_FIELDS = ("drops", "queue_drops", "failure_drops", "watchdog_drops")
+GAUGES = ("buffered_bytes", "queue_packets")
 DEMOTE_FIELDS = ("no_classify", "no_rewrite", "rewrite_lossy", "no_table",
                  "bad_header")
 
@@ -50,12 +54,14 @@ def pfc_counts(pfc):
     c = {f: 0 for f in LOSS_FIELDS}
     c["lossy_drops"] = 0
     c["buffered_bytes"] = 0
+    c["queue_packets"] = 0
     for port in pfc.get("ports", []):
         for p in port.get("prios", []):
             if p.get("lossless"):
                 for f in LOSS_FIELDS:
                     c[f] += p.get(f, 0)
                 c["buffered_bytes"] += p.get("buffered_bytes", 0)
+                c["queue_packets"] += p.get("queue_packets", 0)
             else:
                 c["lossy_drops"] += p.get("drops", 0) + p.get("queue_drops", 0)
     return c
@@ -81,10 +87,11 @@ class Lives:
     def add(self, counts, ident, fresh):
         new_life = self.last is None or fresh or any(
             counts[k] < self.last.get(k, 0) for k in counts
-            if k != "buffered_bytes")
+            if k not in GAUGES)
         if new_life and self.last is not None:
             for k, v in self.last.items():
-                self.done[k] = self.done.get(k, 0) + v
+                if k not in GAUGES:
+                    self.done[k] = self.done.get(k, 0) + v
         if new_life:
             self.lives += 1
         self.last = counts
@@ -158,9 +165,9 @@ def main():
             continue
         print("%-8d %10d %10d %8d" % (k, s, r, s - r))
         lost += s - r
-    print("\n%-6s %6s %8s %11s %13s %14s %11s %9s" % (
+    print("\n%-6s %6s %8s %11s %13s %14s %11s %9s %7s" % (
         "node", "lives", "drops", "queue_drops", "failure_drops",
-        "watchdog_drops", "lossy_drops", "buffered"))
+        "watchdog_drops", "lossy_drops", "buffered", "queued"))
     counted = 0
     lossy = 0
     for n in sorted(nodes):
@@ -168,9 +175,9 @@ def main():
         row = [lv.total(f) for f in LOSS_FIELDS]
         counted += sum(row)
         lossy += lv.total("lossy_drops")
-        print("%-6s %6d %8d %11d %13d %14d %11d %9d" % (
+        print("%-6s %6d %8d %11d %13d %14d %11d %9d %7d" % (
             n, lv.lives, *row, lv.total("lossy_drops"),
-            lv.last["buffered_bytes"]))
+            lv.last["buffered_bytes"], lv.last["queue_packets"]))
     demoted = sum(lv.total(f) for lv in dps.values() for f in DEMOTE_FIELDS)
     by_demotion = min(demoted, lossy)
     print("\ndata plane: %d lossless packets demoted to lossy "
@@ -179,10 +186,12 @@ def main():
     at_host = udp["NoPorts"] + udp["InErrors"]
     print("h2 UDP: NoPorts %d, InErrors %d (RcvbufErrors %d)" %
           (udp["NoPorts"], udp["InErrors"], udp["RcvbufErrors"]))
-    unexplained = lost - counted - by_demotion - at_host
+    stuck = sum(lv.last["queue_packets"] for lv in nodes.values())
+    unexplained = lost - counted - by_demotion - at_host - stuck
     print("\nlost %d = counted by agents %d + demoted and dropped %d"
-          " + lost at h2 %d + unexplained %d" %
-          (lost, counted, by_demotion, at_host, unexplained))
+          " + lost at h2 %d + still queued after the drain %d"
+          " + unexplained %d" %
+          (lost, counted, by_demotion, at_host, stuck, unexplained))
     phantom = {n: lv.last["buffered_bytes"] for n, lv in nodes.items()
                if lv.last["buffered_bytes"]}
     if phantom:
@@ -193,11 +202,16 @@ def main():
     if counted:
         print("lossless drops counted: %d (explained, but a lossless class "
               "should have none)" % counted)
-    if unexplained == 0 and not phantom and (not strict or not counted):
+    if stuck:
+        print("lossless packets still queued after the drain: %d" % stuck)
+    if (unexplained == 0 and not phantom and not stuck and
+            (not strict or not counted)):
         print("PASS: every lossless packet received or counted")
         return 0
     if unexplained:
         print("FAIL: %d lossless packets unexplained" % unexplained)
+    elif stuck:
+        print("FAIL: lossless packets left in a queue after the drain")
     elif phantom:
         print("FAIL: phantom buffered bytes")
     else:

@@ -59,13 +59,17 @@ soak_ensure() {
 		soak_log error "$n: the agent does not start again"
 }
 
+# soak_pids NODE agent|standby|both: the pids, one a line.
+soak_pids() {
+	case $2 in
+	agent | standby) soak_pid "$1" "$2" ;;
+	both) soak_pid "$1" agent; soak_pid "$1" standby ;;
+	esac
+}
+
 soak_freeze() {
 	local n=$1 who=$2 ms=$3 pids=() p
-	case $who in
-	agent) pids=($(soak_pid "$n" agent)) ;;
-	standby) pids=($(soak_pid "$n" standby)) ;;
-	both) pids=($(soak_pid "$n" agent) $(soak_pid "$n" standby)) ;;
-	esac
+	mapfile -t pids < <(soak_pids "$n" "$who")
 	[ ${#pids[@]} -gt 0 ] || { soak_log skip "freeze $n $who: no such process"; return; }
 	SOAK_FROZEN=("${pids[@]}")
 	soak_log freeze "$n $who ${ms}ms pids ${pids[*]}"
@@ -78,11 +82,7 @@ soak_freeze() {
 
 soak_kill() {
 	local n=$1 who=$2 how=$3 pids=()
-	case $who in
-	agent) pids=($(soak_pid "$n" agent)) ;;
-	standby) pids=($(soak_pid "$n" standby)) ;;
-	both) pids=($(soak_pid "$n" agent) $(soak_pid "$n" standby)) ;;
-	esac
+	mapfile -t pids < <(soak_pids "$n" "$who")
 	[ ${#pids[@]} -gt 0 ] || { soak_log skip "kill $n $who: no such process"; return; }
 	kill -KILL "${pids[@]}" 2>/dev/null
 	soak_log kill "$n $who pids ${pids[*]}"

@@ -14,7 +14,7 @@ SOAK_BPFFS=$TGR_TMP/bpffs
 export TAGGER_BPF_ROOT=$SOAK_BPFFS/tagger
 SOAK_PORT=4791
 # Both sets' tags map DSCP = tag to priority = tag; both priorities lossless.
-SOAK_PFC_OPTS=(--lossless 1,2 --dscp-map 0:0,1:1,2:2 --busy-poll 0
+SOAK_PFC_OPTS=(--lossless "1,2" --dscp-map "0:0,1:1,2:2" --busy-poll 0
 	--cpu-latency none)
 
 soak_bpffs_up() {
