@@ -63,8 +63,18 @@ soak_ensure() {
 soak_pids() {
 	case $2 in
 	agent | standby) soak_pid "$1" "$2" ;;
-	both) soak_pid "$1" agent; soak_pid "$1" standby ;;
+	both) soak_agent_procs "$1" ;;
 	esac
+}
+
+# Every process of NODE's pause agent (agent, standby, one taking over):
+# those whose command line is the agent's, in NODE's namespace.
+soak_agent_procs() {
+	local p
+	for p in $(ip netns pids "$(ns_name "$1")" 2>/dev/null); do
+		tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q " pfc agent $1 " &&
+			echo "$p"
+	done
 }
 
 soak_freeze() {

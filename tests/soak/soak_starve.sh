@@ -16,6 +16,7 @@ require_cmd chrt
 require_cmd taskset
 STARVE_MS=${STARVE_MS:-1000}
 case $STARVE_MS in '' | *[!0-9]*) echo "STARVE_MS: a whole number" >&2; exit 2 ;; esac
+[ "$STARVE_MS" -le 5000 ] || { echo "STARVE_MS: at most 5000" >&2; exit 2; }
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs (one starved)"
 SOAK_DIR=${SOAK_OUT:-$TGR_TMP/out}
 mkdir -p "$SOAK_DIR"
@@ -46,8 +47,12 @@ until ns_exec sw1 tc qdisc show dev sw1-sw2 | grep -q 'rate 8bit'; do sleep 0.00
 a=$(soak_pid sw1 agent)
 taskset -a -p 1 "$a" >/dev/null || fail "cannot pin the agent"
 soak_log starve "sw1 agent $a on CPU 0, SCHED_FIFO 50 hog ${STARVE_MS} ms"
-taskset -c 0 chrt -f 50 timeout "$(awk -v m="$STARVE_MS" 'BEGIN { print m / 1000 }')" \
-	sh -c 'while :; do :; done'
+# The hog ends itself: nothing else on CPU 0 (not even a timer process at
+# its priority) gets to run while it spins.
+taskset -c 0 chrt -f 50 python3 -c 'import sys, time
+end = time.monotonic() + int(sys.argv[1]) / 1000
+while time.monotonic() < end:
+    pass' "$STARVE_MS"
 soak_log fed "sw1 agent"
 taskset -a -p 3 "$a" >/dev/null
 for p in "${spids[@]}"; do wait "$p"; done
