@@ -77,6 +77,19 @@ soak_agent_procs() {
 	done
 }
 
+# soak_kill_group PID...: SIGKILL the process groups of PIDs (the agent's
+# setsid group holds the agent and its standbys), then any PID left.
+soak_kill_group() {
+	local p g me
+	me=$(awk '{ print $5 }' "/proc/$$/stat")
+	for p in "$@"; do
+		g=$(awk '{ print $5 }' "/proc/$p/stat" 2>/dev/null)
+		[ -n "$g" ] && [ "$g" -gt 1 ] && [ "$g" != "$me" ] &&
+			kill -KILL -- "-$g" 2>/dev/null
+	done
+	kill -KILL "$@" 2>/dev/null
+}
+
 soak_freeze() {
 	local n=$1 who=$2 ms=$3 pids=() p
 	mapfile -t pids < <(soak_pids "$n" "$who")
@@ -94,7 +107,13 @@ soak_kill() {
 	local n=$1 who=$2 how=$3 pids=()
 	mapfile -t pids < <(soak_pids "$n" "$who")
 	[ ${#pids[@]} -gt 0 ] || { soak_log skip "kill $n $who: no such process"; return; }
-	kill -KILL "${pids[@]}" 2>/dev/null
+	if [ "$who" = both ]; then
+		# One kill(2) for the whole process group: killed one by one, a
+		# standby may take over between the two and fork a new standby.
+		soak_kill_group "${pids[@]}"
+	else
+		kill -KILL "${pids[@]}" 2>/dev/null
+	fi
 	soak_log kill "$n $who pids ${pids[*]}"
 	[ "$who" = both ] || return 0
 	sleep "$(awk -v m="$(soak_rand 50 1000)" 'BEGIN { printf "%.3f", m / 1000 }')"
