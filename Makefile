@@ -184,6 +184,12 @@ bench: pkgs ## benchmarks (ratios measured in one run)
 bench-ab: ## before/after in one run: this tree against REV=<commit> (tools/bench-ab.sh)
 	$(Q)bash tools/bench-ab.sh $(REV)
 
+# Not in `make test`: half an hour of lossless traffic under agent freezes,
+# kills, restarts and rule updates (tests/soak/soak.sh, SOAK_SECONDS, SOAK_SEED).
+.PHONY: soak
+soak: all ## lossless soak: every sent packet received or counted (SOAK_SECONDS=1800)
+	$(Q)bash tests/soak/soak.sh
+
 demo: pkgs ## the Clos deadlock of the paper, without and with Tagger
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bash vmlab/demo.sh
