@@ -4,7 +4,8 @@
 
 For the lossless class: sent (the senders' summaries) = received (the
 receiver's final lines) + the named drop counters of every pause agent on
-the lossless priorities (drops, queue_drops, failure_drops, watchdog_drops)
+the lossless priorities (drops, queue_drops, failure_drops, watchdog_drops,
+and leftover_drops: what a restart found in a dead agent's queues)
 + packets the data plane demoted to lossy (no_classify, no_rewrite,
 rewrite_lossy, no_table, bad_header) that a lossy queue then dropped
 + the receiving host's UDP losses (NoPorts, InErrors). All
@@ -27,8 +28,12 @@ events of the 6 s before each second in which the receiver saw a loss;
 import json
 import sys
 
-LOSS_FIELDS = ("drops", "queue_drops", "failure_drops", "watchdog_drops")
+LOSS_FIELDS = ("drops", "queue_drops", "failure_drops", "watchdog_drops",
+               "leftover_drops")
 GAUGES = ("buffered_bytes", "queue_packets")
+# Carried by the agent's record from life to life (a restart adds the
+# packets it found in a dead agent's queues): its last value is the total.
+CARRIED = ("leftover_drops",)
 DEMOTE_FIELDS = ("no_classify", "no_rewrite", "rewrite_lossy", "no_table",
                  "bad_header")
 
@@ -80,6 +85,7 @@ class Lives:
 
     def __init__(self):
         self.done = {}
+        self.carried = {}
         self.last = None
         self.ident = None
         self.lives = 0
@@ -87,17 +93,22 @@ class Lives:
     def add(self, counts, ident, fresh):
         new_life = self.last is None or fresh or any(
             counts[k] < self.last.get(k, 0) for k in counts
-            if k not in GAUGES)
+            if k not in GAUGES + CARRIED)
         if new_life and self.last is not None:
             for k, v in self.last.items():
-                if k not in GAUGES:
+                if k not in GAUGES + CARRIED:
                     self.done[k] = self.done.get(k, 0) + v
+        for k in CARRIED:
+            if k in counts:
+                self.carried[k] = max(self.carried.get(k, 0), counts[k])
         if new_life:
             self.lives += 1
         self.last = counts
         self.ident = ident
 
     def total(self, k):
+        if k in CARRIED:
+            return self.carried.get(k, 0)
         return self.done.get(k, 0) + (self.last or {}).get(k, 0)
 
 
@@ -165,9 +176,10 @@ def main():
             continue
         print("%-8d %10d %10d %8d" % (k, s, r, s - r))
         lost += s - r
-    print("\n%-6s %6s %8s %11s %13s %14s %11s %9s %7s" % (
+    print("\n%-6s %6s %8s %11s %13s %14s %14s %11s %9s %7s" % (
         "node", "lives", "drops", "queue_drops", "failure_drops",
-        "watchdog_drops", "lossy_drops", "buffered", "queued"))
+        "watchdog_drops", "leftover_drops", "lossy_drops", "buffered",
+        "queued"))
     counted = 0
     lossy = 0
     for n in sorted(nodes):
@@ -175,7 +187,7 @@ def main():
         row = [lv.total(f) for f in LOSS_FIELDS]
         counted += sum(row)
         lossy += lv.total("lossy_drops")
-        print("%-6s %6d %8d %11d %13d %14d %11d %9d %7d" % (
+        print("%-6s %6d %8d %11d %13d %14d %14d %11d %9d %7d" % (
             n, lv.lives, *row, lv.total("lossy_drops"),
             lv.last["buffered_bytes"], lv.last["queue_packets"]))
     demoted = sum(lv.total(f) for lv in dps.values() for f in DEMOTE_FIELDS)
