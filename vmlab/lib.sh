@@ -420,6 +420,19 @@ lab_spawn() {
 
 lab_pid() { awk -v n="$1" '$2 == n { print $1 }' "$LAB_STATE/pids" | tail -1; }
 
+# lab_wait_udp NODE PORT: until a UDP socket of NODE is bound to PORT (at
+# most 5 s; 1 if it never is). A sender started before its receiver binds
+# loses its first datagrams at the host (UDP NoPorts), which no lab counter
+# names: a fixed sleep did that on a busy machine.
+lab_wait_udp() {
+	for _ in $(seq 100); do
+		[ -n "$(lab_exec "$1" ss -Hlun "sport = :$2" 2>/dev/null)" ] && return 0
+		sleep 0.05
+	done
+	echo "vmlab: $1: nothing bound to UDP port $2 after 5 s" >&2
+	return 1
+}
+
 lab_stop() {
 	local pid
 	pid=$(lab_pid "$1")

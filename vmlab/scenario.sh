@@ -101,7 +101,10 @@ sc_start_flows() {
 	for h in $(sc_dst_hosts); do
 		lab_spawn "rx-$h" "$h" "$SC_DIR/rx-$h.json" "$TAGGER" flow recv --interval 100
 	done
-	sleep 0.3
+	# tagger flow's default port (RoCEv2's): every receiver bound first.
+	for h in $(sc_dst_hosts); do
+		lab_wait_udp "$h" 4791 || sc_broken "no receiver bound on $h"
+	done
 	while read -r id src dst mbit; do
 		lab_spawn "tx-$id" "$src" "$SC_DIR/tx-$id.json" "$TAGGER" flow send \
 			"$(lab_host_addr "$dst")" --id "$id" --rate "$mbit" --size "$SC_SIZE" \

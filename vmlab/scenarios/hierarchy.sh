@@ -68,7 +68,9 @@ sc_start_extra() {
 		lab_spawn "lrx-$h" "$h" "$SC_DIR/lat-$h.json" python3 "$VMLAB_DIR/flowlat.py" recv \
 			--port 4792 --msg $(((MSG_BYTES + MSG_SIZE - 1) / MSG_SIZE))
 	done
-	sleep 0.5
+	for h in $(awk 'NF { print $3 }' <<< "$MSG_FLOWS" | sort -u); do
+		lab_wait_udp "$h" 4792 || sc_broken "no message receiver bound on $h"
+	done
 	while read -r id src dst; do
 		[ -n "$id" ] || continue
 		lab_spawn "ltx-$id" "$src" "$SC_DIR/ltx-$id.json" python3 "$VMLAB_DIR/flowlat.py" send \
