@@ -15,6 +15,7 @@
 #include "pfc/pfc_loop.h"
 #include "pfc/pfc_node.h"
 #include "pfc/pfc_reasons.h"
+#include "pfc/pfc_standby.h"
 #include "pfc/pfc_tc.h"
 #include "lib/util.h"
 
@@ -236,6 +237,8 @@ json_t *pfc_node_json(const struct pfc_state *st, enum pfc_agent_status as,
 	json_object_set_new(o, "running",
 			    json_boolean(as == PFC_AGENT_RUNNING));
 	json_object_set_new(o, "status", json_string(pfc_status_name(as)));
+	/* "stalled" while a running agent makes no progress */
+	pfc_stall_json(o, st, as == PFC_AGENT_RUNNING, now);
 	json_object_set_new(
 		o, "pid", json_integer(as == PFC_AGENT_RUNNING ? st->pid : 0));
 	json_object_set_new(
