@@ -28,10 +28,11 @@
  *
  *   stall_ns = tick + PAUSE time / 2 (the shortest of its ports), >= 200 ms
  *
- * (265 ms at 100 Mbit/s and the default quanta), measured from when the
- * watcher first saw that beat with work pending. A watcher that was not
- * running itself for half the deadline (frozen or starved with the agent)
- * starts measuring afresh, so that both resuming together is no stall.
+ * (218 ms at 100 Mbit/s, the default quanta and watchdog), measured from
+ * when the watcher first saw that beat with work pending. A watcher that
+ * was not running itself for half the deadline (frozen or starved with
+ * the agent) starts measuring afresh, so that both resuming together is
+ * no stall.
  * A loop that waits in a netlink request is waiting on the kernel (its
  * keeper refreshes the PAUSEs; killing it would not help), unless the
  * process is stopped (/proc state T or t). On a stall the standby kills
