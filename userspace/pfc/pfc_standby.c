@@ -76,8 +76,8 @@ bool pfc_watch_stale(struct pfc_watch *w, uint64_t beat, bool pending,
 		w->since = 0;
 	}
 	w->last_look = now;
-	if (!pending)
-		return false;
+	if (!pending || !deadline)
+		return false; /* nothing owed, or no deadline known yet */
 	if (!w->since)
 		w->since = now;
 	return now - w->since > deadline;
@@ -211,7 +211,11 @@ int pfc_standby_spawn(struct agent *a)
 
 	if (self < 0)
 		return self;
-	/* Alive: neither side may be judged on a beat of before. */
+	/*
+	 * Alive: neither side may be judged on a beat of before, nor
+	 * without a deadline (the loop's start sets it too).
+	 */
+	a->st->stall_ns = pfc_stall_ns(a->cfg);
 	pfc_beat(a);
 	__atomic_store_n(&a->st->standby_beat, now_ns(), __ATOMIC_RELEASE);
 	memset(&a->standby_watch, 0, sizeof(a->standby_watch));
