@@ -100,8 +100,8 @@ static __always_inline void pfc_resumed(struct pfc_pp *c, __u32 slot,
  * own PAUSE. While the agent runs it refreshes first and this stays quiet.
  * One CPU wins the exchange; the others see the new time.
  */
-static __always_inline void pfc_refresh_xoff(struct __sk_buff *skb,
-					     __u32 slot, __u32 mark, __u32 prio)
+static __always_inline void pfc_refresh_xoff(struct __sk_buff *skb, __u32 slot,
+					     __u32 mark, __u32 prio)
 {
 	__u64 *at = pfc_xoff_sent_at(slot, prio), last = *at, now;
 	__u64 after = refresh_after_ns[slot & (PFC_MAX_PORTS - 1)];

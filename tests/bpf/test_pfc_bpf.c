@@ -401,8 +401,8 @@ Suite *pfc_bpf_suite(void)
 		tc,
 		pause_and_kick_frames_without_a_class_are_consumed_silently);
 	tcase_add_test(tc, crossing_xoff_raises_xoff_and_tells_the_agent_once);
-	tcase_add_test(tc,
-		       a_buffer_above_xon_refreshes_its_pause_without_the_agent);
+	tcase_add_test(
+		tc, a_buffer_above_xon_refreshes_its_pause_without_the_agent);
 	tcase_add_test(tc, a_lossy_priority_is_counted_but_never_pauses);
 	tcase_add_test(tc, an_unclassified_packet_gets_its_dscp_priority);
 	tcase_add_test(tc, a_vlan_tagged_packet_gets_its_dscp_priority_too);

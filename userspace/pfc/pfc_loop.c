@@ -70,9 +70,9 @@ void pfc_xoff_sent(struct agent *a, int port, uint8_t vec, uint64_t now)
 
 	for (p = 0; p < PFC_PRIOS; p++)
 		if ((vec >> p) & 1)
-			__atomic_store_n(&a->skel->bss->xoff_sent_at[PFC_SLOT(
-						 port, p)],
-					 now, __ATOMIC_RELAXED);
+			__atomic_store_n(
+				&a->skel->bss->xoff_sent_at[PFC_SLOT(port, p)],
+				now, __ATOMIC_RELAXED);
 }
 
 /* A gate reopened at now that should have at should (resume or expiry). */
@@ -446,8 +446,8 @@ static void tick(struct agent *a)
 				watchdog(a, port, p, now);
 		}
 	}
-	a->st->bpf_refreshes = __atomic_load_n(&a->skel->bss->bpf_refreshes,
-					       __ATOMIC_RELAXED);
+	a->st->bpf_refreshes =
+		__atomic_load_n(&a->skel->bss->bpf_refreshes, __ATOMIC_RELAXED);
 	pfc_standby_check(a, now);
 	a->st->tick_began = began;
 	__atomic_store_n(&a->st->updated, now, __ATOMIC_RELEASE);

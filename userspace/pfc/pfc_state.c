@@ -169,8 +169,7 @@ static int map_state(int fd, bool write, struct pfc_state **st)
  * file is shorter. Mapped over zeroed anonymous memory of the full size,
  * so that the fields it lacks read as 0 and no access runs past the file.
  */
-static int map_state_old(int fd, bool write, size_t size,
-			 struct pfc_state **st)
+static int map_state_old(int fd, bool write, size_t size, struct pfc_state **st)
 {
 	int prot = PROT_READ | (write ? PROT_WRITE : 0);
 	void *m = mmap(NULL, sizeof(**st), prot, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -178,8 +177,7 @@ static int map_state_old(int fd, bool write, size_t size,
 
 	if (m == MAP_FAILED)
 		return -errno;
-	if (mmap(m, size, prot, MAP_SHARED | MAP_FIXED, fd, 0) ==
-	    MAP_FAILED) {
+	if (mmap(m, size, prot, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
 		int e = errno;
 
 		munmap(m, sizeof(**st));
@@ -228,7 +226,7 @@ int pfc_state_open(const char *dir, bool write, struct pfc_state **st)
 	if (r)
 		return r;
 	if ((*st)->magic != PFC_STATE_MAGIC ||
-	    (*st)->version != (sb.st_size == sizeof(**st)	     ? PFC_STATE_VERSION :
+	    (*st)->version != (sb.st_size == sizeof(**st) ? PFC_STATE_VERSION :
 			       sb.st_size == PFC_STATE_V6_SIZE ? 6 :
 								 5)) {
 		pfc_state_unmap(*st);
