@@ -35,29 +35,59 @@ status_of() { ns_exec sw1 "$TAGGER" -j pfc show sw1 2>/dev/null |
 # gone OLD NEW: process OLD is dead and NEW, another, took its place.
 alive() { [ -e "/proc/$1" ] && [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
 gone() { [ "$1" != "$2" ] && ! alive "$1"; }
+late_max() { pfc_json sw1 "round(d.get('heartbeat', {}).get('gate_late_max_ms', -1), 1)"; }
+# start_closed SECS: a flow of SECS + 5 s in the background (fpid), and
+# sw1's gate toward sw2 closed; one more flow if it never closed.
+start_closed() {
+	local try
+	for try in 1 2; do
+		pfc_flow "$(python3 -c "print(int($1 + 5))")" 60 &
+		fpid=$!
+		for _ in $(seq 1000); do gate_closed && return 0; sleep 0.01; done
+		for n in h1 sw1 sw2; do ns_exec "$n" "$TAGGER" pfc show "$n" >&2; done
+		echo "try $try: sw1's gate never closed in 10 s" >&2
+		wait $fpid
+	done
+	return 1
+}
+# long_enough SECS MIN: a freeze of SECS is at least MIN seconds.
+long_enough() { python3 -c "import sys; sys.exit(0 if $1 >= $2 else 1)"; }
 verdict() {
 	if [ "$REPORT_ONLY" = 1 ]; then echo "measured: $1"; else check "$@"; fi
 }
 
 pfc_line
 pfc_agent h1 p=h1-sw1 --cpu-latency none --busy-poll 0
-pfc_agent sw1 p1=sw1-h1 p2=sw1-sw2 --cpu-latency none --busy-poll 0
+# shellcheck disable=SC2086 # TAGGER_FREEZE_SW1: more options (--trace F)
+pfc_agent sw1 p1=sw1-h1 p2=sw1-sw2 --cpu-latency none --busy-poll 0 ${TAGGER_FREEZE_SW1:-}
 pfc_agent sw2 p1=sw2-sw1 p2=sw2-h2@20mbit --cpu-latency none --busy-poll 0
 pfc_agent h2 p=h2-sw2 --cpu-latency none --busy-poll 0
 [ -n "${TAGGER_FREEZE_LOGS:-}" ] &&
 	tgr_on_exit 'mkdir -p "$TAGGER_FREEZE_LOGS"; cp "$TGR_TMP"/agent-*.log "$TAGGER_FREEZE_LOGS"'
 tgr_on_exit 'for p in $(cat $TGR_TMP/stopped 2>/dev/null); do kill -9 $p 2>/dev/null; done'
 
+verdicts=0
 printf '%-8s %6s %8s %8s %6s %14s %s\n' who freeze sent got lost late_max_ms status \
 	>"$TGR_TMP/table"
+# Where a packet was lost: each node's lossless drop count.
+drops() {
+	local n
+	for n in h1 sw1 sw2 h2; do
+		printf '%s:%s ' "$n" "$(pfc_json "$n" "d['totals']['lossless_drops']")"
+	done
+}
 for secs in $LENGTHS; do
 	for who in $WHOS; do
-		flow=$(python3 -c "print(int($secs + 5))")
-		pfc_flow "$flow" 60 &
-		fpid=$!
-		# Wait (at most 10 s) for sw1's gate toward sw2 to be closed.
-		for _ in $(seq 1000); do gate_closed && break; sleep 0.01; done
-		gate_closed || fail "$who $secs s: sw1's gate never closed"
+		d0=$(drops)
+		l0=$(late_max)
+		# sw1's gate toward sw2 closed, or no verdict: a line that does
+		# not congest (a busy machine) cannot test a freeze with it.
+		if ! start_closed "$secs"; then
+			echo "NO VERDICT: $who $secs s: sw1's gate never closed (twice)"
+			printf '%-8s %6s %s\n' "$who" "$secs" "NO VERDICT (no congestion)" >>"$TGR_TMP/table"
+			continue
+		fi
+		verdicts=$((verdicts + 1))
 		a=$(agent_pid sw1)
 		s=$(pfc_json sw1 "d['standby_pid']")
 		case $who in
@@ -82,25 +112,33 @@ for secs in $LENGTHS; do
 		wait $fpid
 		sent=$(pfc_sent)
 		got=$(pfc_got)
-		late=$(pfc_json sw1 "round(d.get('heartbeat', {}).get('gate_late_max_ms', -1), 1)")
+		late=$(late_max)
+		# The state keeps the longest since the agent started: this
+		# case's own if it grew, else at most the one before.
+		python3 -c "import sys; sys.exit(0 if $late > $l0 else 1)" || late="<=$l0"
 		printf '%-8s %6s %8s %8s %6s %14s %s\n' "$who" "$secs" "$sent" "$got" \
 			$((sent - got)) "$late" "$seen" >>"$TGR_TMP/table"
 		echo "$who frozen $secs s: sent $sent, got $got, late gate max $late ms, show said: $seen"
+		echo "... lossless drops before: $d0; after: $(drops)"
 		verdict "$who frozen $secs s with sw1's gate closed: 0 lossless lost ($sent sent)" \
 			[ "$sent" -gt 0 -a "$sent" = "$got" ]
 		case $who in
 		agent)
-			# The standby took over at once, or show saw the stall.
 			verdict "... the frozen agent was killed and replaced (pid $a)" \
 				gone "$a" "$(agent_pid sw1)"
 			;;
 		standby)
-			verdict "... the agent replaced its frozen standby ($s)" \
-				gone "$s" "$(pfc_json sw1 "d['standby_pid']")"
+			# Its deadline is the agent's plus 1 s (pfc_standby.h).
+			if long_enough "$secs" 2; then
+				verdict "... the agent replaced its frozen standby ($s)" \
+					gone "$s" "$(pfc_json sw1 "d['standby_pid']")"
+			fi
 			;;
 		both)
-			verdict "... show said stalled while both were frozen" \
-				[ "${seen%% *}" = stalled ]
+			if long_enough "$secs" 1; then
+				verdict "... show said stalled while both were frozen" \
+					[ "${seen%% *}" = stalled ]
+			fi
 			;;
 		esac
 		verdict "... sw1's agent runs afterwards" \
@@ -108,6 +146,7 @@ for secs in $LENGTHS; do
 	done
 done
 cat "$TGR_TMP/table"
+[ "$verdicts" -gt 0 ] || skip "the line never congested: no verdict"
 [ -n "${TAGGER_FREEZE_TABLE:-}" ] && cp "$TGR_TMP/table" "$TAGGER_FREEZE_TABLE"
 totals=$(pfc_json sw1 "d['heartbeat']['stalls'], d['heartbeat']['standby_stalls']" 2>/dev/null)
 echo "sw1: stalls, standby stalls: $totals"

@@ -245,6 +245,8 @@ void pfc_nl_exit(struct agent *a, const char *what)
 	took = now_ns() - k->since;
 	__atomic_store_n(&k->since, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&a->st->nl_since, 0, __ATOMIC_RELEASE);
+	/* A request done is progress: a pass of many is no stall. */
+	__atomic_store_n(&a->st->beat, now_ns(), __ATOMIC_RELEASE);
 	refreshed = k->refreshes;
 	if (k->running)
 		pthread_mutex_unlock(&k->mu);

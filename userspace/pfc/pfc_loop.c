@@ -75,7 +75,10 @@ void pfc_xoff_sent(struct agent *a, int port, uint8_t vec, uint64_t now)
 				now, __ATOMIC_RELAXED);
 }
 
-/* A gate reopened at now that should have at should (resume or expiry). */
+/*
+ * A gate reopens at now that should have reopened at should (when the
+ * resume arrived, or the PAUSE expired): the longest delay is kept.
+ */
 static void gate_late(struct agent *a, uint64_t should, uint64_t now)
 {
 	if (should && now > should && now - should > a->st->gate_late_max_ns)

@@ -18,7 +18,8 @@
  * cleanly (the state says so) the standby just exits; if it died while
  * removing its queues, the standby finishes that.
  *
- * Heartbeats. The loop stores the time of each pass in the state (beat).
+ * Heartbeats. The loop stores the time of each pass, and of each netlink
+ * request it completes, in the state (beat).
  * An agent that has work pending passes at least every tick (100 ms at
  * most) and at every PAUSE refresh (half the PAUSE time); one asleep with
  * nothing pending (pfc_idle.h) owes no beat, and a frozen one of those is
