@@ -59,7 +59,7 @@ uint64_t pfc_stall_ns(const struct pfc_config *c)
 		if (t < pause)
 			pause = t;
 	}
-	d = tick + (pause == UINT64_MAX ? 0 : pause / 2);
+	d = tick + (pause == UINT64_MAX ? 0 : pause);
 	return d < PFC_STALL_MIN_NS ? PFC_STALL_MIN_NS : d;
 }
 

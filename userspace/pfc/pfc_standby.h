@@ -19,22 +19,25 @@
  * removing its queues, the standby finishes that.
  *
  * Heartbeats. The loop stores the time of each pass, and of each netlink
- * request it completes, in the state (beat).
- * An agent that has work pending passes at least every tick (100 ms at
+ * request it completes, in the state (beat). An agent that has work pending passes at least every tick (100 ms at
  * most) and at every PAUSE refresh (half the PAUSE time); one asleep with
  * nothing pending (pfc_idle.h) owes no beat, and a frozen one of those is
  * harmless. So the agent is stalled when it has work pending (it is not
  * asleep, or a ring buffer record waits for it: a packet, a PFC frame)
  * and its beat has not changed for the deadline
  *
- *   stall_ns = tick + PAUSE time / 2 (the shortest of its ports), >= 200 ms
+ *   stall_ns = tick + PAUSE time (the shortest of its ports), >= 500 ms
  *
- * (218 ms at 100 Mbit/s, the default quanta and watchdog), measured from
- * when the watcher first saw that beat with work pending. A watcher that
- * was not running itself for half the deadline (frozen or starved with
- * the agent) starts measuring afresh, so that both resuming together is
- * no stall.
- * A loop that waits in a netlink request is waiting on the kernel (its
+ * (500 ms at 100 Mbit/s, the default quanta and watchdog; 1.73 s at 20
+ * Mbit/s), measured from when the watcher first saw that beat with work
+ * pending. Why that long: after a PAUSE time without the agent its
+ * upstream would resume, but the BPF side refreshes the XOFF by itself
+ * (bpf/lib/pfc_account.h), so what the deadline costs is how long a gate
+ * stays closed beyond its PAUSE (throughput, not packets); and agents
+ * starved for a few hundred ms on a busy machine are not killed for it.
+ * A watcher that was not running itself for half the deadline (frozen or
+ * starved with the agent) starts measuring afresh, so that both resuming
+ * together is no stall. A loop that waits in a netlink request is waiting on the kernel (its
  * keeper refreshes the PAUSEs; killing it would not help), unless the
  * process is stopped (/proc state T or t). On a stall the standby kills
  * the agent with SIGKILL through its pidfd (never a pid that may have been
@@ -71,7 +74,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define PFC_STALL_MIN_NS 200000000ull
+#define PFC_STALL_MIN_NS 500000000ull
 #define PFC_STANDBY_IDLE_LOOK_NS 1000000000ull
 
 struct agent;

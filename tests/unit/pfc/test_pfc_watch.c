@@ -76,23 +76,26 @@ START_TEST(no_deadline_no_verdict)
 }
 END_TEST
 
-START_TEST(the_deadline_is_a_tick_and_half_the_pause_at_least_200_ms)
+START_TEST(the_deadline_is_a_tick_and_the_pause_at_least_500_ms)
 {
 	struct pfc_config c;
 
 	memset(&c, 0, sizeof(c));
 	c.nports = 2;
-	c.rate_bps = 100000000ull;
+	c.rate_bps = 20000000ull;
 	c.quanta = 65535;
 	c.wd_detect_ms = 200;
-	/* 50 ms tick + 335.5 ms / 2 */
-	ck_assert_uint_eq(pfc_stall_ns(&c) / 100000, 2177);
+	/* 50 ms tick + 1677.7 ms of PAUSE at 20 Mbit/s */
+	ck_assert_uint_eq(pfc_stall_ns(&c) / 100000, 17276);
 	c.ports[1].rate_bps = 1000000000ull; /* 33.6 ms: the shortest */
 	ck_assert_uint_eq(pfc_stall_ns(&c), PFC_STALL_MIN_NS);
-	c.ports[1].rate_bps = 20000000ull; /* slower: port 0 still counts */
-	ck_assert_uint_eq(pfc_stall_ns(&c) / 100000, 2177);
+	c.ports[1].rate_bps = 10000000ull; /* slower: port 0 still counts */
+	ck_assert_uint_eq(pfc_stall_ns(&c) / 100000, 17276);
 	c.wd_detect_ms = 2000; /* the tick is at most 100 ms */
-	ck_assert_uint_eq(pfc_stall_ns(&c) / 100000, 2677);
+	ck_assert_uint_eq(pfc_stall_ns(&c) / 100000, 17776);
+	c.rate_bps = 100000000ull; /* 100 + 335.5 ms: the floor */
+	c.ports[1].rate_bps = 0;
+	ck_assert_uint_eq(pfc_stall_ns(&c), PFC_STALL_MIN_NS);
 }
 END_TEST
 
@@ -108,8 +111,8 @@ Suite *pfc_watch_suite(void)
 	tcase_add_test(tc, a_new_beat_or_a_pause_in_the_work_starts_afresh);
 	tcase_add_test(tc, a_watcher_that_was_away_itself_measures_afresh);
 	tcase_add_test(tc, no_deadline_no_verdict);
-	tcase_add_test(
-		tc, the_deadline_is_a_tick_and_half_the_pause_at_least_200_ms);
+	tcase_add_test(tc,
+		       the_deadline_is_a_tick_and_the_pause_at_least_500_ms);
 	suite_add_tcase(s, tc);
 	return s;
 }
