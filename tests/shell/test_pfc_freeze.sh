@@ -99,10 +99,9 @@ for secs in $LENGTHS; do
 		# shellcheck disable=SC2086
 		kill -STOP $pids
 		t0=$EPOCHREALTIME
-		# What show says while frozen, in the background: its wait for
-		# a frozen agent's fresh numbers (1 s) must not lengthen the
-		# freeze, which ends at SECS after the stop, measured.
-		sleep "$(python3 -c "print($secs / 2)")"
+		# What show says while frozen, in the background: it must not
+		# lengthen the freeze, which ends at SECS after the stop.
+		sleep "$(python3 -c "print($secs / 3)")"
 		status_of >"$TGR_TMP/seen" 2>/dev/null &
 		spid=$!
 		sleep "$(python3 -c "import time; print(max(0, $secs - (time.time() - $t0)))")"
@@ -137,8 +136,8 @@ for secs in $LENGTHS; do
 			fi
 			;;
 		both)
-			# show's answer came before SIGCONT (its wait is 1 s).
-			if long_enough "$secs" 3; then
+			# show does not wait for a stalled agent's numbers.
+			if long_enough "$secs" 1; then
 				verdict "... show said stalled while both were frozen" \
 					[ "${seen%% *}" = stalled ]
 			fi

@@ -102,10 +102,12 @@ static void sleep_ms(int ms)
  */
 static void refresh(const struct pfc_state *st)
 {
-	uint64_t asked = now_ns();
+	uint64_t asked = now_ns(), age;
 	int i;
 
-	if (pfc_proc_signal(st->pid, st->pid_start, SIGUSR1))
+	/* A stalled agent (pfc_standby.h) would not answer: no wait. */
+	if (pfc_stalled(st, asked, &age) ||
+	    pfc_proc_signal(st->pid, st->pid_start, SIGUSR1))
 		return;
 	for (i = 0; i < 1000; i++) {
 		if (__atomic_load_n(&st->updated, __ATOMIC_ACQUIRE) &&

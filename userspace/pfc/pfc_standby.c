@@ -133,6 +133,27 @@ static bool agent_hung(struct agent *a, struct pfc_watch *w,
 			       pending, now, st->stall_ns);
 }
 
+/*
+ * Gates the hung agent left closed past their PAUSE: the takeover reopens
+ * them as it starts (pfc_agent.c), so their lateness is counted here.
+ */
+static void late_gates(struct pfc_state *st, uint64_t now)
+{
+	uint32_t port, p;
+
+	for (port = 0; port < st->nports && port < PFC_MAX_PORTS; port++) {
+		for (p = 0; p < PFC_PRIOS; p++) {
+			const struct pfc_state_prio *sp =
+				&st->ports[port].prio[p];
+
+			if (sp->gate_closed && sp->gate_until &&
+			    sp->gate_until < now &&
+			    now - sp->gate_until > st->gate_late_max_ns)
+				st->gate_late_max_ns = now - sp->gate_until;
+		}
+	}
+}
+
 /* Kill the hung agent (by its pidfd) and wait until it is gone. */
 static void kill_hung(struct agent *a, int agent_fd, const struct pfc_watch *w,
 		      uint64_t now)
@@ -150,6 +171,7 @@ static void kill_hung(struct agent *a, int agent_fd, const struct pfc_watch *w,
 			"kernel): it dies before it runs again\n",
 			a->cfg->node, KILL_WAIT_MS);
 	__atomic_fetch_add(&a->st->stalls, 1, __ATOMIC_RELAXED);
+	late_gates(a->st, now_ns());
 }
 
 /* One wait of the standby: true when the agent ended. */
