@@ -7,7 +7,8 @@
  * packet entering an egress queue is logged for the agent's exact recount.
  *
  * API:
- *   pfc_account_in(skb, slot, mark, pkt, kind)   ingress: count, XOFF
+ *   pfc_account_in(skb, slot, mark, pkt, kind)   ingress: count, XOFF, and
+ *                                                its refresh
  *   pfc_log_queued(skb, slot, q, mark)           egress: the queue's log
  *   pfc_give_back(skb, dropped, reason)          tracepoints: return, XON
  *                                                (and XON near, first)
@@ -89,6 +90,32 @@ static __always_inline void pfc_resumed(struct pfc_pp *c, __u32 slot,
 		pfc_emit(PFC_EV_RESUMED, slot, prio, 0, since);
 }
 
+/*
+ * A buffer still above XON (xoff set) whose last PAUSE upstream is older
+ * than refresh_after_ns: send another from here, so that the upstream
+ * does not resume into a full buffer while the agent (whose timer refreshes
+ * PAUSEs) is frozen or starved. A paused upstream sends nothing, so the
+ * packet that gets here is the first one after its pause expired: one
+ * round trip late, which the headroom covers as it covers the crossing's
+ * own PAUSE. While the agent runs it refreshes first and this stays quiet.
+ * One CPU wins the exchange; the others see the new time.
+ */
+static __always_inline void pfc_refresh_xoff(struct __sk_buff *skb, __u32 slot,
+					     __u32 mark, __u32 prio)
+{
+	__u64 *at = pfc_xoff_sent_at(slot, prio), last = *at, now;
+	__u64 after = refresh_after_ns[slot & (PFC_MAX_PORTS - 1)];
+
+	if (!after)
+		return;
+	now = bpf_ktime_get_ns();
+	if (now - last < after ||
+	    __sync_val_compare_and_swap(at, last, now) != last)
+		return;
+	if (pfc_pause_now(skb, mark, prio))
+		__sync_fetch_and_add(&bpf_refreshes, 1);
+}
+
 static __always_inline void pfc_account_in(struct __sk_buff *skb, __u32 slot,
 					   __u32 mark, int kind,
 					   const struct tagger_pkt *pkt)
@@ -115,13 +142,17 @@ static __always_inline void pfc_account_in(struct __sk_buff *skb, __u32 slot,
 		return; /* lossy priorities never pause */
 	if (c->xon_at)
 		pfc_resumed(c, slot, prio);
-	if (!c->xoff &&
-	    pfc_xoff_next(0, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
-	    __sync_val_compare_and_swap(&c->xoff, 0, 1) == 0) {
+	if (c->xoff) {
+		pfc_refresh_xoff(skb, slot, mark, prio);
+	} else if (pfc_xoff_next(0, now_b, xoff_bytes[prio], xon_bytes[prio]) &&
+		   __sync_val_compare_and_swap(&c->xoff, 0, 1) == 0) {
+		__u32 sent = pfc_pause_now(skb, mark, prio);
+
+		if (sent)
+			*pfc_xoff_sent_at(slot, prio) = bpf_ktime_get_ns();
 		*pfc_xon_near_flag(slot, prio) = 0;
 		__sync_fetch_and_add(&c->xoff_crossings, 1);
-		pfc_emit(PFC_EV_XOFF, slot, prio,
-			 pfc_pause_now(skb, mark, prio), 0);
+		pfc_emit(PFC_EV_XOFF, slot, prio, sent, 0);
 	}
 }
 

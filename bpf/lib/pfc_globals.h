@@ -8,7 +8,8 @@
  *   knobs (rodata, set by the agent before load): netns_ino, lossless_mask,
  *     xoff_bytes[], xon_bytes[], dscp_prio[], drop_kind[], forwarding,
  *     pause_quanta, xon_near_bytes[]
- *   globals (bss): fast_pause, tx_watches, emap[], xon_near[], agent_asleep
+ *   globals (bss): fast_pause, tx_watches, emap[], xon_near[], agent_asleep,
+ *     xoff_sent_at[], refresh_after_ns[], bpf_refreshes
  *   maps: ports (ifindex -> slot), pp, ring, events
  *   pfc_pp_get(slot, prio), pfc_port_slot(ifindex, &slot)
  *   pfc_emit(type, slot, prio, sent, since)   a record to the agent
@@ -82,6 +83,18 @@ __u32 emap[PFC_PRIOS];
 __u8 xon_near[PFC_MAX_PORTS * PFC_PRIOS];
 
 /*
+ * The XOFF refresh without the agent (lib/pfc_account.h): when a PAUSE of
+ * this node last went out to the upstream of (slot, prio), from BPF or from
+ * the agent (bpf_ktime_get_ns(), CLOCK_MONOTONIC), how long one is good for
+ * before it is refreshed (per port: half the PAUSE time at its rate; 0:
+ * never, until the agent sets it), and how many the BPF side sent. Not
+ * adopted with the maps: a new agent's first refresh may come early.
+ */
+__u64 xoff_sent_at[PFC_MAX_PORTS * PFC_PRIOS];
+__u64 refresh_after_ns[PFC_MAX_PORTS];
+__u64 bpf_refreshes;
+
+/*
  * The XON-near flag of (slot, prio). The index is masked last, behind a
  * compiler barrier: Debian's 6.1 verifier loses the bounds of the masked
  * operands through the multiply-add and refuses the access ("math between
@@ -93,6 +106,15 @@ static __always_inline __u8 *pfc_xon_near_flag(__u32 slot, __u32 prio)
 
 	barrier_var(i);
 	return &xon_near[i & (PFC_MAX_PORTS * PFC_PRIOS - 1)];
+}
+
+/* xoff_sent_at of (slot, prio), masked as above. */
+static __always_inline __u64 *pfc_xoff_sent_at(__u32 slot, __u32 prio)
+{
+	__u64 i = PFC_SLOT(slot & (PFC_MAX_PORTS - 1), prio & (PFC_PRIOS - 1));
+
+	barrier_var(i);
+	return &xoff_sent_at[i & (PFC_MAX_PORTS * PFC_PRIOS - 1)];
 }
 
 struct {

@@ -246,6 +246,45 @@ START_TEST(crossing_xoff_raises_xoff_and_tells_the_agent_once)
 }
 END_TEST
 
+/*
+ * Above XOFF, and later still above XON, a packet whose (in-port, prio)
+ * last sent its PAUSE longer ago than refresh_after_ns sends another from
+ * BPF (pfc_standby.h: no agent needed); a fresher one does not; 0 never.
+ */
+START_TEST(a_buffer_above_xon_refreshes_its_pause_without_the_agent)
+{
+	uint32_t mark = TAGGER_MARK(1, 3), i;
+	__u64 *at = &skel->bss->xoff_sent_at[PFC_SLOT(0, 3)], t;
+	struct pkt p;
+
+	NEED_ROOT();
+	skel->bss->fast_pause = 1;
+	pkt_build(&p, PKT_V4, 0, 24 << 2, 0, 4791);
+	for (i = 0; i < 3; i++)
+		ingress(&p, mark);
+	ck_assert_uint_eq(pp(0, 3).xoff, 1);
+	ck_assert_uint_ne(*at, 0); /* the crossing's PAUSE went out */
+	t = *at;
+	ingress(&p, mark); /* refresh off (0): nothing */
+	ck_assert_uint_eq(skel->bss->bpf_refreshes, 0);
+	ck_assert_uint_eq(*at, t);
+	skel->bss->refresh_after_ns[0] = 1000000000ull;
+	ingress(&p, mark); /* the last PAUSE is fresh: nothing */
+	ck_assert_uint_eq(skel->bss->bpf_refreshes, 0);
+	ck_assert_uint_eq(*at, t);
+	*at = t - 2000000000ull; /* 2 s old: refreshed, once */
+	ingress(&p, mark);
+	ingress(&p, mark);
+	ck_assert_uint_eq(skel->bss->bpf_refreshes, 1);
+	ck_assert_uint_ge(*at, t);
+	ck_assert_uint_eq(pp(0, 3).xoff_crossings, 1);
+	/* The agent hears of the crossing once, not of the refresh. */
+	ck_assert_int_eq(drain(), 1);
+	ck_assert_uint_eq(evs[0].type, PFC_EV_XOFF);
+	ck_assert_uint_eq(evs[0].vector, 1); /* sent by BPF */
+}
+END_TEST
+
 START_TEST(a_lossy_priority_is_counted_but_never_pauses)
 {
 	uint32_t mark = TAGGER_MARK(0, 1);
@@ -362,6 +401,8 @@ Suite *pfc_bpf_suite(void)
 		tc,
 		pause_and_kick_frames_without_a_class_are_consumed_silently);
 	tcase_add_test(tc, crossing_xoff_raises_xoff_and_tells_the_agent_once);
+	tcase_add_test(
+		tc, a_buffer_above_xon_refreshes_its_pause_without_the_agent);
 	tcase_add_test(tc, a_lossy_priority_is_counted_but_never_pauses);
 	tcase_add_test(tc, an_unclassified_packet_gets_its_dscp_priority);
 	tcase_add_test(tc, a_vlan_tagged_packet_gets_its_dscp_priority_too);

@@ -131,12 +131,16 @@ before=$(pfc_json sw2 "d['ports'][0]['prios'][3]['packets']")
 crash_all sw2
 # While no agent runs, a lossless flood overflows sw2's closed queue: what
 # is lost then is counted, by show and by the agent that adopts the node.
+# sw2's BPF side keeps refreshing its PAUSE to sw1 without an agent
+# (pfc_standby.h): the flood overflows it only if sw1 does not pause.
+ns_exec sw1 "$TAGGER" pfc stop sw1 >/dev/null || fail "stop sw1"
 ns_exec h1 python3 "$TRAFFIC" send 10.61.3.2 5002 24 60 1 >/dev/null
 ns_exec sw2 "$TAGGER" -j pfc show sw2 >"$TGR_TMP/sw2-dead.json" 2>"$TGR_TMP/sw2-dead.err"
 dead_drops=$(J "d['totals']['lossless_drops']" <"$TGR_TMP/sw2-dead.json")
 check "show of the dead sw2 says so" [ "$(J "d['status']" <"$TGR_TMP/sw2-dead.json")" = died ]
 check "... and counts the lossless packets lost meanwhile ($dead_drops)" [ "$dead_drops" -gt 0 ]
 pfc_agent sw2 p1=sw2-sw1 p2=sw2-h2@20mbit --cpu-latency none
+pfc_agent sw1 p1=sw1-h1 p2=sw1-sw2 --cpu-latency none
 wait $rpid
 got0=$(J "d['5001']['received']" <"$TGR_TMP/recv0.json")
 echo "sw2 killed whole with $held of $sent0 packets held; restarted: $got0 arrived"

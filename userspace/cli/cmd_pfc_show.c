@@ -130,6 +130,26 @@ static void show_idle(const json_t *o)
 		       jget_int(nl, "keeper_refreshes"));
 }
 
+/* Heartbeats (pfc_standby.h): how long since the agent made progress. */
+static void show_heartbeat(const json_t *o)
+{
+	const json_t *hb = json_object_get(o, "heartbeat");
+
+	if (!json_is_object(hb) || !jget_bool(o, "running"))
+		return;
+	if (jget_bool(hb, "stalled"))
+		printf("  STALLED: no progress for %.0f ms (deadline %.0f ms) "
+		       "with work pending\n",
+		       jget_real(hb, "age_ms"), jget_real(hb, "deadline_ms"));
+	printf("  heartbeat %.0f ms ago, standby's %.0f ms ago, %lld hung "
+	       "agent(s) and %lld hung standby(s) replaced, gates late by at "
+	       "most %.1f ms, %lld XOFF refresh(es) by BPF\n",
+	       jget_real(hb, "age_ms"), jget_real(hb, "standby_age_ms"),
+	       jget_int(hb, "stalls"), jget_int(hb, "standby_stalls"),
+	       jget_real(hb, "gate_late_max_ms"),
+	       jget_int(hb, "bpf_refreshes"));
+}
+
 static void show_header(const json_t *o)
 {
 	const json_t *wd = json_object_get(o, "watchdog");
@@ -152,6 +172,7 @@ static void show_header(const json_t *o)
 		printf("  pid %lld, standby %lld, %lld takeover(s)\n",
 		       jget_int(o, "pid"), jget_int(o, "standby_pid"),
 		       jget_int(o, "takeovers"));
+	show_heartbeat(o);
 	printf("  rt-prio %lld", jget_int(o, "rt_prio"));
 	if (json_is_null(json_object_get(o, "cpu_latency_us")))
 		printf(", cpu-latency none");

@@ -167,13 +167,27 @@ static void node_prios(struct prom *p, const char *node, json_t *doc)
 
 static void agent_metrics(struct prom *p, const char *node, json_t *doc)
 {
-	static const char *const states[] = { "running", "stopped", "died" };
+	static const char *const states[] = { "running", "stopped", "died",
+					      "stalled" };
 	struct prom_label l[2] = { { "node", node } };
 	json_t *t = json_object_get(doc, "totals");
+	json_t *hb = json_object_get(doc, "heartbeat");
 	size_t i;
 
+	/* A stalled agent runs but does not pause: not up (pfc_standby.h). */
 	prom_add(p, "tagger_pfc_agent_up", PROM_GAUGE,
-		 "1 if a node's pause agent runs.", l, 1, num(doc, "running"));
+		 "1 if a node's pause agent runs and makes progress.", l, 1,
+		 !strcmp(str(doc, "status"), "running"));
+	if (json_is_object(hb) && num(doc, "running")) {
+		prom_add(p, "tagger_pfc_agent_heartbeat_age_seconds",
+			 PROM_GAUGE,
+			 "Time since a running pause agent's loop last made "
+			 "progress.",
+			 l, 1, num(hb, "age_ms") / 1e3);
+		prom_add(p, "tagger_pfc_agent_stalls_total", PROM_COUNTER,
+			 "Hung pause agents their standby killed and replaced.",
+			 l, 1, num(hb, "stalls"));
+	}
 	for (i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
 		l[1] = (struct prom_label){ "status", states[i] };
 		prom_add(p, "tagger_pfc_agent_status", PROM_GAUGE,

@@ -75,6 +75,7 @@ static void refresh_due(struct agent *a, uint64_t now)
 		for (p = 0; p < PFC_PRIOS; p++)
 			if ((vec >> p) & 1)
 				sp_of(a, port, p)->pfc_tx++;
+		pfc_xoff_sent(a, port, vec, now);
 		a->refresh_at[port] = now + refresh_of(a, port);
 		if (!k->refreshes++)
 			pr_warn("%s: the pause agent is blocked in a netlink "
@@ -223,6 +224,8 @@ void pfc_nl_enter(struct agent *a, bool stats)
 	pfc_keeper_update(a); /* a PAUSE may have come into force this pass */
 	k->refreshes = 0;
 	__atomic_store_n(&k->since, now_ns(), __ATOMIC_RELEASE);
+	/* Waiting on the kernel, not hung (pfc_standby.h) */
+	__atomic_store_n(&a->st->nl_since, k->since, __ATOMIC_RELEASE);
 	if (stats && k->test_delay_ns) {
 		struct timespec ts = { k->test_delay_ns / 1000000000ull,
 				       k->test_delay_ns % 1000000000ull };
@@ -241,6 +244,9 @@ void pfc_nl_exit(struct agent *a, const char *what)
 		pthread_mutex_lock(&k->mu);
 	took = now_ns() - k->since;
 	__atomic_store_n(&k->since, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&a->st->nl_since, 0, __ATOMIC_RELEASE);
+	/* A request done is progress: a pass of many is no stall. */
+	__atomic_store_n(&a->st->beat, now_ns(), __ATOMIC_RELEASE);
 	refreshed = k->refreshes;
 	if (k->running)
 		pthread_mutex_unlock(&k->mu);

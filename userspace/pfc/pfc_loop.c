@@ -60,6 +60,31 @@ static void trace(struct agent *a, char what, int port, int prio,
 			a->cfg->ports[port].name, prio, ev_ts, done);
 }
 
+/*
+ * A PAUSE of ours went out on port for the priorities of vec: the BPF
+ * side's refresh (bpf/lib/pfc_account.h) counts from now.
+ */
+void pfc_xoff_sent(struct agent *a, int port, uint8_t vec, uint64_t now)
+{
+	int p;
+
+	for (p = 0; p < PFC_PRIOS; p++)
+		if ((vec >> p) & 1)
+			__atomic_store_n(
+				&a->skel->bss->xoff_sent_at[PFC_SLOT(port, p)],
+				now, __ATOMIC_RELAXED);
+}
+
+/*
+ * A gate reopens at now that should have reopened at should (when the
+ * resume arrived, or the PAUSE expired): the longest delay is kept.
+ */
+static void gate_late(struct agent *a, uint64_t should, uint64_t now)
+{
+	if (should && now > should && now - should > a->st->gate_late_max_ns)
+		a->st->gate_late_max_ns = now - should;
+}
+
 static void send_frame(struct agent *a, int port, uint8_t vector, bool resume)
 {
 	uint16_t quanta[PFC_PRIOS];
@@ -74,6 +99,8 @@ static void send_frame(struct agent *a, int port, uint8_t vector, bool resume)
 			strerror(-r));
 		return;
 	}
+	if (!resume)
+		pfc_xoff_sent(a, port, vector, now_ns());
 	for (p = 0; p < PFC_PRIOS; p++) {
 		if (!((vector >> p) & 1))
 			continue;
@@ -211,6 +238,8 @@ static void on_rx(struct agent *a, const struct pfc_event *e)
 				pfc_expect_end(
 					&a->expect[port][p][EXPECT_RESUME],
 					e->ts);
+			if (g->closed)
+				gate_late(a, e->ts, now_ns());
 			gate_set(a, port, p, false, e->ts);
 			continue;
 		}
@@ -420,6 +449,9 @@ static void tick(struct agent *a)
 				watchdog(a, port, p, now);
 		}
 	}
+	a->st->bpf_refreshes =
+		__atomic_load_n(&a->skel->bss->bpf_refreshes, __ATOMIC_RELAXED);
+	pfc_standby_check(a, now);
 	a->st->tick_began = began;
 	__atomic_store_n(&a->st->updated, now, __ATOMIC_RELEASE);
 	if (a->trace)
@@ -441,8 +473,10 @@ static void timers(struct agent *a)
 		for (p = 0; p < PFC_PRIOS; p++) {
 			struct gate *g = &a->gate[port][p];
 
-			if (g->closed && g->until && g->until <= now)
+			if (g->closed && g->until && g->until <= now) {
+				gate_late(a, g->until, now);
 				gate_set(a, port, p, false, now); /* expired */
+			}
 		}
 		if (a->refresh_at[port] && a->refresh_at[port] <= now) {
 			uint8_t vec = 0;
@@ -572,7 +606,7 @@ int pfc_loop(struct agent *a)
 {
 	struct pfc_ring_pos rp = { 0 };
 	struct ring_buffer *rb;
-	int ep, sfd, tfd, rfd, r = 0;
+	int ep, sfd, tfd, rfd, r = 0, i;
 	bool stop = false;
 	sigset_t mask;
 
@@ -601,6 +635,9 @@ int pfc_loop(struct agent *a)
 	}
 	pfc_state_begin(a->st);
 	pfc_idle_leave(a); /* a dead agent's standby: its flag may be set */
+	pfc_beat_start(a);
+	for (i = 0; i < a->cfg->nports; i++)
+		a->skel->bss->refresh_after_ns[i] = refresh_ns(a, i);
 	tick(a);
 	pfc_state_end(a->st);
 	/*
@@ -617,8 +654,9 @@ int pfc_loop(struct agent *a)
 		struct epoll_event evs[4];
 		uint64_t poll_at;
 		bool pending;
-		int n, i;
+		int n;
 
+		pfc_beat(a);
 		poll_mode(a, poll_due(a, now_ns(), &poll_at));
 		if (!a->polling)
 			arm(a, tfd, poll_at);
@@ -679,6 +717,8 @@ int pfc_loop(struct agent *a)
 		pfc_state_end(a->st);
 	}
 out:
+	/* No beat is due any more: the standby must not see a stall. */
+	__atomic_store_n(&a->st->quitting, 1, __ATOMIC_RELEASE);
 	pfc_keeper_stop(a);
 	poll_mode(a, false);
 	pfc_ring_pos_unmap(&rp);

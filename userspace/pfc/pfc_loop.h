@@ -15,6 +15,8 @@
  *                           (pfc_repair.c); -EAGAIN if it cannot run
  *   pfc_agent_resync(a, seen)  the fallback: take off what priorities
  *                           whose queues are all empty still count
+ *   pfc_xoff_sent(a, port, vec, now)  a PAUSE of ours went out (for the
+ *                           BPF side's refresh)
  */
 #ifndef __TAGGER_PFC_LOOP_H
 #define __TAGGER_PFC_LOOP_H
@@ -34,6 +36,7 @@
 #include "pfc/pfc_port.h"
 #include "pfc/pfc_recount.h"
 #include "pfc/pfc_rt.h"
+#include "pfc/pfc_standby.h"
 #include "pfc/pfc_state.h"
 #include "pfc/pfc_watchdog.h"
 
@@ -82,6 +85,7 @@ struct agent {
 	int lock_fd;
 	struct pfc_netns netns; /* the namespace it runs in */
 	int standby_pid, standby_fd; /* pfc_standby.h (fd: a pidfd) */
+	struct pfc_watch standby_watch; /* its heartbeat (pfc_standby.h) */
 	struct pfc_state *old; /* a dead agent's state, if adopting */
 	int adopt_fd[4]; /* its maps (pfc_adopt.h) */
 	struct pfc_rt rt;
@@ -102,5 +106,6 @@ int pfc_loop(struct agent *a);
 int pfc_agent_takeover(struct agent *a);
 int pfc_agent_recount(struct agent *a);
 void pfc_agent_resync(struct agent *a, const uint64_t seen[][PFC_PRIOS]);
+void pfc_xoff_sent(struct agent *a, int port, uint8_t vec, uint64_t now);
 
 #endif /* __TAGGER_PFC_LOOP_H */

@@ -15,6 +15,7 @@
 #include "pfc/pfc_loop.h"
 #include "pfc/pfc_node.h"
 #include "pfc/pfc_reasons.h"
+#include "pfc/pfc_standby.h"
 #include "pfc/pfc_tc.h"
 #include "lib/util.h"
 
@@ -108,10 +109,12 @@ static void sleep_ms(int ms)
  */
 static void refresh(const struct pfc_state *st)
 {
-	uint64_t asked = now_ns();
+	uint64_t asked = now_ns(), age;
 	int i;
 
-	if (pfc_proc_signal(st->pid, st->pid_start, SIGUSR1))
+	/* A stalled agent (pfc_standby.h) would not answer: no wait. */
+	if (pfc_stalled(st, asked, &age) ||
+	    pfc_proc_signal(st->pid, st->pid_start, SIGUSR1))
 		return;
 	for (i = 0; i < 1000; i++) {
 		if (__atomic_load_n(&st->updated, __ATOMIC_ACQUIRE) &&
@@ -247,6 +250,8 @@ json_t *pfc_node_json(const struct pfc_state *st, enum pfc_agent_status as,
 	json_object_set_new(o, "running",
 			    json_boolean(as == PFC_AGENT_RUNNING));
 	json_object_set_new(o, "status", json_string(pfc_status_name(as)));
+	/* "stalled" while a running agent makes no progress */
+	pfc_stall_json(o, st, as == PFC_AGENT_RUNNING, now);
 	json_object_set_new(
 		o, "pid", json_integer(as == PFC_AGENT_RUNNING ? st->pid : 0));
 	json_object_set_new(

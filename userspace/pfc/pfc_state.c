@@ -218,15 +218,16 @@ static int map_state(int fd, bool write, struct pfc_state **st)
 	return 0;
 }
 
-/* The state of version 5 ended where busy_poll_us begins. */
+/* The state of version 5 ended where busy_poll_us begins, 6 at beat. */
 #define PFC_STATE_V5_SIZE offsetof(struct pfc_state, busy_poll_us)
+#define PFC_STATE_V6_SIZE offsetof(struct pfc_state, beat)
 
 /*
  * An agent of the version before (still running through an upgrade): its
  * file is shorter. Mapped over zeroed anonymous memory of the full size,
  * so that the fields it lacks read as 0 and no access runs past the file.
  */
-static int map_state_v5(int fd, bool write, struct pfc_state **st)
+static int map_state_old(int fd, bool write, size_t size, struct pfc_state **st)
 {
 	int prot = PROT_READ | (write ? PROT_WRITE : 0);
 	void *m = mmap(NULL, sizeof(**st), prot, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -234,8 +235,7 @@ static int map_state_v5(int fd, bool write, struct pfc_state **st)
 
 	if (m == MAP_FAILED)
 		return -errno;
-	if (mmap(m, PFC_STATE_V5_SIZE, prot, MAP_SHARED | MAP_FIXED, fd, 0) ==
-	    MAP_FAILED) {
+	if (mmap(m, size, prot, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
 		int e = errno;
 
 		munmap(m, sizeof(**st));
@@ -298,16 +298,18 @@ int pfc_state_open(const char *dir, bool write, struct pfc_state **st)
 		r = -errno;
 	else if (sb.st_size == sizeof(**st))
 		r = map_state(fd, write, st);
-	else if (sb.st_size == PFC_STATE_V5_SIZE)
-		r = map_state_v5(fd, write, st);
+	else if (sb.st_size == PFC_STATE_V5_SIZE ||
+		 sb.st_size == PFC_STATE_V6_SIZE)
+		r = map_state_old(fd, write, sb.st_size, st);
 	else
 		r = -EPROTO;
 	close(fd);
 	if (r)
 		return r;
 	if ((*st)->magic != PFC_STATE_MAGIC ||
-	    (*st)->version !=
-		    (sb.st_size == sizeof(**st) ? PFC_STATE_VERSION : 5)) {
+	    (*st)->version != (sb.st_size == sizeof(**st) ? PFC_STATE_VERSION :
+			       sb.st_size == PFC_STATE_V6_SIZE ? 6 :
+								 5)) {
 		pfc_state_unmap(*st);
 		return -EPROTO;
 	}

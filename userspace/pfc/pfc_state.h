@@ -27,9 +27,9 @@
  *                                  replacing the old file only when whole
  *                                  (0 or -errno: -ENOSPC when /run is full)
  *   pfc_state_open(dir, write, &st) reader (or `stop`, write): map it; a
- *                                  version 5 state (the agent of the
- *                                  release before) reads with the fields
- *                                  since added as 0
+ *                                  version 5 or 6 state (agents of
+ *                                  releases before) reads with the
+ *                                  fields since added as 0
  *   pfc_state_snapshot(st, copy)   consistent copy (retries while updated)
  *   pfc_state_begin/end(st)        agent: bracket an update
  *   pfc_state_put_qstats(st, s)    a queue's kernel statistics into st
@@ -45,7 +45,7 @@
 #include "pfc/pfc_config.h"
 
 #define PFC_STATE_MAGIC 0x54504643u /* "TPFC" */
-#define PFC_STATE_VERSION 6
+#define PFC_STATE_VERSION 7
 /* The default state root; the agents' directories are in PFC_RUN_DIR/pfc. */
 #define PFC_RUN_DIR "/run/tagger"
 
@@ -129,6 +129,19 @@ struct pfc_state {
 	uint64_t nl_slow; /* netlink requests over 100 ms (pfc_keeper.h) */
 	uint64_t nl_max_ns; /* the longest */
 	uint64_t keeper_refreshes; /* PAUSE refreshes sent by the keeper */
+	/* Since version 7 (pfc_standby.h); older states read them as 0. */
+	uint64_t beat; /* CLOCK_MONOTONIC ns of the loop's last pass */
+	uint64_t standby_beat; /* ... of the standby's last look */
+	uint64_t stall_ns; /* no beat for this long with work pending:
+				 * the agent is stalled */
+	uint64_t nl_since; /* the loop waits in netlink since (0: not) */
+	uint32_t stalls; /* hung agents killed by their standby */
+	uint32_t standby_stalls; /* hung standbys killed by their agent */
+	uint32_t quitting; /* 1: the loop ended, no beat is due */
+	uint32_t pad7;
+	uint64_t gate_late_max_ns; /* longest a gate stayed closed beyond
+				    * its PAUSE (resume or expiry) */
+	uint64_t bpf_refreshes; /* XOFF refreshes sent by the BPF side */
 };
 
 int pfc_state_dir(const char *dir, bool make, const char **why);
