@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make lint: shellcheck at warning level over every shell script the
 # repository tracks, every tracked C file formatted as .clang-format says
-# (kernel style), and the layer order of userspace/ (tools/check-layers.sh).
+# (kernel style), the layer order of userspace/ (tools/check-layers.sh), and
+# the headers' API blocks against their prototypes (tools/check-api-docs.py).
 # Exit 1 on any finding.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -43,4 +44,6 @@ fi
 if [ -x tools/check-layers.sh ] || [ -f tools/check-layers.sh ]; then
 	bash tools/check-layers.sh || rc=1
 fi
+# Each header's API block names the parameters its prototypes have.
+python3 tools/check-api-docs.py || rc=1
 exit $rc

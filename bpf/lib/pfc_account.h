@@ -7,7 +7,7 @@
  * packet entering an egress queue is logged for the agent's exact recount.
  *
  * API:
- *   pfc_account_in(skb, slot, mark, pkt, kind)   ingress: count, XOFF, and
+ *   pfc_account_in(skb, slot, mark, kind, pkt)   ingress: count, XOFF, and
  *                                                its refresh
  *   pfc_log_queued(skb, slot, q, mark)           egress: the queue's log
  *   pfc_give_back(skb, dropped, reason)          tracepoints: return, XON

@@ -11,8 +11,8 @@
  *
  * API:
  *   PFC_ADOPT_MAPS, pfc_map_ids(skel, ids)   the ids recorded in the state
- *   pfc_adopt_prepare(old, cfg, fds)   0: adoptable, the maps' fds taken;
- *                                      else -errno, *why says why not
+ *   pfc_adopt_prepare(old, cfg, fds, &why)   0: adoptable, the maps' fds
+ *                                      taken; else -errno, why says why not
  *   pfc_adopt_maps(skel, fds)          reuse them before loading
  *   pfc_adopt_counters(st, old)        carry the state over
  *   pfc_ports_taken(cfg)               a port that has pause queues already

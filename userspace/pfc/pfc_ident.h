@@ -12,7 +12,7 @@
  *   pfc_netns_self(&ns)                 this process's (0 or -errno)
  *   pfc_netns_eq(a, b)
  *   pfc_netns_exists(ns)                held by a process or a /run/netns name
- *   pfc_netns_str(ns, buf)              "net:[4026532000]"
+ *   pfc_netns_str(ns, buf, len)         "net:[4026532000]"
  *   pfc_proc_start(pid)                 start time in clock ticks, 0 if gone
  *   pfc_proc_signal(pid, start, sig)    signal only that very process
  *                                       (pidfd): 0, -ESRCH when it is gone

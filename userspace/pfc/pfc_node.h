@@ -9,9 +9,11 @@
  *
  * API:
  *   enum pfc_agent_status, pfc_status_name(status)
- *   pfc_node_read(node, dir, &copy, &status)  a copy to free, or an exit code
- *   pfc_node_json(copy, status, now)          the show -j document
- *   pfc_show_json(node, dir, &json)           both in one (the metrics)
+ *   pfc_node_read(node, dir, &out, &as)  a copy of the state (*out, to
+ *                                        free) and the agent's status
+ *                                        (*as), or an exit code
+ *   pfc_node_json(st, as, now)           the show -j document
+ *   pfc_show_json(node, dir, &out)       both in one (the metrics)
  *   pfc_node_stop(node, dir, &pid)            pid: the agent stopped, or 0
  *   struct pfc_totals, pfc_add_totals(), pfc_paused_ns(), pfc_resume_avg_us()
  */

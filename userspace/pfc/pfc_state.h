@@ -34,7 +34,7 @@
  *   pfc_state_begin/end(st)        agent: bracket an update
  *   pfc_state_put_qstats(st, s)    a queue's kernel statistics into st
  *   pfc_state_unmap(st)
- *   pfc_dir(node, buf)             $TAGGER_PFC_DIR/<node> or /run/tagger/pfc/<node>
+ *   pfc_dir(node, buf, len)        $TAGGER_PFC_DIR/<node> or /run/tagger/pfc/<node>
  */
 #ifndef __TAGGER_PFC_STATE_H
 #define __TAGGER_PFC_STATE_H
