@@ -141,7 +141,9 @@ $(OUTPUT)/fuzz/libtagger.a: $(FUZZ_OBJS)
 
 $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(OUTPUT)/fuzz/libtagger.a tests/fuzz/fuzz_common.h | $(OUTPUT)/fuzz
 	$(call msg,FUZZ-LD,$@)
-	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(filter-out %.h,$^) -o $@ $(LDLIBS)
+	$(Q)mkdir -p $(OUTPUT)/fuzz/obj
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -MF $(OUTPUT)/fuzz/obj/$*.d -fsanitize=fuzzer \
+		$(filter-out %.h,$^) -o $@ $(LDLIBS)
 
 test: deps ## deps, then everything `make check` runs
 	$(Q)$(MAKE) --no-print-directory check
@@ -218,7 +220,7 @@ clean: ## remove build/
 # Header dependencies, the fuzz objects' too: a changed struct must rebuild
 # them, or a target links objects of two layouts.
 -include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) \
-	$(FUZZ_BINS:=.d)
+	$(FUZZ_BINS:$(OUTPUT)/fuzz/%=$(OUTPUT)/fuzz/obj/%.d)
 
 # ---- Documentation, completion, Debian package (Documentation/, bash-completion/, debian/)
 #

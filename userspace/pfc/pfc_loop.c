@@ -14,6 +14,7 @@
 #include "lib/util.h"
 #include "lib/log.h"
 #include "pfc/pfc_idle.h"
+#include "pfc/pfc_links.h"
 #include "pfc/pfc_loop.h"
 #include "pfc/pfc_ring_pos.h"
 #include "pfc/pfc_standby.h"
@@ -595,6 +596,18 @@ static void poll_mode(struct agent *a, bool on)
 			a->poll_began, now);
 }
 
+/* A port of the agent was deleted: -ENODEV, after saying which. */
+static int port_gone(struct agent *a, struct mnl_socket *links)
+{
+	int port = pfc_links_gone(links, a->cfg);
+
+	if (port < 0)
+		return 0;
+	p_err("%s: port %s (%s) is gone: the agent stops", a->cfg->node,
+	      a->cfg->ports[port].name, a->cfg->ports[port].ifname);
+	return -ENODEV;
+}
+
 static int add_fd(int ep, int fd)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
@@ -605,8 +618,9 @@ static int add_fd(int ep, int fd)
 int pfc_loop(struct agent *a)
 {
 	struct pfc_ring_pos rp = { 0 };
+	struct mnl_socket *links = NULL;
 	struct ring_buffer *rb;
-	int ep, sfd, tfd, rfd, r = 0, i;
+	int ep, sfd, tfd, rfd, lfd, r = 0, i;
 	bool stop = false;
 	sigset_t mask;
 
@@ -627,8 +641,9 @@ int pfc_loop(struct agent *a)
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
 	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
 	ep = epoll_create1(EPOLL_CLOEXEC);
-	if (sfd < 0 || tfd < 0 || ep < 0 || add_fd(ep, rfd) ||
-	    add_fd(ep, sfd) || add_fd(ep, tfd) ||
+	lfd = pfc_links_open(&links);
+	if (sfd < 0 || tfd < 0 || ep < 0 || lfd < 0 || add_fd(ep, rfd) ||
+	    add_fd(ep, sfd) || add_fd(ep, tfd) || add_fd(ep, lfd) ||
 	    (a->standby_fd >= 0 && add_fd(ep, a->standby_fd))) {
 		r = -errno;
 		goto out;
@@ -695,6 +710,9 @@ int pfc_loop(struct agent *a)
 				if (read(tfd, &x, sizeof(x)) < 0 &&
 				    errno != EAGAIN)
 					r = -errno;
+			} else if (fd == lfd) {
+				r = port_gone(a, links);
+				stop = stop || r;
 			} else if (fd == a->standby_fd) {
 				epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL);
 				if (!pfc_standby_died(a))
@@ -729,5 +747,6 @@ out:
 		close(sfd);
 	if (tfd >= 0)
 		close(tfd);
+	pfc_links_close(links);
 	return r;
 }
