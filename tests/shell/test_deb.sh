@@ -39,9 +39,9 @@ dpkg-deb -e "$deb" "$ctl" || fail "dpkg-deb -e"
 for s in postinst prerm postrm; do
 	check "the .deb has a $s" [ -x "$ctl/$s" ]
 done
-mkdir -p "$TGR_TMP/stub"
-printf '#!/bin/sh\necho "$*" >> %q\n' "$TGR_TMP/systemctl.log" >"$TGR_TMP/stub/systemctl"
-chmod +x "$TGR_TMP/stub/systemctl"
+mkdir -p "$TGR_TMP/fakebin"
+printf '#!/bin/sh\necho "$*" >> %q\n' "$TGR_TMP/systemctl.log" >"$TGR_TMP/fakebin/systemctl"
+chmod +x "$TGR_TMP/fakebin/systemctl"
 # as_systemd SCRIPT ARGS...: what the script asked systemctl, one line a call.
 as_systemd() {
 	: >"$TGR_TMP/systemctl.log"
@@ -62,10 +62,10 @@ as_systemd() {
 		ln -s /usr/lib/systemd/system/tagger-switch@.service "$w/tagger-switch@sw1.service"
 		ln -s /usr/lib/systemd/system/tagger-pfc@.service "$w/tagger-pfc@sw1.service"
 		ln -s /usr/lib/systemd/system/other@.service "$w/other@sw1.service"
-		PATH=$STUB:$PATH "$@"
+		PATH=$FAKEBIN:$PATH "$@"
 		ls "$w" >"$TGR_TMP/wants"' as_systemd "$@"
 }
-export STUB=$TGR_TMP/stub TGR_TMP
+export FAKEBIN=$TGR_TMP/fakebin TGR_TMP
 check "postinst configure runs" as_systemd "$ctl/postinst" configure
 check "postinst configure: systemd reloads" grep -qx -- '--system daemon-reload' "$TGR_TMP/systemctl.log"
 check "prerm upgrade runs" as_systemd "$ctl/prerm" upgrade "$version"

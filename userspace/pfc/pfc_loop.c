@@ -615,12 +615,77 @@ static int add_fd(int ep, int fd)
 	return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
 }
 
+/* The loop's descriptors, for on_events. */
+struct loop_fds {
+	int ep, rfd, sfd, tfd, lfd;
+	struct ring_buffer *rb;
+	struct mnl_socket *links;
+};
+
+/* What epoll returned: 0, or -errno; *stop on a signal or a lost port. */
+static int on_events(struct agent *a, const struct loop_fds *f,
+		     const struct epoll_event *evs, int n, bool *stop)
+{
+	struct signalfd_siginfo si;
+	int i, r = 0, fd;
+	uint64_t x;
+
+	for (i = 0; i < n; i++) {
+		fd = evs[i].data.fd;
+		if (fd == f->rfd) {
+			ring_buffer__consume(f->rb);
+		} else if (fd == f->tfd) {
+			if (read(fd, &x, sizeof(x)) < 0 && errno != EAGAIN)
+				r = -errno;
+		} else if (fd == f->lfd) {
+			r = port_gone(a, f->links) ?: r;
+			*stop = *stop || r;
+		} else if (fd == a->standby_fd) {
+			epoll_ctl(f->ep, EPOLL_CTL_DEL, fd, NULL);
+			if (!pfc_standby_died(a))
+				add_fd(f->ep, a->standby_fd);
+		} else if (fd == f->sfd &&
+			   read(fd, &si, sizeof(si)) == sizeof(si)) {
+			if (si.ssi_signo == SIGUSR1)
+				a->tick_at = 0; /* `show` wants fresh numbers */
+			else
+				*stop = true;
+		}
+	}
+	return r;
+}
+
+/* The loop's first tick, and what a standby taking over must forget. */
+static void loop_start(struct agent *a)
+{
+	int i;
+
+	pfc_state_begin(a->st);
+	pfc_idle_leave(a); /* a dead agent's standby: its flag may be set */
+	pfc_beat_start(a);
+	for (i = 0; i < a->cfg->nports; i++)
+		a->skel->bss->refresh_after_ns[i] = refresh_ns(a, i);
+	tick(a);
+	pfc_state_end(a->st);
+	/*
+	 * A standby was forked with the agent's episodes of that moment:
+	 * their starts are stale, and a stale start would stand for the
+	 * next episode's. It learns afresh (pfc_poll.h).
+	 */
+	memset(a->expect, 0, sizeof(a->expect));
+	a->polling = false;
+	/* A dead agent's standby: it may have died polling. */
+	__atomic_store_n(&a->skel->bss->agent_polling, 0, __ATOMIC_SEQ_CST);
+	pfc_keeper_start(a);
+}
+
 int pfc_loop(struct agent *a)
 {
 	struct pfc_ring_pos rp = { 0 };
 	struct mnl_socket *links = NULL;
 	struct ring_buffer *rb;
-	int ep, sfd, tfd, rfd, lfd, r = 0, i;
+	struct loop_fds f;
+	int ep, sfd, tfd, rfd, lfd, r = 0;
 	bool stop = false;
 	sigset_t mask;
 
@@ -648,23 +713,8 @@ int pfc_loop(struct agent *a)
 		r = -errno;
 		goto out;
 	}
-	pfc_state_begin(a->st);
-	pfc_idle_leave(a); /* a dead agent's standby: its flag may be set */
-	pfc_beat_start(a);
-	for (i = 0; i < a->cfg->nports; i++)
-		a->skel->bss->refresh_after_ns[i] = refresh_ns(a, i);
-	tick(a);
-	pfc_state_end(a->st);
-	/*
-	 * A standby was forked with the agent's episodes of that moment:
-	 * their starts are stale, and a stale start would stand for the
-	 * next episode's. It learns afresh (pfc_poll.h).
-	 */
-	memset(a->expect, 0, sizeof(a->expect));
-	a->polling = false;
-	/* A dead agent's standby: it may have died polling. */
-	__atomic_store_n(&a->skel->bss->agent_polling, 0, __ATOMIC_SEQ_CST);
-	pfc_keeper_start(a);
+	loop_start(a);
+	f = (struct loop_fds){ ep, rfd, sfd, tfd, lfd, rb, links };
 	while (!stop) {
 		struct epoll_event evs[4];
 		uint64_t poll_at;
@@ -699,36 +749,7 @@ int pfc_loop(struct agent *a)
 		pfc_idle_leave(a);
 		if (a->polling || pending)
 			ring_buffer__consume(rb);
-		for (i = 0; i < n; i++) {
-			int fd = evs[i].data.fd;
-
-			if (fd == rfd) {
-				ring_buffer__consume(rb);
-			} else if (fd == tfd) {
-				uint64_t x;
-
-				if (read(tfd, &x, sizeof(x)) < 0 &&
-				    errno != EAGAIN)
-					r = -errno;
-			} else if (fd == lfd) {
-				r = port_gone(a, links);
-				stop = stop || r;
-			} else if (fd == a->standby_fd) {
-				epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL);
-				if (!pfc_standby_died(a))
-					add_fd(ep, a->standby_fd);
-			} else if (fd == sfd) {
-				struct signalfd_siginfo si;
-
-				if (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-					if (si.ssi_signo == SIGUSR1)
-						a->tick_at =
-							0; /* `show` wants fresh numbers */
-					else
-						stop = true;
-				}
-			}
-		}
+		r = on_events(a, &f, evs, n, &stop) ?: r;
 		timers(a);
 		pfc_keeper_update(a);
 		pfc_idle_enter(a);
