@@ -112,8 +112,9 @@ static int name_width(const json_t *per)
 	json_t *v;
 	int w = 6;
 
-	json_object_foreach((json_t *)per, name, v) if ((int)strlen(name) > w)
-		w = (int)strlen(name);
+	json_object_foreach((json_t *)per, name, v)
+		if ((int)strlen(name) > w)
+			w = (int)strlen(name);
 	return w;
 }
 
@@ -125,8 +126,7 @@ static void print_table(FILE *f, const json_t *per, int top)
 
 	fprintf(f, "\n%-*s %8s %8s %8s\n", w, "switch", "classify", "rewrite",
 		"rules");
-	json_object_foreach((json_t *)per, name, v)
-	{
+	json_object_foreach((json_t *)per, name, v) {
 		if (top && i++ >= top)
 			break;
 		fprintf(f, "%-*s %8lld %8lld %8lld\n", w, name,
@@ -143,7 +143,8 @@ static const char *smallest(const json_t *per)
 	const char *name, *last = "";
 	json_t *v;
 
-	json_object_foreach((json_t *)per, name, v) last = name;
+	json_object_foreach((json_t *)per, name, v)
+		last = name;
 	return last;
 }
 

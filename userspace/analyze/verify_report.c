@@ -114,8 +114,7 @@ static void print_cycle(FILE *f, const json_t *cycle, const char *elp_file)
 	const json_t *ed, *from, *to;
 	size_t k;
 
-	json_array_foreach(cycle, k, ed)
-	{
+	json_array_foreach(cycle, k, ed) {
 		from = json_object_get(ed, "from");
 		to = json_object_get(ed, "to");
 		fprintf(f,
@@ -142,7 +141,8 @@ static long long problems_of(const json_t *probs, const char *kind)
 	long long n = 0;
 	size_t i;
 
-	json_array_foreach(probs, i, p) n += !strcmp(jget_str(p, "kind"), kind);
+	json_array_foreach(probs, i, p)
+		n += !strcmp(jget_str(p, "kind"), kind);
 	return n;
 }
 
@@ -169,8 +169,7 @@ void verify_json_print(FILE *f, const json_t *o, const char *elp_file)
 	size_t i;
 
 	print_header(f, o);
-	json_array_foreach(probs, i, p)
-	{
+	json_array_foreach(probs, i, p) {
 		fprintf(f, "%s\n", jget_str(p, "message"));
 		if (!strcmp(jget_str(p, "kind"), "cycle"))
 			print_cycle(f, json_object_get(o, "cycle"), elp_file);

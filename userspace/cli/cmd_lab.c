@@ -103,8 +103,7 @@ static void plan_print(const json_t *plan)
 		       jget_str(v, "peer_port"));
 	json_object_foreach((json_t *)json_object_get(plan, "hosts"), name, v)
 		printf("host %s %s\n", name, json_string_value(v));
-	json_array_foreach(json_object_get(plan, "routes"), i, v)
-	{
+	json_array_foreach(json_object_get(plan, "routes"), i, v) {
 		printf("route %s %s", jget_str(v, "node"),
 		       jget_str(v, "dst_addr"));
 		json_array_foreach(json_object_get(v, "nexthops"), k, nh)

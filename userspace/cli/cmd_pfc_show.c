@@ -68,9 +68,9 @@ static const char *prios_str(const json_t *ll, char *buf, size_t len)
 	json_t *v;
 
 	buf[0] = '\0';
-	json_array_foreach(ll, i, v) n +=
-		snprintf(buf + n, len - n, "%s%lld", i ? "," : "",
-			 json_integer_value(v));
+	json_array_foreach(ll, i, v)
+		n += snprintf(buf + n, len - n, "%s%lld", i ? "," : "",
+			      json_integer_value(v));
 	return n ? buf : "none";
 }
 
@@ -193,13 +193,13 @@ static void show_plain(const json_t *o)
 	size_t i, p;
 
 	show_header(o);
-	json_array_foreach(json_object_get(o, "ports"), i, port)
-	{
+	json_array_foreach(json_object_get(o, "ports"), i, port) {
 		printf("port %s (%s), %.0f Mbit/s, dcb %s\n",
 		       jget_str(port, "name"), jget_str(port, "ifname"),
 		       jget_int(port, "rate_bps") / 1e6, jget_str(port, "dcb"));
-		json_array_foreach(json_object_get(port, "prios"), p,
-				   pr) if (active(pr)) show_prio(pr);
+		json_array_foreach(json_object_get(port, "prios"), p, pr)
+			if (active(pr))
+				show_prio(pr);
 	}
 	printf("totals: pfc tx %lld rx %lld, xoff %lld, buffered %lld B, "
 	       "lossless drops %lld, lossy drops %lld, lost to failures %lld, "

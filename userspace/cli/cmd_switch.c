@@ -82,12 +82,12 @@ static void print_cycle(json_t *u, bool updated)
 		"%s: the union of the attached and the new rules has "
 		"a cyclic buffer dependency of %zu buffers:\n",
 		updated ? "Warning" : "Error", json_array_size(cycle));
-	json_array_foreach(cycle, i, e) fprintf(
-		stderr,
-		"  %s prio %lld -> %s prio %lld  (tag %lld -> %lld, %s rules)\n",
-		JSTR(e, "from"), JINT(e, "from_priority"), JSTR(e, "to"),
-		JINT(e, "to_priority"), JINT(e, "tag"), JINT(e, "new_tag"),
-		JSTR(e, "rules"));
+	json_array_foreach(cycle, i, e)
+		fprintf(stderr,
+			"  %s prio %lld -> %s prio %lld  (tag %lld -> %lld, %s rules)\n",
+			JSTR(e, "from"), JINT(e, "from_priority"),
+			JSTR(e, "to"), JINT(e, "to_priority"), JINT(e, "tag"),
+			JINT(e, "new_tag"), JSTR(e, "rules"));
 	if (!updated)
 		fprintf(stderr,
 			"not updated: while switches change over, this "
@@ -128,12 +128,13 @@ static void print_counters(json_t *arr, const char *dir)
 	json_t *c;
 	size_t i;
 
-	json_array_foreach(arr, i, c) printf(
-		"    %-3s tag %2lld %-8s %12lld packets %14lld bytes\n", dir,
-		JINT(c, "tag"),
-		json_is_true(json_object_get(c, "lossless")) ? "lossless" :
-							       "lossy",
-		JINT(c, "packets"), JINT(c, "bytes"));
+	json_array_foreach(arr, i, c)
+		printf("    %-3s tag %2lld %-8s %12lld packets %14lld bytes\n",
+		       dir, JINT(c, "tag"),
+		       json_is_true(json_object_get(c, "lossless")) ?
+			       "lossless" :
+			       "lossy",
+		       JINT(c, "packets"), JINT(c, "bytes"));
 }
 
 static void print_port(json_t *port)
@@ -146,9 +147,9 @@ static void print_port(json_t *port)
 	print_counters(json_object_get(port, "in"), "in");
 	print_counters(json_object_get(port, "out"), "out");
 	printf("    lossy:");
-	json_object_foreach(json_object_get(port, "lossy"), key,
-			    v) if (json_integer_value(v))
-		printf(" %s %lld", key, json_integer_value(v));
+	json_object_foreach(json_object_get(port, "lossy"), key, v)
+		if (json_integer_value(v))
+			printf(" %s %lld", key, json_integer_value(v));
 	printf("  pfc %lld  pause %lld  non-ip %lld\n",
 	       JINT(port, "pfc_frames"), JINT(port, "pause_frames"),
 	       JINT(port, "non_ip"));

@@ -196,8 +196,7 @@ static json_t *link_set(json_t *doc)
 	const char *a, *b;
 	size_t i;
 
-	json_array_foreach(json_object_get(doc, "links"), i, l)
-	{
+	json_array_foreach(json_object_get(doc, "links"), i, l) {
 		a = json_string_value(json_array_get(l, 0)) ?: "";
 		b = json_string_value(json_array_get(l, 1)) ?: "";
 		if (strcmp(a, b) > 0) {

@@ -225,8 +225,7 @@ struct dp_port *dp_state_ports(json_t *state, int *n)
 
 	*n = json_array_size(arr);
 	ports = xcalloc(*n + 1, sizeof(*ports));
-	json_array_foreach(arr, i, v)
-	{
+	json_array_foreach(arr, i, v) {
 		ports[i].name = xstrdup(
 			json_string_value(json_object_get(v, "port")) ?: "?");
 		ports[i].ifname = xstrdup(

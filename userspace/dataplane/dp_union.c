@@ -42,8 +42,7 @@ int dp_links_from_json(json_t *doc, const char *file, struct dp_links *l)
 			"links: expected an array of [\"node:port\", \"node:port\"]");
 		return -1;
 	}
-	json_array_foreach(links, i, v)
-	{
+	json_array_foreach(links, i, v) {
 		if (!json_is_array(v) || json_array_size(v) != 2 ||
 		    !endpoint_ok(json_array_get(v, 0)) ||
 		    !endpoint_ok(json_array_get(v, 1))) {

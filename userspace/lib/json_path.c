@@ -95,8 +95,7 @@ bool jp_known_keys(struct jpath *c, json_t *obj, const char *const *allowed)
 	json_t *v;
 	int i;
 
-	json_object_foreach(obj, key, v)
-	{
+	json_object_foreach(obj, key, v) {
 		for (i = 0; allowed[i] && strcmp(allowed[i], key); i++)
 			;
 		if (!allowed[i])

@@ -141,8 +141,7 @@ static void node_prios(struct prom *p, const char *node, json_t *doc)
 	size_t i, k;
 
 	l[1] = (struct prom_label){ "priority", prio_s };
-	json_array_foreach(json_object_get(doc, "xoff"), i, v)
-	{
+	json_array_foreach(json_object_get(doc, "xoff"), i, v) {
 		bool lossless = false;
 
 		snprintf(prio_s, sizeof(prio_s), "%zu", i);

@@ -25,8 +25,7 @@ static void tag_counters(struct prom *p, const struct prom_label *port,
 
 	l[2] = (struct prom_label){ "direction", dir };
 	l[3] = (struct prom_label){ "tag", tag };
-	json_array_foreach(arr, i, c)
-	{
+	json_array_foreach(arr, i, c) {
 		snprintf(tag, sizeof(tag), "%lld",
 			 json_integer_value(json_object_get(c, "tag")));
 		l[4] = (struct prom_label){
@@ -61,8 +60,7 @@ static void port_metrics(struct prom *p, const char *node, json_t *port)
 		 "A switch port and its interface (always 1).", l, 4, 1);
 	tag_counters(p, l, json_object_get(port, "in"), "in");
 	tag_counters(p, l, json_object_get(port, "out"), "out");
-	json_object_foreach(lossy, reason, v)
-	{
+	json_object_foreach(lossy, reason, v) {
 		l[2] = (struct prom_label){ "reason", reason };
 		prom_add(p, "tagger_switch_lossy_total", PROM_COUNTER,
 			 "Packets a switch port demoted to lossy, by reason.",

@@ -187,8 +187,7 @@ static void put_sample(FILE *f, const char *name, json_t *s)
 	bool first = true;
 
 	fputs(name, f);
-	json_object_foreach(labels, k, v)
-	{
+	json_object_foreach(labels, k, v) {
 		fprintf(f, "%s%s=\"", first ? "{" : ",", k);
 		put_escaped(f, json_string_value(v), false);
 		fputc('"', f);
@@ -204,8 +203,7 @@ void prom_write(const struct prom *p, FILE *f)
 	json_t *fam, *s;
 	size_t i, k;
 
-	json_array_foreach(p->fams, i, fam)
-	{
+	json_array_foreach(p->fams, i, fam) {
 		const char *name =
 			json_string_value(json_object_get(fam, "name"));
 

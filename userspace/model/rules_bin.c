@@ -94,8 +94,7 @@ int rules_bin_links_ok(json_t *links)
 		return -1;
 	if (!json_is_array(links))
 		return 0;
-	json_array_foreach(links, i, l)
-	{
+	json_array_foreach(links, i, l) {
 		if (!json_is_array(l) || json_array_size(l) != 2 ||
 		    !end_ok(json_array_get(l, 0)) ||
 		    !end_ok(json_array_get(l, 1)))
@@ -116,8 +115,7 @@ int rules_bin_write(FILE *f, const struct rules *r, json_t *links)
 		return -EINVAL;
 	if (json_is_array(links))
 		h.flags |= BIN_F_LINKS;
-	json_array_foreach(links, i, l)
-	{
+	json_array_foreach(links, i, l) {
 		put_str(&body, &len, &cap,
 			json_string_value(json_array_get(l, 0)));
 		put_str(&body, &len, &cap,

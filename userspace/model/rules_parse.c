@@ -89,8 +89,7 @@ static bool parse_tags(struct ctx *c, json_t *root)
 	if (!jp_want_type(&c->jp, arr, JSON_ARRAY, "an array"))
 		goto fail;
 	r->tags = xcalloc(json_array_size(arr) + 1, sizeof(*r->tags));
-	json_array_foreach(arr, i, v)
-	{
+	json_array_foreach(arr, i, v) {
 		o = jp_enter_index(&c->jp, i);
 		if (!parse_tag(c, v))
 			goto fail;
@@ -131,8 +130,7 @@ static bool parse_classes(struct ctx *c, json_t *root)
 	}
 	r->class_ids = xcalloc(json_array_size(arr) + 1, sizeof(int));
 	r->class_tags = xcalloc(json_array_size(arr) + 1, sizeof(int));
-	json_array_foreach(arr, i, v)
-	{
+	json_array_foreach(arr, i, v) {
 		o = jp_enter_index(&c->jp, i);
 		ok = parse_class(c, v, (int)i);
 		jp_leave(&c->jp, o);
@@ -155,8 +153,7 @@ static bool parse_host_classes(struct ctx *c, json_t *v, struct rules_host *h)
 			    json_array_size(arr), c->r->nclasses);
 	if (ok)
 		h->classes = xcalloc(c->r->nclasses + 1, sizeof(int));
-	json_array_foreach(arr, i, x)
-	{
+	json_array_foreach(arr, i, x) {
 		if (!ok)
 			break;
 		o = jp_enter_index(&c->jp, i);
@@ -210,8 +207,7 @@ static bool parse_nodes(struct ctx *c, json_t *root, const char *key,
 		return false;
 	}
 	*arr = xcalloc(json_object_size(obj) + 1, size);
-	json_object_foreach(obj, name, v)
-	{
+	json_object_foreach(obj, name, v) {
 		o = jp_enter_key(&c->jp, name);
 		ok = one(c, name, v);
 		jp_leave(&c->jp, o);
@@ -308,8 +304,7 @@ static bool parse_ports(struct ctx *c, json_t *v, int sw)
 		return false;
 	}
 	s->ports = xcalloc(json_array_size(arr) + 1, sizeof(*s->ports));
-	json_array_foreach(arr, i, x)
-	{
+	json_array_foreach(arr, i, x) {
 		const char *name = json_string_value(x);
 
 		o = jp_enter_index(&c->jp, i);
@@ -406,8 +401,7 @@ static bool parse_table(struct ctx *c, json_t *sv, int sw, const char *key)
 		s->classify = xcalloc(n, sizeof(*s->classify));
 	else
 		s->rewrite = xcalloc(n, sizeof(*s->rewrite));
-	json_array_foreach(arr, i, v)
-	{
+	json_array_foreach(arr, i, v) {
 		o = jp_enter_index(&c->jp, i);
 		ok = is_classify ? parse_classify_rule(c, v, sw, (int)i) :
 				   parse_rewrite_rule(c, v, sw, (int)i);
