@@ -12,6 +12,7 @@
 #include "cli/cmd_pfc.h"
 #include "cli/opts.h"
 #include "lib/log.h"
+#include "lib/units.h"
 #include "lib/util.h"
 #include "pfc/pfc_config.h"
 #include "pfc/pfc_frame.h"
@@ -40,7 +41,7 @@ static int per_prio(const char *s, uint64_t out[PFC_PRIOS])
 	int r = 0, p;
 
 	if (!strchr(s, ':')) {
-		if (!pfc_parse_size(s, &v))
+		if (!parse_size(s, &v))
 			return -1;
 		for (p = 0; p < PFC_PRIOS; p++)
 			out[p] = v;
@@ -57,7 +58,7 @@ static int per_prio(const char *s, uint64_t out[PFC_PRIOS])
 		else {
 			*c = '\0';
 			if (!parse_uint(tok, 7, &prio) ||
-			    !pfc_parse_size(c + 1, &v))
+			    !parse_size(c + 1, &v))
 				r = -1;
 			else
 				out[prio] = v;
@@ -82,7 +83,7 @@ static int parse_port(struct pfc_config *c, const char *arg)
 	at = strchr(buf, '@');
 	if (at) {
 		*at++ = '\0';
-		if (!pfc_parse_rate(at, &pc->rate_bps))
+		if (!parse_rate(at, &pc->rate_bps))
 			return usage_err(pfc_help, "bad rate \"%s\"", at);
 	}
 	eq = strchr(buf, '=');

@@ -7,7 +7,7 @@
 
 #include "lib/log.h"
 #include "cli/opts.h"
-#include "pfc/pfc_config.h"
+#include "lib/units.h"
 #include "lib/util.h"
 
 bool opt_number(const char *name, const char *s, long min, long max, int *out)
@@ -114,7 +114,7 @@ static bool set_bytes(const struct opt *o, const char *val)
 	bool rate = o->type == OPT_RATE;
 	uint64_t v;
 
-	if (!(rate ? pfc_parse_rate(val, &v) : pfc_parse_size(val, &v)) ||
+	if (!(rate ? parse_rate(val, &v) : parse_size(val, &v)) ||
 	    v < (uint64_t)o->min) {
 		p_err("%s wants a %s, not \"%s\"", o->name,
 		      rate ? "rate (100mbit, 1gbit)" : "size (1500, 64k, 1m)",
