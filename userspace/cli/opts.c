@@ -273,7 +273,7 @@ static void print_table(const struct opt *opts)
 	const struct opt_enum *e;
 
 	for (o = opts; o && o->name; o++) {
-		printf("%s", o->name);
+		printf("opt %s", o->name);
 		for (e = o->type == OPT_ENUM ? o->names : NULL; e && e->name;
 		     e++)
 			printf(" %s", e->name);
@@ -326,6 +326,9 @@ int opts_take(int *argc, char **argv, const char *name, char **val)
 {
 	size_t len = strlen(name);
 	int i, w;
+
+	if (getenv("TAGGER_OPTS_TABLE")) /* part of the command's table */
+		printf("opt %s\n", name);
 
 	for (i = 0; i < *argc; i++) {
 		int used;

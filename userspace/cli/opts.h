@@ -26,13 +26,14 @@
  *       "x"?", "--pods wants a number from 1 to 1000, not "x"").
  *       Positional words may be interleaved with options.
  *       Under $TAGGER_OPTS_TABLE, it prints the table instead (one
- *       line per option: the name, then an enum's values) and exits 0:
+ *       line per option: "opt", the name, an enum's values) and exits 0:
  *       tools/check-man-options.py compares that with the man pages.
  *   opts_usage(f, opts)
  *       one line per option: "  --name METAVAR  help" (aligned).
  *   opts_take(&argc, argv, name, &val)
  *       removes "name VALUE" / "name=VALUE" from argv (options every kind
  *       shares, such as -o); 1 if found, 0 if not, -1 if VALUE is missing.
+ *       Under $TAGGER_OPTS_TABLE, it prints "opt name" first.
  *   opt_number(name, s, min, max, &out)   one strict number, with p_err()
  *   opt_u64(name, s, &out)                 a 64-bit number (seeds)
  */
