@@ -226,7 +226,8 @@ clean: ## remove build/
 #
 #   make man        render Documentation/*.rst into build/man/ (rst2man)
 #   make deb        build/deb/tagger_<version>_<arch>.deb (debhelper, out of tree)
-#   make test-docs  help, man pages and completion agree; pages render cleanly
+#   make test-docs  help, man pages and completion agree; pages render cleanly;
+#                   every option table agrees with its man page's OPTIONS
 #   make test-deb   install the .deb, use it, purge it (root; changes the machine)
 
 # The version: VERSION is the one place; tagger --version prints it.
@@ -273,6 +274,7 @@ deb:
 
 test-docs: $(TAGGER) man
 	$(Q)bash tests/shell/test_docs.sh
+	$(Q)bash tests/shell/test_man_options.sh
 
 test-deb: deb
 	$(Q)bash tests/shell/test_deb.sh

@@ -191,7 +191,9 @@ for obj in objects:
         for name, vals in re.findall(r"([A-Z]+) := \{([^}]*)\}", l):
             defs[name] = [x for x in vals.replace("|", " ").split()]
     full_usage = " ".join(usage_all)
-    for opt, vals in re.findall(r"(--[a-z][a-z0-9-]*) \{([^}]*)\}", full_usage):
+    # an enum's values: on a command line, or in the OPTIONS list that
+    # follows the usage (generated from the option table)
+    for opt, vals in re.findall(r"(--[a-z][a-z0-9-]*) \{([^}]*)\}", full_usage + "\n" + h):
         enums[opt] = vals.replace("|", " ").split()
     for opt, vals in re.findall(r"(--[a-z][a-z0-9-]*)[ =]([a-z0-9=.-]+(?:\|[A-Za-z0-9=.-]+)+)", full_usage):
         enums[opt] = vals.split("|")

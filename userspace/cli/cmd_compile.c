@@ -36,7 +36,7 @@ struct compile_cli {
 static int help(int argc, char **argv)
 {
 	fprintf(stderr,
-		"Usage: %s [-j] compile TOPO ELP [ -o RULES.json ] [ OPTIONS ]\n"
+		"Usage: %s [-j] compile TOPO ELP [ { -o | --output } RULES.json ] [ OPTIONS ]\n"
 		"OPTIONS := { --algorithm { best | order | greedy | brute | clos } |\n"
 		"             --classes N | --priorities LIST | --dscp LIST |\n"
 		"             --lossy-priority P | --lossy-dscp D | --strict | --compress |\n"

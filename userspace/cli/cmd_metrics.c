@@ -13,45 +13,9 @@
 #include "lib/outfile.h"
 #include "lib/util.h"
 
-static int help(int argc, char **argv)
-{
-	if (json_output) {
-		json_emit(json_null());
-		return 0;
-	}
-	fprintf(stderr,
-		"Usage: %1$s [-j] metrics show [NODES] [-o FILE]\n"
-		"       %1$s [-j] metrics serve [--listen ADDR[:PORT]] [--max-connections N] [NODES]\n"
-		"where  NODES := [--switch NAME]... [--pfc NAME]... [--bpf-root DIR]\n"
-		"\n"
-		"The counters of `switch show` and `pfc show` as Prometheus metrics\n"
-		"(text format 0.0.4): tagger_switch_* per port, direction, tag and\n"
-		"lossy reason, tagger_pfc_* per port and priority, agent health.\n"
-		"show prints them once (-o FILE: written whole or not at all, for\n"
-		"node_exporter's textfile collector; -j: the metrics as JSON).\n"
-		"serve answers GET /metrics on ADDR:PORT (default 127.0.0.1:%2$d; port\n"
-		"0: any free one; IPv6 as [ADDR]:PORT) until SIGTERM or SIGINT, and\n"
-		"first prints the address it listens on. It serves its connections\n"
-		"together, each with its own 5 s budget for its request and 5 s for\n"
-		"the answer; a malformed request gets 400 at once. At most N\n"
-		"connections are open (default %4$d, 1 to %5$d): one more closes\n"
-		"the oldest that has not sent a whole request first. One collection\n"
-		"answers every request waiting for it.\n"
-		"Without --switch or --pfc: every switch under the bpffs root (DIR,\n"
-		"$TAGGER_BPF_ROOT or %3$s) and every pause agent\n"
-		"($TAGGER_PFC_DIR or /run/tagger/pfc) of this network namespace,\n"
-		"looked up again at every scrape.\n"
-		"Exit status: 0 ok, 2 bad usage; a node that cannot be read: that of\n"
-		"its `show` (serve reports it as tagger_metrics_collect_success 0);\n"
-		"3 if -o cannot be written or serve cannot listen.\n"
-		"Every option is --name V or --name=V.\n",
-		bin_name, METRICS_HTTP_PORT, DP_DEFAULT_ROOT,
-		METRICS_HTTP_MAX_CONNS, METRICS_HTTP_MAX_CONNS_LIMIT);
-	return 0;
-}
-
 struct opts {
 	struct metrics_nodes nodes;
+	const char *root;
 	const char *out; /* show */
 	const char *listen; /* serve */
 	int max_conns; /* serve */
@@ -71,44 +35,109 @@ static int node_opt(const struct opt *opt, const char *val)
 }
 
 /*
+ * The options of show (serve false) or serve, into o: NODES, then the
+ * verb's own from t[NNODES]; t ends with { 0 }.
+ */
+#define NNODES 3
+#define NOPTS (NNODES + 2)
+static void verb_opts(struct opt t[NOPTS + 1], struct opts *o, bool serve)
+{
+	const struct opt nodes[NNODES] = {
+		OPT_FUNC("--switch", node_opt, &o->nodes, "NAME",
+			 "a switch to read; repeatable"),
+		OPT_FUNC("--pfc", node_opt, &o->nodes, "NAME",
+			 "a pause agent to read; repeatable"),
+		OPT_STR("--bpf-root", &o->root, "DIR",
+			"the switches' bpffs root"),
+	};
+	const struct opt show[] = {
+		OPT_STR("-o", &o->out, "FILE", "write to FILE, atomically"),
+		{ 0 },
+	};
+	const struct opt serve_opts[] = {
+		OPT_STR("--listen", &o->listen, "ADDR[:PORT]",
+			"the address to listen on"),
+		OPT_INT("--max-connections", &o->max_conns, 1,
+			METRICS_HTTP_MAX_CONNS_LIMIT, "N",
+			"connections open at once"),
+		{ 0 },
+	};
+
+	memset(t, 0, (NOPTS + 1) * sizeof(*t));
+	memcpy(t, nodes, sizeof(nodes));
+	if (serve)
+		memcpy(t + NNODES, serve_opts, sizeof(serve_opts));
+	else
+		memcpy(t + NNODES, show, sizeof(show));
+}
+
+static int help(int argc, char **argv)
+{
+	struct opt t[NOPTS + 1];
+	struct opts o;
+
+	if (json_output)
+		return 0;
+	fprintf(stderr,
+		"Usage: %1$s [-j] metrics show [NODES] [-o FILE]\n"
+		"       %1$s [-j] metrics serve [--listen ADDR[:PORT]] [--max-connections N] [NODES]\n"
+		"where  NODES := [--switch NAME]... [--pfc NAME]... [--bpf-root DIR]\n"
+		"\n"
+		"NODES:\n",
+		bin_name);
+	verb_opts(t, &o, false);
+	t[NNODES] = (struct opt){ 0 };
+	opts_usage(stderr, t);
+	fprintf(stderr, "show:\n");
+	verb_opts(t, &o, false);
+	opts_usage(stderr, t + NNODES);
+	fprintf(stderr, "serve:\n");
+	verb_opts(t, &o, true);
+	opts_usage(stderr, t + NNODES);
+	fprintf(stderr,
+		"\n"
+		"The counters of `switch show` and `pfc show` as Prometheus metrics\n"
+		"(text format 0.0.4): tagger_switch_* per port, direction, tag and\n"
+		"lossy reason, tagger_pfc_* per port and priority, agent health.\n"
+		"show prints them once (-o FILE: written whole or not at all, for\n"
+		"node_exporter's textfile collector; -j: the metrics as JSON).\n"
+		"serve answers GET /metrics on ADDR:PORT (default 127.0.0.1:%1$d; port\n"
+		"0: any free one; IPv6 as [ADDR]:PORT) until SIGTERM or SIGINT, and\n"
+		"first prints the address it listens on. It serves its connections\n"
+		"together, each with its own 5 s budget for its request and 5 s for\n"
+		"the answer; a malformed request gets 400 at once. At most N\n"
+		"connections are open (default %3$d, 1 to %4$d): one more closes\n"
+		"the oldest that has not sent a whole request first. One collection\n"
+		"answers every request waiting for it.\n"
+		"Without --switch or --pfc: every switch under the bpffs root (DIR,\n"
+		"$TAGGER_BPF_ROOT or %2$s) and every pause agent\n"
+		"($TAGGER_PFC_DIR or /run/tagger/pfc) of this network namespace,\n"
+		"looked up again at every scrape.\n"
+		"Exit status: 0 ok, 2 bad usage; a node that cannot be read: that of\n"
+		"its `show` (serve reports it as tagger_metrics_collect_success 0);\n"
+		"3 if -o cannot be written or serve cannot listen.\n"
+		"Every option is --name V or --name=V.\n",
+		METRICS_HTTP_PORT, DP_DEFAULT_ROOT, METRICS_HTTP_MAX_CONNS,
+		METRICS_HTTP_MAX_CONNS_LIMIT);
+	return 0;
+}
+
+/*
  * NODES and the options of one verb (-o FILE for show, --listen ADDR and
  * --max-connections N for serve): 0, an exit code after the message, or
  * -1 when the help was asked for (exit 0).
  */
-static int parse(int argc, char **argv, const char *verb_opt, struct opts *o)
+static int parse(int argc, char **argv, bool serve, struct opts *o)
 {
-	const char *root = NULL;
-	bool serve = strcmp(verb_opt, "-o");
-	int i;
-	const struct opt opts[] = {
-		{ .name = "--switch",
-		  .type = OPT_FUNC,
-		  .out = &o->nodes,
-		  .func = node_opt },
-		{ .name = "--pfc",
-		  .type = OPT_FUNC,
-		  .out = &o->nodes,
-		  .func = node_opt },
-		{ .name = "--bpf-root", .type = OPT_STR, .out = &root },
-		{ .name = verb_opt,
-		  .type = OPT_STR,
-		  .out = serve ? &o->listen : &o->out },
-		/* show has none: its NULL name ends the table here */
-		{ .name = serve ? "--max-connections" : NULL,
-		  .type = OPT_INT,
-		  .min = 1,
-		  .max = METRICS_HTTP_MAX_CONNS_LIMIT,
-		  .out = &o->max_conns },
-		{ 0 }
-	};
+	struct opt t[NOPTS + 1];
 
-	for (i = 0; i < argc; i++)
-		if (is_help(argv[i]))
-			return help(0, NULL) ?: -1;
-	if (opts_parse(opts, argc, argv, NULL, 0, NULL))
+	if (argc && is_help(argv[0]))
+		return help(0, NULL) ?: -1;
+	verb_opts(t, o, serve);
+	if (opts_parse(t, argc, argv, NULL, 0, NULL))
 		return usage_help(help);
-	if (root)
-		dp_root_set(root);
+	if (o->root)
+		dp_root_set(o->root);
 	o->nodes.discover =
 		!o->nodes.n[METRICS_SWITCH] && !o->nodes.n[METRICS_PFC];
 	return 0;
@@ -131,7 +160,7 @@ static int do_show(int argc, char **argv)
 	struct opts o = { 0 };
 	struct outfile out;
 	struct prom *p;
-	int r = parse(argc, argv, "-o", &o);
+	int r = parse(argc, argv, false, &o);
 
 	if (r)
 		goto done;
@@ -167,7 +196,7 @@ static int do_serve(int argc, char **argv)
 	struct opts o = { .max_conns = METRICS_HTTP_MAX_CONNS };
 	char bound[80];
 	socklen_t len;
-	int r = parse(argc, argv, "--listen", &o), fd;
+	int r = parse(argc, argv, true, &o), fd;
 
 	if (r)
 		goto done;

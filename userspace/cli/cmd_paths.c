@@ -230,10 +230,8 @@ static int help(int argc, char **argv)
 {
 	const struct paths_kind *k;
 
-	if (json_output) {
-		json_emit(json_null());
+	if (json_output) /* main() prints the null */
 		return 0;
-	}
 	fprintf(stderr,
 		"Usage: %s [-j] paths KIND TOPO [--between hosts|switches|tors] [OPTIONS] [-o FILE]\n",
 		bin_name);
@@ -262,10 +260,8 @@ static int kind_help(int argc, char **argv)
 {
 	const struct paths_kind *k = kind_help_of;
 
-	if (json_output) {
-		json_emit(json_null());
+	if (json_output) /* main() prints the null */
 		return 0;
-	}
 	fprintf(stderr,
 		"Usage: %s [-j] paths %s%s TOPO [--between hosts|switches|tors]%s%s [-o FILE]\n\n%s\n",
 		bin_name, k->name, k->k_max ? "=K" : "", *k->usage ? " " : "",

@@ -13,10 +13,8 @@
 
 static int stats_help(int argc, char **argv)
 {
-	if (json_output) {
-		json_emit(json_null());
+	if (json_output) /* main() prints the null */
 		return 0;
-	}
 	fprintf(stderr,
 		"Usage: %s [-j] paths stats TOPO ELP\n"
 		"\n"

@@ -41,21 +41,18 @@ int pfc_help(int argc, char **argv)
 		"       %1$s [-j] pfc headroom [--rate RATE] [{ --mtu BYTES | --frame BYTES }]\n"
 		"                    [LINK...] [--lossless PRIOS] [--ports N [--buffer B]]\n"
 		"       %1$s pfc help\n"
-		"where  OPTIONS := { --rate RATE | --lossless PRIOS | --xoff B |\n"
-		"                    --xon B | --headroom B | --quanta Q | LINK |\n"
-		"                    --sched { wrr | strict } | --weights W0,...,W7 |\n"
-		"                    --watchdog-ms MS | --watchdog-restore-ms MS |\n"
-		"                    --watchdog-action { report | ignore | drop } |\n"
-		"                    --backend { auto | mqprio | htb | dcb } |\n"
-		"                    --dscp-map DSCP:PRIO,... | --lossless-limit B |\n"
-		"                    --lossy-limit B | --keep-offloads | --slow-pause |\n"
-		"                    --rt-prio N | --cpu-latency { US | none } |\n"
-		"                    --busy-poll US | --trace FILE | --dir DIR }\n"
-		"       LINK := { --cable METERS | --t-pro { TIME | Nq } | --t-resp TIME }\n"
+		"where  LINK := { --cable METERS | --t-pro { TIME | Nq } | --t-resp TIME }\n"
 		"       RATE := tc rate (100mbit, 1gbit); B := bytes (64k) or\n"
 		"               PRIO:BYTES,... per priority; PRIOS := 3,4 | 0-7 | none\n"
 		"       TIME := microseconds (1.5) or with a unit (768ns, 1ms)\n"
 		"       Every option is --opt V or --opt=V.\n"
+		"\n"
+		"OPTIONS of the agent:\n",
+		bin_name);
+	pfc_options_usage(stderr, false);
+	fprintf(stderr, "headroom takes --rate, --lossless and LINK, and:\n");
+	pfc_options_usage(stderr, true);
+	fprintf(stderr,
 		"\n"
 		"The agent manages the ports of node NAME in the current network\n"
 		"namespace until SIGINT/SIGTERM or `pfc stop`; its state is in\n"

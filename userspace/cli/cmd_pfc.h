@@ -14,11 +14,17 @@
  *                                            ports into c; 0 or an exit code
  *                                            after the message
  *   pfc_headroom_args(c, &h, argc, argv)     the same for `headroom`
+ *   pfc_options_usage(f, headroom)           the agent's options, or those
+ *                                            headroom does not share with
+ *                                            it, from the tables that
+ *                                            pfc_*_args() parse with
  */
 #ifndef __TAGGER_PFC_CMD_H
 #define __TAGGER_PFC_CMD_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <jansson.h>
 
@@ -40,5 +46,6 @@ int pfc_agent_args(struct pfc_config *c, int argc, char **argv,
 		   const char **trace, const char **dir);
 int pfc_headroom_args(struct pfc_config *c, struct pfc_headroom_args *h,
 		      int argc, char **argv);
+void pfc_options_usage(FILE *f, bool headroom);
 
 #endif /* __TAGGER_PFC_CMD_H */

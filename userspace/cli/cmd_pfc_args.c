@@ -12,6 +12,7 @@
 #include "cli/cmd_pfc.h"
 #include "cli/opts.h"
 #include "lib/log.h"
+#include "lib/units.h"
 #include "lib/util.h"
 #include "pfc/pfc_config.h"
 #include "pfc/pfc_frame.h"
@@ -40,7 +41,7 @@ static int per_prio(const char *s, uint64_t out[PFC_PRIOS])
 	int r = 0, p;
 
 	if (!strchr(s, ':')) {
-		if (!pfc_parse_size(s, &v))
+		if (!parse_size(s, &v))
 			return -1;
 		for (p = 0; p < PFC_PRIOS; p++)
 			out[p] = v;
@@ -57,7 +58,7 @@ static int per_prio(const char *s, uint64_t out[PFC_PRIOS])
 		else {
 			*c = '\0';
 			if (!parse_uint(tok, 7, &prio) ||
-			    !pfc_parse_size(c + 1, &v))
+			    !parse_size(c + 1, &v))
 				r = -1;
 			else
 				out[prio] = v;
@@ -82,7 +83,7 @@ static int parse_port(struct pfc_config *c, const char *arg)
 	at = strchr(buf, '@');
 	if (at) {
 		*at++ = '\0';
-		if (!pfc_parse_rate(at, &pc->rate_bps))
+		if (!parse_rate(at, &pc->rate_bps))
 			return usage_err(pfc_help, "bad rate \"%s\"", at);
 	}
 	eq = strchr(buf, '=');
@@ -151,27 +152,19 @@ static int lossless_opt(const struct opt *o, const char *v)
  * Options of the agent and of `headroom` alike: the node's rate, its
  * lossless priorities and the link terms of the headroom formula.
  */
-#define PFC_COMMON_OPTS(c, rate_word)                                         \
-	{ .name = "--rate",                                                   \
-	  .type = OPT_RATE,                                                   \
-	  .out = &(c)->rate_bps,                                              \
-	  .deprecated = rate_word },                                          \
-		{ .name = "--lossless",                                       \
-		  .type = OPT_FUNC,                                           \
-		  .out = &(c)->lossless_mask,                                 \
-		  .func = lossless_opt },                                     \
-		{ .name = "--cable",                                          \
-		  .type = OPT_FUNC,                                           \
-		  .out = &(c)->cable_m,                                       \
-		  .func = cable_opt },                                        \
-		{ .name = "--t-pro",                                          \
-		  .type = OPT_FUNC,                                           \
-		  .out = (c),                                                 \
-		  .func = t_pro_opt },                                        \
-	{                                                                     \
-		.name = "--t-resp", .type = OPT_FUNC, .out = &(c)->t_resp_ns, \
-		.func = t_resp_opt                                            \
-	}
+#define PFC_NCOMMON 5
+#define PFC_COMMON_OPTS(c, rate_word)                                       \
+	OPT_RATE("--rate", &(c)->rate_bps, 0, "RATE",                       \
+		 "link rate of every port (default 100mbit)",               \
+		 .deprecated = rate_word),                                  \
+		OPT_FUNC("--lossless", lossless_opt, &(c)->lossless_mask,   \
+			 "PRIOS", "the lossless priorities (default 3,4)"), \
+		OPT_FUNC("--cable", cable_opt, &(c)->cable_m, "METERS",     \
+			 "cable length, 5 ns/m (default 0)"),               \
+		OPT_FUNC("--t-pro", t_pro_opt, (c), "{ TIME | Nq }",        \
+			 "the sender's PAUSE processing (default 1ms)"),    \
+		OPT_FUNC("--t-resp", t_resp_opt, &(c)->t_resp_ns, "TIME",   \
+			 "the receiver's XOFF-to-PAUSE time (default 0)")
 
 static int per_prio_opt(const struct opt *o, const char *v)
 {
@@ -229,114 +222,98 @@ static const struct opt_enum backend_names[] = { { "auto", PFC_BACKEND_AUTO },
 						 { "dcb", PFC_BACKEND_DCB },
 						 { NULL } };
 
-/* Agent settings held in ints for the table, copied into the config. */
-struct agent_args {
-	int quanta, sched, wd_detect_ms, wd_restore_ms, wd_action, backend;
-	int busy_poll_us;
-	const char *trace, *dir;
-};
-
-/* Options and PORT words; the ports go to pos[1..], NAME to pos[0]. */
-static int agent_parse(struct pfc_config *c, struct agent_args *a, int argc,
-		       char **argv, char **pos, int npos, int *got)
+/* The agent's options, into c, *trace and *dir; t ends with { 0 }. */
+#define AGENT_NOPTS 25
+static void agent_opts(struct opt t[AGENT_NOPTS + 1], struct pfc_config *c,
+		       const char **trace, const char **dir)
 {
 	const struct opt opts[] = {
 		PFC_COMMON_OPTS(c, NULL),
-		{ .name = "--xoff",
-		  .type = OPT_FUNC,
-		  .out = c->xoff,
-		  .func = per_prio_opt },
-		{ .name = "--xon",
-		  .type = OPT_FUNC,
-		  .out = c->xon,
-		  .func = per_prio_opt },
-		{ .name = "--headroom",
-		  .type = OPT_FUNC,
-		  .out = c->headroom,
-		  .func = per_prio_opt },
-		{ .name = "--quanta",
-		  .type = OPT_INT,
-		  .min = 1,
-		  .max = PFC_QUANTA_MAX,
-		  .out = &a->quanta },
-		{ .name = "--sched",
-		  .type = OPT_ENUM,
-		  .out = &a->sched,
-		  .names = sched_names },
-		{ .name = "--weights",
-		  .type = OPT_FUNC,
-		  .out = c->weight,
-		  .func = weights_opt },
-		{ .name = "--watchdog-ms",
-		  .type = OPT_INT,
-		  .min = 1,
-		  .max = 3600000,
-		  .out = &a->wd_detect_ms },
-		{ .name = "--watchdog-restore-ms",
-		  .type = OPT_INT,
-		  .min = 1,
-		  .max = 3600000,
-		  .out = &a->wd_restore_ms },
-		{ .name = "--watchdog-action",
-		  .type = OPT_ENUM,
-		  .out = &a->wd_action,
-		  .names = wd_action_names },
-		{ .name = "--backend",
-		  .type = OPT_ENUM,
-		  .out = &a->backend,
-		  .names = backend_names },
-		{ .name = "--dscp-map",
-		  .type = OPT_FUNC,
-		  .out = c->dscp_prio,
-		  .func = dscp_map_opt },
-		{ .name = "--lossless-limit",
-		  .type = OPT_SIZE,
-		  .out = &c->lossless_limit },
-		{ .name = "--lossy-limit",
-		  .type = OPT_SIZE,
-		  .out = &c->lossy_limit },
-		{ .name = "--keep-offloads",
-		  .type = OPT_FLAG,
-		  .out = &c->keep_offloads },
-		{ .name = "--slow-pause",
-		  .type = OPT_FLAG,
-		  .out = &c->slow_pause },
-		{ .name = "--rt-prio",
-		  .type = OPT_INT,
-		  .min = 0,
-		  .max = 99,
-		  .out = &c->rt_prio },
-		{ .name = "--cpu-latency",
-		  .type = OPT_FUNC,
-		  .out = &c->cpu_latency_us,
-		  .func = cpu_latency_opt },
-		{ .name = "--busy-poll",
-		  .type = OPT_INT,
-		  .min = 0,
-		  .max = 1000000,
-		  .out = &a->busy_poll_us },
-		{ .name = "--trace", .type = OPT_STR, .out = &a->trace },
-		{ .name = "--dir", .type = OPT_STR, .out = &a->dir },
+		OPT_FUNC("--xoff", per_prio_opt, c->xoff, "B",
+			 "XOFF threshold (default: the buffer model)"),
+		OPT_FUNC("--xon", per_prio_opt, c->xon, "B",
+			 "XON threshold (default: the buffer model)"),
+		OPT_FUNC("--headroom", per_prio_opt, c->headroom, "B",
+			 "headroom (default: the buffer model)"),
+		OPT_INT("--quanta", &c->quanta, 1, PFC_QUANTA_MAX, "Q",
+			"pause time of a PFC frame (default 65535)"),
+		OPT_ENUM("--sched", &c->sched, sched_names,
+			 "scheduling between priorities (default wrr)"),
+		OPT_FUNC("--weights", weights_opt, c->weight, "W0,...,W7",
+			 "WRR weights of the 8 priorities, 1 to 1000"),
+		OPT_INT("--watchdog-ms", &c->wd_detect_ms, 1, 3600000, "MS",
+			"report a queue paused this long (default 200)"),
+		OPT_INT("--watchdog-restore-ms", &c->wd_restore_ms, 1, 3600000,
+			"MS", "how long ignore and drop act (default 200)"),
+		OPT_ENUM("--watchdog-action", &c->wd_action, wd_action_names,
+			 "what the watchdog does (default report)"),
+		OPT_ENUM("--backend", &c->backend, backend_names,
+			 "the queues (default auto: dcb, mqprio, htb)"),
+		OPT_FUNC("--dscp-map", dscp_map_opt, c->dscp_prio,
+			 "DSCP:PRIO,...",
+			 "over the default DSCP d -> prio d/8"),
+		OPT_SIZE("--lossless-limit", &c->lossless_limit, 0, "B",
+			 "lossless queue limit"),
+		OPT_SIZE("--lossy-limit", &c->lossy_limit, 0, "B",
+			 "lossy queues drop beyond this"),
+		OPT_FLAG("--keep-offloads", &c->keep_offloads,
+			 "leave GRO, TSO and GSO as they are"),
+		OPT_FLAG("--slow-pause", &c->slow_pause,
+			 "the agent sends XOFF, not the BPF program"),
+		OPT_INT("--rt-prio", &c->rt_prio, 0, 99, "N",
+			"SCHED_FIFO priority (default 10, 0: off)"),
+		OPT_FUNC("--cpu-latency", cpu_latency_opt, &c->cpu_latency_us,
+			 "{ US | none }",
+			 "PM QoS request while it runs (default 0)"),
+		OPT_INT("--busy-poll", &c->busy_poll_us, 0, 1000000, "US",
+			"poll around each expected resume (default 2000)"),
+		OPT_STR("--trace", trace, "FILE", "a trace of pause events"),
+		OPT_STR("--dir", dir, "DIR",
+			"state directory (default /run/tagger/pfc)"),
 		{ 0 }
 	};
 
-	*a = (struct agent_args){ .quanta = c->quanta,
-				  .sched = c->sched,
-				  .wd_detect_ms = c->wd_detect_ms,
-				  .wd_restore_ms = c->wd_restore_ms,
-				  .wd_action = c->wd_action,
-				  .backend = c->backend,
-				  .busy_poll_us = c->busy_poll_us };
-	if (opts_parse(opts, argc, argv, pos, npos, got))
-		return usage_help(pfc_help);
-	c->quanta = a->quanta;
-	c->sched = a->sched;
-	c->wd_detect_ms = a->wd_detect_ms;
-	c->wd_restore_ms = a->wd_restore_ms;
-	c->wd_action = a->wd_action;
-	c->backend = a->backend;
-	c->busy_poll_us = a->busy_poll_us;
-	return 0;
+	_Static_assert(ARRAY_SIZE(opts) == AGENT_NOPTS + 1, "AGENT_NOPTS");
+	memcpy(t, opts, sizeof(opts));
+}
+
+/* The headroom's options, into c and h; t ends with { 0 }. */
+#define HEADROOM_NOPTS 9
+static void headroom_opts(struct opt t[HEADROOM_NOPTS + 1],
+			  struct pfc_config *c, struct pfc_headroom_args *h)
+{
+	const struct opt opts[] = {
+		PFC_COMMON_OPTS(c, "rate"),
+		OPT_INT("--mtu", &h->mtu, 68, 65535, "BYTES",
+			"the MTU: s_MTU = BYTES + 18 (default 1500)",
+			.deprecated = "mtu"),
+		OPT_INT("--frame", &h->frame, 64, 65535, "BYTES",
+			"the largest frame s_MTU, instead of --mtu"),
+		OPT_INT("--ports", &h->ports, 1, 4096, "N",
+			"also print the total of N ports"),
+		OPT_SIZE("--buffer", &h->buffer, 0, "B",
+			 "with --ports: does the total fit in B?"),
+		{ 0 }
+	};
+
+	_Static_assert(ARRAY_SIZE(opts) == HEADROOM_NOPTS + 1,
+		       "HEADROOM_NOPTS");
+	memcpy(t, opts, sizeof(opts));
+}
+
+void pfc_options_usage(FILE *f, bool headroom)
+{
+	static struct pfc_config c;
+	struct pfc_headroom_args h;
+	struct opt t[AGENT_NOPTS + 1];
+	const char *trace, *dir;
+
+	if (headroom)
+		headroom_opts(t, &c, &h);
+	else
+		agent_opts(t, &c, &trace, &dir);
+	/* headroom's own, after the 5 it shares with the agent */
+	opts_usage(f, headroom ? t + PFC_NCOMMON : t);
 }
 
 /* NAME and its ports into c. */
@@ -360,28 +337,9 @@ static int agent_node(struct pfc_config *c, char **pos, int got)
 int pfc_headroom_args(struct pfc_config *c, struct pfc_headroom_args *h,
 		      int argc, char **argv)
 {
-	const struct opt opts[] = {
-		PFC_COMMON_OPTS(c, "rate"),
-		{ .name = "--mtu",
-		  .type = OPT_INT,
-		  .min = 68,
-		  .max = 65535,
-		  .out = &h->mtu,
-		  .deprecated = "mtu" },
-		{ .name = "--frame",
-		  .type = OPT_INT,
-		  .min = 64,
-		  .max = 65535,
-		  .out = &h->frame },
-		{ .name = "--ports",
-		  .type = OPT_INT,
-		  .min = 1,
-		  .max = 4096,
-		  .out = &h->ports },
-		{ .name = "--buffer", .type = OPT_SIZE, .out = &h->buffer },
-		{ 0 }
-	};
+	struct opt opts[HEADROOM_NOPTS + 1];
 
+	headroom_opts(opts, c, h);
 	if (opts_parse(opts, argc, argv, NULL, 0, NULL))
 		return usage_help(pfc_help);
 	if (h->buffer && !h->ports)
@@ -394,14 +352,13 @@ int pfc_agent_args(struct pfc_config *c, int argc, char **argv,
 {
 	/* Room for every word, so that a port too many is named as such. */
 	char **pos = xcalloc(argc + 1, sizeof(*pos));
-	struct agent_args a;
+	struct opt opts[AGENT_NOPTS + 1];
 	int r, got;
 
-	r = agent_parse(c, &a, argc, argv, pos, argc + 1, &got);
-	if (!r)
-		r = agent_node(c, pos, got);
+	agent_opts(opts, c, trace, dir);
+	r = opts_parse(opts, argc, argv, pos, argc + 1, &got) ?
+		    usage_help(pfc_help) :
+		    agent_node(c, pos, got);
 	free(pos);
-	*trace = a.trace;
-	*dir = a.dir;
 	return r;
 }

@@ -267,10 +267,8 @@ static int help(int argc, char **argv)
 {
 	const struct topo_kind *k;
 
-	if (json_output) {
-		json_emit(json_null());
+	if (json_output) /* main() prints the null */
 		return 0;
-	}
 	fprintf(stderr, "Usage: %s [-j] topo KIND [OPTIONS] [-o FILE]\n",
 		bin_name);
 	for (k = topo_kinds; k->name; k++)
@@ -292,10 +290,8 @@ static int kind_help(int argc, char **argv)
 {
 	const struct topo_kind *k = kind_help_of;
 
-	if (json_output) {
-		json_emit(json_null());
+	if (json_output) /* main() prints the null */
 		return 0;
-	}
 	fprintf(stderr, "Usage: %s [-j] topo %s %s [-o FILE]\n\n%s\n", bin_name,
 		k->name, k->usage, k->doc);
 	return 0;

@@ -7,7 +7,7 @@
 
 #include "lib/log.h"
 #include "cli/opts.h"
-#include "pfc/pfc_config.h"
+#include "lib/units.h"
 #include "lib/util.h"
 
 bool opt_number(const char *name, const char *s, long min, long max, int *out)
@@ -90,23 +90,62 @@ static const struct opt *lookup_deprecated(const struct opt *opts, int argc,
 	return NULL;
 }
 
+/* v into the integer target of OPT_INT or OPT_ENUM, of .size bytes. */
+static void store_int(const struct opt *o, long v)
+{
+	switch (o->size) {
+	case 1:
+		*(uint8_t *)o->out = (uint8_t)v;
+		break;
+	case 2:
+		*(uint16_t *)o->out = (uint16_t)v;
+		break;
+	case 8:
+		*(uint64_t *)o->out = (uint64_t)v;
+		break;
+	default: /* 0: an int, as tables without the macros have it */
+		*(uint32_t *)o->out = (uint32_t)v;
+	}
+}
+
+/* "a | b | c", an enum's names. */
+static void enum_names(const struct opt *o, char *buf, size_t len)
+{
+	const struct opt_enum *e;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (e = o->names; e->name && n < len; e++)
+		n += snprintf(buf + n, len - n, "%s%s",
+			      e == o->names ? "" : " | ", e->name);
+}
+
 static bool set_enum(const struct opt *o, const char *val)
 {
 	const struct opt_enum *e;
 	char names[256];
-	size_t n = 0;
 
 	for (e = o->names; e->name; e++)
 		if (!strcmp(val, e->name)) {
-			*(int *)o->out = e->val;
+			store_int(o, e->val);
 			return true;
 		}
-	names[0] = '\0';
-	for (e = o->names; e->name && n < sizeof(names); e++)
-		n += snprintf(names + n, sizeof(names) - n, "%s%s",
-			      e == o->names ? "" : " | ", e->name);
+	enum_names(o, names, sizeof(names));
 	p_err("%s wants one of %s, not \"%s\"", o->name, names, val);
 	return false;
+}
+
+static bool set_int(const struct opt *o, const char *val)
+{
+	unsigned long v;
+
+	if (!parse_uint(val, (unsigned long)o->max, &v) || (long)v < o->min) {
+		p_err("%s wants a number from %ld to %ld, not \"%s\"", o->name,
+		      o->min, o->max, val);
+		return false;
+	}
+	store_int(o, (long)v);
+	return true;
 }
 
 static bool set_bytes(const struct opt *o, const char *val)
@@ -114,7 +153,7 @@ static bool set_bytes(const struct opt *o, const char *val)
 	bool rate = o->type == OPT_RATE;
 	uint64_t v;
 
-	if (!(rate ? pfc_parse_rate(val, &v) : pfc_parse_size(val, &v)) ||
+	if (!(rate ? parse_rate(val, &v) : parse_size(val, &v)) ||
 	    v < (uint64_t)o->min) {
 		p_err("%s wants a %s, not \"%s\"", o->name,
 		      rate ? "rate (100mbit, 1gbit)" : "size (1500, 64k, 1m)",
@@ -163,7 +202,7 @@ static bool set(const struct opt *o, const char *val)
 	case OPT_FUNC:
 		return set_func(o, val);
 	case OPT_INT:
-		return opt_number(o->name, val, o->min, o->max, o->out);
+		return set_int(o, val);
 	case OPT_U64:
 		return opt_u64(o->name, val, o->out);
 	case OPT_STR:
@@ -176,10 +215,81 @@ static bool set(const struct opt *o, const char *val)
 	return false;
 }
 
+/* The usage's name for the value of o ("" for a flag). */
+static const char *metavar(const struct opt *o, char *buf, size_t len)
+{
+	static const char *const of_type[] = {
+		[OPT_INT] = "N",     [OPT_U64] = "N",	   [OPT_STR] = "VALUE",
+		[OPT_FLAG] = "",     [OPT_SIZE] = "BYTES", [OPT_RATE] = "RATE",
+		[OPT_LIST] = "LIST", [OPT_FUNC] = "VALUE",
+	};
+	size_t n;
+
+	if (o->type == OPT_ENUM) {
+		n = snprintf(buf, len, "{ ");
+		enum_names(o, buf + n, len - n);
+		n = strlen(buf);
+		snprintf(buf + n, len - n, " }");
+		return buf;
+	}
+	return o->metavar ?: of_type[o->type];
+}
+
+/* "--name METAVAR", or "--name" for a flag; its length. */
+static int usage_left(const struct opt *o, char *buf, size_t len, char *mv,
+		      size_t mvlen)
+{
+	const char *m = metavar(o, mv, mvlen);
+
+	return snprintf(buf, len, "%s%s%s", o->name, *m ? " " : "", m);
+}
+
+void opts_usage(FILE *f, const struct opt *opts)
+{
+	const struct opt *o;
+	char mv[256], left[320];
+	int w = 0, n;
+
+	for (o = opts; o && o->name; o++) {
+		n = usage_left(o, left, sizeof(left), mv, sizeof(mv));
+		if (n > w && n <= 30)
+			w = n;
+	}
+	for (o = opts; o && o->name; o++) {
+		usage_left(o, left, sizeof(left), mv, sizeof(mv));
+		if (!o->help)
+			fprintf(f, "  %s\n", left);
+		else if ((int)strlen(left) > w)
+			fprintf(f, "  %s\n  %*s  %s\n", left, w, "", o->help);
+		else
+			fprintf(f, "  %-*s  %s\n", w, left, o->help);
+	}
+}
+
+/* $TAGGER_OPTS_TABLE: the table, for tools/check-man-options.py. */
+static void print_table(const struct opt *opts)
+{
+	const struct opt *o;
+	const struct opt_enum *e;
+
+	for (o = opts; o && o->name; o++) {
+		printf("opt %s", o->name);
+		for (e = o->type == OPT_ENUM ? o->names : NULL; e && e->name;
+		     e++)
+			printf(" %s", e->name);
+		printf("\n");
+	}
+	fflush(stdout);
+	exit(EXIT_OK);
+}
+
 int opts_parse(const struct opt *opts, int argc, char **argv, char **pos,
 	       int npos, int *got)
 {
 	int i, n = 0;
+
+	if (getenv("TAGGER_OPTS_TABLE"))
+		print_table(opts);
 
 	for (i = 0; i < argc; i++) {
 		const struct opt *o;
@@ -216,6 +326,9 @@ int opts_take(int *argc, char **argv, const char *name, char **val)
 {
 	size_t len = strlen(name);
 	int i, w;
+
+	if (getenv("TAGGER_OPTS_TABLE")) /* part of the command's table */
+		printf("opt %s\n", name);
 
 	for (i = 0; i < *argc; i++) {
 		int used;

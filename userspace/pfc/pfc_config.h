@@ -35,8 +35,6 @@
  *   pfc_rate_too_low(c)                      a port below it, or -1
  *   pfc_headroom_terms(c, &t)                equation (1), term by term
  *   pfc_headroom(rate, frame, t_pro_ns)      (1) without cable or t_resp
- *   pfc_parse_rate("100mbit", &bps)          tc-style rates
- *   pfc_parse_size("64k", &bytes)            tc-style sizes
  *   pfc_parse_time("1.5us", "us", &ns)       a time, bare numbers in unit
  *   pfc_parse_meters("300", &m)              a cable length
  */
@@ -138,8 +136,6 @@ int pfc_config_finish(struct pfc_config *c);
 uint64_t pfc_min_rate(const struct pfc_config *c);
 int pfc_rate_too_low(const struct pfc_config *c);
 uint64_t pfc_headroom(uint64_t rate_bps, uint32_t frame, uint64_t t_pro_ns);
-bool pfc_parse_rate(const char *s, uint64_t *bps);
-bool pfc_parse_size(const char *s, uint64_t *bytes);
 bool pfc_parse_time(const char *s, const char *unit, uint64_t *ns);
 bool pfc_parse_meters(const char *s, uint32_t *m);
 int pfc_parse_dscp_map(const char *s, uint8_t map[64]);

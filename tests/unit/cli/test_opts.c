@@ -183,6 +183,102 @@ START_TEST(typed_values_and_deprecated_words)
 }
 END_TEST
 
+/* Fields of every width, next to guards that a wider store would clobber. */
+struct sized {
+	uint8_t u8, guard8;
+	uint16_t u16, guard16;
+	uint32_t u32, guard32;
+	enum { MODE_A, MODE_B = 3 } mode;
+	uint32_t guard_mode;
+	long l;
+	uint64_t rate;
+	const char *dir;
+	bool flag;
+};
+
+static const struct opt_enum sized_modes[] = { { "a", MODE_A },
+					       { "b", MODE_B },
+					       { NULL } };
+
+static int parse_sized(struct sized *z, int argc, char **argv)
+{
+	const struct opt opts[] = {
+		OPT_INT("--u8", &z->u8, 0, 255, "N", "one byte"),
+		OPT_INT("--u16", &z->u16, 1, 65535, "N", "two bytes"),
+		OPT_INT("--u32", &z->u32, 0, 4000000000L, "N", "four bytes"),
+		OPT_ENUM("--mode", &z->mode, sized_modes, "a mode"),
+		OPT_INT("--long", &z->l, 0, 1L << 40, "N", "eight bytes"),
+		OPT_RATE("--rate", &z->rate, 1000, "RATE", "a rate"),
+		OPT_STR("--dir", &z->dir, "DIR", "a directory",
+			.deprecated = "dir"),
+		OPT_FLAG("--flag", &z->flag, "a flag"),
+		{ 0 }
+	};
+	int rc;
+
+	log_quiet = true;
+	rc = opts_parse(opts, argc, argv, NULL, 0, NULL);
+	log_quiet = false;
+	return rc;
+}
+
+START_TEST(macro_tables_write_targets_of_their_own_width)
+{
+	char *argv[] = { "--u8=255",	 "--u16", "65535",  "--u32=4000000000",
+			 "--mode",	 "b",	  "--long", "1099511627776",
+			 "--rate=1gbit", "dir",	  "/d",	    "--flag" };
+	char *too_big[] = { "--u8", "256" }, *slow[] = { "--rate=999bit" };
+	char *zero16[] = { "--u16=0" };
+	struct sized z;
+
+	memset(&z, 0x5a, sizeof(z));
+	ck_assert_int_eq(parse_sized(&z, 12, argv), EXIT_OK);
+	ck_assert_uint_eq(z.u8, 255);
+	ck_assert_uint_eq(z.guard8, 0x5a);
+	ck_assert_uint_eq(z.u16, 65535);
+	ck_assert_uint_eq(z.guard16, 0x5a5a);
+	ck_assert_uint_eq(z.u32, 4000000000u);
+	ck_assert_uint_eq(z.guard32, 0x5a5a5a5au);
+	ck_assert_int_eq(z.mode, MODE_B);
+	ck_assert_uint_eq(z.guard_mode, 0x5a5a5a5au);
+	ck_assert_int_eq(z.l, 1L << 40);
+	ck_assert(z.rate == 1000000000ull);
+	ck_assert_str_eq(z.dir, "/d");
+	ck_assert(z.flag);
+	ck_assert_int_eq(parse_sized(&z, 2, too_big), EXIT_USAGE);
+	ck_assert_int_eq(parse_sized(&z, 1, slow), EXIT_USAGE);
+	ck_assert_int_eq(parse_sized(&z, 1, zero16), EXIT_USAGE);
+}
+END_TEST
+
+START_TEST(usage_is_the_table)
+{
+	const struct opt opts[] = {
+		OPT_INT("--n", &(int){ 0 }, 1, 9, "COUNT", "how many"),
+		OPT_ENUM("--mode", &(int){ 0 }, sized_modes, "a mode"),
+		OPT_FLAG("--f", &(bool){ 0 }, "a flag"),
+		OPT_SIZE("--a-very-long-option-name", &(uint64_t){ 0 }, 1,
+			 "BYTES-PER-PRIORITY", "wraps"),
+		{ .name = "--bare", .type = OPT_STR },
+		{ 0 }
+	};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	opts_usage(f, opts);
+	fclose(f);
+	ck_assert_str_eq(text,
+			 "  --n COUNT         how many\n"
+			 "  --mode { a | b }  a mode\n"
+			 "  --f               a flag\n"
+			 "  --a-very-long-option-name BYTES-PER-PRIORITY\n"
+			 "                    wraps\n"
+			 "  --bare VALUE\n");
+	free(text);
+}
+END_TEST
+
 Suite *opts_suite(void)
 {
 	Suite *s = suite_create("opts");
@@ -192,6 +288,8 @@ Suite *opts_suite(void)
 	tcase_add_test(tc, bad_words_are_usage_errors);
 	tcase_add_test(tc, take_removes_a_shared_option_anywhere);
 	tcase_add_test(tc, typed_values_and_deprecated_words);
+	tcase_add_test(tc, macro_tables_write_targets_of_their_own_width);
+	tcase_add_test(tc, usage_is_the_table);
 	suite_add_tcase(s, tc);
 	return s;
 }

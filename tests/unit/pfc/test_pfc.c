@@ -128,20 +128,10 @@ START_TEST(defaults_follow_the_buffer_model)
 }
 END_TEST
 
-START_TEST(rates_and_sizes_parse_like_tc)
+START_TEST(dscp_maps_parse)
 {
-	uint64_t v;
 	uint8_t map[64] = { 0 };
 
-	ck_assert(pfc_parse_rate("100mbit", &v) && v == 100000000ull);
-	ck_assert(pfc_parse_rate("1gbit", &v) && v == 1000000000ull);
-	ck_assert(pfc_parse_rate("2.5Gbit", &v) && v == 2500000000ull);
-	ck_assert(pfc_parse_rate("10mbps", &v) && v == 80000000ull);
-	ck_assert(!pfc_parse_rate("fast", &v));
-	ck_assert(!pfc_parse_rate("10furlongs", &v));
-	ck_assert(pfc_parse_size("64k", &v) && v == 65536);
-	ck_assert(pfc_parse_size("1500", &v) && v == 1500);
-	ck_assert(!pfc_parse_size("-1", &v));
 	ck_assert_int_eq(pfc_parse_dscp_map("26:3,48:6", map), 0);
 	ck_assert_int_eq(map[26], 3);
 	ck_assert_int_eq(map[48], 6);
@@ -235,7 +225,7 @@ Suite *pfc_suite(void)
 	tcase_add_test(tc, quanta_are_512_bit_times);
 	tcase_add_test(tc, headroom_matches_the_paper_at_40g);
 	tcase_add_test(tc, defaults_follow_the_buffer_model);
-	tcase_add_test(tc, rates_and_sizes_parse_like_tc);
+	tcase_add_test(tc, dscp_maps_parse);
 	tcase_add_test(tc, thresholds_have_hysteresis);
 	tcase_add_test(tc, watchdog_reports_once_per_episode);
 	tcase_add_test(tc, watchdog_ignores_empty_queues_and_restores);
