@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tagger compile TOPO ELP: the tag compiler's command line. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/bound.h"
 #include "cli/cmd.h"
+#include "cli/cmd_compile.h"
 #include "compile/compile.h"
 #include "compile/tag_sat.h"
 #include "model/rules.h"
@@ -247,63 +247,61 @@ static int parse_args(int argc, char **argv, struct compile_opts *o,
 	return check_opts(o) ? EXIT_USAGE : 0;
 }
 
+/* What outfile_write() fills: the rules document, or a table or picture. */
+struct rules_out {
+	json_t *rules;
+	size_t flags;
+};
+
+struct table_out {
+	const struct topo *t;
+	const struct compile_result *r;
+	const struct compile_opts *o;
+};
+
+static int fill_rules(FILE *f, const void *arg)
+{
+	const struct rules_out *x = arg;
+
+	return json_dumpf(x->rules, f, x->flags) || fputc('\n', f) == EOF;
+}
+
+static int fill_table(FILE *f, const void *arg)
+{
+	const struct table_out *x = arg;
+
+	return rules_write_table(f, x->t, x->r, x->o);
+}
+
+static int fill_dot(FILE *f, const void *arg)
+{
+	const struct table_out *x = arg;
+
+	return tagged_write_dot(f, x->t, x->r, x->o);
+}
+
 /*
- * Every output goes through the one atomic writer (lib/outfile.h): a
- * compile killed or failing mid-write leaves the previous file whole.
+ * Every file goes through lib/outfile.h's atomic writer: a compile killed
+ * or failing mid-write leaves the previous file whole.
  */
-/* Rename into place if every write succeeded, else discard and say why. */
-static int finish_out(struct outfile *out, const char *path, bool ok)
-{
-	int err = errno;
-
-	if (ok)
-		return outfile_close(out, true);
-	outfile_close(out, false);
-	errno = err;
-	p_err("cannot write %s: %m", path ? path : "stdout");
-	return -1;
-}
-
-static int write_rules(const char *path, json_t *rules, size_t flags)
-{
-	struct outfile out;
-	bool ok;
-
-	if (outfile_open(&out, path))
-		return -1;
-	ok = !json_dumpf(rules, out.f, flags) && fputc('\n', out.f) != EOF;
-	return finish_out(&out, path, ok);
-}
-
-static int write_table(const char *path, const struct topo *t,
-		       const struct compile_result *r,
-		       const struct compile_opts *o, bool dot)
-{
-	struct outfile out;
-	bool ok;
-
-	if (outfile_open(&out, path))
-		return -1;
-	ok = !(dot ? tagged_write_dot(out.f, t, r, o) :
-		     rules_write_table(out.f, t, r, o));
-	return finish_out(&out, path, ok);
-}
-
 static int write_outputs(const struct topo *t, const struct compile_result *r,
 			 const struct compile_opts *o,
 			 const struct compile_cli *c, json_t *rules)
 {
+	struct table_out tab = { t, r, o };
+
 	if (c->out || !json_output) {
 		/* jansson keeps insertion order: the output is reproducible */
-		size_t flags =
-			r->nrules > 20000 ? JSON_COMPACT : JSON_INDENT(1);
+		struct rules_out x = { rules, r->nrules > 20000 ?
+						      JSON_COMPACT :
+						      JSON_INDENT(1) };
 
-		if (write_rules(c->out, rules, flags))
+		if (outfile_write(c->out, fill_rules, &x))
 			return -1;
 	}
-	if (c->table && write_table(c->table, t, r, o, false))
+	if (c->table && outfile_write(c->table, fill_table, &tab))
 		return -1;
-	if (c->dot && write_table(c->dot, t, r, o, true))
+	if (c->dot && outfile_write(c->dot, fill_dot, &tab))
 		return -1;
 	return 0;
 }
@@ -330,24 +328,6 @@ static void report_lossy(const struct topo *t, const struct elp *e,
 		pr_warn("  ... and %d more\n", r->lossy - r->nlossy_list);
 }
 
-struct outcome {
-	struct bound b;
-	bool bounded;
-	bool exact; /* --exact ran: x holds its search */
-	struct exact_search x;
-	double exact_limit;
-	int npaths;
-	const char *core_file; /* the core was written there */
-	bool verified;
-	bool deadlock_free;
-	double verify_seconds;
-};
-
-static json_t *json_tristate(int v)
-{
-	return v < 0 ? json_null() : json_boolean(v);
-}
-
 /* What proves the optimum (or the exact minimum) reported; NULL if nothing. */
 static const char *proof_method(const struct outcome *oc)
 {
@@ -356,93 +336,6 @@ static const char *proof_method(const struct outcome *oc)
 	if (!oc->bounded || (oc->b.optimal != 1 && oc->b.exact < 0))
 		return NULL;
 	return strstr(oc->b.why, "MIP") ? "mip" : "lower-bound";
-}
-
-static const char *answer_name(int result)
-{
-	return result > 0 ? "sat" : result == 0 ? "unsat" : "unknown";
-}
-
-static json_t *exact_json(const struct outcome *oc)
-{
-	const struct exact_search *x = &oc->x;
-	json_t *steps = json_array(), *j;
-	int i;
-
-	for (i = 0; i < x->nsteps; i++) {
-		const struct exact_step *s = &x->steps[i];
-
-		json_array_append_new(
-			steps,
-			json_pack(
-				"{s:i,s:s,s:s,s:s,s:f,s:f,s:i,s:I,s:i,s:i,s:i}",
-				"priorities", s->k, "model",
-				sat_model_name(s->model), "search", s->search,
-				"answer", answer_name(s->result), "seconds",
-				s->seconds, "cpu_seconds", s->cpu_seconds,
-				"variables", s->vars, "clauses",
-				(json_int_t)s->clauses, "solver_calls",
-				s->rounds, "cycle_clauses", s->cycles, "paths",
-				s->paths));
-	}
-	j = json_pack("{s:i,s:o,s:b,s:b,s:f,s:f,s:o}", "found_before", x->found,
-		      "optimum",
-		      x->optimum >= 0 ? json_integer(x->optimum) : json_null(),
-		      "improved", x->improved, "timed_out", x->timed_out,
-		      "seconds", x->seconds, "time_limit", oc->exact_limit,
-		      "steps", steps);
-	json_object_set_new(j, "no_fewer_with_any_rules",
-			    json_tristate(x->any_rules));
-	json_object_set_new(
-		j, "core",
-		x->method && !strcmp(x->method, "sat-core") ?
-			json_pack("{s:i,s:i,s:i,s:f,s:o}", "paths",
-				  x->core->npaths, "of", oc->npaths,
-				  "priorities", x->core_k, "seconds",
-				  x->core_seconds, "file",
-				  oc->core_file ? json_string(oc->core_file) :
-						  json_null()) :
-			json_null());
-	return j;
-}
-
-static void print_exact(const struct outcome *oc)
-{
-	const struct exact_search *x = &oc->x;
-	int i;
-
-	for (i = 0; i < x->nsteps; i++) {
-		const struct exact_step *s = &x->steps[i];
-
-		fprintf(stderr,
-			"exact: %d priorit%s (%s model%s): %s, %.2f s\n", s->k,
-			s->k == 1 ? "y" : "ies", sat_model_name(s->model),
-			strcmp(s->search, "sat") ? ", two orders" : "",
-			s->result > 0  ? "possible" :
-			s->result == 0 ? "impossible (UNSAT)" :
-					 "unknown",
-			s->seconds);
-	}
-	if (x->optimum < 0) {
-		fprintf(stderr,
-			"exact: not proved within %.0f s; keeping %d priorities\n",
-			oc->exact_limit, x->found);
-		return;
-	}
-	if (!strcmp(x->method, "sat-core"))
-		fprintf(stderr,
-			"exact: %d priorit%s impossible already for %d of %d "
-			"paths%s%s\n",
-			x->core_k, x->core_k == 1 ? "y" : "ies",
-			x->core->npaths, oc->npaths,
-			oc->core_file ? ", written to " : "",
-			oc->core_file ? oc->core_file : "");
-	fprintf(stderr, "exact: %d priorit%s optimal (%s)%s%s\n", x->optimum,
-		x->optimum == 1 ? "y" : "ies", x->method,
-		x->improved ? ", found by the solver" : "",
-		x->any_rules == 1 ?
-			", and no rule set of any kind does with fewer" :
-			"");
 }
 
 static void print_summary(const struct elp *e, const struct compile_result *r,
@@ -474,7 +367,8 @@ static void print_summary(const struct elp *e, const struct compile_result *r,
 					    json_string(proof_method(oc)) :
 					    json_null());
 		if (oc->exact)
-			json_object_set_new(j, "exact_search", exact_json(oc));
+			json_object_set_new(j, "exact_search",
+					    compile_exact_json(oc));
 		json_object_set_new(j, "verified", json_boolean(oc->verified));
 		json_object_set_new(j, "deadlock_free",
 				    oc->verified ?
@@ -490,7 +384,7 @@ static void print_summary(const struct elp *e, const struct compile_result *r,
 		r->nrules, r->max_switch_rules, r->nsw, e->npaths, r->lossy,
 		seconds);
 	if (oc->bounded && oc->exact)
-		print_exact(oc);
+		compile_exact_print(oc);
 	else if (oc->bounded)
 		fprintf(stderr, "lower bound %d (%s)%s\n", oc->b.lower,
 			oc->b.why,
@@ -539,49 +433,6 @@ static int verify_compiled(const struct topo *t, const struct elp *e,
 	return rc;
 }
 
-/* The bound's fields after the search: what it proved, in the bound's terms. */
-static void exact_to_bound(const struct exact_search *x, struct bound *b)
-{
-	int i;
-
-	for (i = 0; i < x->nsteps; i++)
-		if (x->steps[i].model == SAT_TAGGING && !x->steps[i].result &&
-		    x->steps[i].k + 1 > b->lower) {
-			b->lower = x->steps[i].k + 1;
-			b->why = "exact (SAT)";
-		}
-	b->exact = x->optimum;
-	b->optimal = x->optimum >= 0;
-}
-
-/*
- * --exact-core: the core's paths, one a line like any ELP, so `tagger
- * compile --exact` on that file alone shows the same UNSAT. Written only
- * when the optimum's proof has one; otherwise the file is left alone.
- */
-static int write_core(const char *path, const struct topo *t,
-		      struct outcome *oc)
-{
-	struct exact_search *x = &oc->x;
-	struct outfile out;
-	bool ok;
-
-	if (!x->method || strcmp(x->method, "sat-core")) {
-		pr_warn("exact: the proof has no core of paths: %s not written\n",
-			path);
-		elp_free(x->core);
-		x->core = NULL;
-		return 0;
-	}
-	if (outfile_open(&out, path))
-		return -1;
-	ok = !elp_write(out.f, t, x->core);
-	if (finish_out(&out, path, ok))
-		return -1;
-	oc->core_file = path;
-	return 0;
-}
-
 /*
  * --exact: search, and when the solver found fewer priorities, the rules
  * are rebuilt and verified again like any compiled result.
@@ -596,7 +447,7 @@ static int run_exact(const struct topo *t, const struct elp *e,
 	oc->npaths = e->npaths;
 	if (compile_exact(t, e, o, oc->b.lower, c->exact_seconds, r, &oc->x))
 		return -1;
-	exact_to_bound(&oc->x, &oc->b);
+	compile_exact_to_bound(&oc->x, &oc->b);
 	if (!oc->x.improved)
 		return 0;
 	json_decref(*rules);
@@ -660,7 +511,7 @@ int do_compile(int argc, char **argv)
 	if (ret != EXIT_PROBLEM && write_outputs(t, &r, &o, &c, rules))
 		ret = EXIT_RUNTIME;
 	if (ret != EXIT_RUNTIME && oc.exact && c.core &&
-	    write_core(c.core, t, &oc))
+	    compile_write_core(c.core, t, &oc))
 		ret = EXIT_RUNTIME;
 	phase_mark(&pc, "write");
 	print_summary(e, &r, &o, &oc, now_seconds() - t0);

@@ -5,16 +5,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "compile/sat_cycles.h"
 #include "compile/tag_sat.h"
-#include "graph/digraph.h"
 #include "lib/log.h"
 #include "lib/rng.h"
 #include "lib/util.h"
 
-/* Cycle clauses added per solver call, at most. */
-#define CYCLES_PER_ROUND 20000
-/* Edge scans of the cycle searches per solver call (~0.1 s): big graphs. */
-#define CUT_WORK 50000000LL
 /*
  * Variables a formula may number (the solver allocates per index): many
  * priorities on a large ELP answer "unknown" instead of exhausting memory.
@@ -203,32 +199,13 @@ static void read_tags(const struct enc *c, int *tag)
 	}
 }
 
-/* The edges the answer uses, as graph edges with their edge variables. */
-struct used {
-	int *src, *dst, *var;
-	int64_t m, cap;
-	int nnodes;
-};
-
-static void used_push(struct used *u, int a, int b, int var)
-{
-	if (u->m == u->cap) {
-		u->cap = u->cap ? 2 * u->cap : 1024;
-		u->src = xrealloc(u->src, u->cap * sizeof(int));
-		u->dst = xrealloc(u->dst, u->cap * sizeof(int));
-		u->var = xrealloc(u->var, u->cap * sizeof(int));
-	}
-	u->src[u->m] = a;
-	u->dst[u->m] = b;
-	u->var[u->m++] = var;
-}
-
 /*
  * SAT_TAGGING: one graph per tag over in-ports (nodes t * nports + port
  * keep them apart); SAT_PRIORITIES: one graph over (port, priority).
  * Either way one graph of nports * k nodes holds all of them.
  */
-static void collect_used(const struct enc *c, const int *tag, struct used *u)
+static void collect_used(const struct enc *c, const int *tag,
+			 struct sat_used *u)
 {
 	const struct sat_trie *tr = c->tr;
 	int np = c->t->nports, k = c->k, n;
@@ -252,53 +229,10 @@ static void collect_used(const struct enc *c, const int *tag, struct used *u)
 		seen[at] = 1;
 		x = c->model == SAT_TAGGING ? e_var(c, tr->tr[n], a) :
 					      f_var(c, tr->tr[n], a, b);
-		used_push(u, a * np + tr->port[par], b * np + tr->port[n], x);
+		sat_used_push(u, a * np + tr->port[par], b * np + tr->port[n],
+			      x);
 	}
 	free(seen);
-}
-
-/* Breadth-first search state, reused for every edge of one round. */
-struct bfs {
-	int64_t work; /* edges scanned */
-	int *queue;
-	int64_t *via; /* edge into a node, -1 at the start */
-	uint32_t *stamp; /* via[] is valid where stamp == cur */
-	uint32_t cur;
-};
-
-/*
- * Shortest cycle through used edge e0 = (a -> b): breadth-first from b
- * back to a. Fills cyc[] with used-edge ids; its length (0: none).
- */
-static int shortest_through(const struct digraph *g, const struct used *u,
-			    struct bfs *s, int64_t e0, int64_t *cyc)
-{
-	int a = u->src[e0], b = u->dst[e0], head = 0, tail = 0, v, len = 0;
-	int64_t i;
-
-	s->cur++;
-	s->stamp[b] = s->cur;
-	s->via[b] = -1;
-	s->queue[tail++] = b;
-	while (head < tail && s->stamp[a] != s->cur) {
-		v = s->queue[head++];
-		s->work += g->start[v + 1] - g->start[v] + 1;
-		for (i = g->start[v]; i < g->start[v + 1]; i++) {
-			int to = g->to[i];
-
-			if (s->stamp[to] == s->cur)
-				continue;
-			s->stamp[to] = s->cur;
-			s->via[to] = g->eid[i];
-			s->queue[tail++] = to;
-		}
-	}
-	if (s->stamp[a] != s->cur)
-		return 0;
-	cyc[len++] = e0;
-	for (v = a; v != b; v = u->src[s->via[v]])
-		cyc[len++] = s->via[v];
-	return len;
 }
 
 static int cmp_int(const void *x, const void *y)
@@ -306,77 +240,6 @@ static int cmp_int(const void *x, const void *y)
 	int a = *(const int *)x, b = *(const int *)y;
 
 	return (a > b) - (a < b);
-}
-
-static int cmp_i64(const void *x, const void *y)
-{
-	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-
-	return (a > b) - (a < b);
-}
-
-/* FNV-1a of the sorted edge set: one clause per distinct cycle. */
-static uint64_t cycle_hash(int64_t *cyc, int len)
-{
-	uint64_t h = 1469598103934665603ULL;
-	int i;
-
-	qsort(cyc, len, sizeof(*cyc), cmp_i64);
-	for (i = 0; i < len; i++)
-		h = (h ^ (uint64_t)cyc[i]) * 1099511628211ULL;
-	return h == HMAP_EMPTY ? 0 : h;
-}
-
-/*
- * For every used edge, the shortest cycle through it becomes a clause
- * (each distinct cycle once, up to CYCLES_PER_ROUND and CUT_WORK, but
- * never stopping before the first). Short cycles make short clauses, and
- * one per edge cuts every cycle-closing edge of this answer at once; the
- * number added (0: every edge was searched, acyclic, a real solution).
- */
-static int cut_cycles(struct enc *c, const struct used *u)
-{
-	struct bfs s = { 0 };
-	struct digraph g;
-	struct hmap seen;
-	int64_t *cyc, e0, j;
-	int added = 0, len, i;
-
-	digraph_build(&g, u->nnodes, u->src, u->dst, u->m);
-	s.queue = xmalloc((u->nnodes + 1) * sizeof(int));
-	s.via = xmalloc((u->nnodes + 1) * sizeof(int64_t));
-	s.stamp = xcalloc(u->nnodes + 1, sizeof(uint32_t));
-	cyc = xmalloc((u->m + 1) * sizeof(int64_t));
-	hmap_init(&seen, 1024);
-	/* rounds start where the last one stopped: big graphs get covered */
-	for (j = 0; j < u->m && added < CYCLES_PER_ROUND &&
-		    (s.work < CUT_WORK || !added);
-	     j++) {
-		bool fresh;
-
-		e0 = (c->next_edge + j) % u->m;
-		len = shortest_through(&g, u, &s, e0, cyc);
-		if (!len)
-			continue;
-		hmap_slot(&seen, cycle_hash(cyc, len), &fresh);
-		if (!fresh)
-			continue;
-		if (c->s) {
-			for (i = 0; i < len; i++)
-				ccadical_add(c->s, -u->var[cyc[i]]);
-			ccadical_add(c->s, 0);
-		}
-		c->clauses++;
-		added++;
-	}
-	c->next_edge += j;
-	hmap_free(&seen);
-	free(cyc);
-	free(s.queue);
-	free(s.via);
-	free(s.stamp);
-	digraph_free(&g);
-	return added;
 }
 
 static int terminate(void *arg)
@@ -475,7 +338,7 @@ static bool release_hint(struct enc *c)
 /* Solve, cut, solve again: 1, 0, -1 as tag_sat_solve. */
 static int lazy_loop(struct enc *c, struct sat_answer *a)
 {
-	struct used u = { 0 };
+	struct sat_used u = { 0 };
 	int res, cut;
 
 	for (;;) {
@@ -494,7 +357,8 @@ static int lazy_loop(struct enc *c, struct sat_answer *a)
 		}
 		read_tags(c, a->tag);
 		collect_used(c, a->tag, &u);
-		cut = cut_cycles(c, &u);
+		cut = sat_cut_cycles(c->s, &u, &c->next_edge);
+		c->clauses += cut;
 		a->cycles += cut;
 		pr_debug(
 			"sat: %s k=%d round %d: %lld used edges, %d cycles cut\n",
@@ -505,9 +369,7 @@ static int lazy_loop(struct enc *c, struct sat_answer *a)
 			break;
 		}
 	}
-	free(u.src);
-	free(u.dst);
-	free(u.var);
+	sat_used_free(&u);
 	return res;
 }
 

@@ -36,7 +36,7 @@
  * clause holds in every real solution (setting each edge variable to
  * "used"), so UNSAT of the final formula is UNSAT of the model; SAT
  * without a cycle is a solution. Each round, the shortest cycle through
- * each used edge becomes a clause (short cycles, short clauses).
+ * each used edge becomes a clause (sat_cycles.h).
  *
  * API:
  *   sat_trie_build(t, e, &tr) / sat_trie_free(&tr)

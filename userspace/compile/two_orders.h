@@ -18,29 +18,13 @@
  * 2-tag tagging has such orders (topological orders of its two graphs),
  * so the search is complete in principle and only its heuristics can fail.
  *
- * The search: pi0 is the order heuristic's (paths with at most one
- * backward edge fit with pi1 = pi0, switching on that edge), searched
- * further first with pi1 tied to it (every move made in both orders) for a
- * quarter of the budget: one order is where a path fits most easily. Then
- * pi1 starts as pi0 or as the Eades-Lin-Smyth order of the suffixes after
- * each path's first pi0-backward edge, whichever leaves fewer paths that
- * do not fit. It is meant to repair a few paths: when more than max_share
- * of them do not fit at the start (Clos with two bounces: over half), it
- * is not tried. A move takes one in-port out of one of the orders and puts
- * it into the gap that lowers (paths that do not fit, total cost) the
- * most; a path's cost depends on the in-port's position only through its
- * two edges at it, so one sweep of the sorted neighbour positions
- * evaluates every gap, as in order_search.c. Passes over every port (pi1,
- * then pi0) descend while they pay; then breakout: rounds over the ports
- * of the paths left (those on the most of them first), and where a round
- * moves nothing, each path left weighs one more in the objective. The
- * weights let it climb, so it keeps the orders that left the fewest paths
- * unfit and ends there; when a bump finds it more than a tenth above that
- * best (and more than a share of the paths, so that a few paths left still
- * leave room to climb), the weights start afresh where it is. It stops
- * when every path fits, at work_per_visit events per (path, in-port) visit
- * (a work budget, so the answer never depends on the machine's speed) or
- * at the deadline.
+ * The search keeps one invariant: it hands back the best orders it met
+ * (fewest paths that do not fit), never worse than where it started, so a
+ * 1 is a 2-tag tagging by the argument above and a 0 still gives the
+ * solver a start. How it moves (descent, then a breakout with path
+ * weights) is two_orders.c's; each tuning constant is documented at its
+ * definition. The work is counted in events, so the answer never depends
+ * on the machine's speed, only the deadline does.
  *
  * API:
  *   two_orders_search(t, e, tr, &opts, &res)
@@ -59,7 +43,9 @@
 
 #include "compile/tag_sat.h"
 
+/* The default budget: events per (path, in-port) visit. */
 #define TWO_ORDERS_WORK_PER_VISIT 1000
+/* Not tried when more of the paths than this do not fit at the start. */
 #define TWO_ORDERS_MAX_SHARE 0.05
 
 struct two_orders_opts {

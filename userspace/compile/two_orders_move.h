@@ -2,9 +2,9 @@
 /*
  * The two-order search's working state and its move (two_orders.h says
  * what the search does). two_orders.c builds the paths and the starting
- * orders and drives the search; two_orders_move.c holds one move: take an
- * in-port out of one order and put it into the gap that lowers the
- * objective the most, every gap weighed in one sweep.
+ * orders, two_orders_walk.c walks from them; two_orders_move.c holds one
+ * move: take an in-port out of one order and put it into the gap that
+ * lowers the objective the most, every gap weighed in one sweep.
  *
  *   tw_back_mask(w, p, pos)  path p's backward edges in order pos (bit i:
  *                            the edge from its i-th in-port)
@@ -69,6 +69,8 @@ struct tw {
 	int *best_pos[2];
 	int64_t best;
 	bool tied; /* pi1 is pi0: a move in pi0 is made in both */
+	/* the walk's counts, as struct two_orders reports them */
+	int passes, rounds, bumps, resets;
 };
 
 static inline int port_at(const struct tw *w, int64_t s)

@@ -80,6 +80,7 @@ int mcf_arc(struct mcf *g, int u, int v, int cap, int cost)
 	return g->m / 2 - 1;
 }
 
+/* The unit tests' view of one arc; the routing reads flows by mcf_take_path. */
 int mcf_flow(const struct mcf *g, int arc)
 {
 	return g->flow[arc];

@@ -3,9 +3,10 @@
  * Min-cost max-flow with integer capacities and non-negative integer costs
  * (successive shortest paths, Dijkstra on reduced costs, in phases: after
  * each Dijkstra every path of zero reduced-cost arcs is a shortest path, so
- * a depth-first search augments along all of them before the next one). Built for the many
- * small unit-capacity problems of Flattened Clos routing (appendix A.1):
- * one reusable struct, reset between problems, no allocation once warm.
+ * a depth-first search augments along all of them before the next one).
+ * Built for the many small unit-capacity problems of Flattened Clos
+ * routing (appendix A.1): one reusable struct, reset between problems, no
+ * allocation once warm.
  * Integral capacities give an integral optimum (theorem 6), so the flow
  * decomposes into paths; mcf_take_path walks and removes one of them.
  *
@@ -14,7 +15,9 @@
  *   mcf_reset(g, n)                    n nodes, no arcs
  *   mcf_arc(g, u, v, cap, cost)        arc id (MCF_INF: unbounded)
  *   mcf_solve(g, s, t, limit, &cost)   flow value (at most limit)
- *   mcf_flow(g, arc)                   flow on an arc after solve
+ *   mcf_flow(g, arc)                   flow on an arc after solve (a
+ *                                      test oracle: only the unit tests
+ *                                      read flows arc by arc)
  *   mcf_take_path(g, s, t, arcs, max)  one unit s->t along arcs with flow,
  *                                      flow decremented; returns #arcs
  * O(F * (m log n)) for flow value F; in practice one Dijkstra per distinct

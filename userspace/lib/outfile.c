@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Whole-or-nothing output files; see outfile.h. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -89,4 +90,22 @@ int outfile_close(struct outfile *o, bool ok)
 	free(o->tmp);
 	o->tmp = NULL;
 	return ok && err ? -1 : 0;
+}
+
+int outfile_write(const char *path, int (*fill)(FILE *f, const void *arg),
+		  const void *arg)
+{
+	struct outfile o;
+	int err;
+
+	if (outfile_open(&o, path))
+		return -1;
+	if (!fill(o.f, arg))
+		return outfile_close(&o, true);
+	/* the failed write's errno, not what discarding the file left */
+	err = errno;
+	outfile_close(&o, false);
+	errno = err;
+	p_err("cannot write %s: %m", o.path ? o.path : "stdout");
+	return -1;
 }

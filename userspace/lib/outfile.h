@@ -10,6 +10,11 @@
  *   outfile_close(&o, ok)      ok: flush, fsync, rename into place; else
  *                              discard. 0, or -1 after p_err() on a write
  *                              error
+ *   outfile_write(path, fill, arg)
+ *                              open, fill(f, arg), close: the file whole
+ *                              if fill returned 0 and every write went
+ *                              through, else left as it was; 0, or -1
+ *                              after p_err() naming the file and errno
  */
 #ifndef __TAGGER_OUTFILE_H
 #define __TAGGER_OUTFILE_H
@@ -25,5 +30,7 @@ struct outfile {
 
 int outfile_open(struct outfile *o, const char *path);
 int outfile_close(struct outfile *o, bool ok);
+int outfile_write(const char *path, int (*fill)(FILE *f, const void *arg),
+		  const void *arg);
 
 #endif /* __TAGGER_OUTFILE_H */

@@ -61,7 +61,44 @@ static bool parse_lossy(struct ctx *c, json_t *root)
 	return ok;
 }
 
-static bool parse_tag(struct ctx *c, json_t *v)
+/*
+ * The array at key of obj, each element read in order by one(c, v, sw, i)
+ * (sw: the switch of a rule table, else unused) into *items, allocated
+ * here (size bytes an element, zeroed, one spare). A missing array is an
+ * error only when required.
+ */
+static bool parse_array(struct ctx *c, json_t *obj, const char *key,
+			bool required, void **items, size_t size, int sw,
+			bool (*one)(struct ctx *, json_t *, int, int))
+{
+	json_t *arr = json_object_get(obj, key), *v;
+	size_t old, o, i;
+	bool ok = true;
+
+	if (!arr && !required)
+		return true;
+	old = jp_enter_key(&c->jp, key);
+	if (!arr)
+		ok = jp_err(&c->jp, "missing");
+	else if (!jp_want_type(&c->jp, arr, JSON_ARRAY, "an array"))
+		ok = false;
+	if (!ok) {
+		jp_leave(&c->jp, old);
+		return false;
+	}
+	*items = xcalloc(json_array_size(arr) + 1, size);
+	json_array_foreach(arr, i, v) {
+		o = jp_enter_index(&c->jp, i);
+		ok = one(c, v, sw, (int)i);
+		jp_leave(&c->jp, o);
+		if (!ok)
+			break;
+	}
+	jp_leave(&c->jp, old);
+	return ok;
+}
+
+static bool parse_tag(struct ctx *c, json_t *v, int sw, int k)
 {
 	static const char *const keys[] = { "tag", "priority", NULL };
 	struct rules *r = c->r;
@@ -78,68 +115,34 @@ static bool parse_tag(struct ctx *c, json_t *v)
 
 static bool parse_tags(struct ctx *c, json_t *root)
 {
-	json_t *arr = json_object_get(root, "tags"), *v;
-	struct rules *r = c->r;
-	size_t old = jp_enter_key(&c->jp, "tags"), i, o;
-
-	if (!arr) {
-		jp_err(&c->jp, "missing");
-		goto fail;
-	}
-	if (!jp_want_type(&c->jp, arr, JSON_ARRAY, "an array"))
-		goto fail;
-	r->tags = xcalloc(json_array_size(arr) + 1, sizeof(*r->tags));
-	json_array_foreach(arr, i, v) {
-		o = jp_enter_index(&c->jp, i);
-		if (!parse_tag(c, v))
-			goto fail;
-		jp_leave(&c->jp, o);
-	}
-	jp_leave(&c->jp, old);
-	return true;
-fail:
-	jp_leave(&c->jp, old);
-	return false;
+	return parse_array(c, root, "tags", true, (void **)&c->r->tags,
+			   sizeof(*c->r->tags), 0, parse_tag);
 }
 
-static bool parse_class(struct ctx *c, json_t *v, int k)
+static bool parse_class(struct ctx *c, json_t *v, int sw, int k)
 {
 	static const char *const keys[] = { "class", "tag", NULL };
 	struct rules *r = c->r;
 
-	return jp_want_type(&c->jp, v, JSON_OBJECT, "an object") &&
-	       jp_known_keys(&c->jp, v, keys) &&
-	       jp_get_int(&c->jp, v, "class", 0, 1 << 30, "a class number",
-			  &r->class_ids[k]) &&
-	       get_tag(c, v, "tag", &r->class_tags[k]);
+	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") ||
+	    !jp_known_keys(&c->jp, v, keys) ||
+	    !jp_get_int(&c->jp, v, "class", 0, 1 << 30, "a class number",
+			&r->class_ids[k]) ||
+	    !get_tag(c, v, "tag", &r->class_tags[k]))
+		return false;
+	r->nclasses++;
+	return true;
 }
 
 static bool parse_classes(struct ctx *c, json_t *root)
 {
-	json_t *arr = json_object_get(root, "classes"), *v;
 	struct rules *r = c->r;
-	size_t old, o, i;
-	bool ok = true;
+	size_t n = json_array_size(json_object_get(root, "classes"));
 
-	if (!arr)
-		return true;
-	old = jp_enter_key(&c->jp, "classes");
-	if (!jp_want_type(&c->jp, arr, JSON_ARRAY, "an array")) {
-		jp_leave(&c->jp, old);
-		return false;
-	}
-	r->class_ids = xcalloc(json_array_size(arr) + 1, sizeof(int));
-	r->class_tags = xcalloc(json_array_size(arr) + 1, sizeof(int));
-	json_array_foreach(arr, i, v) {
-		o = jp_enter_index(&c->jp, i);
-		ok = parse_class(c, v, (int)i);
-		jp_leave(&c->jp, o);
-		if (!ok)
-			break;
-		r->nclasses++;
-	}
-	jp_leave(&c->jp, old);
-	return ok;
+	/* the tags beside the numbers parse_array() allocates */
+	r->class_tags = xcalloc(n + 1, sizeof(*r->class_tags));
+	return parse_array(c, root, "classes", false, (void **)&r->class_ids,
+			   sizeof(*r->class_ids), 0, parse_class);
 }
 
 static bool parse_host_classes(struct ctx *c, json_t *v, struct rules_host *h)
@@ -380,39 +383,6 @@ static bool parse_rewrite_rule(struct ctx *c, json_t *v, int sw, int k)
 	return true;
 }
 
-/* The "classify" or "rewrite" array of switch sw. */
-static bool parse_table(struct ctx *c, json_t *sv, int sw, const char *key)
-{
-	bool is_classify = !strcmp(key, "classify");
-	struct rules_switch *s = &c->r->sw[sw];
-	json_t *arr = json_object_get(sv, key), *v;
-	size_t old, o, i, n;
-	bool ok = true;
-
-	if (!arr)
-		return true;
-	old = jp_enter_key(&c->jp, key);
-	if (!jp_want_type(&c->jp, arr, JSON_ARRAY, "an array")) {
-		jp_leave(&c->jp, old);
-		return false;
-	}
-	n = json_array_size(arr) + 1;
-	if (is_classify)
-		s->classify = xcalloc(n, sizeof(*s->classify));
-	else
-		s->rewrite = xcalloc(n, sizeof(*s->rewrite));
-	json_array_foreach(arr, i, v) {
-		o = jp_enter_index(&c->jp, i);
-		ok = is_classify ? parse_classify_rule(c, v, sw, (int)i) :
-				   parse_rewrite_rule(c, v, sw, (int)i);
-		jp_leave(&c->jp, o);
-		if (!ok)
-			break;
-	}
-	jp_leave(&c->jp, old);
-	return ok;
-}
-
 static bool parse_switch(struct ctx *c, const char *name, json_t *v)
 {
 	static const char *const keys[] = { "ports", "classify", "rewrite",
@@ -425,8 +395,12 @@ static bool parse_switch(struct ctx *c, const char *name, json_t *v)
 	r->sw[sw].name = xstrdup(name);
 	r->nsw++;
 	strmap_add(&r->sw_names, name, sw);
-	return parse_ports(c, v, sw) && parse_table(c, v, sw, "classify") &&
-	       parse_table(c, v, sw, "rewrite");
+	return parse_ports(c, v, sw) &&
+	       parse_array(
+		       c, v, "classify", false, (void **)&r->sw[sw].classify,
+		       sizeof(*r->sw[sw].classify), sw, parse_classify_rule) &&
+	       parse_array(c, v, "rewrite", false, (void **)&r->sw[sw].rewrite,
+			   sizeof(*r->sw[sw].rewrite), sw, parse_rewrite_rule);
 }
 
 static bool parse_switches(struct ctx *c, json_t *root)
