@@ -26,9 +26,6 @@
 
 #include "pfc/pfc_config.h"
 
-/* cls_bpf preference of the pause programs: after the data plane's. */
-#define PFC_TC_PREF 0xc000
-
 int pfc_agent_run(struct pfc_config *cfg, const char *trace_path);
 struct pfc_state;
 

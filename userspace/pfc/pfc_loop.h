@@ -36,8 +36,8 @@
 #include "pfc/pfc_port.h"
 #include "pfc/pfc_recount.h"
 #include "pfc/pfc_rt.h"
-#include "pfc/pfc_standby.h"
 #include "pfc/pfc_state.h"
+#include "pfc/pfc_watch.h"
 #include "pfc/pfc_watchdog.h"
 
 struct pfc_bpf;

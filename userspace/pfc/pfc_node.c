@@ -15,7 +15,7 @@
 #include "pfc/pfc_loop.h"
 #include "pfc/pfc_node.h"
 #include "pfc/pfc_reasons.h"
-#include "pfc/pfc_standby.h"
+#include "pfc/pfc_watch.h"
 #include "pfc/pfc_tc.h"
 #include "lib/util.h"
 
