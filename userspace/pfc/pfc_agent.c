@@ -18,6 +18,7 @@
 #include "lib/log.h"
 #include "pfc/pfc_adopt.h"
 #include "pfc/pfc_agent.h"
+#include "pfc/pfc_agent_int.h"
 #include "lib/dcb.h"
 #include "pfc/pfc_ident.h"
 #include "pfc/pfc_loop.h"
@@ -93,7 +94,7 @@ static void near_bytes(const struct pfc_config *c,
 		near[i] = b;
 }
 
-static int load_bpf(struct agent *a)
+static int load_bpf(struct pfc_agent *a)
 {
 	const struct pfc_config *c = a->cfg;
 	struct pfc_bpf *s;
@@ -192,7 +193,7 @@ static void write_pid(const char *dir, int pid)
 	close(fd);
 }
 
-static void state_init(struct agent *a)
+static void state_init(struct pfc_agent *a)
 {
 	const struct pfc_config *c = a->cfg;
 	struct pfc_state *st = a->st;
@@ -247,7 +248,7 @@ static void state_init(struct agent *a)
 }
 
 /* Hardware PFC where every port has DCB; say why not otherwise. */
-static int probe_dcb(struct agent *a)
+static int probe_dcb(struct pfc_agent *a)
 {
 	const struct pfc_config *c = a->cfg;
 	int i, ok = 0, r;
@@ -282,7 +283,7 @@ static int probe_dcb(struct agent *a)
 	return 0;
 }
 
-static int setup(struct agent *a)
+static int setup(struct pfc_agent *a)
 {
 	struct pfc_config *c = a->cfg;
 	int i, r;
@@ -382,7 +383,7 @@ fail:
 	return r;
 }
 
-static void teardown(struct agent *a)
+static void teardown(struct pfc_agent *a)
 {
 	const struct pfc_config *c = a->cfg;
 	int i;
@@ -406,7 +407,7 @@ static void teardown(struct agent *a)
 }
 
 /* Hardware PFC: nothing to run; stay until told to stop, for `show`. */
-static int pfc_wait(struct agent *a)
+static int pfc_wait(struct pfc_agent *a)
 {
 	sigset_t mask;
 	int sig = 0;
@@ -444,7 +445,7 @@ static uint64_t leftovers_of(const struct pfc_state *st)
  * *left: the removed record, with what its queues held when they went
  * (to carry into the new state).
  */
-static int previous(struct agent *a, struct pfc_state **left)
+static int previous(struct pfc_agent *a, struct pfc_state **left)
 {
 	const struct pfc_config *c = a->cfg;
 	struct pfc_state *old = xmalloc(sizeof(*old));
@@ -494,7 +495,7 @@ out:
 }
 
 /* A removed record's leftover_drops, onto the new record's same ports. */
-static void carry_leftovers(struct agent *a, const struct pfc_state *left)
+static void carry_leftovers(struct pfc_agent *a, const struct pfc_state *left)
 {
 	const struct pfc_config *c = a->cfg;
 	uint32_t i, p;
@@ -555,7 +556,7 @@ static void spare(bool take)
  * a standby that sees this agent die half-way finishes instead of taking
  * over queues that are half gone.
  */
-static int finish(struct agent *a, int rc)
+static int finish(struct pfc_agent *a, int rc)
 {
 	if (a->standby_fd >= 0)
 		close(a->standby_fd);
@@ -611,7 +612,7 @@ static int trusted_dirs(const struct pfc_config *c)
 }
 
 /* Directory, lock, leftovers: nothing is written before the lock is ours. */
-static int claim(struct agent *a, struct pfc_state **left)
+static int claim(struct pfc_agent *a, struct pfc_state **left)
 {
 	const struct pfc_config *c = a->cfg;
 	int r;
@@ -653,7 +654,7 @@ static int claim(struct agent *a, struct pfc_state **left)
  * and the maps say. Gates closed by a PAUSE stay closed until it
  * expires; PAUSEs we sent go on being refreshed until XON.
  */
-static void rebuild(struct agent *a)
+static void rebuild(struct pfc_agent *a)
 {
 	const struct pfc_config *c = a->cfg;
 	int port, p;
@@ -663,7 +664,7 @@ static void rebuild(struct agent *a)
 		a->refresh_at[port] = 0;
 		for (p = 0; p < PFC_PRIOS; p++) {
 			struct pfc_state_prio *sp = &a->st->ports[port].prio[p];
-			struct gate *g = &a->gate[port][p];
+			struct pfc_pause_gate *g = &a->gate[port][p];
 
 			g->closed = sp->gate_closed;
 			g->until = sp->gate_until;
@@ -683,7 +684,7 @@ static void rebuild(struct agent *a)
  * goes by what is recorded as done); here the queues of a dead agent it
  * was adopting, so that the next start finds the ports as they were.
  */
-static void undo(struct agent *a)
+static void undo(struct pfc_agent *a)
 {
 	if (!a->old)
 		return;
@@ -692,7 +693,7 @@ static void undo(struct agent *a)
 }
 
 /* The state before anything is done to a port: "stopping" until set up. */
-static void state_setting_up(struct agent *a, const struct pfc_state *left)
+static void state_setting_up(struct pfc_agent *a, const struct pfc_state *left)
 {
 	int i;
 
@@ -709,7 +710,51 @@ static void state_setting_up(struct agent *a, const struct pfc_state *left)
 	carry_leftovers(a, left);
 }
 
-static int run(struct agent *a)
+/* The standby's side, when the agent died: an exit code. */
+static int takeover(struct pfc_agent *a)
+{
+	struct pfc_state *st = a->st;
+	uint64_t now = now_ns();
+	int dead = st->pid, r;
+
+	if (st->stopped)
+		return EXIT_OK; /* it stopped and removed everything */
+	/* It may have died inside an update: the seq count must be even. */
+	if (__atomic_load_n(&st->seq, __ATOMIC_ACQUIRE) & 1)
+		pfc_state_end(st);
+	if (st->stopping)
+		return finish(a, EXIT_OK); /* it was removing its queues */
+	/*
+	 * The pid file first: systemd (PIDFile= of tagger-pfc@.service)
+	 * reads it when it reaps the dead agent and keeps the unit running
+	 * with this process as its main PID if the file names it by then;
+	 * if not, it stops the unit and a restarted agent adopts the queues.
+	 */
+	write_pid(a->cfg->dir, getpid());
+	pr_warn("%s: the pause agent (pid %d) died; its standby (pid %d) takes "
+		"over\n",
+		a->cfg->node, dead, getpid());
+	tc_drain(&a->q.tc);
+	rebuild(a);
+	pfc_state_begin(st);
+	st->pid = getpid();
+	st->pid_start = pfc_proc_start(st->pid);
+	st->standby_pid = 0;
+	st->takeovers++;
+	st->died_at = now;
+	st->takeover_at = now_ns();
+	pfc_state_end(st);
+	if (pfc_standby_spawn(a, a->takeover))
+		pr_warn("%s: no new standby: %s\n", a->cfg->node,
+			strerror(errno));
+	r = pfc_loop(a);
+	if (r)
+		p_err("%s: the standby's pause loop failed: %s", a->cfg->node,
+		      strerror(-r));
+	return finish(a, r ? EXIT_RUNTIME : EXIT_OK);
+}
+
+static int run(struct pfc_agent *a)
 {
 	struct pfc_config *cfg = a->cfg;
 	int r;
@@ -734,7 +779,7 @@ static int run(struct agent *a)
 		a->forwarding ?
 			"" :
 			", not forwarding (host): no buffer accounting");
-	if (a->skel && pfc_standby_spawn(a))
+	if (a->skel && pfc_standby_spawn(a, takeover))
 		pr_warn("%s: no standby (%s): a crash of this agent would "
 			"leave its gates as they are\n",
 			cfg->node, strerror(errno));
@@ -748,7 +793,7 @@ static int run(struct agent *a)
 
 int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 {
-	struct agent *a = calloc(1, sizeof(*a));
+	struct pfc_agent *a = calloc(1, sizeof(*a));
 	struct pfc_state *left = NULL;
 	sigset_t mask;
 	int i, r, rc;
@@ -798,49 +843,6 @@ int pfc_agent_run(struct pfc_config *cfg, const char *trace_path)
 		return finish(a, r == -EBUSY ? EXIT_USAGE : EXIT_RUNTIME);
 	}
 	return finish(a, run(a));
-}
-
-int pfc_agent_takeover(struct agent *a)
-{
-	struct pfc_state *st = a->st;
-	uint64_t now = now_ns();
-	int dead = st->pid, r;
-
-	if (st->stopped)
-		return EXIT_OK; /* it stopped and removed everything */
-	/* It may have died inside an update: the seq count must be even. */
-	if (__atomic_load_n(&st->seq, __ATOMIC_ACQUIRE) & 1)
-		pfc_state_end(st);
-	if (st->stopping)
-		return finish(a, EXIT_OK); /* it was removing its queues */
-	/*
-	 * The pid file first: systemd (PIDFile= of tagger-pfc@.service)
-	 * reads it when it reaps the dead agent and keeps the unit running
-	 * with this process as its main PID if the file names it by then;
-	 * if not, it stops the unit and a restarted agent adopts the queues.
-	 */
-	write_pid(a->cfg->dir, getpid());
-	pr_warn("%s: the pause agent (pid %d) died; its standby (pid %d) takes "
-		"over\n",
-		a->cfg->node, dead, getpid());
-	tc_drain(&a->q.tc);
-	rebuild(a);
-	pfc_state_begin(st);
-	st->pid = getpid();
-	st->pid_start = pfc_proc_start(st->pid);
-	st->standby_pid = 0;
-	st->takeovers++;
-	st->died_at = now;
-	st->takeover_at = now_ns();
-	pfc_state_end(st);
-	if (pfc_standby_spawn(a))
-		pr_warn("%s: no new standby: %s\n", a->cfg->node,
-			strerror(errno));
-	r = pfc_loop(a);
-	if (r)
-		p_err("%s: the standby's pause loop failed: %s", a->cfg->node,
-		      strerror(-r));
-	return finish(a, r ? EXIT_RUNTIME : EXIT_OK);
 }
 
 /* Is ifindex still the port the record names? */

@@ -13,9 +13,12 @@
 
 #include "lib/util.h"
 #include "lib/log.h"
+#include "pfc/pfc_agent_int.h"
 #include "pfc/pfc_idle.h"
+#include "pfc/pfc_keeper.h"
 #include "pfc/pfc_links.h"
 #include "pfc/pfc_loop.h"
+#include "pfc/pfc_repair.h"
 #include "pfc/pfc_ring_pos.h"
 #include "pfc/pfc_standby.h"
 #include "pfc.skel.h"
@@ -28,12 +31,12 @@
 /* What a->expect[port][prio][] waits for (pfc_poll.h). */
 enum { EXPECT_XON, EXPECT_RESUME };
 
-static bool lossless(const struct agent *a, int prio)
+static bool lossless(const struct pfc_agent *a, int prio)
 {
 	return (a->cfg->lossless_mask >> prio) & 1;
 }
 
-static uint64_t refresh_ns(const struct agent *a, int port)
+static uint64_t refresh_ns(const struct pfc_agent *a, int port)
 {
 	uint64_t t =
 		pfc_quanta_ns(a->cfg->quanta, pfc_port_rate(a->cfg, port)) / 2;
@@ -53,7 +56,7 @@ static uint64_t refresh_ns(const struct agent *a, int port)
  * ("-"): W polling spans, M the agent left a draining CPU, P an XON
  * crossing seen on the agent's own CPU (1) or another (0) (pfc_cpu.h).
  */
-static void trace(struct agent *a, char what, int port, int prio,
+static void trace(struct pfc_agent *a, char what, int port, int prio,
 		  uint64_t ev_ts, uint64_t done)
 {
 	if (a->trace)
@@ -65,7 +68,7 @@ static void trace(struct agent *a, char what, int port, int prio,
  * A PAUSE of ours went out on port for the priorities of vec: the BPF
  * side's refresh (bpf/lib/pfc_account.h) counts from now.
  */
-void pfc_xoff_sent(struct agent *a, int port, uint8_t vec, uint64_t now)
+void pfc_xoff_sent(struct pfc_agent *a, int port, uint8_t vec, uint64_t now)
 {
 	int p;
 
@@ -80,13 +83,14 @@ void pfc_xoff_sent(struct agent *a, int port, uint8_t vec, uint64_t now)
  * A gate reopens at now that should have reopened at should (when the
  * resume arrived, or the PAUSE expired): the longest delay is kept.
  */
-static void gate_late(struct agent *a, uint64_t should, uint64_t now)
+static void gate_late(struct pfc_agent *a, uint64_t should, uint64_t now)
 {
 	if (should && now > should && now - should > a->st->gate_late_max_ns)
 		a->st->gate_late_max_ns = now - should;
 }
 
-static void send_frame(struct agent *a, int port, uint8_t vector, bool resume)
+static void send_frame(struct pfc_agent *a, int port, uint8_t vector,
+		       bool resume)
 {
 	uint16_t quanta[PFC_PRIOS];
 	int p, r;
@@ -113,7 +117,8 @@ static void send_frame(struct agent *a, int port, uint8_t vector, bool resume)
 }
 
 /* sent: the BPF side already sent the PAUSE (its fast XOFF path). */
-static void on_xoff(struct agent *a, int port, int prio, uint64_t ts, bool sent)
+static void on_xoff(struct pfc_agent *a, int port, int prio, uint64_t ts,
+		    bool sent)
 {
 	if (a->sent[port][prio])
 		return;
@@ -132,7 +137,7 @@ static void on_xoff(struct agent *a, int port, int prio, uint64_t ts, bool sent)
 	trace(a, 'X', port, prio, ts, sent ? ts : now_ns());
 }
 
-static void on_xon(struct agent *a, int port, int prio, uint64_t ts)
+static void on_xon(struct pfc_agent *a, int port, int prio, uint64_t ts)
 {
 	int p;
 
@@ -154,7 +159,7 @@ static void on_xon(struct agent *a, int port, int prio, uint64_t ts)
  * Ask the BPF side to report the next packet out of a reopened queue
  * (PFC_EV_SENT), or withdraw the request when the gate closes first.
  */
-static void watch_tx(struct agent *a, int port, int prio, bool on)
+static void watch_tx(struct pfc_agent *a, int port, int prio, bool on)
 {
 	struct pfc_pp *c = pp_of(a, port, prio);
 	uint32_t *n = &a->skel->bss->tx_watches;
@@ -167,10 +172,10 @@ static void watch_tx(struct agent *a, int port, int prio, bool on)
 	}
 }
 
-static void gate_set(struct agent *a, int port, int prio, bool closed,
+static void gate_set(struct pfc_agent *a, int port, int prio, bool closed,
 		     uint64_t ev_ts)
 {
-	struct gate *g = &a->gate[port][prio];
+	struct pfc_pause_gate *g = &a->gate[port][prio];
 	struct pfc_state_prio *sp = sp_of(a, port, prio);
 	uint64_t now;
 	int r;
@@ -220,12 +225,12 @@ static void gate_set(struct agent *a, int port, int prio, bool closed,
 		trace(a, 'K', port, prio, ev_ts, now);
 }
 
-static void on_rx(struct agent *a, const struct pfc_event *e)
+static void on_rx(struct pfc_agent *a, const struct pfc_event *e)
 {
 	int port = e->slot, p;
 
 	for (p = 0; p < PFC_PRIOS; p++) {
-		struct gate *g = &a->gate[port][p];
+		struct pfc_pause_gate *g = &a->gate[port][p];
 
 		if (!((e->vector >> p) & 1))
 			continue;
@@ -254,7 +259,7 @@ static void on_rx(struct agent *a, const struct pfc_event *e)
 }
 
 /* The first packet from the upstream after an XON crossing arrived. */
-static void on_resumed(struct agent *a, const struct pfc_event *e)
+static void on_resumed(struct pfc_agent *a, const struct pfc_event *e)
 {
 	struct pfc_state_prio *sp = sp_of(a, e->slot, e->prio);
 	uint64_t d;
@@ -273,7 +278,7 @@ static void on_resumed(struct agent *a, const struct pfc_event *e)
  * Polling for an XON on the CPU whose softirq will see it: move off it
  * (pfc_cpu.h). M in the trace: the agent left that CPU.
  */
-static void poll_off(struct agent *a, int port, int prio)
+static void poll_off(struct pfc_agent *a, int port, int prio)
 {
 	uint64_t now;
 	int cpu;
@@ -288,7 +293,7 @@ static void poll_off(struct agent *a, int port, int prio)
 	}
 }
 
-static void on_xon_near(struct agent *a, const struct pfc_event *e)
+static void on_xon_near(struct pfc_agent *a, const struct pfc_event *e)
 {
 	pfc_expect_hint(&a->expect[e->slot][e->prio][EXPECT_XON], e->ts);
 	if (e->vector)
@@ -300,7 +305,7 @@ static void on_xon_near(struct agent *a, const struct pfc_event *e)
  * P in the trace: whether the crossing was seen on the agent's own CPU
  * (1) or another (0), and when the agent read it.
  */
-static void on_xon_seen(struct agent *a, const struct pfc_event *e)
+static void on_xon_seen(struct pfc_agent *a, const struct pfc_event *e)
 {
 	if (e->vector) {
 		a->drain_cpu[e->slot][e->prio] = e->vector;
@@ -314,7 +319,7 @@ static void on_xon_seen(struct agent *a, const struct pfc_event *e)
 
 static int on_event(void *ctx, void *data, size_t size)
 {
-	struct agent *a = ctx;
+	struct pfc_agent *a = ctx;
 	const struct pfc_event *e = data;
 
 	if (size < sizeof(*e) || e->slot >= (uint32_t)a->cfg->nports ||
@@ -342,7 +347,7 @@ static int on_event(void *ctx, void *data, size_t size)
  * with it even if a ring buffer record was lost or two CPUs raced at the
  * threshold.
  */
-static void reconcile(struct agent *a, int port, int prio)
+static void reconcile(struct pfc_agent *a, int port, int prio)
 {
 	struct pfc_pp *c = pp_of(a, port, prio);
 	uint32_t x = __atomic_load_n(&c->xoff, __ATOMIC_ACQUIRE);
@@ -363,15 +368,15 @@ static void reconcile(struct agent *a, int port, int prio)
 
 static void qstat(const struct tc_qstats *s, void *arg)
 {
-	struct agent *a = arg;
+	struct pfc_agent *a = arg;
 
 	pfc_state_put_qstats(a->st, s);
 }
 
-static void watchdog(struct agent *a, int port, int prio, uint64_t now)
+static void watchdog(struct pfc_agent *a, int port, int prio, uint64_t now)
 {
 	const struct pfc_config *c = a->cfg;
-	struct gate *g = &a->gate[port][prio];
+	struct pfc_pause_gate *g = &a->gate[port][prio];
 	struct pfc_state_prio *sp = sp_of(a, port, prio);
 	uint64_t paused_for = 0;
 	enum pfc_wd_verdict v;
@@ -406,7 +411,7 @@ static void watchdog(struct agent *a, int port, int prio, uint64_t now)
 	}
 }
 
-static void tick(struct agent *a)
+static void tick(struct pfc_agent *a)
 {
 	const struct pfc_config *c = a->cfg;
 	uint64_t seen[PFC_MAX_PORTS][PFC_PRIOS];
@@ -465,14 +470,14 @@ static void tick(struct agent *a)
 	pfc_idle_tick(a);
 }
 
-static void timers(struct agent *a)
+static void timers(struct pfc_agent *a)
 {
 	uint64_t now = now_ns();
 	int port, p;
 
 	for (port = 0; port < a->cfg->nports; port++) {
 		for (p = 0; p < PFC_PRIOS; p++) {
-			struct gate *g = &a->gate[port][p];
+			struct pfc_pause_gate *g = &a->gate[port][p];
 
 			if (g->closed && g->until && g->until <= now) {
 				gate_late(a, g->until, now);
@@ -495,7 +500,7 @@ static void timers(struct agent *a)
 }
 
 /* The earliest of the timers (tick, refreshes, expiries) and poll_at. */
-static uint64_t deadline(struct agent *a, uint64_t poll_at)
+static uint64_t deadline(struct pfc_agent *a, uint64_t poll_at)
 {
 	uint64_t next = a->tick_at < poll_at ? a->tick_at : poll_at;
 	int port, p;
@@ -504,7 +509,7 @@ static uint64_t deadline(struct agent *a, uint64_t poll_at)
 		if (a->refresh_at[port] && a->refresh_at[port] < next)
 			next = a->refresh_at[port];
 		for (p = 0; p < PFC_PRIOS; p++) {
-			struct gate *g = &a->gate[port][p];
+			struct pfc_pause_gate *g = &a->gate[port][p];
 
 			if (g->closed && g->until && g->until < next)
 				next = g->until;
@@ -513,7 +518,7 @@ static uint64_t deadline(struct agent *a, uint64_t poll_at)
 	return next;
 }
 
-static void arm(struct agent *a, int tfd, uint64_t poll_at)
+static void arm(struct pfc_agent *a, int tfd, uint64_t poll_at)
 {
 	uint64_t next = deadline(a, poll_at);
 	struct itimerspec its = { 0 };
@@ -531,7 +536,7 @@ static void arm(struct agent *a, int tfd, uint64_t poll_at)
  * Is a resume due now (poll for it), and if not, when is the next one
  * (*next, UINT64_MAX: none)? See pfc_poll.h.
  */
-static bool poll_due(struct agent *a, uint64_t now, uint64_t *next)
+static bool poll_due(struct pfc_agent *a, uint64_t now, uint64_t *next)
 {
 	uint64_t budget = a->cfg->busy_poll_us * 1000ull, from, to;
 	int port, p, k;
@@ -569,7 +574,7 @@ static bool poll_due(struct agent *a, uint64_t now, uint64_t *next)
  * came (to other agents at the same priority). W in the trace: a polling
  * span (its CPU cost).
  */
-static void poll_mode(struct agent *a, bool on)
+static void poll_mode(struct pfc_agent *a, bool on)
 {
 	uint64_t now;
 
@@ -597,7 +602,7 @@ static void poll_mode(struct agent *a, bool on)
 }
 
 /* A port of the agent was deleted: -ENODEV, after saying which. */
-static int port_gone(struct agent *a, struct mnl_socket *links)
+static int port_gone(struct pfc_agent *a, struct mnl_socket *links)
 {
 	int port = pfc_links_gone(links, a->cfg);
 
@@ -623,7 +628,7 @@ struct loop_fds {
 };
 
 /* What epoll returned: 0, or -errno; *stop on a signal or a lost port. */
-static int on_events(struct agent *a, const struct loop_fds *f,
+static int on_events(struct pfc_agent *a, const struct loop_fds *f,
 		     const struct epoll_event *evs, int n, bool *stop)
 {
 	struct signalfd_siginfo si;
@@ -656,7 +661,7 @@ static int on_events(struct agent *a, const struct loop_fds *f,
 }
 
 /* The loop's first tick, and what a standby taking over must forget. */
-static void loop_start(struct agent *a)
+static void loop_start(struct pfc_agent *a)
 {
 	int i;
 
@@ -679,7 +684,7 @@ static void loop_start(struct agent *a)
 	pfc_keeper_start(a);
 }
 
-int pfc_loop(struct agent *a)
+int pfc_loop(struct pfc_agent *a)
 {
 	struct pfc_ring_pos rp = { 0 };
 	struct mnl_socket *links = NULL;

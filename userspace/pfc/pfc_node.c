@@ -12,7 +12,6 @@
 #include "lib/log.h"
 #include "pfc/pfc_agent.h"
 #include "pfc/pfc_ident.h"
-#include "pfc/pfc_loop.h"
 #include "pfc/pfc_node.h"
 #include "pfc/pfc_reasons.h"
 #include "pfc/pfc_watch.h"

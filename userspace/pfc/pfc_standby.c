@@ -16,7 +16,7 @@
 
 #include "lib/log.h"
 #include "pfc/pfc_ident.h"
-#include "pfc/pfc_loop.h"
+#include "pfc/pfc_agent_int.h"
 #include "pfc/pfc_ring_pos.h"
 #include "pfc/pfc_standby.h"
 #include "pfc/pfc_watch.h"
@@ -46,7 +46,7 @@ static bool pidfd_ended(int fd, int ms)
 }
 
 /* The standby's look: is the agent hung with work pending? */
-static bool agent_hung(struct agent *a, struct pfc_watch *w,
+static bool agent_hung(struct pfc_agent *a, struct pfc_watch *w,
 		       const struct pfc_ring_pos *rp, uint64_t now)
 {
 	const struct pfc_state *st = a->st;
@@ -84,8 +84,8 @@ static void late_gates(struct pfc_state *st, uint64_t now)
 }
 
 /* Kill the hung agent (by its pidfd) and wait until it is gone. */
-static void kill_hung(struct agent *a, int agent_fd, const struct pfc_watch *w,
-		      uint64_t now)
+static void kill_hung(struct pfc_agent *a, int agent_fd,
+		      const struct pfc_watch *w, uint64_t now)
 {
 	int r = pidfd_kill(agent_fd);
 
@@ -104,7 +104,7 @@ static void kill_hung(struct agent *a, int agent_fd, const struct pfc_watch *w,
 }
 
 /* One wait of the standby: true when the agent ended. */
-static bool standby_wait(struct agent *a, int agent_fd,
+static bool standby_wait(struct pfc_agent *a, int agent_fd,
 			 const struct pfc_ring_pos *rp, int ring_fd)
 {
 	struct pollfd p[2] = { { .fd = agent_fd, .events = POLLIN },
@@ -126,7 +126,7 @@ static bool standby_wait(struct agent *a, int agent_fd,
 
 /* The child: watch the agent, then take over or leave. */
 static void __attribute__((noreturn))
-standby_main(struct agent *a, int agent_fd)
+standby_main(struct pfc_agent *a, int agent_fd)
 {
 	struct pfc_ring_pos rp = { 0 };
 	struct pfc_watch w = { 0 };
@@ -153,15 +153,16 @@ standby_main(struct agent *a, int agent_fd)
 	}
 	pfc_ring_pos_unmap(&rp);
 	close(agent_fd);
-	_exit(pfc_agent_takeover(a));
+	_exit(a->takeover(a));
 }
 
-int pfc_standby_spawn(struct agent *a)
+int pfc_standby_spawn(struct pfc_agent *a, int (*takeover)(struct pfc_agent *a))
 {
 	int self = pidfd_of(getpid()), pid, fd;
 
 	if (self < 0)
 		return self;
+	a->takeover = takeover;
 	/*
 	 * Alive: neither side may be judged on a beat of before, nor
 	 * without a deadline (the loop's start sets it too).
@@ -192,7 +193,7 @@ int pfc_standby_spawn(struct agent *a)
 	return 0;
 }
 
-int pfc_standby_died(struct agent *a)
+int pfc_standby_died(struct pfc_agent *a)
 {
 	waitpid(a->standby_pid, NULL, WNOHANG);
 	close(a->standby_fd);
@@ -200,10 +201,10 @@ int pfc_standby_died(struct agent *a)
 	a->standby_pid = 0;
 	pr_warn("%s: the standby of the pause agent died; starting another\n",
 		a->cfg->node);
-	return pfc_standby_spawn(a);
+	return pfc_standby_spawn(a, a->takeover);
 }
 
-void pfc_standby_check(struct agent *a, uint64_t now)
+void pfc_standby_check(struct pfc_agent *a, uint64_t now)
 {
 	uint64_t beat = __atomic_load_n(&a->st->standby_beat, __ATOMIC_ACQUIRE);
 	uint64_t deadline = a->st->stall_ns + PFC_STANDBY_IDLE_LOOK_NS;
@@ -223,14 +224,14 @@ void pfc_standby_check(struct agent *a, uint64_t now)
 	a->standby_watch.since = 0;
 }
 
-void pfc_beat_start(struct agent *a)
+void pfc_beat_start(struct pfc_agent *a)
 {
 	a->st->stall_ns = pfc_stall_ns(a->cfg);
 	__atomic_store_n(&a->st->quitting, 0, __ATOMIC_RELEASE);
 	pfc_beat(a);
 }
 
-void pfc_beat(struct agent *a)
+void pfc_beat(struct pfc_agent *a)
 {
 	__atomic_store_n(&a->st->beat, now_ns(), __ATOMIC_RELEASE);
 }

@@ -56,8 +56,10 @@
  * asleep and has no beat for stall_ns (or is stopped), with the beat's age.
  *
  * API:
- *   pfc_standby_spawn(a)      fork a standby for agent a (parent: 0 or -errno;
- *                             the child never returns)
+ *   pfc_standby_spawn(a, takeover)  fork a standby for agent a (parent: 0
+ *                             or -errno); the child watches, and when the
+ *                             agent dies exits with takeover(a)'s code
+ *                             (kept in a for the standbys forked later)
  *   pfc_standby_died(a)       the agent's standby died: reap it, fork another
  *   pfc_standby_check(a, now) agent, at each tick: kill a hung standby
  *   pfc_beat_start(a), pfc_beat(a)   the loop: at its start, at each pass
@@ -69,12 +71,13 @@
 
 #include <stdint.h>
 
-struct agent;
+struct pfc_agent;
 
-int pfc_standby_spawn(struct agent *a);
-int pfc_standby_died(struct agent *a);
-void pfc_standby_check(struct agent *a, uint64_t now);
-void pfc_beat_start(struct agent *a);
-void pfc_beat(struct agent *a);
+int pfc_standby_spawn(struct pfc_agent *a,
+		      int (*takeover)(struct pfc_agent *a));
+int pfc_standby_died(struct pfc_agent *a);
+void pfc_standby_check(struct pfc_agent *a, uint64_t now);
+void pfc_beat_start(struct pfc_agent *a);
+void pfc_beat(struct pfc_agent *a);
 
 #endif /* __TAGGER_PFC_STANDBY_H */
