@@ -11,12 +11,14 @@
  *   struct pfc_agent, struct pfc_pause_gate, struct pfc_keeper
  *   pp_of(a, port, prio), sp_of(a, port, prio)  a queue's BPF counters
  *                           and its state record
- *   pfc_xoff_sent(a, port, vec, now)  a PAUSE of ours went out (for the
- *                           BPF side's refresh; pfc_loop.c)
+ *   pfc_lossless(a, prio)   a lossless priority (paused, never dropped)
+ *   pfc_trace(a, what, port, prio, ev_ts, done)  a line of --trace (below)
+ *   PFC_EXPECT_XON, PFC_EXPECT_RESUME   which episode a->expect[][][] is
  */
 #ifndef __TAGGER_PFC_AGENT_INT_H
 #define __TAGGER_PFC_AGENT_INT_H
 
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -37,6 +39,12 @@
 #include "pfc/pfc_watchdog.h"
 
 struct pfc_bpf;
+
+/*
+ * What a->expect[port][prio][] waits for (pfc_poll.h): the XON after a
+ * PAUSE of ours, and the resume of a gate the upstream closed.
+ */
+enum { PFC_EXPECT_XON, PFC_EXPECT_RESUME };
 
 /*
  * What the agent knows of the upstream's PAUSE on one (port, priority):
@@ -83,7 +91,7 @@ struct pfc_agent {
 	struct pfc_pause_gate gate[PFC_MAX_PORTS][PFC_PRIOS];
 	bool sent[PFC_MAX_PORTS][PFC_PRIOS]; /* PAUSE in force upstream */
 	uint64_t refresh_at[PFC_MAX_PORTS];
-	/* --busy-poll (pfc_poll.h): [0] XON after our PAUSE, [1] a resume. */
+	/* --busy-poll (pfc_poll.h): [PFC_EXPECT_*], below. */
 	struct pfc_expect expect[PFC_MAX_PORTS][PFC_PRIOS][2];
 	bool polling; /* not sleeping: a resume is due */
 	uint64_t poll_began, poll_spent; /* this span, this tick's total */
@@ -120,6 +128,29 @@ static inline struct pfc_state_prio *sp_of(struct pfc_agent *a, int port,
 	return &a->st->ports[port].prio[prio];
 }
 
-void pfc_xoff_sent(struct pfc_agent *a, int port, uint8_t vec, uint64_t now);
+static inline bool pfc_lossless(const struct pfc_agent *a, int prio)
+{
+	return (a->cfg->lossless_mask >> prio) & 1;
+}
+
+/*
+ * --trace FILE: a line per step of the pause machinery, "KIND PORT PRIO
+ * EVENT_NS DONE_NS" (CLOCK_MONOTONIC, the BPF side's clock), read by
+ * tests/bench/pfc_latency.py. Upper case: the step was done (X PAUSE and
+ * N resume sent, C gate closed, O gate open, K kick returned, S the first
+ * packet left the reopened queue, R the first packet after XON arrived).
+ * Lower case: the agent began it (x, n, c, o), so that DONE - EVENT is how
+ * long the agent took to wake up. S is asked for only while tracing: it
+ * costs the transmit tracepoint a lookup per packet. Lines with no port
+ * ("-"): W polling spans, M the agent left a draining CPU, P an XON
+ * crossing seen on the agent's own CPU (1) or another (0) (pfc_cpu.h).
+ */
+static inline void pfc_trace(struct pfc_agent *a, char what, int port, int prio,
+			     uint64_t ev_ts, uint64_t done)
+{
+	if (a->trace)
+		fprintf(a->trace, "%c %s %d %" PRIu64 " %" PRIu64 "\n", what,
+			a->cfg->ports[port].name, prio, ev_ts, done);
+}
 
 #endif /* __TAGGER_PFC_AGENT_INT_H */

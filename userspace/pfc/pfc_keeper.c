@@ -9,6 +9,7 @@
 #include "lib/log.h"
 #include "pfc/pfc_agent_int.h"
 #include "pfc/pfc_keeper.h"
+#include "pfc/pfc_pause_tx.h"
 
 #define KEEPER_MIN_PERIOD_NS 1000000ull
 #define KEEPER_LINGER_NS 1000000000ull
@@ -19,14 +20,6 @@
  * sends frames and logs; 256 KiB is many times what it uses.
  */
 #define KEEPER_STACK_BYTES (256u << 10)
-
-static uint64_t refresh_of(const struct pfc_agent *a, int port)
-{
-	uint64_t t =
-		pfc_quanta_ns(a->cfg->quanta, pfc_port_rate(a->cfg, port)) / 2;
-
-	return t < 100000 ? 100000 : t; /* as the loop's refresh_ns() */
-}
 
 /*
  * Priorities of a port the BPF side holds above XOFF: its XOFF PAUSE went
@@ -53,11 +46,8 @@ static uint8_t bpf_xoff(struct pfc_agent *a, int port)
 static void refresh_due(struct pfc_agent *a, uint64_t now)
 {
 	struct pfc_keeper *k = &a->keeper;
-	uint16_t quanta[PFC_PRIOS];
 	int port, p;
 
-	for (p = 0; p < PFC_PRIOS; p++)
-		quanta[p] = a->cfg->quanta;
 	for (port = 0; port < a->cfg->nports; port++) {
 		uint8_t vec = 0, fresh = bpf_xoff(a, port);
 
@@ -68,15 +58,9 @@ static void refresh_due(struct pfc_agent *a, uint64_t now)
 			       a->refresh_at[port] > now + k->period_ns))
 			continue;
 		vec |= fresh;
-		if (!vec ||
-		    pfc_send(a->tx_fd[port], a->cfg->ports[port].ifindex,
-			     a->q.mac[port], vec, quanta))
+		if (!vec || pfc_send_pause(a, port, vec, false))
 			continue;
-		for (p = 0; p < PFC_PRIOS; p++)
-			if ((vec >> p) & 1)
-				sp_of(a, port, p)->pfc_tx++;
-		pfc_xoff_sent(a, port, vec, now);
-		a->refresh_at[port] = now + refresh_of(a, port);
+		a->refresh_at[port] = now + pfc_refresh_ns(a, port);
 		if (!k->refreshes++)
 			pr_warn("%s: the pause agent is blocked in a netlink "
 				"request for %" PRIu64 " ms; its keeper "
@@ -146,8 +130,8 @@ int pfc_keeper_start(struct pfc_agent *a)
 	/* Fresh, also in a standby that took over (forked with a copy). */
 	memset(k, 0, sizeof(*k));
 	for (port = 0; port < a->cfg->nports; port++)
-		if (refresh_of(a, port) < min)
-			min = refresh_of(a, port);
+		if (pfc_refresh_ns(a, port) < min)
+			min = pfc_refresh_ns(a, port);
 	k->period_ns =
 		min / 2 < KEEPER_MIN_PERIOD_NS ? KEEPER_MIN_PERIOD_NS : min / 2;
 	pthread_mutex_init(&k->mu, NULL);
