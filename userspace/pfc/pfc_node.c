@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lib/log.h"
+#include "pfc/pfc_adopt.h"
 #include "pfc/pfc_agent.h"
 #include "pfc/pfc_ident.h"
 #include "pfc/pfc_node.h"
