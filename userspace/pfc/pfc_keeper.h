@@ -4,11 +4,11 @@
  *
  * A gate change and the tick's queue statistics are rtnetlink requests,
  * and the kernel serves each under its rtnl lock, which any other netlink
- * user can hold for as long as it likes; a loop blocked in a request for
- * 16-19 s was seen under load (the holder was not identified). A PAUSE
- * of ours in force upstream lasts only its quanta (335 ms at 100 Mbit/s)
- * unless refreshed, and the refresh is the loop's: blocked, it
- * lets the upstream send into a full buffer. So a second thread, the
+ * user can hold for as long as it likes: a request can block the loop for
+ * seconds. A PAUSE of ours in force upstream lasts only its quanta (335
+ * ms at 100 Mbit/s) unless refreshed, so the refresh must not depend on
+ * the loop: a blocked loop would let the upstream send into a full
+ * buffer. So a second thread, the
  * keeper, refreshes them while the loop is inside a netlink request for
  * longer than half a refresh interval, and also those the BPF side sent
  * at an XOFF crossing the loop has not read yet (pfc_pp.xoff). It sleeps on a condition variable
