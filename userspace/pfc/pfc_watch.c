@@ -100,7 +100,7 @@ void pfc_stall_json(json_t *o, const struct pfc_state *st, bool running,
 		    uint64_t now)
 {
 	json_t *h = json_object();
-	uint64_t age, sb;
+	uint64_t age = 0, sb;
 	bool stalled = running && pfc_stalled(st, now, &age);
 
 	if (stalled)
