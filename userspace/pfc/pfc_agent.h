@@ -9,12 +9,6 @@
  *
  * API:
  *   pfc_agent_run(cfg, trace_path)   returns an exit code
- *   pfc_leftovers_remove(st)         what a dead agent left on its ports:
- *                                    programs, queues, offloads (only ports
- *                                    whose ifindex still has the recorded
- *                                    name; run in the agent's namespace);
- *                                    the packets its queues still held are
- *                                    added to st's leftover_drops
  *
  * A start that fails undoes what it did (queues, programs, offloads, the
  * queues of a dead agent it was adopting) and records "stopped"; until it
@@ -26,12 +20,6 @@
 
 #include "pfc/pfc_config.h"
 
-/* cls_bpf preference of the pause programs: after the data plane's. */
-#define PFC_TC_PREF 0xc000
-
 int pfc_agent_run(struct pfc_config *cfg, const char *trace_path);
-struct pfc_state;
-
-void pfc_leftovers_remove(struct pfc_state *st);
 
 #endif /* __TAGGER_PFC_AGENT_H */

@@ -5,9 +5,8 @@
  * the CPU that sends the buffer's packets on. When the polling agent runs
  * on that same CPU it cannot look at its ring buffer before that softirq
  * is done with the rest of its batch (forwarding the packet into the next
- * node): measured at 9-10 us of the 30-50 us from XON to the upstream
- * sending again, against about 2 us when the crossing happened on another
- * CPU. That CPU is usually the same one crossing after crossing, as the
+ * node), a large share of the time from XON to the upstream sending
+ * again and several times what a crossing on another CPU costs. That CPU is usually the same one crossing after crossing, as the
  * queue's shaper timer stays on the CPU that last ran the queue, which is
  * often the agent's own (its kick after opening a gate runs the qdisc).
  *

@@ -2,12 +2,12 @@
 /* An idle agent sleeps without a timer; see pfc_idle.h. */
 #include <stdint.h>
 
+#include "pfc/pfc_agent_int.h"
 #include "pfc/pfc_idle.h"
-#include "pfc/pfc_loop.h"
 #include "pfc.skel.h"
 
 /* Packets counted at ingress so far, or UINT64_MAX if anything is held. */
-static uint64_t counted(struct agent *a)
+static uint64_t counted(struct pfc_agent *a)
 {
 	uint64_t sum = 0;
 	int port, p;
@@ -26,7 +26,7 @@ static uint64_t counted(struct agent *a)
 }
 
 /* Nothing in force that a timer or the tick must end or refresh. */
-static bool nothing_pending(struct agent *a)
+static bool nothing_pending(struct pfc_agent *a)
 {
 	int port, p;
 
@@ -36,7 +36,7 @@ static bool nothing_pending(struct agent *a)
 		if (a->refresh_at[port])
 			return false;
 		for (p = 0; p < PFC_PRIOS; p++) {
-			const struct gate *g = &a->gate[port][p];
+			const struct pfc_pause_gate *g = &a->gate[port][p];
 
 			if (a->sent[port][p] || g->closed || g->ignoring ||
 			    sp_of(a, port, p)->q_qlen)
@@ -46,7 +46,7 @@ static bool nothing_pending(struct agent *a)
 	return true;
 }
 
-void pfc_idle_tick(struct agent *a)
+void pfc_idle_tick(struct pfc_agent *a)
 {
 	uint64_t n = counted(a);
 
@@ -60,7 +60,7 @@ void pfc_idle_tick(struct agent *a)
 	a->st->ticks++;
 }
 
-bool pfc_idle_enter(struct agent *a)
+bool pfc_idle_enter(struct pfc_agent *a)
 {
 	uint32_t *flag = &a->skel->bss->agent_asleep;
 
@@ -81,7 +81,7 @@ bool pfc_idle_enter(struct agent *a)
 	return true;
 }
 
-void pfc_idle_leave(struct agent *a)
+void pfc_idle_leave(struct pfc_agent *a)
 {
 	__atomic_store_n(&a->skel->bss->agent_asleep, 0, __ATOMIC_SEQ_CST);
 	if (!a->asleep)

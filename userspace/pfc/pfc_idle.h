@@ -41,10 +41,10 @@
 
 #define PFC_IDLE_TICKS 3
 
-struct agent;
+struct pfc_agent;
 
-void pfc_idle_tick(struct agent *a);
-bool pfc_idle_enter(struct agent *a);
-void pfc_idle_leave(struct agent *a);
+void pfc_idle_tick(struct pfc_agent *a);
+bool pfc_idle_enter(struct pfc_agent *a);
+void pfc_idle_leave(struct pfc_agent *a);
 
 #endif /* __TAGGER_PFC_IDLE_H */

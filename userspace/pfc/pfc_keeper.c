@@ -7,8 +7,9 @@
 #include <time.h>
 
 #include "lib/log.h"
+#include "pfc/pfc_agent_int.h"
 #include "pfc/pfc_keeper.h"
-#include "pfc/pfc_loop.h"
+#include "pfc/pfc_pause_tx.h"
 
 #define KEEPER_MIN_PERIOD_NS 1000000ull
 #define KEEPER_LINGER_NS 1000000000ull
@@ -20,19 +21,11 @@
  */
 #define KEEPER_STACK_BYTES (256u << 10)
 
-static uint64_t refresh_of(const struct agent *a, int port)
-{
-	uint64_t t =
-		pfc_quanta_ns(a->cfg->quanta, pfc_port_rate(a->cfg, port)) / 2;
-
-	return t < 100000 ? 100000 : t; /* as the loop's refresh_ns() */
-}
-
 /*
  * Priorities of a port the BPF side holds above XOFF: its XOFF PAUSE went
  * out from BPF, and the loop may not have read that event yet.
  */
-static uint8_t bpf_xoff(struct agent *a, int port)
+static uint8_t bpf_xoff(struct pfc_agent *a, int port)
 {
 	uint8_t vec = 0;
 	int p;
@@ -50,14 +43,11 @@ static uint8_t bpf_xoff(struct agent *a, int port)
  * of (sent from BPF during the request) every time. A refresh too many
  * is harmless; the loop's resume, if one is due, comes after the request.
  */
-static void refresh_due(struct agent *a, uint64_t now)
+static void refresh_due(struct pfc_agent *a, uint64_t now)
 {
 	struct pfc_keeper *k = &a->keeper;
-	uint16_t quanta[PFC_PRIOS];
 	int port, p;
 
-	for (p = 0; p < PFC_PRIOS; p++)
-		quanta[p] = a->cfg->quanta;
 	for (port = 0; port < a->cfg->nports; port++) {
 		uint8_t vec = 0, fresh = bpf_xoff(a, port);
 
@@ -68,15 +58,9 @@ static void refresh_due(struct agent *a, uint64_t now)
 			       a->refresh_at[port] > now + k->period_ns))
 			continue;
 		vec |= fresh;
-		if (!vec ||
-		    pfc_send(a->tx_fd[port], a->cfg->ports[port].ifindex,
-			     a->q.mac[port], vec, quanta))
+		if (!vec || pfc_send_pause(a, port, vec, false))
 			continue;
-		for (p = 0; p < PFC_PRIOS; p++)
-			if ((vec >> p) & 1)
-				sp_of(a, port, p)->pfc_tx++;
-		pfc_xoff_sent(a, port, vec, now);
-		a->refresh_at[port] = now + refresh_of(a, port);
+		a->refresh_at[port] = now + pfc_refresh_ns(a, port);
 		if (!k->refreshes++)
 			pr_warn("%s: the pause agent is blocked in a netlink "
 				"request for %" PRIu64 " ms; its keeper "
@@ -97,7 +81,7 @@ static bool idle_for_long(struct pfc_keeper *k)
 
 static void *keeper_main(void *arg)
 {
-	struct agent *a = arg;
+	struct pfc_agent *a = arg;
 	struct pfc_keeper *k = &a->keeper;
 	struct timespec ts;
 	uint64_t since;
@@ -135,7 +119,7 @@ static void *keeper_main(void *arg)
 	return NULL;
 }
 
-int pfc_keeper_start(struct agent *a)
+int pfc_keeper_start(struct pfc_agent *a)
 {
 	struct pfc_keeper *k = &a->keeper;
 	pthread_condattr_t ca;
@@ -146,8 +130,8 @@ int pfc_keeper_start(struct agent *a)
 	/* Fresh, also in a standby that took over (forked with a copy). */
 	memset(k, 0, sizeof(*k));
 	for (port = 0; port < a->cfg->nports; port++)
-		if (refresh_of(a, port) < min)
-			min = refresh_of(a, port);
+		if (pfc_refresh_ns(a, port) < min)
+			min = pfc_refresh_ns(a, port);
 	k->period_ns =
 		min / 2 < KEEPER_MIN_PERIOD_NS ? KEEPER_MIN_PERIOD_NS : min / 2;
 	pthread_mutex_init(&k->mu, NULL);
@@ -174,7 +158,7 @@ int pfc_keeper_start(struct agent *a)
 	return 0;
 }
 
-void pfc_keeper_stop(struct agent *a)
+void pfc_keeper_stop(struct pfc_agent *a)
 {
 	struct pfc_keeper *k = &a->keeper;
 
@@ -193,7 +177,7 @@ void pfc_keeper_stop(struct agent *a)
  * until no PAUSE of ours was in force for KEEPER_LINGER_NS, so that a
  * queue pausing hundreds of times a second costs no signal per pause.
  */
-void pfc_keeper_update(struct agent *a)
+void pfc_keeper_update(struct pfc_agent *a)
 {
 	struct pfc_keeper *k = &a->keeper;
 	bool in_force = false;
@@ -212,7 +196,7 @@ void pfc_keeper_update(struct agent *a)
 	pthread_mutex_unlock(&k->mu);
 }
 
-void pfc_nl_enter(struct agent *a, bool stats)
+void pfc_nl_enter(struct pfc_agent *a, bool stats)
 {
 	struct pfc_keeper *k = &a->keeper;
 
@@ -235,7 +219,7 @@ void pfc_nl_enter(struct agent *a, bool stats)
 	}
 }
 
-void pfc_nl_exit(struct agent *a, const char *what)
+void pfc_nl_exit(struct pfc_agent *a, const char *what)
 {
 	struct pfc_keeper *k = &a->keeper;
 	uint64_t took, refreshed;

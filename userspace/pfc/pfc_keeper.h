@@ -4,11 +4,11 @@
  *
  * A gate change and the tick's queue statistics are rtnetlink requests,
  * and the kernel serves each under its rtnl lock, which any other netlink
- * user can hold for as long as it likes; a loop blocked in a request for
- * 16-19 s was seen under load (the holder was not identified). A PAUSE
- * of ours in force upstream lasts only its quanta (335 ms at 100 Mbit/s)
- * unless refreshed, and the refresh is the loop's: blocked, it
- * lets the upstream send into a full buffer. So a second thread, the
+ * user can hold for as long as it likes: a request can block the loop for
+ * seconds. A PAUSE of ours in force upstream lasts only its quanta (335
+ * ms at 100 Mbit/s) unless refreshed, so the refresh must not depend on
+ * the loop: a blocked loop would let the upstream send into a full
+ * buffer. So a second thread, the
  * keeper, refreshes them while the loop is inside a netlink request for
  * longer than half a refresh interval, and also those the BPF side sent
  * at an XOFF crossing the loop has not read yet (pfc_pp.xoff). It sleeps on a condition variable
@@ -24,7 +24,7 @@
  * always comes after the keeper's last refresh.
  *
  * API:
- *   struct pfc_keeper
+ *   struct pfc_keeper (pfc_agent_int.h), in the agent
  *   pfc_keeper_start(a) / pfc_keeper_stop(a)   with the loop
  *   pfc_keeper_update(a)      once per loop pass: wakes the keeper when a
  *                             PAUSE of ours came into force
@@ -42,32 +42,18 @@
 #ifndef __TAGGER_PFC_KEEPER_H
 #define __TAGGER_PFC_KEEPER_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #define PFC_NL_SLOW_NS 100000000ull /* a request this long is counted */
 #define PFC_NL_LOG_NS 1000000000ull /* ... and this long logged */
 
-struct agent;
+struct pfc_agent;
 
-struct pfc_keeper {
-	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	bool running, stop;
-	bool active; /* awake: a PAUSE of ours was in force lately */
-	uint64_t in_force_at; /* when the loop last saw one in force */
-	uint64_t since; /* the loop entered a netlink request, 0: not in one */
-	uint64_t period_ns;
-	uint64_t refreshes; /* sent by the keeper during this request */
-	uint64_t test_delay_ns; /* TAGGER_PFC_TEST_NETLINK_DELAY_MS */
-};
-
-int pfc_keeper_start(struct agent *a);
-void pfc_keeper_stop(struct agent *a);
-void pfc_keeper_update(struct agent *a);
-void pfc_nl_enter(struct agent *a, bool stats);
-void pfc_nl_exit(struct agent *a, const char *what);
+int pfc_keeper_start(struct pfc_agent *a);
+void pfc_keeper_stop(struct pfc_agent *a);
+void pfc_keeper_update(struct pfc_agent *a);
+void pfc_nl_enter(struct pfc_agent *a, bool stats);
+void pfc_nl_exit(struct pfc_agent *a, const char *what);
 
 #endif /* __TAGGER_PFC_KEEPER_H */

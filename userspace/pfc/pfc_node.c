@@ -10,12 +10,12 @@
 #include <unistd.h>
 
 #include "lib/log.h"
+#include "pfc/pfc_adopt.h"
 #include "pfc/pfc_agent.h"
 #include "pfc/pfc_ident.h"
-#include "pfc/pfc_loop.h"
 #include "pfc/pfc_node.h"
 #include "pfc/pfc_reasons.h"
-#include "pfc/pfc_standby.h"
+#include "pfc/pfc_watch.h"
 #include "pfc/pfc_tc.h"
 #include "lib/util.h"
 
@@ -214,21 +214,13 @@ void pfc_add_totals(struct pfc_totals *t, const struct pfc_state *st, int p,
 		t->lossy_drops += drops;
 }
 
-json_t *pfc_node_json(const struct pfc_state *st, enum pfc_agent_status as,
-		      uint64_t now)
+/* The ports and their priorities; their sums into *t. */
+static json_t *ports_json(const struct pfc_state *st, uint64_t now,
+			  struct pfc_totals *t)
 {
-	json_t *o = json_object(), *ports = json_array(), *ll = json_array();
-	json_t *xoff = json_array(), *xon = json_array(), *hr = json_array();
-	struct pfc_totals t = { 0 };
+	json_t *ports = json_array();
 	uint32_t i, p;
 
-	for (p = 0; p < PFC_PRIOS; p++) {
-		if ((st->lossless_mask >> p) & 1)
-			json_array_append_new(ll, json_integer(p));
-		json_array_append_new(xoff, json_integer(st->xoff[p]));
-		json_array_append_new(xon, json_integer(st->xon[p]));
-		json_array_append_new(hr, json_integer(st->headroom[p]));
-	}
 	for (i = 0; i < st->nports && i < PFC_MAX_PORTS; i++) {
 		const struct pfc_state_port *sp = &st->ports[i];
 		json_t *po = json_object(), *pr = json_array();
@@ -241,11 +233,18 @@ json_t *pfc_node_json(const struct pfc_state *st, enum pfc_agent_status as,
 		for (p = 0; p < PFC_PRIOS; p++) {
 			json_array_append_new(
 				pr, prio_json(st, p, &sp->prio[p], now));
-			pfc_add_totals(&t, st, p, &sp->prio[p], now);
+			pfc_add_totals(t, st, p, &sp->prio[p], now);
 		}
 		json_object_set_new(po, "prios", pr);
 		json_array_append_new(ports, po);
 	}
+	return ports;
+}
+
+/* The agent: its status, heartbeat, standby, takeovers and how it runs. */
+static void agent_json(json_t *o, const struct pfc_state *st,
+		       enum pfc_agent_status as, uint64_t now)
+{
 	json_object_set_new(o, "node", json_string(st->node));
 	json_object_set_new(o, "running",
 			    json_boolean(as == PFC_AGENT_RUNNING));
@@ -290,6 +289,22 @@ json_t *pfc_node_json(const struct pfc_state *st, enum pfc_agent_status as,
 				  (json_int_t)st->nl_slow, "max_ms",
 				  st->nl_max_ns / 1e6, "keeper_refreshes",
 				  (json_int_t)st->keeper_refreshes));
+}
+
+/* What it pauses with: thresholds, quanta, limits, the watchdog. */
+static void settings_json(json_t *o, const struct pfc_state *st)
+{
+	json_t *ll = json_array(), *xoff = json_array(), *xon = json_array();
+	json_t *hr = json_array();
+	uint32_t p;
+
+	for (p = 0; p < PFC_PRIOS; p++) {
+		if ((st->lossless_mask >> p) & 1)
+			json_array_append_new(ll, json_integer(p));
+		json_array_append_new(xoff, json_integer(st->xoff[p]));
+		json_array_append_new(xon, json_integer(st->xon[p]));
+		json_array_append_new(hr, json_integer(st->headroom[p]));
+	}
 	json_object_set_new(o, "rate_bps", json_integer(st->rate_bps));
 	json_object_set_new(o, "lossless", ll);
 	json_object_set_new(o, "xoff", xoff);
@@ -306,22 +321,35 @@ json_t *pfc_node_json(const struct pfc_state *st, enum pfc_agent_status as,
 				      st->wd_restore_ms, "action",
 				      pfc_wd_action_name(st->wd_action),
 				      "events", (json_int_t)st->wd_events));
+}
+
+static json_t *totals_json(const struct pfc_state *st,
+			   const struct pfc_totals *t)
+{
+	return json_pack(
+		"{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}", "pfc_tx",
+		(json_int_t)t->pfc_tx, "pfc_rx", (json_int_t)t->pfc_rx,
+		"xoff_crossings", (json_int_t)t->xoff, "buffered_bytes",
+		(json_int_t)t->buffered, "lossless_drops",
+		(json_int_t)t->ll_drops, "lossy_drops",
+		(json_int_t)t->lossy_drops, "failure_drops",
+		(json_int_t)t->failure_drops, "leftover_drops",
+		(json_int_t)t->leftover_drops, "paused_ms", t->paused_ns / 1e6,
+		"watchdog_events", (json_int_t)st->wd_events, "underflow",
+		(json_int_t)t->underflow, "resyncs", (json_int_t)st->resyncs);
+}
+
+json_t *pfc_node_json(const struct pfc_state *st, enum pfc_agent_status as,
+		      uint64_t now)
+{
+	json_t *o = json_object(), *ports;
+	struct pfc_totals t = { 0 };
+
+	ports = ports_json(st, now, &t);
+	agent_json(o, st, as, now);
+	settings_json(o, st);
 	json_object_set_new(o, "ports", ports);
-	json_object_set_new(
-		o, "totals",
-		json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}",
-			  "pfc_tx", (json_int_t)t.pfc_tx, "pfc_rx",
-			  (json_int_t)t.pfc_rx, "xoff_crossings",
-			  (json_int_t)t.xoff, "buffered_bytes",
-			  (json_int_t)t.buffered, "lossless_drops",
-			  (json_int_t)t.ll_drops, "lossy_drops",
-			  (json_int_t)t.lossy_drops, "failure_drops",
-			  (json_int_t)t.failure_drops, "leftover_drops",
-			  (json_int_t)t.leftover_drops, "paused_ms",
-			  t.paused_ns / 1e6, "watchdog_events",
-			  (json_int_t)st->wd_events, "underflow",
-			  (json_int_t)t.underflow, "resyncs",
-			  (json_int_t)st->resyncs));
+	json_object_set_new(o, "totals", totals_json(st, &t));
 	return o;
 }
 

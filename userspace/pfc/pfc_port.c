@@ -11,7 +11,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "pfc/pfc_agent.h"
 #include "pfc/pfc_backend.h"
 #include "pfc/pfc_port.h"
 

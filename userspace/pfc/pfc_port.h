@@ -17,6 +17,9 @@
 
 #include <stdint.h>
 
+/* cls_bpf preference of the pause programs: after the data plane's. */
+#define PFC_TC_PREF 0xc000
+
 struct pfc_offloads {
 	uint32_t gro, tso, gso;
 	int valid;

@@ -6,9 +6,8 @@
  * The fast path adds a packet's bytes at tc ingress and gives them back
  * from the net_dev_start_xmit / kfree_skb tracepoints. Under sustained
  * congestion on veth a small fraction of packets leave without a
- * tracepoint event this agent can attribute (measured: 10-50 of ~10,000
- * per switch in the three-flow ring), and the bytes left behind keep a
- * pause on forever. The recount needs no tracepoint:
+ * tracepoint event this agent can attribute, and the bytes left behind
+ * keep a pause on forever. The recount needs no tracepoint:
  *
  *   buffered(in, p) = in_bytes - queued_bytes - early_drop_bytes
  *                     (still in the stack, between ingress and a queue)

@@ -2,11 +2,12 @@
 /*
  * The agent's repair of the fast path's byte counters: the exact recount
  * (pfc_recount.h), or where it cannot run, the resync of priorities whose
- * queues are all empty. Called from the loop's tick; see pfc_loop.h.
+ * queues are all empty. Called from the loop's tick; see pfc_repair.h.
  */
 #include <errno.h>
 
-#include "pfc/pfc_loop.h"
+#include "pfc/pfc_agent_int.h"
+#include "pfc/pfc_repair.h"
 #include "pfc.skel.h"
 
 /*
@@ -16,7 +17,7 @@
  * empty are taken off (compare-and-swap, so a packet counted since is
  * never lost).
  */
-void pfc_agent_resync(struct agent *a, const uint64_t seen[][PFC_PRIOS])
+void pfc_agent_resync(struct pfc_agent *a, const uint64_t seen[][PFC_PRIOS])
 {
 	const struct pfc_config *c = a->cfg;
 	int port, p, q;
@@ -53,7 +54,7 @@ void pfc_agent_resync(struct agent *a, const uint64_t seen[][PFC_PRIOS])
  * recount can only be above the truth; compare-and-swap, so a packet
  * counted meanwhile is never lost. Returns -EAGAIN if it could not run.
  */
-int pfc_agent_recount(struct agent *a)
+int pfc_agent_recount(struct pfc_agent *a)
 {
 	static uint64_t target[PFC_MAX_PORTS][PFC_PRIOS];
 	static struct pfc_qsnap qs[PFC_MAX_PORTS][PFC_PRIOS];

@@ -5,7 +5,7 @@
  * SCHED_FIFO priority (it must not wait for a CPU) and, optionally, a
  * PM QoS CPU latency limit (an idle CPU must not be in a sleep state that
  * takes long to leave; in a VM, a halted vCPU needs the host to wake it,
- * measured at 40-80 us of the 100 us budget on the development machine).
+ * which can cost most of that budget).
  *
  * API:
  *   pfc_rt_enter(&rt, rt_prio, cpu_latency_us)  best effort; says what failed

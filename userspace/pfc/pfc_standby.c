@@ -16,12 +16,12 @@
 
 #include "lib/log.h"
 #include "pfc/pfc_ident.h"
-#include "pfc/pfc_loop.h"
+#include "pfc/pfc_agent_int.h"
 #include "pfc/pfc_ring_pos.h"
 #include "pfc/pfc_standby.h"
+#include "pfc/pfc_watch.h"
 #include "pfc.skel.h"
 
-#define TICK_MAX_NS 100000000ull /* as pfc_loop.c's */
 #define KILL_WAIT_MS 1000 /* for the killed agent to be gone */
 
 static int pidfd_of(int pid)
@@ -45,89 +45,18 @@ static bool pidfd_ended(int fd, int ms)
 	return poll(&p, 1, ms) > 0;
 }
 
-uint64_t pfc_stall_ns(const struct pfc_config *c)
-{
-	uint64_t tick = c->wd_detect_ms * 1000000ull / 4, pause = UINT64_MAX;
-	uint64_t d;
-	int port;
-
-	if (tick > TICK_MAX_NS)
-		tick = TICK_MAX_NS;
-	for (port = 0; port < c->nports; port++) {
-		uint64_t t = pfc_quanta_ns(c->quanta, pfc_port_rate(c, port));
-
-		if (t < pause)
-			pause = t;
-	}
-	d = tick + (pause == UINT64_MAX ? 0 : pause);
-	return d < PFC_STALL_MIN_NS ? PFC_STALL_MIN_NS : d;
-}
-
-bool pfc_watch_stale(struct pfc_watch *w, uint64_t beat, bool pending,
-		     uint64_t now, uint64_t deadline)
-{
-	/*
-	 * A new beat, nothing pending, or the watcher itself away for half
-	 * the deadline (frozen along with the watched): measure afresh.
-	 */
-	if (beat != w->beat || !pending ||
-	    (w->last_look && now - w->last_look > deadline / 2)) {
-		w->beat = beat;
-		w->since = 0;
-	}
-	w->last_look = now;
-	if (!pending || !deadline)
-		return false; /* nothing owed, or no deadline known yet */
-	if (!w->since)
-		w->since = now;
-	return now - w->since > deadline;
-}
-
-/* Is pid (started at start) stopped: SIGSTOP (T) or a tracer (t)? */
-static bool proc_stopped(int pid, uint64_t start)
-{
-	char path[64], buf[512], *p;
-	bool stopped = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	if (fgets(buf, sizeof(buf), f)) {
-		p = strrchr(buf, ')'); /* the name may hold anything */
-		stopped = p && p[1] == ' ' && (p[2] == 'T' || p[2] == 't');
-	}
-	fclose(f);
-	/* The same process still (not a reused pid)? */
-	return stopped && start && pfc_proc_start(pid) == start;
-}
-
-/* Waiting on the kernel in netlink, and not stopped: not hung. */
-static bool in_netlink(const struct pfc_state *st)
-{
-	return __atomic_load_n(&st->nl_since, __ATOMIC_ACQUIRE) &&
-	       !proc_stopped(st->pid, st->pid_start);
-}
-
-static bool leaving(const struct pfc_state *st)
-{
-	return __atomic_load_n(&st->quitting, __ATOMIC_ACQUIRE) ||
-	       st->stopping || st->stopped;
-}
-
 /* The standby's look: is the agent hung with work pending? */
-static bool agent_hung(struct agent *a, struct pfc_watch *w,
+static bool agent_hung(struct pfc_agent *a, struct pfc_watch *w,
 		       const struct pfc_ring_pos *rp, uint64_t now)
 {
 	const struct pfc_state *st = a->st;
 	bool pending;
 
-	if (leaving(st))
+	if (pfc_leaving(st))
 		return false;
 	pending = !__atomic_load_n(&st->asleep, __ATOMIC_ACQUIRE) ||
 		  (rp->prod && pfc_ring_ready(rp));
-	if (pending && in_netlink(st))
+	if (pending && pfc_in_netlink(st))
 		pending = false;
 	return pfc_watch_stale(w, __atomic_load_n(&st->beat, __ATOMIC_ACQUIRE),
 			       pending, now, st->stall_ns);
@@ -155,8 +84,8 @@ static void late_gates(struct pfc_state *st, uint64_t now)
 }
 
 /* Kill the hung agent (by its pidfd) and wait until it is gone. */
-static void kill_hung(struct agent *a, int agent_fd, const struct pfc_watch *w,
-		      uint64_t now)
+static void kill_hung(struct pfc_agent *a, int agent_fd,
+		      const struct pfc_watch *w, uint64_t now)
 {
 	int r = pidfd_kill(agent_fd);
 
@@ -175,7 +104,7 @@ static void kill_hung(struct agent *a, int agent_fd, const struct pfc_watch *w,
 }
 
 /* One wait of the standby: true when the agent ended. */
-static bool standby_wait(struct agent *a, int agent_fd,
+static bool standby_wait(struct pfc_agent *a, int agent_fd,
 			 const struct pfc_ring_pos *rp, int ring_fd)
 {
 	struct pollfd p[2] = { { .fd = agent_fd, .events = POLLIN },
@@ -197,7 +126,7 @@ static bool standby_wait(struct agent *a, int agent_fd,
 
 /* The child: watch the agent, then take over or leave. */
 static void __attribute__((noreturn))
-standby_main(struct agent *a, int agent_fd)
+standby_main(struct pfc_agent *a, int agent_fd)
 {
 	struct pfc_ring_pos rp = { 0 };
 	struct pfc_watch w = { 0 };
@@ -224,15 +153,16 @@ standby_main(struct agent *a, int agent_fd)
 	}
 	pfc_ring_pos_unmap(&rp);
 	close(agent_fd);
-	_exit(pfc_agent_takeover(a));
+	_exit(a->takeover(a));
 }
 
-int pfc_standby_spawn(struct agent *a)
+int pfc_standby_spawn(struct pfc_agent *a, int (*takeover)(struct pfc_agent *a))
 {
 	int self = pidfd_of(getpid()), pid, fd;
 
 	if (self < 0)
 		return self;
+	a->takeover = takeover;
 	/*
 	 * Alive: neither side may be judged on a beat of before, nor
 	 * without a deadline (the loop's start sets it too).
@@ -263,7 +193,7 @@ int pfc_standby_spawn(struct agent *a)
 	return 0;
 }
 
-int pfc_standby_died(struct agent *a)
+int pfc_standby_died(struct pfc_agent *a)
 {
 	waitpid(a->standby_pid, NULL, WNOHANG);
 	close(a->standby_fd);
@@ -271,10 +201,10 @@ int pfc_standby_died(struct agent *a)
 	a->standby_pid = 0;
 	pr_warn("%s: the standby of the pause agent died; starting another\n",
 		a->cfg->node);
-	return pfc_standby_spawn(a);
+	return pfc_standby_spawn(a, a->takeover);
 }
 
-void pfc_standby_check(struct agent *a, uint64_t now)
+void pfc_standby_check(struct pfc_agent *a, uint64_t now)
 {
 	uint64_t beat = __atomic_load_n(&a->st->standby_beat, __ATOMIC_ACQUIRE);
 	uint64_t deadline = a->st->stall_ns + PFC_STANDBY_IDLE_LOOK_NS;
@@ -294,53 +224,14 @@ void pfc_standby_check(struct agent *a, uint64_t now)
 	a->standby_watch.since = 0;
 }
 
-void pfc_beat_start(struct agent *a)
+void pfc_beat_start(struct pfc_agent *a)
 {
 	a->st->stall_ns = pfc_stall_ns(a->cfg);
 	__atomic_store_n(&a->st->quitting, 0, __ATOMIC_RELEASE);
 	pfc_beat(a);
 }
 
-void pfc_beat(struct agent *a)
+void pfc_beat(struct pfc_agent *a)
 {
 	__atomic_store_n(&a->st->beat, now_ns(), __ATOMIC_RELEASE);
-}
-
-bool pfc_stalled(const struct pfc_state *st, uint64_t now, uint64_t *age)
-{
-	bool stopped;
-
-	*age = st->beat && now > st->beat ? now - st->beat : 0;
-	if (st->version < 7 || !st->beat || leaving(st))
-		return false;
-	stopped = proc_stopped(st->pid, st->pid_start);
-	if (stopped)
-		return true;
-	return !st->asleep && !st->nl_since && *age > st->stall_ns;
-}
-
-void pfc_stall_json(json_t *o, const struct pfc_state *st, bool running,
-		    uint64_t now)
-{
-	json_t *h = json_object();
-	uint64_t age, sb;
-	bool stalled = running && pfc_stalled(st, now, &age);
-
-	if (stalled)
-		json_object_set_new(o, "status", json_string("stalled"));
-	sb = st->standby_beat && now > st->standby_beat ?
-		     now - st->standby_beat :
-		     0;
-	json_object_set_new(h, "stalled", json_boolean(stalled));
-	json_object_set_new(h, "age_ms", json_real(age / 1e6));
-	json_object_set_new(h, "deadline_ms", json_real(st->stall_ns / 1e6));
-	json_object_set_new(h, "standby_age_ms", json_real(sb / 1e6));
-	json_object_set_new(h, "stalls", json_integer(st->stalls));
-	json_object_set_new(h, "standby_stalls",
-			    json_integer(st->standby_stalls));
-	json_object_set_new(h, "gate_late_max_ms",
-			    json_real(st->gate_late_max_ns / 1e6));
-	json_object_set_new(h, "bpf_refreshes",
-			    json_integer(st->bpf_refreshes));
-	json_object_set_new(o, "heartbeat", h);
 }

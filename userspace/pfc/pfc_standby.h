@@ -56,48 +56,28 @@
  * asleep and has no beat for stall_ns (or is stopped), with the beat's age.
  *
  * API:
- *   pfc_standby_spawn(a)      fork a standby for agent a (parent: 0 or -errno;
- *                             the child never returns)
+ *   pfc_standby_spawn(a, takeover)  fork a standby for agent a (parent: 0
+ *                             or -errno); the child watches, and when the
+ *                             agent dies exits with takeover(a)'s code
+ *                             (kept in a for the standbys forked later)
  *   pfc_standby_died(a)       the agent's standby died: reap it, fork another
  *   pfc_standby_check(a, now) agent, at each tick: kill a hung standby
  *   pfc_beat_start(a), pfc_beat(a)   the loop: at its start, at each pass
- *   pfc_stall_ns(cfg)         the deadline above
- *   struct pfc_watch, pfc_watch_stale(w, beat, pending, now, deadline)
- *                             a watcher's view of a heartbeat: true when it
- *                             is stale
- *   pfc_stalled(st, now, &age) a reader's view of a running agent
- *   pfc_stall_json(o, st, running, now)  "status" stalled and "heartbeat"
+ *
+ * The deadline and the watchers' view of a beat: pfc_watch.h.
  */
 #ifndef __TAGGER_PFC_STANDBY_H
 #define __TAGGER_PFC_STANDBY_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
-#define PFC_STALL_MIN_NS 500000000ull
-#define PFC_STANDBY_IDLE_LOOK_NS 1000000000ull
+struct pfc_agent;
 
-struct agent;
-struct pfc_config;
-struct pfc_state;
-struct json_t;
-
-struct pfc_watch {
-	uint64_t beat; /* the beat last seen */
-	uint64_t since; /* first seen with work pending (0: none) */
-	uint64_t last_look;
-};
-
-int pfc_standby_spawn(struct agent *a);
-int pfc_standby_died(struct agent *a);
-void pfc_standby_check(struct agent *a, uint64_t now);
-void pfc_beat_start(struct agent *a);
-void pfc_beat(struct agent *a);
-uint64_t pfc_stall_ns(const struct pfc_config *c);
-bool pfc_watch_stale(struct pfc_watch *w, uint64_t beat, bool pending,
-		     uint64_t now, uint64_t deadline);
-bool pfc_stalled(const struct pfc_state *st, uint64_t now, uint64_t *age);
-void pfc_stall_json(struct json_t *o, const struct pfc_state *st, bool running,
-		    uint64_t now);
+int pfc_standby_spawn(struct pfc_agent *a,
+		      int (*takeover)(struct pfc_agent *a));
+int pfc_standby_died(struct pfc_agent *a);
+void pfc_standby_check(struct pfc_agent *a, uint64_t now);
+void pfc_beat_start(struct pfc_agent *a);
+void pfc_beat(struct pfc_agent *a);
 
 #endif /* __TAGGER_PFC_STANDBY_H */

@@ -32,8 +32,8 @@
  * -ETIMEDOUT or -ENOBUFS, and what is queued is dropped. The one wait no
  * socket option bounds is the kernel's own for its rtnl lock, taken in
  * sendmsg for every qdisc request and every part of a dump: another
- * process holding it holds the caller as long (agents were seen held
- * 16-19 s on a busy machine; the holder was not identified). The
+ * process holding it holds the caller as long, seconds on a busy
+ * machine, so a caller must not depend on a request returning soon: the
  * agent keeps its PAUSEs refreshed from another thread meanwhile
  * (pfc_keeper.h) and logs such calls.
  */

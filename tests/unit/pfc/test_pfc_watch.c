@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Heartbeats (pfc_standby.h): when a watcher (the standby, or the agent
+ * Heartbeats (pfc_watch.h): when a watcher (the standby, or the agent
  * watching its standby) calls the other hung, and the deadline the pause
  * timing gives. A frozen process is one whose beat stops changing while
  * it owes beats; a watcher frozen along with it must not call it hung the
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "pfc/pfc_config.h"
-#include "pfc/pfc_standby.h"
+#include "pfc/pfc_watch.h"
 #include "testlib.h"
 
 #define MS 1000000ull
