@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 
 #include "dataplane/dp_anchor.h"
+#include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
 #include "dataplane/dp_table.h"
@@ -75,8 +76,9 @@ int dp_state_commit(const char *dir)
 {
 	char cur[PATH_MAX + 16], next[PATH_MAX + 16];
 
-	snprintf(cur, sizeof(cur), "%s/%s", dir, DP_STATE_CUR);
-	snprintf(next, sizeof(next), "%s/%s", dir, DP_STATE_NEXT);
+	if (dp_pin_path(cur, sizeof(cur), dir, DP_STATE_CUR) ||
+	    dp_pin_path(next, sizeof(next), dir, DP_STATE_NEXT))
+		return -ENAMETOOLONG;
 	/*
 	 * The anchor needs no write: its slot of the kernel's generation is
 	 * the live record already (dp_anchor.h). One map-in-map write less
@@ -89,7 +91,8 @@ int dp_state_drop(const char *dir)
 {
 	char next[PATH_MAX + 16];
 
-	snprintf(next, sizeof(next), "%s/%s", dir, DP_STATE_NEXT);
+	if (dp_pin_path(next, sizeof(next), dir, DP_STATE_NEXT))
+		return -ENAMETOOLONG;
 	if (unlink(next))
 		return -errno;
 	return dp_anchor_set(dir, 1, -1);

@@ -15,7 +15,9 @@
 
 #include "dataplane/dp_anchor.h"
 #include "dataplane/dp_pin.h"
+#include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
+#include "dataplane/dp_settle.h"
 #include "dataplane/dp_state.h"
 #include "dataplane/dp_switch.h"
 #include "dataplane/dp_table.h"
@@ -245,7 +247,7 @@ static void detach_all(const struct dp_port *ports, struct dp_attachment *att,
 	for (k = 0; k < natt; k++) {
 		int err = dp_detach(&att[k]);
 
-		if (err && err != -ENOENT && err != -ENODEV)
+		if (err && !dp_hook_gone(err))
 			pr_warn("detach %s %s: %s\n", ports[k / 2].ifname,
 				att[k].egress ? "egress" : "ingress",
 				strerror(-err));
@@ -293,14 +295,13 @@ static int load_programs(const char *dir, const struct dp_port *ports,
 	if (!err)
 		err = dp_ifslots_set(bpf_map__fd(skel->maps.tagger_ifslot),
 				     ports, nports);
-	if (!err) {
-		snprintf(path, sizeof(path), "%s/prog_ingress", dir);
-		err = bpf_program__pin(skel->progs.tagger_ingress, path);
-	}
-	if (!err) {
-		snprintf(path, sizeof(path), "%s/prog_egress", dir);
-		err = bpf_program__pin(skel->progs.tagger_egress, path);
-	}
+	if (!err)
+		err = dp_pin_path(path, sizeof(path), dir, "prog_ingress") ?:
+			      bpf_program__pin(skel->progs.tagger_ingress,
+					       path);
+	if (!err)
+		err = dp_pin_path(path, sizeof(path), dir, "prog_egress") ?:
+			      bpf_program__pin(skel->progs.tagger_egress, path);
 	if (!err) {
 		int fds[2] = { bpf_program__fd(skel->progs.tagger_ingress),
 			       bpf_program__fd(skel->progs.tagger_egress) };
@@ -341,173 +342,69 @@ int dp_install_table(const struct rules *r, int sw, const struct dp_port *ports,
 }
 
 /*
- * One hook of a record being torn down, attached in mode (auto: a killed
- * attach may have done either): an older tagger's link, or our program
- * on tcx, or our filter. Nothing there is no error.
+ * Detach what a switch record names, restore the sysctl, remove dir (the
+ * record last). A record without handles (attaching) has tc filters at
+ * DP_TC_PRIO/DP_TC_HANDLE if any; none at all, nothing attached.
  */
-int dp_teardown_hook(struct dp_attachment *a, enum dp_mode mode)
+int dp_switch_teardown(const char *dir, json_t *state,
+		       const struct dp_node *node)
 {
-	int err = 0, e;
+	static const char *const hook[2] = { "ingress", "egress" };
+	enum dp_mode mode = dp_node_mode(state);
+	json_t *port, *pv;
+	char link[IF_NAMESIZE + 32];
+	const char *ifname;
+	int k, err, ret = 0;
+	size_t i;
 
-	if (a->link_fd >= 0) {
-		a->mode = DP_MODE_TCX;
-		return dp_detach(a);
-	}
-	if (mode != DP_MODE_TC && a->prog_fd >= 0) {
-		a->mode = DP_MODE_TCX;
-		e = dp_detach(a);
-		if (e != -ENOENT && e != -ENODEV && e != -EINVAL)
-			err = e;
-	}
-	if (mode != DP_MODE_TCX) {
-		a->mode = DP_MODE_TC;
-		e = dp_detach(a);
-		if (e != -ENOENT && e != -ENODEV && e != -EINVAL)
-			err = err ?: e;
-	}
-	return err;
-}
-
-/*
- * Detach what a record names and remove the pins, the record last. Every
- * step may be done already (a teardown killed half way runs again): a
- * missing link, filter or interface is no error. A record without
- * handles (attaching) has tc filters at DP_TC_PRIO/DP_TC_HANDLE if any.
- */
-int dp_switch_teardown(const char *dir, json_t *state, int *nports)
-{
-	json_t *arr = json_object_get(state, "ports"), *pv;
-	const char *mode_s =
-		json_string_value(json_object_get(state, "mode")) ?: "";
-	enum dp_mode mode = dp_mode_parse(mode_s);
-	char path[PATH_MAX + 64];
-	int n, k, err, ret = 0;
-	struct dp_port *ports = dp_state_ports(state, &n);
-
-	for (k = 0; k < 2 * n; k++) {
-		json_t *h = json_object_get(json_array_get(arr, k / 2),
-					    k & 1 ? "egress" : "ingress");
-		struct dp_attachment a = {
-			.ifindex = if_nametoindex(ports[k / 2].ifname),
-			.egress = k & 1,
-			.mode = DP_MODE_TCX,
-			.link_fd = -1,
-			.prog_fd = -1,
-			.handle = h ? json_integer_value(json_array_get(h, 0)) :
-				      DP_TC_HANDLE,
-			.prio = h ? json_integer_value(json_array_get(h, 1)) :
-				    DP_TC_PRIO,
-		};
-
-		/* tcx links of older taggers are pinned: detached by the link. */
-		snprintf(path, sizeof(path), "%s/link_%s_%s", dir,
-			 ports[k / 2].ifname, k & 1 ? "egress" : "ingress");
-		a.link_fd = bpf_obj_get(path);
-		snprintf(path, sizeof(path), "%s/prog_%s", dir,
-			 k & 1 ? "egress" : "ingress");
-		a.prog_fd = bpf_obj_get(path);
-		err = a.ifindex || a.link_fd >= 0 ?
-			      dp_teardown_hook(&a, mode) :
-			      0; /* gone with its interface */
-		if (a.link_fd >= 0)
-			close(a.link_fd);
-		if (a.prog_fd >= 0)
-			close(a.prog_fd);
-		/* -EINVAL: no clsact qdisc, so no filter of ours either. */
-		if (err && err != -ENOENT && err != -ENODEV && err != -EINVAL) {
-			p_err("detach %s: %s", ports[k / 2].ifname,
-			      strerror(-err));
-			ret = err;
+	json_array_foreach(json_object_get(state, "ports"), i, port) {
+		ifname = json_string_value(json_object_get(port, "ifname")) ?:
+									      "?";
+		for (k = 0; k < 2; k++) {
+			/* Format tagger-dataplane/1 pinned its tcx links here. */
+			snprintf(link, sizeof(link), "link_%s_%s", ifname,
+				 hook[k]);
+			err = dp_hook_teardown(dir, ifname, k, link,
+					       json_object_get(port, hook[k]),
+					       mode);
+			ret = ret ?: err;
 		}
 	}
 	pv = json_object_get(state, "sysctl_prio_was");
 	if (pv)
 		dp_sysctl_restore(json_integer_value(pv));
 	err = dp_remove(dir);
-	if (err) {
+	if (err)
 		p_err("removing %s: %s", dir, strerror(-err));
-		ret = err;
-	}
-	dp_free_ports(ports, n);
-	if (nports)
-		*nports = n;
-	return ret;
+	return ret ?: err;
 }
 
-/*
- * Under the lock: the record of switch name at dir if it is attached, after
- * repairing whatever a killed loader left half done (dp_state.h), in
- * *state; NULL there if it is not attached (*done = 1 if an interrupted
- * attach or detach was cleaned up). Returns EXIT_OK, EXIT_USAGE (it runs
- * in another namespace) or EXIT_RUNTIME (what the kernel holds could not
- * be read), both after p_err.
- */
-int dp_switch_settled(const char *dir, const char *name, json_t **state,
-		      int *done)
+/* A switch as dp_node_settle sees it. */
+static struct dp_node switch_node(const char *name)
 {
-	char what[300];
-	json_t *st, *pend;
-	struct stat sb;
-	const char *phase;
-
-	*done = 0;
-	*state = NULL;
-	snprintf(what, sizeof(what), "switch %s", name);
-	/* What the kernel holds wins over the pins; it may be all there is. */
-	if (dp_anchor_sync(dir, "switch", name, NULL) < 0)
-		return EXIT_RUNTIME; /* no way to tell what runs */
-	if (stat(dir, &sb))
-		return EXIT_OK;
-	st = dp_record_load(dir);
-	pend = dp_record_load_name(dir, DP_STATE_NEXT);
-	if (!dp_state_netns_ok(st ?: pend, what)) {
-		json_decref(st);
-		json_decref(pend);
-		return EXIT_USAGE;
-	}
-	json_decref(pend);
-	if (!st && !pend) {
-		/* Killed before its first record: nothing is attached. */
-		pr_warn("%s has no state (an attach was killed early): removing it\n",
-			dir);
-		dp_remove(dir);
-		*done = 1;
-		return EXIT_OK;
-	}
-	json_decref(st);
-	dp_state_settle(dir);
-	st = dp_record_load(dir);
-	phase = dp_record_phase(st);
-	if (st && !strcmp(phase, "attached")) {
-		*state = st;
-		return EXIT_OK;
-	}
-	pr_warn("switch %s: %s was interrupted: %s it\n", name,
-		!strcmp(phase, "attaching") ? "an attach" : "a detach",
-		!strcmp(phase, "attaching") ? "rolling back" : "completing");
-	if (st)
-		dp_switch_teardown(dir, st, NULL);
-	else
-		dp_remove(dir);
-	json_decref(st);
-	*done = 1;
-	return EXIT_OK;
+	return (struct dp_node){ .kind = "switch",
+				 .name = name,
+				 .teardown = dp_switch_teardown };
 }
 
 int dp_switch_locked(const char *dir, const char *name, int *lock,
-		     json_t **state, int *done)
+		     json_t **state, bool *leftover)
 {
-	int ret;
+	struct dp_node node = switch_node(name);
+	int err;
 
 	*state = NULL;
-	*done = 0;
+	*leftover = false;
 	*lock = dp_lock();
 	dp_phase("lock");
 	if (*lock < 0)
 		return -*lock;
-	ret = dp_switch_settled(dir, name, state, done);
+	err = dp_node_settle(dir, &node, state);
 	dp_phase("load and settle the state");
-	return ret;
+	if (err < 0 && err != -ENOENT)
+		return dp_settle_exit(err);
+	*leftover = err == 1;
+	return EXIT_OK;
 }
 
 /* The record written before anything is attached; see dp_state.h. */
@@ -563,11 +460,12 @@ int dp_switch_attach(const struct dp_opts *o, struct dp_report *rep)
 	struct dp_port *ports = NULL;
 	char dir[PATH_MAX], abs[PATH_MAX];
 	int sw, n = 0, lock = -1, err, ret = EXIT_USAGE, changed = 0,
-		old_prio = 0, done;
+		old_prio = 0;
 	struct dp_table tab = { 0 };
 	struct rules *r = NULL;
 	json_t *doc = NULL, *state = NULL;
 	enum dp_mode mode;
+	bool leftover;
 	int64_t gen;
 
 	sw = dp_switch_rules(o, &r, &doc);
@@ -577,7 +475,7 @@ int dp_switch_attach(const struct dp_opts *o, struct dp_report *rep)
 	ports = resolve_ports(r, sw, o);
 	if (!ports || dp_path(dir, o->name, NULL))
 		goto out;
-	ret = dp_switch_locked(dir, o->name, &lock, &state, &done);
+	ret = dp_switch_locked(dir, o->name, &lock, &state, &leftover);
 	if (ret)
 		goto out;
 	if (state) {
@@ -658,15 +556,16 @@ int dp_switch_detach(const struct dp_opts *o, struct dp_report *rep)
 {
 	char dir[PATH_MAX];
 	json_t *state;
-	int lock, n = 0, err, ret = EXIT_OK, done;
+	int lock, n = 0, err, ret = EXIT_OK;
+	bool leftover;
 
 	if (dp_path(dir, o->name, NULL))
 		return EXIT_USAGE;
-	ret = dp_switch_locked(dir, o->name, &lock, &state, &done);
+	ret = dp_switch_locked(dir, o->name, &lock, &state, &leftover);
 	if (ret)
 		goto out;
 	if (!state) {
-		if (done) {
+		if (leftover) {
 			rep->leftover = true;
 		} else {
 			ret = EXIT_USAGE;
@@ -675,11 +574,12 @@ int dp_switch_detach(const struct dp_opts *o, struct dp_report *rep)
 		goto out;
 	}
 	rep->restored = json_object_get(state, "sysctl_prio_was");
+	n = json_array_size(json_object_get(state, "ports"));
 	json_object_set_new(state, "phase", json_string("detaching"));
 	err = dp_state_save(dir, DP_STATE_CUR, state);
 	if (err)
 		pr_warn("marking %s detaching: %s\n", dir, strerror(-err));
-	if (dp_switch_teardown(dir, state, &n))
+	if (dp_switch_teardown(dir, state, NULL))
 		ret = EXIT_RUNTIME;
 out:
 	if (ret == EXIT_OK || state) /* not for a refusal before teardown */

@@ -20,24 +20,21 @@
  *   dp_sysctl_prio(&old)                 net.ipv4.ip_forward_update_priority
  *                                        to 0; 1 if changed (old set)
  *   dp_sysctl_restore(old)
- *   dp_switch_settled(dir, name, &state, &done)   under the lock: the
- *                                        committed record (NULL: not
- *                                        attached), after repairing what a
- *                                        killed loader left (dp_state.h);
- *                                        its exit code: EXIT_OK, or
- *                                        EXIT_USAGE (another namespace) or
- *                                        EXIT_RUNTIME after p_err
- *   dp_switch_locked(dir, name, &lock, &state, &done)   dp_lock, then
- *                                        dp_switch_settled; its exit code,
- *                                        or that of a failed lock
+ *   dp_switch_locked(dir, name, &lock, &state, &leftover)   dp_lock,
+ *                                        then dp_node_settle (dp_settle.h):
+ *                                        EXIT_OK with the attached record
+ *                                        in *state (NULL: not attached;
+ *                                        *leftover: what an interrupted
+ *                                        command left was removed), or the
+ *                                        exit code of a failed lock or
+ *                                        settle, after p_err
  *   dp_state_save_err(&opts, dir, err)  a failed dp_state_save: p_err,
  *                                        its exit code (over the cap: 2)
  *   dp_phase(what)                       -v: the time since the last
  *                                        phase, named what (NULL: start)
- *   dp_switch_teardown(dir, state, &n)   detach what a record names,
- *                                        restore the sysctl, remove dir
- *   dp_teardown_hook(&a, mode)           detach whatever of ours is on one
- *                                        hook (a link, tcx, tc filter)
+ *   dp_switch_teardown(dir, state, node)   detach what a record names,
+ *                                        restore the sysctl, remove dir;
+ *                                        struct dp_node's teardown
  * update lives in dp_update.c, show in dp_show.c.
  */
 #ifndef __TAGGER_DP_SWITCH_H
@@ -94,13 +91,12 @@ int dp_install_table(const struct rules *r, int sw, const struct dp_port *ports,
 int dp_sysctl_read(void);
 int dp_sysctl_prio(int *old);
 void dp_sysctl_restore(int old);
-int dp_switch_teardown(const char *dir, json_t *state, int *nports);
-int dp_teardown_hook(struct dp_attachment *a, enum dp_mode mode);
-int dp_switch_settled(const char *dir, const char *name, json_t **state,
-		      int *done);
+struct dp_node;
+int dp_switch_teardown(const char *dir, json_t *state,
+		       const struct dp_node *node);
 void dp_phase(const char *what);
 int dp_state_save_err(const struct dp_opts *o, const char *dir, int err);
 int dp_switch_locked(const char *dir, const char *name, int *lock,
-		     json_t **state, int *done);
+		     json_t **state, bool *leftover);
 
 #endif /* __TAGGER_DP_SWITCH_H */

@@ -20,6 +20,7 @@
 #include "dataplane/dp_anchor.h"
 #include "dataplane/dp_inplace.h"
 #include "dataplane/dp_pin.h"
+#include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
 #include "dataplane/dp_switch.h"
@@ -67,14 +68,6 @@ static bool same_ports(const struct rules *r, int sw,
 		if (strcmp(r->sw[sw].ports[i], ports[i].name))
 			return false;
 	return true;
-}
-
-static int open_pinned(const char *dir, const char *name)
-{
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return bpf_obj_get(path);
 }
 
 /*
@@ -336,7 +329,7 @@ int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
 	char dir[PATH_MAX], abs[PATH_MAX];
 	double t0 = now_seconds(), t1;
 	int64_t gen = -1;
-	bool acyclic, in_place;
+	bool acyclic, in_place, leftover;
 
 	/*
 	 * Its buffers (the rules twice, the table, the record: 0.5 MB each at
@@ -350,7 +343,7 @@ int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
 	sw = dp_switch_rules(o, &r, &doc);
 	if (sw < 0 || dp_path(dir, o->name, NULL))
 		goto out;
-	ret = dp_switch_locked(dir, o->name, &lock, &state, &err);
+	ret = dp_switch_locked(dir, o->name, &lock, &state, &leftover);
 	if (ret)
 		goto out;
 	ret = EXIT_USAGE;
@@ -376,11 +369,11 @@ int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
 	/* From here on what fails is the kernel's or the system's doing. */
 	ret = EXIT_RUNTIME;
 	t1 = now_seconds();
-	outer = open_pinned(dir, tagger_str(TAGGER_RULES_OUTER));
-	genfd = open_pinned(dir, tagger_str(TAGGER_GEN));
+	outer = dp_pin_open(dir, tagger_str(TAGGER_RULES_OUTER));
+	genfd = dp_pin_open(dir, tagger_str(TAGGER_GEN));
 	if (outer < 0 || genfd < 0) {
 		p_err("%s: the pinned maps are gone (%s): detach and attach again",
-		      dir, strerror(errno));
+		      dir, strerror(-(outer < 0 ? outer : genfd)));
 		goto out;
 	}
 	dp_phase("open the pinned maps");
