@@ -120,8 +120,8 @@ static int64_t slot_gen(int a, uint32_t k)
 
 /*
  * The slot of the record the programs run: the one of the kernel's
- * generation (after an update, either slot), else slot 0 (an anchor of
- * an older tagger, or no generation yet).
+ * generation (after an update, either slot), else slot 0 (legacy:
+ * slot-0 anchors, dp_state.h; or no generation yet).
  */
 static uint32_t live_slot(const char *dir, int a)
 {
@@ -156,7 +156,7 @@ int dp_anchor_idle_fd(const char *dir)
 	idle = !live;
 	if (bpf_map_lookup_elem(a, &idle, &id))
 		fd = -errno;
-	/* One map in both slots (an older tagger killed in its commit). */
+	/* One map in both slots (legacy: a slot-0 anchor's commit killed). */
 	else if (!bpf_map_lookup_elem(a, &live, &live_id) && live_id == id)
 		fd = -EBUSY;
 	else if ((fd = bpf_map_get_fd_by_id(id)) < 0)

@@ -17,6 +17,7 @@
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
+#include "dataplane/dp_report.h"
 #include "dataplane/dp_settle.h"
 #include "dataplane/dp_rdma.h"
 #include "dataplane/dp_state.h"
@@ -170,7 +171,7 @@ static int host_teardown(const char *dir, json_t *state,
 	if (dp_rdma_detach(json_object_get(state, "rdma")))
 		pr_warn("%s: the RDMA CM's default RoCE ToS was not put back\n",
 			node->ifname);
-	/* Format tagger-dataplane/1 pinned its tcx link as link_egress. */
+	/* legacy: link pins (dp_state.h) */
 	err = dp_hook_teardown(dir, node->ifname, true, "link_egress",
 			       json_object_get(state, "egress"),
 			       dp_node_mode(state));
@@ -315,14 +316,17 @@ static int host_apply(const char *dir, const struct dp_opts *o,
 			dp_detach(&a);
 		}
 	}
-	if (!err)
-		rep->json = json_pack("{s:s,s:s,s:s,s:i,s:i,s:s,s:O?}", "host",
-				      o->name, "ifname", o->ifname, "mode",
-				      dp_mode_name(a.mode), "tag", p->tag,
-				      "priority", p->prio, "selects", p->what,
-				      "rdma", rdma);
-	else
+	if (!err) {
+		rep->host.mode = a.mode;
+		rep->host.tag = p->tag;
+		rep->host.priority = p->prio;
+		snprintf(rep->host.selects, sizeof(rep->host.selects), "%s",
+			 p->what);
+		rep->host.rdma = rdma; /* rep->json's, from the next line on */
+		rep->json = dp_host_json(o, &rep->host);
+	} else {
 		dp_remove(dir);
+	}
 	tagger_host_bpf__destroy(skel);
 	json_decref(rdma);
 	return err ? EXIT_RUNTIME : EXIT_OK;
@@ -374,9 +378,10 @@ int dp_host_detach(const struct dp_opts *o, struct dp_report *rep)
 	err = host_teardown(dir, state, &node);
 	dp_path(dir, o->name, NULL);
 	rmdir(dir); /* if no other interface of the host is attached */
-	if (!err)
-		rep->json = json_pack("{s:s,s:s,s:b}", "host", o->name,
-				      "ifname", o->ifname, "detached", 1);
+	if (!err) {
+		rep->host.detached = true;
+		rep->json = dp_host_json(o, &rep->host);
+	}
 	json_decref(state);
 	dp_unlock(lock);
 	return err ? EXIT_RUNTIME : EXIT_OK;

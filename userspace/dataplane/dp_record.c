@@ -156,7 +156,7 @@ static int put_head(int fd, uint32_t magic, uint32_t len, uint64_t quiet)
 }
 
 /*
- * Invalid first (a reader, or an older tagger, finds no record there),
+ * Invalid first (a reader, whichever tagger it is, finds no record there),
  * the body in one batch, the valid header last: killed at any point the
  * map holds the new record whole or none.
  */

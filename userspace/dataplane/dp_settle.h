@@ -34,7 +34,7 @@
  *                                  of ifname, attached in mode (auto: a
  *                                  killed attach may have done either):
  *                                  the tcx link pinned as dir/link_pin
- *                                  (records of format tagger-dataplane/1),
+ *                                  (legacy: link pins, dp_state.h),
  *                                  our program (dir/prog_ingress or
  *                                  prog_egress) on tcx, our tc filter at
  *                                  handle ([handle, prio] as recorded;

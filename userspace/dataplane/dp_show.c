@@ -112,7 +112,7 @@ static json_t *switch_rules(const char *dir, json_t *state, const char *name)
 	json_t *j = NULL;
 	int sw;
 
-	if (doc) /* a record of an older tagger */
+	if (doc) /* legacy: rules document (dp_state.h) */
 		return json_incref(json_object_get(
 			json_object_get(doc, "switches"), name));
 	r = dp_state_rules(dir, state);

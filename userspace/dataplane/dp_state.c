@@ -40,7 +40,7 @@ bool dp_state_netns_ok(json_t *state, const char *what)
 	struct stat st;
 
 	if (!json_is_object(ns) || netns_self(&st))
-		return true; /* recorded by an older tagger: anywhere */
+		return true; /* legacy: format /1 (dp_state.h): anywhere */
 	if (dp_record_netns_here(state))
 		return true;
 	p_err("%s was attached in another network namespace (net:[%lld]); run "
@@ -153,7 +153,7 @@ struct rules *dp_state_rules(const char *dir, json_t *rec)
 	size_t len;
 	void *blob;
 
-	if (doc) /* a record of an older tagger: the document itself */
+	if (doc) /* legacy: rules document (dp_state.h) */
 		return rules_from_json(doc, "attached rules");
 	blob = dp_record_extra(dir, rec, &len);
 	if (!blob)
@@ -174,7 +174,7 @@ void dp_state_set_rules(json_t *state, json_t *doc)
 {
 	json_t *links = json_object_get(doc, "links");
 
-	json_object_del(state, "rules"); /* an older tagger's */
+	json_object_del(state, "rules"); /* legacy: rules document */
 	if (links)
 		json_object_set(state, "links", links);
 	else
