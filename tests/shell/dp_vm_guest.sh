@@ -5,7 +5,7 @@
 # update in place / detach on a switch namespace. The host checks what this prints.
 cd "$1" || exit 1
 echo "kernel $(uname -r)"
-build/test_runner -t dataplane 2>&1 | tail -1
+build/test_runner -t dataplane -t dataplane_rewrite -t dataplane_host 2>&1 | tail -1
 mkdir -p /tmp/bpffs && mount -t bpf bpf /tmp/bpffs || exit 1
 export TAGGER_BPF_ROOT=/tmp/bpffs/tagger
 ip netns add sw && ip -n sw link add hp type veth peer name l &&

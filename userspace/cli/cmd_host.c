@@ -6,6 +6,7 @@
 #include "cli/cmd_dp_args.h"
 #include "dataplane/dp_host.h"
 #include "dataplane/dp_pin.h"
+#include "lib/json_get.h"
 #include "lib/log.h"
 
 static int help(int argc, char **argv)
@@ -38,38 +39,35 @@ static int help(int argc, char **argv)
 	return 0;
 }
 
-#define JINT(o, k) ((long long)json_integer_value(json_object_get(o, k)))
-#define JSTR(o, k) json_string_value(json_object_get(o, k))
-
-static void print_rdma(const char *name, json_t *rec)
+/* The RDMA device's record, as the host's state keeps it (dp_rdma.h). */
+static void print_rdma(const char *name, const json_t *rec)
 {
-	const char *err = JSTR(rec, "error");
+	const char *err = json_string_value(json_object_get(rec, "error"));
 
-	printf("host %s: RDMA %s port %lld: ", name, JSTR(rec, "ibdev"),
-	       JINT(rec, "port"));
+	printf("host %s: RDMA %s port %lld: ", name, jget_str(rec, "ibdev"),
+	       jget_int(rec, "port"));
 	if (err)
 		printf("%s", err);
 	else
-		printf("default RoCE ToS %lld (was %lld)", JINT(rec, "tos"),
-		       JINT(rec, "prev_tos"));
-	printf("; %s\n", JSTR(rec, "dcb"));
+		printf("default RoCE ToS %lld (was %lld)", jget_int(rec, "tos"),
+		       jget_int(rec, "prev_tos"));
+	printf("; %s\n", jget_str(rec, "dcb"));
 }
 
 static void print_attach(const struct dp_opts *o, const struct dp_report *rep)
 {
-	json_t *j = rep->json, *rdma = json_object_get(j, "rdma");
+	const struct dp_host_report *h = &rep->host;
 
-	printf("host %s: %s egress (%s): %s leave with tag %lld, priority %lld\n",
-	       JSTR(j, "host"), JSTR(j, "ifname"), JSTR(j, "mode"),
-	       JSTR(j, "selects"), JINT(j, "tag"), JINT(j, "priority"));
-	if (json_is_object(rdma))
-		print_rdma(JSTR(j, "host"), rdma);
+	printf("host %s: %s egress (%s): %s leave with tag %d, priority %d\n",
+	       o->name, o->ifname, dp_mode_name(h->mode), h->selects, h->tag,
+	       h->priority);
+	if (json_is_object(h->rdma))
+		print_rdma(o->name, h->rdma);
 }
 
 static void print_detach(const struct dp_opts *o, const struct dp_report *rep)
 {
-	printf("host %s: detached from %s\n", JSTR(rep->json, "host"),
-	       JSTR(rep->json, "ifname"));
+	printf("host %s: detached from %s\n", o->name, o->ifname);
 }
 
 static int do_attach(int argc, char **argv)

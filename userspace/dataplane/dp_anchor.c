@@ -16,6 +16,7 @@
 #include "dataplane/dp_anchor.h"
 #include "dataplane/dp_attach.h"
 #include "dataplane/dp_pin.h"
+#include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
 #include "dataplane/dp_table.h"
 #include "lib/log.h"
@@ -60,13 +61,6 @@ static void note_denied(struct found *f)
 		f->denied = -errno;
 }
 
-static int pin_path(char *buf, size_t len, const char *dir, const char *name)
-{
-	return snprintf(buf, len, "%s/%s", dir, name) < (int)len ?
-		       0 :
-		       -ENAMETOOLONG;
-}
-
 int dp_anchor_create(const char *dir, const int *progs, int n)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, io, .map_flags = BPF_F_INNER_MAP);
@@ -88,11 +82,11 @@ int dp_anchor_create(const char *dir, const int *progs, int n)
 		if (bpf_prog_bind_map(progs[i], a, NULL))
 			err = -errno;
 	if (!err)
-		err = pin_path(path, sizeof(path), dir, DP_ANCHOR_PIN);
+		err = dp_pin_path(path, sizeof(path), dir, DP_ANCHOR_PIN);
 	if (!err && bpf_obj_pin(a, path))
 		err = -errno;
-	if (!err && !pin_path(path, sizeof(path), dir, DP_STATE_CUR)) {
-		st = bpf_obj_get(path);
+	if (!err) {
+		st = dp_pin_open(dir, DP_STATE_CUR);
 		if (st >= 0 && bpf_map_update_elem(a, &zero, &st, BPF_ANY))
 			err = -errno;
 		if (st >= 0)
@@ -101,15 +95,6 @@ int dp_anchor_create(const char *dir, const int *progs, int n)
 	if (a >= 0)
 		close(a);
 	return err;
-}
-
-static int anchor_open(const char *dir)
-{
-	char path[PATH_MAX + 64];
-
-	if (pin_path(path, sizeof(path), dir, DP_ANCHOR_PIN))
-		return -1;
-	return bpf_obj_get(path);
 }
 
 /* The generation of the record in slot k, -1 if none or none there. */
@@ -135,8 +120,8 @@ static int64_t slot_gen(int a, uint32_t k)
 
 /*
  * The slot of the record the programs run: the one of the kernel's
- * generation (after an update, either slot), else slot 0 (an anchor of
- * an older tagger, or no generation yet).
+ * generation (after an update, either slot), else slot 0 (legacy:
+ * slot-0 anchors, dp_state.h; or no generation yet).
  */
 static uint32_t live_slot(const char *dir, int a)
 {
@@ -147,11 +132,11 @@ static uint32_t live_slot(const char *dir, int a)
 
 int dp_anchor_set(const char *dir, bool pending, int map_fd)
 {
-	int a = anchor_open(dir), err = 0;
+	int a = dp_pin_open(dir, DP_ANCHOR_PIN), err = 0;
 	uint32_t k;
 
 	if (a < 0)
-		return errno == ENOENT ? 0 : -errno;
+		return a == -ENOENT ? 0 : a;
 	k = live_slot(dir, a) ^ pending;
 	if (map_fd >= 0 ? bpf_map_update_elem(a, &k, &map_fd, BPF_ANY) :
 			  bpf_map_delete_elem(a, &k) && errno != ENOENT)
@@ -162,16 +147,16 @@ int dp_anchor_set(const char *dir, bool pending, int map_fd)
 
 int dp_anchor_idle_fd(const char *dir)
 {
-	int a = anchor_open(dir), fd;
+	int a = dp_pin_open(dir, DP_ANCHOR_PIN), fd;
 	uint32_t live, idle, id, live_id;
 
 	if (a < 0)
-		return -errno;
+		return a;
 	live = live_slot(dir, a);
 	idle = !live;
 	if (bpf_map_lookup_elem(a, &idle, &id))
 		fd = -errno;
-	/* One map in both slots (an older tagger killed in its commit). */
+	/* One map in both slots (legacy: a slot-0 anchor's commit killed). */
 	else if (!bpf_map_lookup_elem(a, &live, &live_id) && live_id == id)
 		fd = -EBUSY;
 	else if ((fd = bpf_map_get_fd_by_id(id)) < 0)
@@ -337,7 +322,7 @@ static int mirror(const char *dir, const char *name, int fd)
 	char path[PATH_MAX + 64], tmp[PATH_MAX + 80];
 	int cur, same;
 
-	if (pin_path(path, sizeof(path), dir, name))
+	if (dp_pin_path(path, sizeof(path), dir, name))
 		return -ENAMETOOLONG;
 	cur = bpf_obj_get(path);
 	if (cur >= 0) {
@@ -410,7 +395,7 @@ static int mirror_state(const char *dir, int a)
 	if (!err && !bpf_map_lookup_elem(a, &other, &id) &&
 	    (g < 0 || slot_gen(a, other) > g))
 		return mirror_id(dir, DP_STATE_NEXT, id, true);
-	if (!err && !pin_path(path, sizeof(path), dir, DP_STATE_NEXT) &&
+	if (!err && !dp_pin_path(path, sizeof(path), dir, DP_STATE_NEXT) &&
 	    unlink(path) && errno != ENOENT)
 		err = -errno;
 	return err;
@@ -428,7 +413,7 @@ static int drop_stale(const char *dir)
 	char path[PATH_MAX + 64];
 	json_t *st;
 
-	if (pin_path(path, sizeof(path), dir, DP_ANCHOR_PIN) ||
+	if (dp_pin_path(path, sizeof(path), dir, DP_ANCHOR_PIN) ||
 	    access(path, F_OK))
 		return 0;
 	st = dp_record_load(dir);

@@ -13,10 +13,11 @@
  * other slot before it moves the generation, and that move alone commits
  * it: no anchor write after the swap (each write to an array of maps
  * waits for an RCU grace period, 5-20 ms). The slot it replaced keeps
- * the previous record until the next update. Older taggers kept the
- * committed record in slot 0 and a pending one in slot 1; both read the
- * other's anchors (an older tagger takes a live slot 1 for an interrupted
- * update and commits it). Every state write goes to the pin first and to
+ * the previous record until the next update. Legacy: slot-0 anchors
+ * (dp_state.h) keep the committed record in slot 0 and a pending one in
+ * slot 1; both kinds read each other's anchors (tagger 0.1.0 before
+ * 2026-11-25 takes a live slot 1 for an interrupted update and commits
+ * it). Every state write goes to the pin first and to
  * the anchor second; either order of the two is a state that
  * dp_state_settle repairs by the kernel's generation, so the anchor is
  * the truth and the pins a mirror of it.

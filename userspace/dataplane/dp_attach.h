@@ -8,8 +8,8 @@
  * handle DP_TC_HANDLE: a known handle, so a loader killed before it
  * recorded the filter can still detach it, and a second tagger on the
  * same hook is refused (EEXIST) instead of stacked. Both live until
- * detached. Older taggers attached tcx links and pinned them: a link_fd
- * given to dp_detach detaches such a link.
+ * detached. A link_fd given to dp_detach detaches a tcx link instead
+ * (legacy: link pins, dp_state.h).
  *
  * API:
  *   enum dp_mode                 auto, tcx, tc
@@ -40,7 +40,7 @@ struct dp_attachment {
 	bool egress;
 	enum dp_mode mode;
 	int prog_fd; /* tcx */
-	int link_fd; /* tcx link of an older tagger, or -1 */
+	int link_fd; /* legacy: link pins (dp_state.h); else < 0 */
 	uint32_t handle; /* tc */
 	uint32_t prio; /* tc */
 };

@@ -13,6 +13,7 @@
 
 #include "dataplane/dp_inplace.h"
 #include "dataplane/dp_pin.h"
+#include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
 #include "lib/util.h"
 
@@ -25,14 +26,12 @@ static int64_t gen_of(int gen_fd)
 
 bool dp_inplace_ready(const char *dir, json_t *state, int gen_fd)
 {
-	char path[PATH_MAX + 64];
 	int64_t g = gen_of(gen_fd), q = -1;
 	int fd;
 
 	if (g < 0 || dp_record_gen(state) != g)
 		return false;
-	snprintf(path, sizeof(path), "%s/%s", dir, DP_STATE_CUR);
-	fd = bpf_obj_get(path);
+	fd = dp_pin_open(dir, DP_STATE_CUR);
 	if (fd >= 0) {
 		q = dp_record_quiet(fd);
 		close(fd);
@@ -158,12 +157,10 @@ static void quiesce(int state_fd, int gen_fd, int64_t gen)
 
 void dp_inplace_quiesce(const char *dir, int gen_fd, int64_t gen)
 {
-	char path[PATH_MAX + 64];
 	int fd;
 	pid_t pid;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, DP_STATE_CUR);
-	fd = bpf_obj_get(path);
+	fd = dp_pin_open(dir, DP_STATE_CUR);
 	if (fd < 0)
 		return; /* no mark: the next update replaces the table */
 	pid = fork();

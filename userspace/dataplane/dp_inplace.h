@@ -19,9 +19,9 @@
  * it), then, if the generation is still g, marks the live record "idle
  * table of generation g quiescent" (dp_record_quiet_mark). The next update
  * takes the in-place path only if the live record bears the mark of the
- * running generation; else (child killed, an older tagger's update, a
- * record written since) it takes the path that replaces the table
- * through the outer map. The next command waits for the lock, so at most
+ * running generation; else (child killed, an update by a tagger that
+ * marks no record: 0.1.0 before 2026-11-25, a record written since) it
+ * takes the path that replaces the table through the outer map. The next command waits for the lock, so at most
  * for the rest of that grace period.
  *
  * API:

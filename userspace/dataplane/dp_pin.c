@@ -17,6 +17,7 @@
 
 #include "dataplane/dp_netlock.h"
 #include "dataplane/dp_pin.h"
+#include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
 #include "lib/log.h"
 #include "lib/util.h"
@@ -284,15 +285,17 @@ int dp_remove(const char *dir)
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
 		    !strcmp(de->d_name, DP_STATE_CUR))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (!lstat(path, &st) && S_ISDIR(st.st_mode))
+		if (dp_pin_path(path, sizeof(path), dir, de->d_name))
+			err = -ENAMETOOLONG;
+		else if (!lstat(path, &st) && S_ISDIR(st.st_mode))
 			err = dp_remove(path) ?: err;
 		else if (unlink(path))
 			err = -errno;
 	}
 	closedir(d);
-	snprintf(path, sizeof(path), "%s/%s", dir, DP_STATE_CUR);
-	if (unlink(path) && errno != ENOENT)
+	if (dp_pin_path(path, sizeof(path), dir, DP_STATE_CUR))
+		err = -ENAMETOOLONG;
+	else if (unlink(path) && errno != ENOENT)
 		err = -errno;
 	if (rmdir(dir) && !err)
 		err = -errno;

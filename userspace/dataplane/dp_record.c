@@ -11,6 +11,7 @@
 
 #include <bpf/bpf.h>
 
+#include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
 #include "lib/log.h"
 #include "lib/util.h"
@@ -82,7 +83,6 @@ static size_t record_chunks(uint32_t at, size_t len, size_t extra_len)
 int dp_record_write(const char *dir, const char *name, json_t *rec,
 		    const void *extra, size_t extra_len)
 {
-	char path[PATH_MAX + 64], tmp[PATH_MAX + 64];
 	uint32_t at, k;
 	char *text = record_text(rec, extra_len, &at);
 	size_t len = strlen(text);
@@ -118,14 +118,8 @@ int dp_record_write(const char *dir, const char *name, json_t *rec,
 	 * a reader (or a loader killed here) sees the old or the new record,
 	 * never none. A temporary pin left by a killed loader goes first.
 	 */
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s/%s_tmp", dir, name);
-	if (!err && unlink(tmp) && errno != ENOENT)
-		err = -errno;
-	if (!err && bpf_obj_pin(fd, tmp))
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
+	if (!err)
+		err = dp_record_pin_fd(dir, name, fd);
 out:
 	if (err && fd >= 0)
 		close(fd);
@@ -162,7 +156,7 @@ static int put_head(int fd, uint32_t magic, uint32_t len, uint64_t quiet)
 }
 
 /*
- * Invalid first (a reader, or an older tagger, finds no record there),
+ * Invalid first (a reader, whichever tagger it is, finds no record there),
  * the body in one batch, the valid header last: killed at any point the
  * map holds the new record whole or none.
  */
@@ -205,10 +199,12 @@ int dp_record_rewrite_fd(int fd, json_t *state, const void *extra,
 
 int dp_record_pin_fd(const char *dir, const char *name, int fd)
 {
-	char path[PATH_MAX + 64], tmp[PATH_MAX + 64];
+	char path[PATH_MAX + 64], tmp[PATH_MAX + 64], tmp_name[NAME_MAX + 1];
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s/%s_tmp", dir, name);
+	snprintf(tmp_name, sizeof(tmp_name), "%s_tmp", name);
+	if (dp_pin_path(path, sizeof(path), dir, name) ||
+	    dp_pin_path(tmp, sizeof(tmp), dir, tmp_name))
+		return -ENAMETOOLONG;
 	if (unlink(tmp) && errno != ENOENT)
 		return -errno;
 	if (bpf_obj_pin(fd, tmp) || rename(tmp, path))
@@ -260,7 +256,10 @@ json_t *dp_record_load_name(const char *dir, const char *name)
 	json_t *doc;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (dp_pin_path(path, sizeof(path), dir, name)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
 	if (lstat(path, &st))
 		return NULL;
 	if (!S_ISREG(st.st_mode)) {
@@ -374,15 +373,13 @@ void *dp_record_extra_fd(int fd, json_t *rec, size_t *len)
 void *dp_record_extra(const char *dir, json_t *rec, size_t *len)
 {
 	static const char *const names[] = { DP_STATE_CUR, DP_STATE_NEXT };
-	char path[PATH_MAX + 64];
 	void *extra = NULL;
 	json_t *other;
 	int k, fd;
 
 	errno = ENOENT;
 	for (k = 0; !extra && k < 2; k++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
-		fd = bpf_obj_get(path);
+		fd = dp_pin_open(dir, names[k]);
 		if (fd < 0)
 			continue;
 		other = dp_record_read_fd(fd);

@@ -15,6 +15,7 @@
 
 #include "dataplane/dp_anchor.h"
 #include "dataplane/dp_pin.h"
+#include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
 #include "dataplane/dp_switch.h"
@@ -37,14 +38,6 @@ struct pins {
 	int counters, stats, outer, gen;
 	int ncpu;
 };
-
-static int pin_fd(const char *dir, const char *name)
-{
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return bpf_obj_get(path);
-}
 
 /*
  * Sum a per-CPU value made of __u64 fields into out; false if the entry is
@@ -119,7 +112,7 @@ static json_t *switch_rules(const char *dir, json_t *state, const char *name)
 	json_t *j = NULL;
 	int sw;
 
-	if (doc) /* a record of an older tagger */
+	if (doc) /* legacy: rules document (dp_state.h) */
 		return json_incref(json_object_get(
 			json_object_get(doc, "switches"), name));
 	r = dp_state_rules(dir, state);
@@ -157,10 +150,15 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 	}
 	/* What runs: a swapped-in update not yet committed counts. */
 	state = dp_state_view(dir);
-	if (!state) {
+	if (!state && errno == ENOENT) {
 		p_err("switch %s is not attached (%s: %s)", o->name, dir,
 		      strerror(errno));
 		return EXIT_USAGE;
+	}
+	if (!state) { /* there, but unreadable: the system's failure */
+		p_err("switch %s: its state in %s cannot be read: %s", o->name,
+		      dir, strerror(errno));
+		return EXIT_RUNTIME;
 	}
 	snprintf(what, sizeof(what), "switch %s", o->name);
 	if (!dp_state_netns_ok(state, what)) {
@@ -178,10 +176,10 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 		return EXIT_USAGE;
 	}
 	p.ncpu = libbpf_num_possible_cpus();
-	p.counters = pin_fd(dir, tagger_str(TAGGER_COUNTERS));
-	p.stats = pin_fd(dir, tagger_str(TAGGER_PORT_STATS));
-	p.outer = pin_fd(dir, tagger_str(TAGGER_RULES_OUTER));
-	p.gen = pin_fd(dir, tagger_str(TAGGER_GEN));
+	p.counters = dp_pin_open(dir, tagger_str(TAGGER_COUNTERS));
+	p.stats = dp_pin_open(dir, tagger_str(TAGGER_PORT_STATS));
+	p.outer = dp_pin_open(dir, tagger_str(TAGGER_RULES_OUTER));
+	p.gen = dp_pin_open(dir, tagger_str(TAGGER_GEN));
 	if (p.counters < 0 || p.stats < 0 || p.outer < 0 || p.gen < 0 ||
 	    p.ncpu < 1 || bpf_map_lookup_elem(p.gen, &zero, &gen)) {
 		p_err("%s: pinned maps missing or unreadable: %s", dir,

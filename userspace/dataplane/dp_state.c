@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 
 #include "dataplane/dp_anchor.h"
+#include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
 #include "dataplane/dp_table.h"
@@ -39,7 +40,7 @@ bool dp_state_netns_ok(json_t *state, const char *what)
 	struct stat st;
 
 	if (!json_is_object(ns) || netns_self(&st))
-		return true; /* recorded by an older tagger: anywhere */
+		return true; /* legacy: format /1 (dp_state.h): anywhere */
 	if (dp_record_netns_here(state))
 		return true;
 	p_err("%s was attached in another network namespace (net:[%lld]); run "
@@ -75,8 +76,9 @@ int dp_state_commit(const char *dir)
 {
 	char cur[PATH_MAX + 16], next[PATH_MAX + 16];
 
-	snprintf(cur, sizeof(cur), "%s/%s", dir, DP_STATE_CUR);
-	snprintf(next, sizeof(next), "%s/%s", dir, DP_STATE_NEXT);
+	if (dp_pin_path(cur, sizeof(cur), dir, DP_STATE_CUR) ||
+	    dp_pin_path(next, sizeof(next), dir, DP_STATE_NEXT))
+		return -ENAMETOOLONG;
 	/*
 	 * The anchor needs no write: its slot of the kernel's generation is
 	 * the live record already (dp_anchor.h). One map-in-map write less
@@ -89,7 +91,8 @@ int dp_state_drop(const char *dir)
 {
 	char next[PATH_MAX + 16];
 
-	snprintf(next, sizeof(next), "%s/%s", dir, DP_STATE_NEXT);
+	if (dp_pin_path(next, sizeof(next), dir, DP_STATE_NEXT))
+		return -ENAMETOOLONG;
 	if (unlink(next))
 		return -errno;
 	return dp_anchor_set(dir, 1, -1);
@@ -150,7 +153,7 @@ struct rules *dp_state_rules(const char *dir, json_t *rec)
 	size_t len;
 	void *blob;
 
-	if (doc) /* a record of an older tagger: the document itself */
+	if (doc) /* legacy: rules document (dp_state.h) */
 		return rules_from_json(doc, "attached rules");
 	blob = dp_record_extra(dir, rec, &len);
 	if (!blob)
@@ -171,7 +174,7 @@ void dp_state_set_rules(json_t *state, json_t *doc)
 {
 	json_t *links = json_object_get(doc, "links");
 
-	json_object_del(state, "rules"); /* an older tagger's */
+	json_object_del(state, "rules"); /* legacy: rules document */
 	if (links)
 		json_object_set(state, "links", links);
 	else

@@ -20,8 +20,24 @@
  * An update writes the new record as "state_new" first, then bumps the
  * generation, then renames it over "state". The generation in the kernel
  * is the truth: a "state_new" of the running generation is committed,
- * any other dropped (dp_state_settle). Records of format /1 (older
- * taggers) have none of these fields: attached, anywhere, any generation.
+ * any other dropped (dp_state_settle).
+ *
+ * Legacy: what tagger 0.1.0 wrote before the formats above settled. Every
+ * branch that reads one says "legacy:" and its name here. Remove the
+ * branches and the line at the first release after 0.1.0 whose upgrade
+ * requires every node to be detached first (no such node is left then):
+ *   format /1        records of format tagger-dataplane/1 (tagger 0.1.0
+ *                    before 2026-11-23) have none of the fields above:
+ *                    attached, anywhere, any generation
+ *   link pins        tcx links pinned as link_<ifname>_<hook> (a host's:
+ *                    link_egress), by tagger 0.1.0 before 2026-11-23;
+ *                    later ones attach without links
+ *   rules document   records of format tagger-dataplane/2 written by
+ *                    tagger 0.1.0 before 2026-11-25 keep the rules
+ *                    document as "rules", not "links" and "rules_at"
+ *   slot-0 anchors   anchors of tagger 0.1.0 before 2026-11-25 keep the
+ *                    committed record in slot 0 and a pending one in slot
+ *                    1, whatever the generation (dp_anchor.h)
  *
  * This file owns that transaction: the record's storage is dp_record.h,
  * the kernel-held copy dp_anchor.h, the generation dp_table.h, and every
@@ -54,7 +70,7 @@
  *                                  (rules_blob.h) after the record; -EFBIG
  *                                  over DP_RECORD_MAX bytes in all
  *   dp_state_rules(dir, rec)       the rules of a record loaded from dir
- *                                  (older taggers': its "rules" document);
+ *                                  (legacy: rules document);
  *                                  NULL with errno
  *   dp_state_links_doc(rec)        the document whose "links" are the
  *                                  attached rules' (rec, or an older

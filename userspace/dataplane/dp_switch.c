@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -15,117 +14,19 @@
 
 #include "dataplane/dp_anchor.h"
 #include "dataplane/dp_pin.h"
+#include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
+#include "dataplane/dp_report.h"
+#include "dataplane/dp_settle.h"
 #include "dataplane/dp_switch.h"
+#include "dataplane/dp_switch_int.h"
 #include "dataplane/dp_table.h"
 #include "lib/log.h"
-#include "model/rules_bin.h"
 #include "tagger_port.skel.h"
 #include "lib/util.h"
 
 #define SYSCTL_PRIO "/proc/sys/net/ipv4/ip_forward_update_priority"
-
-/* One clock for the command: its phases are marked from several files. */
-void dp_phase(const char *what)
-{
-	static struct phase_clock pc;
-
-	phase_mark(&pc, what);
-}
-
-/* A failed dp_state_save: its exit code, after the error. */
-int dp_state_save_err(const struct dp_opts *o, const char *dir, int err)
-{
-	if (err == -EFBIG) {
-		p_err("%s: the rules take more than %u bytes as state (the cap)",
-		      o->rules_file, DP_RECORD_MAX);
-		return EXIT_USAGE;
-	}
-	p_err("saving state in %s: %s", dir, strerror(-err));
-	return EXIT_RUNTIME;
-}
-
-/* The rules, the switch and what a state keeps: attach and update alike. */
-int dp_switch_rules(const struct dp_opts *o, struct rules **rp, json_t **doc)
-{
-	struct rules *r;
-	int sw;
-
-	dp_phase(NULL);
-	/* Compiled rules (tagger switch pack) by their magic, else JSON. */
-	r = rules_bin_is(o->rules_file) ? rules_bin_load(o->rules_file, doc) :
-					  rules_load(o->rules_file, doc);
-	dp_phase("read and check the rules");
-	if (!r)
-		return -EXIT_USAGE;
-	sw = rules_find_switch(r, o->name);
-	if (sw < 0) {
-		p_err("%s: no switch \"%s\" in the rules", o->rules_file,
-		      o->name);
-		goto err;
-	}
-	*rp = r;
-	return sw;
-err:
-	rules_free(r);
-	json_decref(*doc);
-	*doc = NULL;
-	return -EXIT_USAGE;
-}
-
-/* The sysctl's value, 0 if the kernel has none (before 4.19). */
-int dp_sysctl_read(void)
-{
-	FILE *f = fopen(SYSCTL_PRIO, "r");
-	int v = 0;
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "%d", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v;
-}
-
-int dp_sysctl_prio(int *old)
-{
-	int v = dp_sysctl_read();
-	FILE *f;
-
-	if (v == 0)
-		return 0;
-	f = fopen(SYSCTL_PRIO, "w");
-	if (!f || fputs("0\n", f) < 0 || fclose(f)) {
-		pr_warn("cannot set net.ipv4.ip_forward_update_priority=0: %s "
-			"(the egress program sets the priority anyway)\n",
-			strerror(errno));
-		return 0;
-	}
-	*old = v;
-	return 1;
-}
-
-void dp_sysctl_restore(int old)
-{
-	FILE *f = fopen(SYSCTL_PRIO, "w");
-
-	if (f) {
-		fprintf(f, "%d\n", old);
-		fclose(f);
-	}
-}
-
-void dp_free_ports(struct dp_port *ports, int n)
-{
-	int i;
-
-	for (i = 0; ports && i < n; i++) {
-		free(ports[i].name);
-		free(ports[i].ifname);
-	}
-	free(ports);
-}
 
 /* The switch's ports and the interfaces they run on (PORT=IFNAME maps). */
 static struct dp_port *resolve_ports(const struct rules *r, int sw,
@@ -216,27 +117,6 @@ static json_t *ports_json(const struct dp_port *ports, int n,
 	return arr;
 }
 
-/* The ports a state document records. */
-struct dp_port *dp_state_ports(json_t *state, int *n)
-{
-	json_t *arr = json_object_get(state, "ports"), *v;
-	struct dp_port *ports;
-	size_t i;
-
-	*n = json_array_size(arr);
-	ports = xcalloc(*n + 1, sizeof(*ports));
-	json_array_foreach(arr, i, v) {
-		ports[i].name = xstrdup(
-			json_string_value(json_object_get(v, "port")) ?: "?");
-		ports[i].ifname = xstrdup(
-			json_string_value(json_object_get(v, "ifname")) ?: "?");
-		ports[i].ifindex =
-			json_integer_value(json_object_get(v, "ifindex"));
-		ports[i].slot = json_integer_value(json_object_get(v, "slot"));
-	}
-	return ports;
-}
-
 static void detach_all(const struct dp_port *ports, struct dp_attachment *att,
 		       int natt)
 {
@@ -245,7 +125,7 @@ static void detach_all(const struct dp_port *ports, struct dp_attachment *att,
 	for (k = 0; k < natt; k++) {
 		int err = dp_detach(&att[k]);
 
-		if (err && err != -ENOENT && err != -ENODEV)
+		if (err && !dp_hook_gone(err))
 			pr_warn("detach %s %s: %s\n", ports[k / 2].ifname,
 				att[k].egress ? "egress" : "ingress",
 				strerror(-err));
@@ -293,14 +173,13 @@ static int load_programs(const char *dir, const struct dp_port *ports,
 	if (!err)
 		err = dp_ifslots_set(bpf_map__fd(skel->maps.tagger_ifslot),
 				     ports, nports);
-	if (!err) {
-		snprintf(path, sizeof(path), "%s/prog_ingress", dir);
-		err = bpf_program__pin(skel->progs.tagger_ingress, path);
-	}
-	if (!err) {
-		snprintf(path, sizeof(path), "%s/prog_egress", dir);
-		err = bpf_program__pin(skel->progs.tagger_egress, path);
-	}
+	if (!err)
+		err = dp_pin_path(path, sizeof(path), dir, "prog_ingress") ?:
+			      bpf_program__pin(skel->progs.tagger_ingress,
+					       path);
+	if (!err)
+		err = dp_pin_path(path, sizeof(path), dir, "prog_egress") ?:
+			      bpf_program__pin(skel->progs.tagger_egress, path);
 	if (!err) {
 		int fds[2] = { bpf_program__fd(skel->progs.tagger_ingress),
 			       bpf_program__fd(skel->progs.tagger_egress) };
@@ -315,377 +194,170 @@ static int load_programs(const char *dir, const struct dp_port *ports,
 	return 0;
 }
 
-void dp_set_counts(json_t *state, const struct dp_table *tab)
-{
-	json_object_set_new(state, "table",
-			    json_pack("{s:I,s:I,s:I,s:I}", "entries",
-				      (json_int_t)tab->n - 1, "classify",
-				      (json_int_t)tab->nclassify, "rewrite",
-				      (json_int_t)tab->nrewrite, "size",
-				      (json_int_t)tab->size));
-}
-
-int dp_install_table(const struct rules *r, int sw, const struct dp_port *ports,
-		     int outer_fd, int gen_fd, bool first, struct dp_table *tab,
-		     int64_t *gen)
+/* The table of switch sw's rules, in its first generation: 0 or -errno. */
+static int install_table(const struct dp_job *j, const struct dp_port *ports,
+			 struct tagger_port_bpf *skel, struct dp_table *tab,
+			 int64_t *gen)
 {
 	int fd;
 
-	dp_table_build(r, sw, ports, tab);
+	dp_table_build(j->r, j->sw, ports, tab);
 	fd = dp_table_create(tab);
 	if (fd < 0)
 		return fd;
-	*gen = dp_table_install(outer_fd, gen_fd, fd, first);
+	*gen = dp_table_install(bpf_map__fd(skel->maps.tagger_rules),
+				bpf_map__fd(skel->maps.tagger_gen), fd, true);
 	close(fd); /* the outer map holds the table now */
 	return *gen < 0 ? (int)*gen : 0;
 }
 
-/*
- * One hook of a record being torn down, attached in mode (auto: a killed
- * attach may have done either): an older tagger's link, or our program
- * on tcx, or our filter. Nothing there is no error.
- */
-int dp_teardown_hook(struct dp_attachment *a, enum dp_mode mode)
-{
-	int err = 0, e;
-
-	if (a->link_fd >= 0) {
-		a->mode = DP_MODE_TCX;
-		return dp_detach(a);
-	}
-	if (mode != DP_MODE_TC && a->prog_fd >= 0) {
-		a->mode = DP_MODE_TCX;
-		e = dp_detach(a);
-		if (e != -ENOENT && e != -ENODEV && e != -EINVAL)
-			err = e;
-	}
-	if (mode != DP_MODE_TCX) {
-		a->mode = DP_MODE_TC;
-		e = dp_detach(a);
-		if (e != -ENOENT && e != -ENODEV && e != -EINVAL)
-			err = err ?: e;
-	}
-	return err;
-}
-
-/*
- * Detach what a record names and remove the pins, the record last. Every
- * step may be done already (a teardown killed half way runs again): a
- * missing link, filter or interface is no error. A record without
- * handles (attaching) has tc filters at DP_TC_PRIO/DP_TC_HANDLE if any.
- */
-int dp_switch_teardown(const char *dir, json_t *state, int *nports)
-{
-	json_t *arr = json_object_get(state, "ports"), *pv;
-	const char *mode_s =
-		json_string_value(json_object_get(state, "mode")) ?: "";
-	enum dp_mode mode = dp_mode_parse(mode_s);
-	char path[PATH_MAX + 64];
-	int n, k, err, ret = 0;
-	struct dp_port *ports = dp_state_ports(state, &n);
-
-	for (k = 0; k < 2 * n; k++) {
-		json_t *h = json_object_get(json_array_get(arr, k / 2),
-					    k & 1 ? "egress" : "ingress");
-		struct dp_attachment a = {
-			.ifindex = if_nametoindex(ports[k / 2].ifname),
-			.egress = k & 1,
-			.mode = DP_MODE_TCX,
-			.link_fd = -1,
-			.prog_fd = -1,
-			.handle = h ? json_integer_value(json_array_get(h, 0)) :
-				      DP_TC_HANDLE,
-			.prio = h ? json_integer_value(json_array_get(h, 1)) :
-				    DP_TC_PRIO,
-		};
-
-		/* tcx links of older taggers are pinned: detached by the link. */
-		snprintf(path, sizeof(path), "%s/link_%s_%s", dir,
-			 ports[k / 2].ifname, k & 1 ? "egress" : "ingress");
-		a.link_fd = bpf_obj_get(path);
-		snprintf(path, sizeof(path), "%s/prog_%s", dir,
-			 k & 1 ? "egress" : "ingress");
-		a.prog_fd = bpf_obj_get(path);
-		err = a.ifindex || a.link_fd >= 0 ?
-			      dp_teardown_hook(&a, mode) :
-			      0; /* gone with its interface */
-		if (a.link_fd >= 0)
-			close(a.link_fd);
-		if (a.prog_fd >= 0)
-			close(a.prog_fd);
-		/* -EINVAL: no clsact qdisc, so no filter of ours either. */
-		if (err && err != -ENOENT && err != -ENODEV && err != -EINVAL) {
-			p_err("detach %s: %s", ports[k / 2].ifname,
-			      strerror(-err));
-			ret = err;
-		}
-	}
-	pv = json_object_get(state, "sysctl_prio_was");
-	if (pv)
-		dp_sysctl_restore(json_integer_value(pv));
-	err = dp_remove(dir);
-	if (err) {
-		p_err("removing %s: %s", dir, strerror(-err));
-		ret = err;
-	}
-	dp_free_ports(ports, n);
-	if (nports)
-		*nports = n;
-	return ret;
-}
-
-/*
- * Under the lock: the record of switch name at dir if it is attached, after
- * repairing whatever a killed loader left half done (dp_state.h), in
- * *state; NULL there if it is not attached (*done = 1 if an interrupted
- * attach or detach was cleaned up). Returns EXIT_OK, EXIT_USAGE (it runs
- * in another namespace) or EXIT_RUNTIME (what the kernel holds could not
- * be read), both after p_err.
- */
-int dp_switch_settled(const char *dir, const char *name, json_t **state,
-		      int *done)
-{
-	char what[300];
-	json_t *st, *pend;
-	struct stat sb;
-	const char *phase;
-
-	*done = 0;
-	*state = NULL;
-	snprintf(what, sizeof(what), "switch %s", name);
-	/* What the kernel holds wins over the pins; it may be all there is. */
-	if (dp_anchor_sync(dir, "switch", name, NULL) < 0)
-		return EXIT_RUNTIME; /* no way to tell what runs */
-	if (stat(dir, &sb))
-		return EXIT_OK;
-	st = dp_record_load(dir);
-	pend = dp_record_load_name(dir, DP_STATE_NEXT);
-	if (!dp_state_netns_ok(st ?: pend, what)) {
-		json_decref(st);
-		json_decref(pend);
-		return EXIT_USAGE;
-	}
-	json_decref(pend);
-	if (!st && !pend) {
-		/* Killed before its first record: nothing is attached. */
-		pr_warn("%s has no state (an attach was killed early): removing it\n",
-			dir);
-		dp_remove(dir);
-		*done = 1;
-		return EXIT_OK;
-	}
-	json_decref(st);
-	dp_state_settle(dir);
-	st = dp_record_load(dir);
-	phase = dp_record_phase(st);
-	if (st && !strcmp(phase, "attached")) {
-		*state = st;
-		return EXIT_OK;
-	}
-	pr_warn("switch %s: %s was interrupted: %s it\n", name,
-		!strcmp(phase, "attaching") ? "an attach" : "a detach",
-		!strcmp(phase, "attaching") ? "rolling back" : "completing");
-	if (st)
-		dp_switch_teardown(dir, st, NULL);
-	else
-		dp_remove(dir);
-	json_decref(st);
-	*done = 1;
-	return EXIT_OK;
-}
-
-int dp_switch_locked(const char *dir, const char *name, int *lock,
-		     json_t **state, int *done)
-{
-	int ret;
-
-	*state = NULL;
-	*done = 0;
-	*lock = dp_lock();
-	dp_phase("lock");
-	if (*lock < 0)
-		return -*lock;
-	ret = dp_switch_settled(dir, name, state, done);
-	dp_phase("load and settle the state");
-	return ret;
-}
-
 /* The record written before anything is attached; see dp_state.h. */
 static json_t *attaching_state(const struct dp_opts *o,
-			       const struct dp_port *ports, int n,
-			       int *prio_was)
+			       const struct dp_port *ports, int n)
 {
 	json_t *st = json_pack("{s:s,s:s,s:s,s:s,s:o,s:s,s:o}", "format",
 			       DP_STATE_FORMAT, "kind", "switch", "name",
 			       o->name, "phase", "attaching", "netns",
 			       dp_netns_json(), "mode", dp_mode_name(o->mode),
 			       "ports", ports_json(ports, n, NULL));
+	int was = dp_sysctl_read();
 
-	*prio_was = dp_sysctl_read();
-	if (*prio_was) /* to restore, whatever happens after */
-		json_object_set_new(st, "sysctl_prio_was",
-				    json_integer(*prio_was));
+	if (was) /* to restore, whatever happens after */
+		json_object_set_new(st, "sysctl_prio_was", json_integer(was));
 	return st;
 }
 
-/* What attach -j prints; the plain text is rendered from it. */
-static json_t *attached_report(const struct dp_opts *o, int n,
-			       enum dp_mode mode, int changed, int old_prio,
-			       int64_t gen, const struct dp_table *tab,
-			       const char *dir)
+/*
+ * Load, install the table, attach every port, set the sysctl; the record
+ * ("attaching" in *state) becomes "attached". Every failure here is the
+ * system's (p_err'd): 0 or its exit code.
+ */
+static int attach_apply(const struct dp_opts *o, struct dp_job *j,
+			const struct dp_port *ports, int n,
+			struct dp_attach_report *rep)
 {
-	json_t *j = json_pack("{s:s,s:s,s:i,s:I,s:I,s:I,s:I,s:s?}", "switch",
-			      o->name, "mode", dp_mode_name(mode), "ports", n,
-			      "generation", (json_int_t)gen, "entries",
-			      (json_int_t)tab->n - 1, "classify",
-			      (json_int_t)tab->nclassify, "rewrite",
-			      (json_int_t)tab->nrewrite, "pins",
-			      dp_root_private() ? NULL : dir);
+	struct dp_attachment *att = xcalloc(2 * n + 1, sizeof(*att));
+	struct tagger_port_bpf *skel = NULL;
+	struct dp_table tab = { 0 };
+	int64_t gen = -1;
+	int err, ret = EXIT_RUNTIME;
 
-	if (changed)
-		json_object_set_new(
-			j, "changed",
-			json_pack("{s:{s:i,s:i}}",
-				  "net.ipv4.ip_forward_update_priority", "from",
-				  old_prio, "to", 0));
-	return j;
+	err = load_programs(j->dir, ports, n, &skel);
+	if (err) {
+		p_err("loading the port programs: %s", strerror(-err));
+		goto out;
+	}
+	err = install_table(j, ports, skel, &tab, &gen);
+	if (err) {
+		p_err("loading %zu rule table entries: %s", tab.n,
+		      strerror(-err));
+		goto out;
+	}
+	if (attach_ports(skel, ports, n, o->mode, att))
+		goto out;
+	rep->mode = n ? att[0].mode : DP_MODE_TCX;
+	rep->sysctl_changed = dp_sysctl_prio(&rep->sysctl_was);
+	json_object_set_new(j->state, "phase", json_string("attached"));
+	json_object_set_new(j->state, "mode",
+			    json_string(dp_mode_name(rep->mode)));
+	json_object_set_new(j->state, "ports", ports_json(ports, n, att));
+	json_object_set_new(j->state, "generation", json_integer(gen));
+	dp_switch_record_rules(j->state, o, j->doc, &tab);
+	err = dp_state_save_rules(j->dir, DP_STATE_CUR, j->state, j->r);
+	if (err) {
+		ret = dp_state_save_err(o, j->dir, err);
+		goto out;
+	}
+	rep->ports = n;
+	rep->generation = gen;
+	rep->table = dp_table_counts(&tab);
+	if (!dp_root_private())
+		snprintf(rep->pins, sizeof(rep->pins), "%s", j->dir);
+	ret = EXIT_OK;
+out:
+	if (skel)
+		tagger_port_bpf__destroy(skel); /* pins and links keep them */
+	dp_table_free(&tab);
+	free(att);
+	return ret;
 }
 
 /*
  * Record "attaching" first, then load, attach and set the sysctl, then
  * record "attached": a kill anywhere leaves a record the next command
- * rolls back by (dp_switch_settled).
+ * rolls back by (dp_node_settle).
  */
 int dp_switch_attach(const struct dp_opts *o, struct dp_report *rep)
 {
-	struct dp_attachment *att = NULL;
-	struct tagger_port_bpf *skel = NULL;
 	struct dp_port *ports = NULL;
-	char dir[PATH_MAX], abs[PATH_MAX];
-	int sw, n = 0, lock = -1, err, ret = EXIT_USAGE, changed = 0,
-		old_prio = 0, done;
-	struct dp_table tab = { 0 };
-	struct rules *r = NULL;
-	json_t *doc = NULL, *state = NULL;
-	enum dp_mode mode;
-	int64_t gen;
+	struct dp_job j;
+	int n = 0, err, ret;
 
-	sw = dp_switch_rules(o, &r, &doc);
-	if (sw < 0)
-		return -sw;
-	n = r->sw[sw].nports;
-	ports = resolve_ports(r, sw, o);
-	if (!ports || dp_path(dir, o->name, NULL))
-		goto out;
-	ret = dp_switch_locked(dir, o->name, &lock, &state, &done);
+	ret = dp_switch_open(o, &j);
+	if (!ret) {
+		n = j.r->sw[j.sw].nports;
+		ports = resolve_ports(j.r, j.sw, o);
+		ret = ports ? EXIT_OK : EXIT_USAGE;
+	}
+	if (!ret && j.state) {
+		p_err("switch %s is attached already (%s): use update or detach",
+		      o->name, j.dir);
+		ret = EXIT_USAGE;
+	}
 	if (ret)
 		goto out;
-	if (state) {
-		ret = EXIT_USAGE;
-		p_err("switch %s is attached already (%s): use update or detach",
-		      o->name, dir);
-		goto out;
-	}
 	/* From here on what fails is the system's doing. */
-	ret = EXIT_RUNTIME;
-	if (mkdir(dir, 0700)) {
-		p_err("mkdir %s: %s", dir, strerror(errno));
+	if (mkdir(j.dir, 0700)) {
+		p_err("mkdir %s: %s", j.dir, strerror(errno));
+		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	state = attaching_state(o, ports, n, &old_prio);
-	err = dp_state_save(dir, DP_STATE_CUR, state);
-	if (err) {
-		p_err("saving state in %s: %s", dir, strerror(-err));
-		goto fail;
-	}
-	err = load_programs(dir, ports, n, &skel);
-	if (err) {
-		p_err("loading the port programs: %s", strerror(-err));
-		goto fail;
-	}
-	err = dp_install_table(
-		r, sw, ports, bpf_map__fd(skel->maps.tagger_rules),
-		bpf_map__fd(skel->maps.tagger_gen), true, &tab, &gen);
-	if (err) {
-		p_err("loading %zu rule table entries: %s", tab.n,
-		      strerror(-err));
-		goto fail;
-	}
-	att = xcalloc(2 * n + 1, sizeof(*att));
-	if (attach_ports(skel, ports, n, o->mode, att))
-		goto fail;
-	mode = n ? att[0].mode : DP_MODE_TCX;
-	changed = dp_sysctl_prio(&old_prio);
-	json_object_set_new(state, "phase", json_string("attached"));
-	json_object_set_new(state, "mode", json_string(dp_mode_name(mode)));
-	json_object_set_new(state, "ports", ports_json(ports, n, att));
-	json_object_set_new(state, "generation", json_integer(gen));
-	dp_state_set_rules(state, doc);
-	json_object_set_new(state, "rules_file",
-			    json_string(realpath(o->rules_file, abs) ?
-						abs :
-						o->rules_file));
-	dp_set_counts(state, &tab);
-	err = dp_state_save_rules(dir, DP_STATE_CUR, state, r);
-	if (err) {
-		ret = dp_state_save_err(o, dir, err);
-		goto fail;
-	}
-	rep->json =
-		attached_report(o, n, mode, changed, old_prio, gen, &tab, dir);
-	ret = EXIT_OK;
-	goto out;
-fail:
+	j.state = attaching_state(o, ports, n);
+	err = dp_state_save(j.dir, DP_STATE_CUR, j.state);
+	if (err)
+		p_err("saving state in %s: %s", j.dir, strerror(-err));
+	ret = err ? EXIT_RUNTIME : attach_apply(o, &j, ports, n, &rep->attach);
+	if (!ret)
+		rep->json = dp_attach_json(o, &rep->attach);
 	/* The "attaching" record says what to undo (or nothing is there). */
-	if (state && dp_switch_teardown(dir, state, NULL) == 0)
-		goto out;
-	dp_remove(dir);
+	else if (err || dp_switch_teardown(j.dir, j.state, NULL))
+		dp_remove(j.dir);
 out:
-	if (skel)
-		tagger_port_bpf__destroy(skel); /* pins and links keep them */
-	dp_unlock(lock);
-	free(att);
-	dp_table_free(&tab);
 	dp_free_ports(ports, n);
-	rules_free(r);
-	json_decref(doc);
-	json_decref(state);
+	dp_switch_close(&j);
 	return ret;
 }
 
 /* Record "detaching", then tear down: a killed detach is completed. */
 int dp_switch_detach(const struct dp_opts *o, struct dp_report *rep)
 {
-	char dir[PATH_MAX];
-	json_t *state;
-	int lock, n = 0, err, ret = EXIT_OK, done;
+	struct dp_detach_report *d = &rep->detach;
+	struct dp_job j;
+	int err, ret;
 
-	if (dp_path(dir, o->name, NULL))
-		return EXIT_USAGE;
-	ret = dp_switch_locked(dir, o->name, &lock, &state, &done);
+	ret = dp_switch_lock(o, &j);
+	if (!ret && !j.state && !j.leftover) {
+		p_err("switch %s is not attached (%s)", o->name, j.dir);
+		ret = EXIT_USAGE;
+	}
 	if (ret)
 		goto out;
-	if (!state) {
-		if (done) {
-			rep->leftover = true;
-		} else {
-			ret = EXIT_USAGE;
-			p_err("switch %s is not attached (%s)", o->name, dir);
-		}
-		goto out;
+	/* Not attached, but what an interrupted command left is gone. */
+	d->leftover = !j.state;
+	if (j.state) {
+		d->restored = json_object_get(j.state, "sysctl_prio_was");
+		d->ports = json_array_size(json_object_get(j.state, "ports"));
+		json_object_set_new(j.state, "phase", json_string("detaching"));
+		err = dp_state_save(j.dir, DP_STATE_CUR, j.state);
+		if (err)
+			pr_warn("marking %s detaching: %s\n", j.dir,
+				strerror(-err));
+		if (dp_switch_teardown(j.dir, j.state, NULL))
+			ret = EXIT_RUNTIME;
 	}
-	rep->restored = json_object_get(state, "sysctl_prio_was");
-	json_object_set_new(state, "phase", json_string("detaching"));
-	err = dp_state_save(dir, DP_STATE_CUR, state);
-	if (err)
-		pr_warn("marking %s detaching: %s\n", dir, strerror(-err));
-	if (dp_switch_teardown(dir, state, &n))
-		ret = EXIT_RUNTIME;
+	d->detached = ret == EXIT_OK;
+	rep->json = dp_detach_json(o, d);
 out:
-	if (ret == EXIT_OK || state) /* not for a refusal before teardown */
-		rep->json = json_pack("{s:s,s:b,s:i}", "switch", o->name,
-				      "detached", ret == EXIT_OK, "ports", n);
-	dp_unlock(lock);
-	json_decref(state);
+	dp_switch_close(&j);
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_table.h"
 #include "tagger_port.skel.h"
 #include "lib/util.h"
@@ -266,12 +267,10 @@ void dp_table_free(struct dp_table *tab)
 
 int64_t dp_table_gen(const char *dir)
 {
-	char path[PATH_MAX + 64];
 	uint32_t zero = 0, gen;
 	int fd, err;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, tagger_str(TAGGER_GEN));
-	fd = bpf_obj_get(path);
+	fd = dp_pin_open(dir, tagger_str(TAGGER_GEN));
 	if (fd < 0)
 		return -1;
 	err = bpf_map_lookup_elem(fd, &zero, &gen);

@@ -5,9 +5,7 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <malloc.h>
 #include <stdint.h>
-#include <sys/mman.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -20,9 +18,12 @@
 #include "dataplane/dp_anchor.h"
 #include "dataplane/dp_inplace.h"
 #include "dataplane/dp_pin.h"
+#include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
+#include "dataplane/dp_report.h"
 #include "dataplane/dp_switch.h"
+#include "dataplane/dp_switch_int.h"
 #include "dataplane/dp_table.h"
 #include "dataplane/dp_union.h"
 #include "lib/log.h"
@@ -67,14 +68,6 @@ static bool same_ports(const struct rules *r, int sw,
 		if (strcmp(r->sw[sw].ports[i], ports[i].name))
 			return false;
 	return true;
-}
-
-static int open_pinned(const char *dir, const char *name)
-{
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return bpf_obj_get(path);
 }
 
 /*
@@ -131,13 +124,13 @@ static int check(const struct dp_opts *o, json_t *state, json_t *doc,
  * 1 if the update may go ahead; 0 refused (reported); -EXIT_USAGE bad
  * input, -EXIT_RUNTIME the attached rules cannot be read. *acyclic: the
  * new rules alone are known acyclic over their own links (the next
- * update may check only its change).
+ * update may check only its change). u->cycle, if cyclic, is the
+ * caller's to json_decref.
  */
-static int union_gate(const struct dp_opts *o, const char *dir, json_t *state,
-		      const struct rules *new, json_t *doc, json_t *report,
-		      bool *acyclic)
+static int union_gate(const struct dp_opts *o, const struct dp_job *j,
+		      struct dp_union_report *u, bool *acyclic)
 {
-	json_t *old_doc = dp_state_links_doc(state);
+	json_t *old_doc = dp_state_links_doc(j->state);
 	struct dp_union_result res;
 	struct rules *old;
 	struct dp_links l;
@@ -145,43 +138,39 @@ static int union_gate(const struct dp_opts *o, const char *dir, json_t *state,
 	int ok;
 
 	*acyclic = false;
-	if (o->force && !o->topo_file && !json_object_get(doc, "links") &&
-	    !json_object_get(old_doc, "links")) {
-		json_object_set_new(report, "union",
-				    json_pack("{s:b}", "checked", 0));
+	if (o->force && !o->topo_file && !json_object_get(j->doc, "links") &&
+	    !json_object_get(old_doc, "links"))
 		return 1;
-	}
-	if (union_links(o, doc, old_doc, &l))
+	if (union_links(o, j->doc, old_doc, &l))
 		return -EXIT_USAGE;
-	old = dp_state_rules(dir, state);
+	old = dp_state_rules(j->dir, j->state);
 	dp_phase("union: links, the attached rules");
 	if (!old) {
 		dp_links_free(&l);
 		if (!o->force) {
 			p_err("%s: the attached rules cannot be read (%s): "
 			      "--force to update without the union check",
-			      dir, strerror(errno));
+			      j->dir, strerror(errno));
 			return -EXIT_RUNTIME;
 		}
 		pr_warn("%s: the attached rules cannot be read (%s): updating "
 			"without the union check (--force)\n",
-			dir, strerror(errno));
-		json_object_set_new(report, "union",
-				    json_pack("{s:b}", "checked", 0));
+			j->dir, strerror(errno));
 		return 1;
 	}
-	ok = check(o, state, doc, old, new, &l, &res, &delta);
+	ok = check(o, j->state, j->doc, old, j->r, &l, &res, &delta);
 	rules_free(old);
 	dp_phase("union: the check");
 	/* The union acyclic over the document's own links: so is the new set. */
-	*acyclic = ok && !o->topo_file && json_object_get(doc, "links");
-	json_object_set_new(
-		report, "union",
-		json_pack("{s:b,s:b,s:b,s:I,s:I,s:o}", "checked", 1, "acyclic",
-			  ok, "incremental", delta, "buffers",
-			  (json_int_t)res.buffers, "dependencies",
-			  (json_int_t)res.deps, "cycle",
-			  ok ? json_null() : dp_union_cycle_json(&res)));
+	*acyclic = ok && !o->topo_file && json_object_get(j->doc, "links");
+	*u = (struct dp_union_report){
+		.checked = true,
+		.acyclic = ok,
+		.incremental = delta,
+		.buffers = res.buffers,
+		.dependencies = res.deps,
+		.cycle = ok ? NULL : dp_union_cycle_json(&res),
+	};
 	dp_union_free(&res);
 	dp_links_free(&l);
 	return ok || o->force;
@@ -198,6 +187,26 @@ static void *stage_run(void *arg)
 
 	j->err = dp_table_put(j->outer, j->next, j->tfd);
 	return NULL;
+}
+
+/*
+ * The flip both paths end in: generation next goes live, then its record
+ * ("state_new") is committed; 0 or -errno (nothing live changed).
+ */
+static int flip(const char *dir, int genfd, int64_t next, int64_t *gen)
+{
+	int err = dp_table_go(genfd, next);
+
+	dp_phase("swap (generation)");
+	if (err)
+		return err;
+	*gen = next;
+	err = dp_state_commit(dir);
+	dp_phase("commit the state");
+	if (err) /* live anyway: the next command commits it */
+		pr_warn("generation %lld is live; committing its state: %s\n",
+			(long long)next, strerror(-err));
+	return 0;
 }
 
 /*
@@ -232,23 +241,13 @@ static int swap_in(const char *dir, json_t *next_state, const struct rules *r,
 			dp_state_drop(dir);
 		return err ?: job.err;
 	}
-	err = dp_table_go(genfd, job.next);
-	dp_phase("swap (generation)");
-	if (err)
-		return err;
-	*gen = job.next;
-	err = dp_state_commit(dir);
-	dp_phase("commit the state");
-	if (err) /* live anyway: the next command commits it */
-		pr_warn("generation %lld is live; committing its state: %s\n",
-			(long long)job.next, strerror(-err));
-	return 0;
+	return flip(dir, genfd, job.next, gen);
 }
 
 /*
  * The in-place path (dp_inplace.h): the idle table gets the entries that
  * differ, the anchor's idle record map the new record, both without a
- * write into an array of maps; then the same flip and commit as swap_in.
+ * write into an array of maps; then the same flip as swap_in.
  * 1 if it failed before the flip (nothing live changed: the caller
  * replaces the table and the idle record instead), 0 done, -errno.
  */
@@ -282,168 +281,144 @@ static int swap_in_place(const char *dir, json_t *next_state,
 		pr_debug("in place: %s; replacing the table\n", strerror(-err));
 		return 1;
 	}
-	err = dp_table_go(genfd, next);
-	dp_phase("swap (generation)");
-	if (err)
-		return err;
-	*gen = next;
-	err = dp_state_commit(dir);
-	dp_phase("commit the state");
-	if (err)
-		pr_warn("generation %lld is live; committing its state: %s\n",
-			(long long)next, strerror(-err));
-	return 0;
-}
-
-/* The report's table fields, as attach's. */
-static void report_table(json_t *report, int64_t gen,
-			 const struct dp_table *tab)
-{
-	json_object_set_new(report, "updated", json_true());
-	json_object_set_new(report, "generation", json_integer(gen));
-	json_object_set_new(report, "entries", json_integer(tab->n - 1));
-	json_object_set_new(report, "classify", json_integer(tab->nclassify));
-	json_object_set_new(report, "rewrite", json_integer(tab->nrewrite));
+	return flip(dir, genfd, next, gen);
 }
 
 /*
- * Grow the heap by len at once and ask for transparent huge pages there
- * (where THP is "madvise"): a thousand 4 KiB page faults become a few.
+ * The rules may replace the attached ones: the same ports, the same
+ * topology, a union that is deadlock-free (or --force). An exit code
+ * (EXIT_PROBLEM: the union check refused); u says what it found.
  */
-static void heap_huge(size_t len)
+static int update_check(const struct dp_opts *o, const struct dp_job *j,
+			struct dp_update_report *u, bool *acyclic)
 {
-	const uintptr_t huge = 2 << 20;
-	char *p = malloc(len);
-	uintptr_t a, z;
+	struct dp_port *ports;
+	int n, gate;
+	bool same;
 
-	if (!p)
-		return;
-	a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-	z = ((uintptr_t)p + len) & ~(huge - 1);
-	if (z > a)
-		madvise((void *)a, z - a, MADV_HUGEPAGE);
-	free(p);
-}
-
-int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
-{
-	int sw, n = 0, lock = -1, outer = -1, genfd = -1, tfd = -1,
-		ret = EXIT_USAGE, err, gate;
-	struct rules *r = NULL;
-	json_t *doc = NULL, *state = NULL, *report;
-	struct dp_port *ports = NULL;
-	struct dp_table tab = { 0 };
-	char dir[PATH_MAX], abs[PATH_MAX];
-	double t0 = now_seconds(), t1;
-	int64_t gen = -1;
-	bool acyclic, in_place;
-
-	/*
-	 * Its buffers (the rules twice, the table, the record: 0.5 MB each at
-	 * 100,000 rules) come from the heap and go back to it, so later ones
-	 * reuse pages already faulted in instead of mapping fresh ones.
-	 */
-	mallopt(M_MMAP_THRESHOLD, 64 << 20);
-	mallopt(M_TRIM_THRESHOLD, 128 << 20);
-	heap_huge(8 << 20);
-	report = json_pack("{s:s}", "switch", o->name);
-	sw = dp_switch_rules(o, &r, &doc);
-	if (sw < 0 || dp_path(dir, o->name, NULL))
-		goto out;
-	ret = dp_switch_locked(dir, o->name, &lock, &state, &err);
-	if (ret)
-		goto out;
-	ret = EXIT_USAGE;
-	if (!state) {
-		p_err("switch %s is not attached (%s)", o->name, dir);
-		goto out;
+	if (!j->state) {
+		p_err("switch %s is not attached (%s)", o->name, j->dir);
+		return EXIT_USAGE;
 	}
-	ports = dp_state_ports(state, &n);
-	if (!same_ports(r, sw, ports, n)) {
+	ports = dp_state_ports(j->state, &n);
+	same = same_ports(j->r, j->sw, ports, n);
+	dp_free_ports(ports, n);
+	if (!same) {
 		p_err("%s: switch %s has other ports than the attached rules: "
 		      "detach and attach again",
 		      o->rules_file, o->name);
-		goto out;
+		return EXIT_USAGE;
 	}
-	if (!same_topology(o, doc, dp_state_links_doc(state)))
-		goto out;
-	gate = union_gate(o, dir, state, r, doc, report, &acyclic);
-	if (gate <= 0) {
-		ret = gate < 0 ? -gate : EXIT_PROBLEM;
-		json_object_set_new(report, "updated", json_false());
-		goto out;
-	}
-	/* From here on what fails is the kernel's or the system's doing. */
-	ret = EXIT_RUNTIME;
-	t1 = now_seconds();
-	outer = open_pinned(dir, tagger_str(TAGGER_RULES_OUTER));
-	genfd = open_pinned(dir, tagger_str(TAGGER_GEN));
-	if (outer < 0 || genfd < 0) {
-		p_err("%s: the pinned maps are gone (%s): detach and attach again",
-		      dir, strerror(errno));
-		goto out;
-	}
-	dp_phase("open the pinned maps");
-	in_place = dp_inplace_ready(dir, state, genfd);
-	dp_table_build(r, sw, ports, &tab);
+	if (!same_topology(o, j->doc, dp_state_links_doc(j->state)))
+		return EXIT_USAGE;
+	gate = union_gate(o, j, &u->union_, acyclic);
+	u->gated = gate >= 0;
+	if (gate < 0)
+		return -gate;
+	return gate ? EXIT_OK : EXIT_PROBLEM;
+}
+
+/*
+ * Build the new table, write the new record and swap both in: in place
+ * where the idle table is quiescent, else a new table. What fails here is
+ * the kernel's or the system's doing (over the record's cap: 2): 0 or an
+ * exit code after p_err. *gen: the generation now live, -1 if none went.
+ */
+static int update_apply(const struct dp_opts *o, struct dp_job *j, int outer,
+			int genfd, bool acyclic, struct dp_update_report *u,
+			int64_t *gen)
+{
+	struct dp_table tab = { 0 };
+	struct dp_port *ports;
+	int n, err, tfd = -1;
+	bool in_place = dp_inplace_ready(j->dir, j->state, genfd);
+
+	ports = dp_state_ports(j->state, &n);
+	dp_table_build(j->r, j->sw, ports, &tab);
+	dp_free_ports(ports, n);
 	dp_phase("build the table");
-	dp_state_set_rules(state, doc);
-	json_object_set_new(state, "union_acyclic", json_boolean(acyclic));
-	dp_set_counts(state, &tab);
-	json_object_set_new(state, "rules_file",
-			    json_string(realpath(o->rules_file, abs) ?
-						abs :
-						o->rules_file));
-	err = in_place ?
-		      swap_in_place(dir, state, r, outer, genfd, &tab, &gen) :
-		      1;
-	in_place = !err;
+	json_object_set_new(j->state, "union_acyclic", json_boolean(acyclic));
+	dp_switch_record_rules(j->state, o, j->doc, &tab);
+	err = in_place ? swap_in_place(j->dir, j->state, j->r, outer, genfd,
+				       &tab, gen) :
+			 1;
+	u->in_place = !err;
 	if (err == 1) {
 		tfd = dp_table_create(&tab);
 		dp_phase("create and write the table");
 		err = tfd < 0 ? tfd :
-				swap_in(dir, state, r, outer, genfd, tfd, &gen);
+				swap_in(j->dir, j->state, j->r, outer, genfd,
+					tfd, gen);
 	}
-
+	if (tfd >= 0)
+		close(tfd);
 	if (err == -EFBIG) {
-		ret = dp_state_save_err(o, dir, err);
-		goto out;
-	}
-	if (err) {
+		err = dp_state_save_err(o, j->dir, err);
+	} else if (err) {
 		p_err("%s %zu rule table entries: %s",
-		      gen < 0 ? "loading" : "swapping in", tab.n,
+		      *gen < 0 ? "loading" : "swapping in", tab.n,
 		      strerror(-err));
+		err = EXIT_RUNTIME;
+	} else {
+		u->updated = true;
+		u->generation = *gen;
+		u->table = dp_table_counts(&tab);
+	}
+	dp_table_free(&tab);
+	return err;
+}
+
+int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
+{
+	struct dp_update_report *u = &rep->update;
+	int outer = -1, genfd = -1, ret;
+	double t0 = now_seconds(), t1;
+	int64_t gen = -1;
+	struct dp_job j;
+	bool acyclic;
+
+	ret = dp_switch_open(o, &j);
+	if (!ret)
+		ret = update_check(o, &j, u, &acyclic);
+	if (ret)
+		goto out;
+	/* From here on what fails is the kernel's or the system's doing. */
+	t1 = now_seconds();
+	outer = dp_pin_open(j.dir, tagger_str(TAGGER_RULES_OUTER));
+	genfd = dp_pin_open(j.dir, tagger_str(TAGGER_GEN));
+	dp_phase("open the pinned maps");
+	if (outer < 0 || genfd < 0) {
+		p_err("%s: the pinned maps are gone (%s): detach and attach again",
+		      j.dir, strerror(-(outer < 0 ? outer : genfd)));
+		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	report_table(report, gen, &tab);
-	json_object_set_new(report, "in_place", json_boolean(in_place));
-	json_object_set_new(report, "swap_seconds",
-			    json_real(now_seconds() - t1));
-	json_object_set_new(report, "seconds", json_real(now_seconds() - t0));
-	ret = EXIT_OK;
+	ret = update_apply(o, &j, outer, genfd, acyclic, u, &gen);
+	u->swap_seconds = now_seconds() - t1;
+	u->seconds = now_seconds() - t0;
 out:
 	/* A refused update reports what the union check found, too. */
 	if (ret == EXIT_OK || ret == EXIT_PROBLEM)
-		rep->json = json_incref(report);
-	json_decref(report);
+		rep->json = dp_update_json(o, u);
+	/* cycle: rep->json's from here on */
+	json_decref((json_t *)u->union_.cycle);
 	if (outer >= 0)
 		close(outer);
-	if (tfd >= 0)
-		close(tfd);
-	dp_table_free(&tab);
-	dp_free_ports(ports, n);
-	rules_free(r);
-	json_decref(doc);
-	json_decref(state);
 	/*
 	 * The next update may go in place once this flip is quiescent. Last,
-	 * with the big buffers freed: the child copies less.
+	 * with the big buffers freed: the child copies less. The child keeps
+	 * the lock until it is done.
 	 */
+	json_decref(j.doc);
+	json_decref(j.state);
+	rules_free(j.r);
+	j.doc = j.state = NULL;
+	j.r = NULL;
 	if (gen >= 0) {
-		dp_inplace_quiesce(dir, genfd, gen);
+		dp_inplace_quiesce(j.dir, genfd, gen);
 		dp_phase("free, start the marking child");
 	}
-	dp_unlock(lock); /* the child keeps it until it is done */
+	dp_switch_close(&j);
 	if (genfd >= 0)
 		close(genfd);
 	return ret;

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a data-plane subcommand (tagger switch, tagger host) is given and
+ * what it reports. A report is typed: the plain text is printed from its
+ * member for the subcommand, and the -j document (dp_report.h) is made
+ * from the same member, so the two read one struct.
+ *
+ * API:
+ *   struct dp_opts                       what the command line gave
+ *   struct dp_table_counts               a rule table's counts
+ *   struct dp_attach_report, dp_union_report, dp_update_report,
+ *   dp_detach_report, dp_host_report     what each subcommand did
+ *   struct dp_report                     one of them, and its -j document
+ */
+#ifndef __TAGGER_DP_OPTS_H
+#define __TAGGER_DP_OPTS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <jansson.h>
+
+#include "dataplane/dp_attach.h"
+
+struct dp_opts {
+	const char *name;
+	const char *ifname; /* host */
+	const char *rules_file;
+	char **maps; /* PORT=IFNAME */
+	int nmaps;
+	enum dp_mode mode;
+	const char *topo_file;
+	bool force;
+	const char *class_dscp; /* host: "26,34" */
+	const char *udp_dport; /* host: "4791" or "4791-4792" */
+	int class_id; /* host: -1 unless --class */
+};
+
+/* A rule table's counts, as the reports and the record give them. */
+struct dp_table_counts {
+	long long entries; /* not counting the default entry */
+	long long classify, rewrite; /* lossless entries of each kind */
+};
+
+struct dp_attach_report {
+	enum dp_mode mode; /* the one the ports got */
+	int ports;
+	long long generation;
+	struct dp_table_counts table;
+	char pins[PATH_MAX]; /* where pinned; "": held by the kernel only */
+	bool sysctl_changed; /* ip_forward_update_priority set to 0 */
+	int sysctl_was;
+};
+
+/* The union check of an update (checked false: skipped, --force). */
+struct dp_union_report {
+	bool checked, acyclic, incremental;
+	long long buffers, dependencies;
+	/* cyclic: its edges, as -j prints them (owned by dp_report.json) */
+	const json_t *cycle;
+};
+
+struct dp_update_report {
+	bool gated; /* the union gate ran: union says what it found */
+	struct dp_union_report union_;
+	bool updated; /* the new rules are live */
+	long long generation;
+	struct dp_table_counts table;
+	bool in_place;
+	double swap_seconds, seconds;
+};
+
+struct dp_detach_report {
+	bool detached;
+	int ports;
+	bool leftover; /* only what an interrupted command left was removed */
+	bool restored; /* the sysctl was put back */
+};
+
+struct dp_host_report {
+	enum dp_mode mode;
+	int tag, priority;
+	char selects[256]; /* which packets are the class */
+	/* the RDMA device told the tag, NULL if none (owned by json) */
+	const json_t *rdma;
+	bool detached;
+};
+
+/*
+ * json: what -j prints, NULL for nothing (an error was printed), made by
+ * dp_report.c from the member of the subcommand that ran, which the plain
+ * text is printed from: the two read one struct.
+ */
+struct dp_report {
+	json_t *json;
+	union {
+		struct dp_attach_report attach;
+		struct dp_update_report update;
+		struct dp_detach_report detach;
+		struct dp_host_report host;
+	};
+};
+
+#endif /* __TAGGER_DP_OPTS_H */

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The reports' -j documents; see dp_report.h. */
+#include <jansson.h>
+
+#include "dataplane/dp_report.h"
+#include "dataplane/dp_table.h"
+
+struct dp_table_counts dp_table_counts(const struct dp_table *tab)
+{
+	return (struct dp_table_counts){ .entries = (long long)tab->n - 1,
+					 .classify = (long long)tab->nclassify,
+					 .rewrite = (long long)tab->nrewrite };
+}
+
+void dp_counts_set(json_t *obj, const struct dp_table_counts *c)
+{
+	json_object_set_new(obj, "entries", json_integer(c->entries));
+	json_object_set_new(obj, "classify", json_integer(c->classify));
+	json_object_set_new(obj, "rewrite", json_integer(c->rewrite));
+}
+
+json_t *dp_attach_json(const struct dp_opts *o,
+		       const struct dp_attach_report *rep)
+{
+	json_t *j = json_pack("{s:s,s:s,s:i,s:I}", "switch", o->name, "mode",
+			      dp_mode_name(rep->mode), "ports", rep->ports,
+			      "generation", (json_int_t)rep->generation);
+
+	dp_counts_set(j, &rep->table);
+	if (rep->pins[0])
+		json_object_set_new(j, "pins", json_string(rep->pins));
+	if (rep->sysctl_changed)
+		json_object_set_new(
+			j, "changed",
+			json_pack("{s:{s:i,s:i}}",
+				  "net.ipv4.ip_forward_update_priority", "from",
+				  rep->sysctl_was, "to", 0));
+	return j;
+}
+
+static json_t *union_json(const struct dp_union_report *u)
+{
+	if (!u->checked)
+		return json_pack("{s:b}", "checked", 0);
+	return json_pack("{s:b,s:b,s:b,s:I,s:I,s:O}", "checked", 1, "acyclic",
+			 u->acyclic, "incremental", u->incremental, "buffers",
+			 (json_int_t)u->buffers, "dependencies",
+			 (json_int_t)u->dependencies, "cycle",
+			 u->cycle ? u->cycle : json_null());
+}
+
+json_t *dp_update_json(const struct dp_opts *o,
+		       const struct dp_update_report *rep)
+{
+	json_t *j = json_pack("{s:s}", "switch", o->name);
+
+	if (rep->gated)
+		json_object_set_new(j, "union", union_json(&rep->union_));
+	json_object_set_new(j, "updated", json_boolean(rep->updated));
+	if (!rep->updated)
+		return j;
+	json_object_set_new(j, "generation", json_integer(rep->generation));
+	dp_counts_set(j, &rep->table);
+	json_object_set_new(j, "in_place", json_boolean(rep->in_place));
+	json_object_set_new(j, "swap_seconds", json_real(rep->swap_seconds));
+	json_object_set_new(j, "seconds", json_real(rep->seconds));
+	return j;
+}
+
+json_t *dp_detach_json(const struct dp_opts *o,
+		       const struct dp_detach_report *rep)
+{
+	return json_pack("{s:s,s:b,s:i}", "switch", o->name, "detached",
+			 rep->detached, "ports", rep->ports);
+}
+
+json_t *dp_host_json(const struct dp_opts *o, const struct dp_host_report *rep)
+{
+	if (rep->detached)
+		return json_pack("{s:s,s:s,s:b}", "host", o->name, "ifname",
+				 o->ifname, "detached", 1);
+	return json_pack("{s:s,s:s,s:s,s:i,s:i,s:s,s:O?}", "host", o->name,
+			 "ifname", o->ifname, "mode", dp_mode_name(rep->mode),
+			 "tag", rep->tag, "priority", rep->priority, "selects",
+			 rep->selects, "rdma", rep->rdma);
+}
