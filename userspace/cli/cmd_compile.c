@@ -6,7 +6,7 @@
 
 #include "analyze/bound.h"
 #include "cli/cmd.h"
-#include "cli/cmd_compile.h"
+#include "cli/cmd_compile_exact.h"
 #include "compile/compile.h"
 #include "compile/tag_sat.h"
 #include "model/rules.h"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* tagger compile --exact: the search's report and its core; see cmd_compile.h. */
+/* tagger compile --exact: the search's report and its core; see cmd_compile_exact.h. */
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cmd_compile.h"
+#include "cli/cmd_compile_exact.h"
 #include "compile/tag_sat.h"
 #include "lib/log.h"
 #include "lib/outfile.h"

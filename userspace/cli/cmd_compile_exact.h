@@ -12,8 +12,8 @@
  *                                    paths as an ELP; 0, or -1 after p_err()
  *   json_tristate(v)                 -1 null, else a boolean
  */
-#ifndef __TAGGER_CMD_COMPILE_H
-#define __TAGGER_CMD_COMPILE_H
+#ifndef __TAGGER_CMD_COMPILE_EXACT_H
+#define __TAGGER_CMD_COMPILE_EXACT_H
 
 #include <stdbool.h>
 #include <jansson.h>
@@ -47,4 +47,4 @@ static inline json_t *json_tristate(int v)
 	return v < 0 ? json_null() : json_boolean(v);
 }
 
-#endif /* __TAGGER_CMD_COMPILE_H */
+#endif /* __TAGGER_CMD_COMPILE_EXACT_H */
