@@ -6,14 +6,20 @@ For each object of `tagger help` and each command line of the SYNOPSIS of
 Documentation/tagger-OBJ.8.rst, runs the command with $TAGGER_OPTS_TABLE
 set: the option parser (userspace/cli/opts.c) then prints the command's
 option table, one "opt --name [enum values]" line per option, and exits
-(a command line of a generic KIND stands for its kinds' lines). Every option of every table must be in the page's OPTIONS section,
-with every value of an enum; every option the OPTIONS section names must
-be in a table of the object. Prints each mismatch; exit 1 if any.
+(a command line of a generic KIND stands for its kinds' lines).
 
-usage: check-man-options.py TAGGER [DOCS_DIR]
+Every option of every table must be in the page's OPTIONS section, and
+every value of an enum in that option's own entry (the ``--name`` line and
+the text indented under it); every option the OPTIONS section names must
+be in a table of the object. The bash completion must offer, after
+`tagger OBJ [VERB] -`, exactly the options of the command's tables, and
+after an enum option its values. Prints each mismatch; exit 1 if any.
+
+usage: check-man-options.py TAGGER [DOCS_DIR [COMPLETION]]
 """
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -40,6 +46,47 @@ def sections(path):
         elif name:
             secs[name] += line + "\n"
     return secs
+
+
+def entries(optsec):
+    """[(term, text)] of a definition list: a line at the margin and the
+    lines indented under it."""
+    out = []
+    for line in optsec.splitlines():
+        if line.strip() and not line[0].isspace():
+            out.append([line, line + "\n"])
+        elif out:
+            out[-1][1] += line + "\n"
+    return out
+
+
+def entry_words(optsec, opt):
+    """The words of opt's own entries (those naming it in their term, else
+    those naming it at all)."""
+    ents = entries(optsec)
+    mine = [t for term, t in ents if opt in options_in(term)] or \
+        [t for _, t in ents if opt in options_in(t)]
+    return set(re.findall(r"[A-Za-z0-9][\w.-]*", "\n".join(mine)))
+
+
+def complete(completion, queries, cwd):
+    """What _tagger offers for each list of words (the last is completed)."""
+    script = [f"source {shlex.quote(completion)}",
+              'q() { COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 ));'
+              ' COMPREPLY=(); _tagger 2>/dev/null;'
+              ' printf "%s\\n" "${COMPREPLY[@]}"; echo "#END"; }']
+    script += ["q " + " ".join(shlex.quote(w) for w in q) for q in queries]
+    p = subprocess.run(["bash", "--norc", "--noprofile", "-c",
+                        "\n".join(script)], capture_output=True, text=True,
+                       cwd=cwd)
+    res, cur = [], []
+    for line in p.stdout.splitlines():
+        if line == "#END":
+            res.append(set(cur))
+            cur = []
+        elif line:
+            cur.append(line)
+    return res + [set()] * (len(queries) - len(res))
 
 
 def run(tagger, args, env=None, cwd=None):
@@ -76,9 +123,13 @@ def command_words(line, obj, files):
 
 def main():
     tagger = os.path.abspath(sys.argv[1])
+    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     docs = sys.argv[2] if len(sys.argv) > 2 else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "Documentation")
+        top, "Documentation")
+    completion = sys.argv[3] if len(sys.argv) > 3 else os.path.join(
+        top, "bash-completion", "tagger")
     problems = []
+    checked = []
 
     def bad(msg):
         problems.append(msg)
@@ -104,6 +155,7 @@ def main():
             continue
         secs = sections(page)
         table, enums, seen = set(), {}, set()
+        commands = []  # (completion words, {option: values})
         for line in secs.get("SYNOPSIS", "").splitlines():
             words = command_words(line.strip(), obj, files)
             if words is None or tuple(words) in seen:
@@ -121,9 +173,13 @@ def main():
             for name, *vals in rows:
                 table.add(name)
                 enums.setdefault(name, set()).update(vals)
+            if rows:
+                verb = words[:1] if words and re.fullmatch(
+                    r"[a-z][a-z0-9-]*(=\d+)?", words[0]) else []
+                commands.append(([obj, *verb],
+                                 {r[0]: set(r[1:]) for r in rows}))
         optsec = secs.get("OPTIONS", "")
         documented = options_in(optsec)
-        words = set(re.findall(r"[A-Za-z0-9][\w.-]*", optsec))
         for o in sorted(table - documented):
             bad(f"tagger {obj} takes {o} but the OPTIONS of {page} "
                 f"do not document it")
@@ -131,14 +187,42 @@ def main():
             bad(f"the OPTIONS of {page} document {o} but no option "
                 f"table of tagger {obj} has it")
         for o, vals in sorted(enums.items()):
-            for v in sorted(vals - words):
-                bad(f"tagger {obj} {o} takes {v} but the OPTIONS of "
-                    f"{page} do not say so")
+            for v in sorted(vals - entry_words(optsec, o)):
+                bad(f"tagger {obj} {o} takes {v} but its entry in the "
+                    f"OPTIONS of {page} does not say so")
+        queries, what = [], []
+        for cmd, opts in commands:
+            queries.append(["tagger", *cmd, "-"])
+            what.append((cmd, None, opts))
+            for o, vals in opts.items():
+                if vals:
+                    queries.append(["tagger", *cmd, o, ""])
+                    what.append((cmd, o, vals))
+        checked.extend(queries)
+        for (cmd, o, want), got in zip(what, complete(completion, queries,
+                                                      tmp)):
+            where = "tagger " + " ".join(cmd)
+            if o is None:
+                got = {g for g in got if g.startswith("-")}
+                for x in sorted(set(want) - got):
+                    bad(f"`{where}` takes {x} but {completion} does not "
+                        f"complete it there")
+                for x in sorted(got - set(want)):
+                    bad(f"{completion} completes {x} for `{where}` but no "
+                        f"option table of it has {x}")
+                continue
+            for x in sorted(want - got):
+                bad(f"`{where}` {o} takes {x} but {completion} does not "
+                    f"complete it there")
+            for x in sorted(got - want):
+                bad(f"{completion} completes {x} after `{where} {o}` but "
+                    f"{o} does not take it")
     subprocess.run(["rm", "-rf", tmp])
     if problems:
         print(f"man options: {len(problems)} problems")
         return 1
-    print(f"man options: ok ({len(objects)} objects)")
+    print(f"man options: ok ({len(objects)} objects; the completion of "
+          f"{len(checked)} options and values against the tables)")
     return 0
 
 

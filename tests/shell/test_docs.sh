@@ -120,6 +120,20 @@ def options_in(text):
 def words_in(text):
     return set(re.findall(r"[A-Za-z0-9][\w=-]*", text))
 
+def entry_words(optsec, opt):
+    """The words of opt's own entries of a definition list (a line at the
+    margin naming it and the lines indented under it; else any entry that
+    names it)."""
+    ents = []
+    for l in optsec.splitlines():
+        if l.strip() and not l[0].isspace():
+            ents.append([l, l + "\n"])
+        elif ents:
+            ents[-1][1] += l + "\n"
+    mine = [t for term, t in ents if opt in options_in(term)] or \
+        [t for _, t in ents if opt in options_in(t)]
+    return words_in("\n".join(mine))
+
 comp_objects = complete_batch([["tagger", ""]])[0]
 for obj in objects:
     page = os.path.join(DOCS, f"tagger-{obj}.8.rst")
@@ -236,9 +250,10 @@ for obj in objects:
             if k not in opt_words:
                 bad(f"`tagger {obj} help` has keyword '{k}' but the OPTIONS of {rel(page)} do not")
     for o, vals in enums.items():
+        ow = entry_words(optsec, o)
         for x in vals:
-            if not any(w == x or norm_val(w) == norm_val(x) for w in opt_words):
-                bad(f"`tagger {obj} help` lists '{x}' for {o} but the OPTIONS of {rel(page)} do not")
+            if not any(w == x or norm_val(w) == norm_val(x) for w in ow):
+                bad(f"`tagger {obj} help` lists '{x}' for {o} but its entry in the OPTIONS of {rel(page)} does not")
 
     # ---- the completion
     q, what = [], []

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Every option of every command's option table is in the OPTIONS of its man
-# page, with an enum's values, and every option a page's OPTIONS name is in
-# a table of that object (tools/check-man-options.py reads the tables
-# through $TAGGER_OPTS_TABLE). Then the same check must fail on a copy of
-# the pages with one option taken out and one made up.
+# page, with an enum's values in its own entry, and every option a page's
+# OPTIONS name is in a table of that object; the bash completion offers
+# each command's options and enum values, no more (tools/check-man-options.py
+# reads the tables through $TAGGER_OPTS_TABLE). Then the same check must
+# fail on a copy of the pages with one option taken out, one made up and
+# one enum value moved to another option's entry, and on a copy of the
+# completion with an option made up and a value left out.
 source "$(dirname "$0")/../lib.sh"
 
 python3 "$TOP/tools/check-man-options.py" "$TAGGER" ||
@@ -13,6 +16,8 @@ python3 "$TOP/tools/check-man-options.py" "$TAGGER" ||
 cp -r "$TOP/Documentation" "$TGR_TMP/docs"
 sed -i -e '/^``--slow-pause``$/,+1d' \
 	-e 's/^``--trace`` \*FILE\*$/``--trace`` *FILE*, ``--made-up``/' \
+	-e 's/^``--backend`` auto|mqprio|htb|dcb$/``--backend`` auto|mqprio|dcb/' \
+	-e 's/^    WRR weights of the 8 priorities\.$/    WRR weights (htb too)./' \
 	"$TGR_TMP/docs/tagger-pfc.8.rst"
 out=$(python3 "$TOP/tools/check-man-options.py" "$TAGGER" "$TGR_TMP/docs") &&
 	fail "the check passes pages that lack --slow-pause"
@@ -20,4 +25,18 @@ grep -q 'takes --slow-pause but the OPTIONS' <<<"$out" ||
 	fail "a missing --slow-pause is not named: $out"
 grep -q 'document --made-up but no option table' <<<"$out" ||
 	fail "a made-up --made-up is not named: $out"
-echo "ok: option tables and man page OPTIONS agree; drift is caught"
+grep -q -- '--backend takes htb but its entry' <<<"$out" ||
+	fail "an enum value in another option's entry passes: $out"
+
+cp "$TOP/bash-completion/tagger" "$TGR_TMP/completion"
+sed -i -e 's/^\(\ttopo:clos)\techo "\)--pods /\1--pods --made-up /' \
+	-e 's/^\(\tpfc:--sched) echo\) "wrr strict"/\1 "wrr"/' \
+	"$TGR_TMP/completion"
+out=$(python3 "$TOP/tools/check-man-options.py" "$TAGGER" \
+	"$TOP/Documentation" "$TGR_TMP/completion") &&
+	fail "the check passes a completion with a made-up option"
+grep -q 'completes --made-up for `tagger topo clos`' <<<"$out" ||
+	fail "a made-up completion is not named: $out"
+grep -q -- '--sched takes strict but .* does not complete it' <<<"$out" ||
+	fail "a value the completion lacks is not named: $out"
+echo "ok: option tables, man page OPTIONS and completion agree; drift is caught"

@@ -5,7 +5,11 @@
 #include "analyze/cbd.h"
 #include "cli/cmd.h"
 #include "lib/log.h"
+#include "cli/opts.h"
 #include "lib/util.h"
+
+/* cbd takes no options: its table is empty, so "-x" is no file name. */
+static const struct opt cbd_opts[] = { { 0 } };
 
 static int help(int argc, char **argv)
 {
@@ -26,13 +30,16 @@ int do_cbd(int argc, char **argv)
 	struct topo *t;
 	struct elp *e;
 	double t0 = now_seconds();
+	char *pos[2];
 	int cbd;
 
 	if (argc >= 1 && is_help(argv[0]))
 		return help(argc, argv);
 	if (argc != 2)
 		return usage_err(help, "cbd takes TOPO and ELP");
-	e = elp_parse_files(argv[0], argv[1], &t);
+	if (opts_parse(cbd_opts, argc, argv, pos, 2, NULL))
+		return usage_help(help);
+	e = elp_parse_files(pos[0], pos[1], &t);
 	if (!e)
 		return EXIT_USAGE;
 	cbd = cbd_check(t, e, &w);

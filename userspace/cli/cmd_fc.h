@@ -5,6 +5,8 @@
  *
  * API:
  *   topo_fc_make(argc, argv, &out)           tagger topo fc ...
+ *   topo_fc_opts, paths_fc_opts, paths_edst_opts
+ *                                            their option tables (usage)
  *   paths_fc_run(t, between, sink, argc, argv, &extra)
  *   paths_edst_run(t, between, sink, argc, argv, &extra)
  *   do_paths_stats(argc, argv)               tagger paths stats TOPO ELP
@@ -17,19 +19,20 @@
 
 #include <jansson.h>
 
+#include "cli/opts.h"
 #include "gen/gen.h"
 #include "model/topo.h"
 
 #define TOPO_FC_USAGE                                                  \
 	"N [--hosts H] [--fabric S] [--layers K | --split L1,..,Lk]\n" \
 	"               [--min-paths M] [--seed S] [--threads T] | testbed [--hosts H]"
-#define PATHS_FC_USAGE \
-	"[--split L1,..,Lk] [--max-paths N] [--threads T] [--fail NODE:PORT]"
-#define PATHS_EDST_USAGE "[--trees N]"
 
 extern const char topo_fc_doc[];
+extern const struct opt topo_fc_opts[];
 extern const char paths_fc_doc[];
+extern const struct opt paths_fc_opts[];
 extern const char paths_edst_doc[];
+extern const struct opt paths_edst_opts[];
 
 int topo_fc_make(int argc, char **argv, struct topo **out);
 int paths_fc_run(const struct topo *t, enum gen_between between,

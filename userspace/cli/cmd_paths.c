@@ -24,10 +24,46 @@
 struct paths_kind {
 	const char *name;
 	long k_min, k_max; /* NAME=K / NAME K kinds; k_max 0: no K */
-	const char *usage; /* options after TOPO */
+	const struct opt *opts; /* the kind's own options, after TOPO */
 	const char *doc;
 	paths_run_fn *run; /* see gen_cli.h */
 };
+
+/* The options of every kind, taken out before the kind's own. */
+static const char *out_file;
+static enum gen_between between;
+
+static const struct opt_enum between_names[] = { { "hosts", BETWEEN_HOSTS },
+						 { "switches",
+						   BETWEEN_SWITCHES },
+						 { "tors", BETWEEN_TORS },
+						 { NULL } };
+
+static int between_opt(const struct opt *o, const char *val)
+{
+	return gen_between_parse(val, o->out) ? 1 : 0;
+}
+
+static const struct opt paths_common[] = {
+	OPT_FUNC("--between", between_opt, &between, NULL,
+		 "the endpoints (default: hosts if any, else switches)",
+		 .names = between_names),
+	OPT_STR("-o", &out_file, "FILE",
+		"write to FILE, whole or not at all (-: stdout)"),
+	{ 0 }
+};
+
+/*
+ * The options of the kinds. A kind's table writes here and its run
+ * function resets its fields first; the help prints the same tables.
+ */
+static struct {
+	bool simple, relay;
+	bool random;
+	uint64_t seed;
+	int max, threads;
+	int order; /* enum bcube_order */
+} arg;
 
 int paths_job_ends(const struct paths_job *job, bool relay,
 		   struct gen_ends *ends)
@@ -36,12 +72,14 @@ int paths_job_ends(const struct paths_job *job, bool relay,
 							     EXIT_OK;
 }
 
+static const struct opt no_opts[] = { { 0 } };
+
 static int run_updown(const struct paths_job *job, int argc, char **argv)
 {
 	struct gen_ends ends;
 	int rc;
 
-	if (opts_parse(NULL, argc, argv, NULL, 0, NULL) ||
+	if (opts_parse(no_opts, argc, argv, NULL, 0, NULL) ||
 	    paths_job_ends(job, false, &ends))
 		return EXIT_USAGE;
 	rc = paths_updown(job->t, &ends, job->sink) ? EXIT_USAGE : EXIT_OK;
@@ -49,43 +87,56 @@ static int run_updown(const struct paths_job *job, int argc, char **argv)
 	return rc;
 }
 
+static const struct opt bounce_opts[] = { OPT_FLAG("--simple", &arg.simple,
+						   "never visit a node twice"),
+					  { 0 } };
+
 static int run_bounce(const struct paths_job *job, int argc, char **argv)
 {
 	struct gen_ends ends;
-	bool simple = false;
-	const struct opt opts[] = {
-		{ .name = "--simple", .type = OPT_FLAG, .out = &simple }, { 0 }
-	};
 	int rc;
 
-	if (opts_parse(opts, argc, argv, NULL, 0, NULL) ||
+	arg.simple = false;
+	if (opts_parse(bounce_opts, argc, argv, NULL, 0, NULL) ||
 	    paths_job_ends(job, false, &ends))
 		return EXIT_USAGE;
-	rc = paths_bounce(job->t, &ends, job->k, simple, job->sink) ?
+	rc = paths_bounce(job->t, &ends, job->k, arg.simple, job->sink) ?
 		     EXIT_USAGE :
 		     EXIT_OK;
 	gen_ends_free(&ends);
 	return rc;
 }
 
+/* --seed S: a random shortest path of each node, from seed S. */
+static int seed_opt(const struct opt *o, const char *val)
+{
+	if (!opt_u64(o->name, val, &arg.seed))
+		return 1;
+	arg.random = true;
+	return 0;
+}
+
+#define RELAY_OPT OPT_FLAG("--relay-hosts", &arg.relay, "paths may cross hosts")
+
+static const struct opt shortest_opts[] = {
+	OPT_FUNC("--seed", seed_opt, NULL, "S",
+		 "a random shortest next hop, from seed S"),
+	RELAY_OPT,
+	{ 0 }
+};
+
 static int run_shortest(const struct paths_job *job, int argc, char **argv)
 {
 	struct shortest_opts o = { 0 };
-	const char *seed = NULL;
 	struct gen_ends ends;
-	bool relay = false;
-	const struct opt opts[] = {
-		{ .name = "--seed", .type = OPT_STR, .out = &seed },
-		{ .name = "--relay-hosts", .type = OPT_FLAG, .out = &relay },
-		{ 0 }
-	};
 	int rc;
 
-	if (opts_parse(opts, argc, argv, NULL, 0, NULL) ||
-	    (seed && !opt_u64("--seed", seed, &o.seed)))
+	arg.random = arg.relay = false;
+	if (opts_parse(shortest_opts, argc, argv, NULL, 0, NULL))
 		return EXIT_USAGE;
-	o.random = seed != NULL;
-	if (paths_job_ends(job, relay, &ends))
+	o.random = arg.random;
+	o.seed = arg.seed;
+	if (paths_job_ends(job, arg.relay, &ends))
 		return EXIT_USAGE;
 	rc = paths_shortest(job->t, &ends, &o, job->sink) ? EXIT_USAGE :
 							    EXIT_OK;
@@ -93,79 +144,90 @@ static int run_shortest(const struct paths_job *job, int argc, char **argv)
 	return rc;
 }
 
+static const struct opt ecmp_opts[] = {
+	OPT_INT("--max-per-pair", &arg.max, 1, 1000000000, "N",
+		"paths per pair at most (default 64)"),
+	RELAY_OPT,
+	{ 0 }
+};
+
 static int run_ecmp(const struct paths_job *job, int argc, char **argv)
 {
-	int max = ECMP_DEFAULT_MAX_PER_PAIR, rc;
 	struct gen_ends ends;
-	bool relay = false;
-	const struct opt opts[] = {
-		{ .name = "--max-per-pair",
-		  .type = OPT_INT,
-		  .min = 1,
-		  .max = 1000000000,
-		  .out = &max },
-		{ .name = "--relay-hosts", .type = OPT_FLAG, .out = &relay },
-		{ 0 }
-	};
+	int rc;
 
-	if (opts_parse(opts, argc, argv, NULL, 0, NULL) ||
-	    paths_job_ends(job, relay, &ends))
+	arg.max = ECMP_DEFAULT_MAX_PER_PAIR, arg.relay = false;
+	if (opts_parse(ecmp_opts, argc, argv, NULL, 0, NULL) ||
+	    paths_job_ends(job, arg.relay, &ends))
 		return EXIT_USAGE;
-	rc = paths_ecmp(job->t, &ends, max, job->sink) ? EXIT_USAGE : EXIT_OK;
+	rc = paths_ecmp(job->t, &ends, arg.max, job->sink) ? EXIT_USAGE :
+							     EXIT_OK;
 	gen_ends_free(&ends);
 	return rc;
 }
+
+static const struct opt ksp_opts[] = {
+	RELAY_OPT,
+	OPT_INT("--threads", &arg.threads, 1, 256, "T",
+		"threads (same output; default 1)"),
+	{ 0 }
+};
 
 static int run_ksp(const struct paths_job *job, int argc, char **argv)
 {
 	struct gen_ends ends;
-	bool relay = false;
-	int threads = 1;
-	const struct opt opts[] = {
-		{ .name = "--relay-hosts", .type = OPT_FLAG, .out = &relay },
-		{ .name = "--threads",
-		  .type = OPT_INT,
-		  .min = 1,
-		  .max = 256,
-		  .out = &threads },
-		{ 0 }
-	};
 	int rc;
 
-	if (opts_parse(opts, argc, argv, NULL, 0, NULL) ||
-	    paths_job_ends(job, relay, &ends))
+	arg.relay = false, arg.threads = 1;
+	if (opts_parse(ksp_opts, argc, argv, NULL, 0, NULL) ||
+	    paths_job_ends(job, arg.relay, &ends))
 		return EXIT_USAGE;
-	rc = paths_ksp(job->t, &ends, job->k, threads, job->sink) ? EXIT_USAGE :
-								    EXIT_OK;
+	rc = paths_ksp(job->t, &ends, job->k, arg.threads, job->sink) ?
+		     EXIT_USAGE :
+		     EXIT_OK;
 	gen_ends_free(&ends);
 	return rc;
 }
 
+static const struct opt_enum order_names[] = { { "high-first",
+						 BCUBE_HIGH_FIRST },
+					       { "low-first", BCUBE_LOW_FIRST },
+					       { "parallel", BCUBE_PARALLEL },
+					       { NULL } };
+
+static int order_opt(const struct opt *o, const char *val)
+{
+	const struct opt_enum *e;
+
+	for (e = o->names; e->name; e++)
+		if (!strcmp(val, e->name)) {
+			arg.order = e->val;
+			return 0;
+		}
+	p_err("--order wants high-first, low-first or parallel, not \"%s\"",
+	      val);
+	return 1;
+}
+
+static const struct opt bcube_opts[] = {
+	OPT_FUNC("--order", order_opt, NULL, NULL,
+		 "the order of the levels (default high-first)",
+		 .names = order_names),
+	{ 0 }
+};
+
 static int run_bcube(const struct paths_job *job, int argc, char **argv)
 {
-	enum bcube_order order = BCUBE_HIGH_FIRST;
-	const char *ord = NULL;
 	struct gen_ends ends;
-	const struct opt opts[] = {
-		{ .name = "--order", .type = OPT_STR, .out = &ord }, { 0 }
-	};
 	int rc;
 
-	if (opts_parse(opts, argc, argv, NULL, 0, NULL))
+	arg.order = BCUBE_HIGH_FIRST;
+	if (opts_parse(bcube_opts, argc, argv, NULL, 0, NULL))
 		return EXIT_USAGE;
-	if (ord && !strcmp(ord, "low-first")) {
-		order = BCUBE_LOW_FIRST;
-	} else if (ord && !strcmp(ord, "parallel")) {
-		order = BCUBE_PARALLEL;
-	} else if (ord && strcmp(ord, "high-first")) {
-		p_err("--order wants high-first, low-first or parallel, not \"%s\"",
-		      ord);
-		return EXIT_USAGE;
-	}
 	if (paths_job_ends(job, true, &ends))
 		return EXIT_USAGE;
-	rc = paths_bcube(job->t, &ends, order, job->sink) ? EXIT_USAGE :
-							    EXIT_OK;
+	rc = paths_bcube(job->t, &ends, arg.order, job->sink) ? EXIT_USAGE :
+								EXIT_OK;
 	gen_ends_free(&ends);
 	return rc;
 }
@@ -183,12 +245,12 @@ static int run_edst(const struct paths_job *job, int argc, char **argv)
 }
 
 static const struct paths_kind paths_kinds[] = {
-	{ "updown", 0, 0, "",
+	{ "updown", 0, 0, no_opts,
 	  "All shortest up-down paths (needs layer= on every switch; hosts sit\n"
 	  "below layer 0): up hops to higher layers, then down hops, of the least\n"
 	  "length any such path between the pair has.",
 	  run_updown },
-	{ "bounce", 0, MAX_BOUNCES, "[--simple]",
+	{ "bounce", 0, MAX_BOUNCES, bounce_opts,
 	  "bounce=K (or bounce K): the up-down paths plus paths with up to K\n"
 	  "bounces (a down hop followed by an up hop). For each pair: every walk\n"
 	  "of up and down hops with at most K down->up turns, at most the pair's\n"
@@ -197,23 +259,23 @@ static const struct paths_kind paths_kinds[] = {
 	  "length bound keeps the set finite; bounce=0 is updown. --simple also\n"
 	  "forbids visiting a node twice (no T1 L1 T1 loops).",
 	  run_bounce },
-	{ "shortest", 0, 0, "[--seed S] [--relay-hosts]",
+	{ "shortest", 0, 0, shortest_opts,
 	  "One shortest path per pair, destination-based like a routing table:\n"
 	  "each node's next hop toward a destination is its first port (topology\n"
 	  "order) that leads one hop closer; with --seed, a uniformly random one\n"
 	  "of those ports (deterministic for a seed). The paths to a destination\n"
 	  "form a tree.",
 	  run_shortest },
-	{ "ecmp", 0, 0, "[--max-per-pair N] [--relay-hosts]",
+	{ "ecmp", 0, 0, ecmp_opts,
 	  "All shortest paths per pair, depth first in port order, at most N per\n"
 	  "pair (default 64).",
 	  run_ecmp },
-	{ "ksp", 1, MAX_KSP, "[--relay-hosts] [--threads T]",
+	{ "ksp", 1, MAX_KSP, ksp_opts,
 	  "ksp=K (or ksp K): the K shortest simple paths per pair by Yen's\n"
 	  "algorithm (hop count; ties broken by egress port ids). --threads T\n"
 	  "splits the destinations among T threads (identical output).",
 	  run_ksp },
-	{ "bcube", 0, 0, "[--order high-first|low-first|parallel]",
+	{ "bcube", 0, 0, bcube_opts,
 	  "BCube dimension-order routing between servers: correct the differing\n"
 	  "address digits one level at a time, from the highest level (default,\n"
 	  "BCubeRouting's order) or from level 0, relaying through servers.\n"
@@ -221,8 +283,8 @@ static const struct paths_kind paths_kinds[] = {
 	  "down cyclically (BCube's DCRouting(A,B,i) parallel paths). The\n"
 	  "topology must be wired as 'tagger topo bcube' does.",
 	  run_bcube },
-	{ "fc", 0, 0, PATHS_FC_USAGE, paths_fc_doc, run_fc },
-	{ "edst", 0, 0, PATHS_EDST_USAGE, paths_edst_doc, run_edst },
+	{ "fc", 0, 0, paths_fc_opts, paths_fc_doc, run_fc },
+	{ "edst", 0, 0, paths_edst_opts, paths_edst_doc, run_edst },
 	{ 0 }
 };
 
@@ -235,10 +297,12 @@ static int help(int argc, char **argv)
 	fprintf(stderr,
 		"Usage: %s [-j] paths KIND TOPO [--between hosts|switches|tors] [OPTIONS] [-o FILE]\n",
 		bin_name);
-	for (k = paths_kinds; k->name; k++)
-		fprintf(stderr, "       %s paths %s%s TOPO%s%s\n", bin_name,
-			k->name, k->k_max ? "=K" : "", *k->usage ? " " : "",
-			k->usage);
+	for (k = paths_kinds; k->name; k++) {
+		fprintf(stderr, "       %s paths %s%s TOPO", bin_name, k->name,
+			k->k_max ? "=K" : "");
+		opts_synopsis(stderr, k->opts);
+		fprintf(stderr, "\n");
+	}
 	fprintf(stderr, "       %s paths stats TOPO ELP\n", bin_name);
 	fprintf(stderr,
 		"\n"
@@ -249,8 +313,11 @@ static int help(int argc, char **argv)
 		"layers). Paths never cross hosts unless --relay-hosts (bcube always).\n"
 		"With -j, prints a summary (paths, max_len and avg_len in hops,\n"
 		"unreachable pairs, seconds) instead; the paths then go only to -o FILE.\n"
-		"'%s paths KIND help' describes a kind.\n",
+		"'%s paths KIND help' describes a kind and its OPTIONS.\n"
+		"\n"
+		"OPTIONS of every kind:\n",
 		bin_name);
+	opts_usage(stderr, paths_common);
 	return 0;
 }
 
@@ -263,9 +330,11 @@ static int kind_help(int argc, char **argv)
 	if (json_output) /* main() prints the null */
 		return 0;
 	fprintf(stderr,
-		"Usage: %s [-j] paths %s%s TOPO [--between hosts|switches|tors]%s%s [-o FILE]\n\n%s\n",
-		bin_name, k->name, k->k_max ? "=K" : "", *k->usage ? " " : "",
-		k->usage, k->doc);
+		"Usage: %s [-j] paths %s%s TOPO [--between hosts|switches|tors]",
+		bin_name, k->name, k->k_max ? "=K" : "");
+	opts_synopsis(stderr, k->opts);
+	fprintf(stderr, " [-o FILE]\n\n%s\n\nOPTIONS:\n", k->doc);
+	opts_usage_with(stderr, k->opts, paths_common);
 	return 0;
 }
 
@@ -349,7 +418,6 @@ int do_paths(int argc, char **argv)
 	struct paths_job job = { 0 };
 	struct path_sink sink;
 	double t0 = now_seconds();
-	char *file = NULL, *between = NULL;
 	struct topo *t;
 	int rc;
 
@@ -366,11 +434,11 @@ int do_paths(int argc, char **argv)
 		return kind_help(0, NULL);
 	if (!argc)
 		return usage_err(kind_help, "paths %s wants TOPO", k->name);
-	if (opts_take(&argc, argv, "-o", &file) < 0 ||
-	    opts_take(&argc, argv, "--between", &between) < 0)
+	out_file = NULL;
+	between = BETWEEN_AUTO;
+	if (opts_take_all(paths_common, &argc, argv))
 		return EXIT_USAGE;
-	if (between && gen_between_parse(between, &job.between))
-		return EXIT_USAGE;
+	job.between = between;
 	if (!argc || (argv[0][0] == '-' && argv[0][1]))
 		return usage_err(kind_help,
 				 "paths %s wants TOPO before its options",
@@ -380,7 +448,7 @@ int do_paths(int argc, char **argv)
 		return EXIT_USAGE;
 	job.t = t;
 	job.sink = &sink;
-	rc = generate(k, &job, file, argc - 1, argv + 1);
+	rc = generate(k, &job, out_file, argc - 1, argv + 1);
 	if (!rc && sink.unreachable)
 		pr_warn("%s: %lld endpoint pairs have no %s path\n", t->file,
 			(long long)sink.unreachable, k->name);

@@ -22,22 +22,25 @@ const char paths_edst_doc[] =
 	"Links in no tree stay unused. --between as for fc. -v or -j: the\n"
 	"statistics of table 2.";
 
+static int want; /* --trees, 0: as many as there are */
+
+const struct opt paths_edst_opts[] = {
+	OPT_INT("--trees", &want, 1, 100000, "N",
+		"N trees at most (default: as many as the links allow)"),
+	{ 0 }
+};
+
 int paths_edst_run(const struct topo *t, enum gen_between between,
 		   struct path_sink *sink, int argc, char **argv,
 		   json_t **extra)
 {
-	int want = 0, k, rc;
-	const struct opt opts[] = { { .name = "--trees",
-				      .type = OPT_INT,
-				      .min = 1,
-				      .max = 100000,
-				      .out = &want },
-				    { 0 } };
+	int k, rc;
 	struct path_stats st;
 	struct edst tr;
 	struct elp *e;
 
-	if (opts_parse(opts, argc, argv, NULL, 0, NULL))
+	want = 0;
+	if (opts_parse(paths_edst_opts, argc, argv, NULL, 0, NULL))
 		return EXIT_USAGE;
 	k = edst_find(t, want, &tr);
 	if (!k) {

@@ -176,6 +176,24 @@ static int find_port(const struct topo *t, const char *spec)
 	return port;
 }
 
+/* The options of paths fc (paths_fc_run resets them first). */
+static struct {
+	const char *split, *fail;
+	struct fc_route_opts route;
+} arg;
+
+const struct opt paths_fc_opts[] = {
+	OPT_STR("--split", &arg.split, "L1,..,Lk",
+		"virtual layers by port counts, not port names"),
+	OPT_INT("--max-paths", &arg.route.max_paths, 1, 512, "N",
+		"paths per pair at most"),
+	OPT_INT("--threads", &arg.route.threads, 1, 256, "T",
+		"threads (same output)"),
+	OPT_STR("--fail", &arg.fail, "NODE:PORT",
+		"fail that link and add the local reroutes"),
+	{ 0 }
+};
+
 static json_t *reroute_json(const struct fc_reroute_stats *rs)
 {
 	return json_pack("{s:i,s:i,s:i,s:i,s:i}", "affected", rs->affected,
@@ -187,36 +205,19 @@ static json_t *reroute_json(const struct fc_reroute_stats *rs)
 int paths_fc_run(const struct topo *t, enum gen_between between,
 		 struct path_sink *sink, int argc, char **argv, json_t **extra)
 {
-	struct fc_route_opts o = { 0 };
-	const char *split = NULL, *fail = NULL;
 	struct fc_reroute_stats rs;
 	struct path_stats st;
 	struct fc_layout L;
 	struct elp *e, *all;
 	int fail_port = -1, rc = EXIT_USAGE;
-	const struct opt opts[] = {
-		{ .name = "--split", .type = OPT_STR, .out = &split },
-		{ .name = "--max-paths",
-		  .type = OPT_INT,
-		  .min = 1,
-		  .max = 512,
-		  .out = &o.max_paths },
-		{ .name = "--threads",
-		  .type = OPT_INT,
-		  .min = 1,
-		  .max = 256,
-		  .out = &o.threads },
-		{ .name = "--fail", .type = OPT_STR, .out = &fail },
-		{ 0 }
-	};
-
-	if (opts_parse(opts, argc, argv, NULL, 0, NULL) ||
-	    fc_layout_opt(t, split, &L))
+	memset(&arg, 0, sizeof(arg));
+	if (opts_parse(paths_fc_opts, argc, argv, NULL, 0, NULL) ||
+	    fc_layout_opt(t, arg.split, &L))
 		return EXIT_USAGE;
-	if (fail && (fail_port = find_port(t, fail)) < 0)
+	if (arg.fail && (fail_port = find_port(t, arg.fail)) < 0)
 		goto out;
 	e = elp_new(NULL);
-	fc_route(t, &L, &o, e, &st);
+	fc_route(t, &L, &arg.route, e, &st);
 	if (st.min_paths == 0)
 		pr_warn("%s: some ToR pairs have no up-down path (use more layers)\n",
 			t->file);

@@ -37,6 +37,26 @@ struct fc_cli {
 	uint64_t seed;
 };
 
+/* The options of topo fc (topo_fc_make resets them first). */
+static struct fc_cli cli;
+
+const struct opt topo_fc_opts[] = {
+	OPT_INT("--hosts", &cli.hosts, 0, 10000, "H",
+		"hosts per ToR (default 14; testbed: 4)"),
+	OPT_INT("--fabric", &cli.fabric, 2, 10000, "S",
+		"fabric ports per ToR (default 18)"),
+	OPT_INT("--layers", &cli.layers, 2, FC_MAX_LAYERS, "K",
+		"K virtual layers, the even split"),
+	OPT_STR("--split", &cli.split, "L1,..,Lk",
+		"the fabric ports of each virtual layer"),
+	OPT_INT("--min-paths", &cli.min_paths, 1, 10000, "M",
+		"strategy (*): paths every ToR pair needs (default 2)"),
+	OPT_U64("--seed", &cli.seed, "S", "seed of the wiring (default 1)"),
+	OPT_INT("--threads", &cli.threads, 1, 256, "T",
+		"threads of the strategy's path check"),
+	{ 0 }
+};
+
 static int parse_split(const char *s, struct fc_spec *sp)
 {
 	int *arr = NULL, n = split_list(s, 1, 100000, &arr), j;
@@ -136,73 +156,45 @@ static struct topo *strategy(struct fc_spec *sp, const struct fc_cli *c)
 
 int topo_fc_make(int argc, char **argv, struct topo **out)
 {
-	struct fc_cli c = {
+	const struct fc_cli c0 = {
 		.hosts = -1, .fabric = -1, .min_paths = 2, .seed = 1
 	};
-	const struct opt opts[] = {
-		{ .name = "--hosts",
-		  .type = OPT_INT,
-		  .min = 0,
-		  .max = 10000,
-		  .out = &c.hosts },
-		{ .name = "--fabric",
-		  .type = OPT_INT,
-		  .min = 2,
-		  .max = 10000,
-		  .out = &c.fabric },
-		{ .name = "--layers",
-		  .type = OPT_INT,
-		  .min = 2,
-		  .max = FC_MAX_LAYERS,
-		  .out = &c.layers },
-		{ .name = "--split", .type = OPT_STR, .out = &c.split },
-		{ .name = "--min-paths",
-		  .type = OPT_INT,
-		  .min = 1,
-		  .max = 10000,
-		  .out = &c.min_paths },
-		{ .name = "--seed", .type = OPT_U64, .out = &c.seed },
-		{ .name = "--threads",
-		  .type = OPT_INT,
-		  .min = 1,
-		  .max = 256,
-		  .out = &c.threads },
-		{ 0 }
-	};
+	const struct fc_cli *c = &cli;
 	struct fc_spec sp = { 0 };
 	char *pos[1];
 	int got, n, j;
 
 	*out = NULL;
-	if (opts_parse(opts, argc, argv, pos, 1, &got))
+	cli = c0;
+	if (opts_parse(topo_fc_opts, argc, argv, pos, 1, &got))
 		return EXIT_USAGE;
 	if (got != 1) {
 		p_err("topo fc wants N (the number of ToRs) or testbed");
 		return EXIT_USAGE;
 	}
 	if (!strcmp(pos[0], "testbed")) {
-		*out = fc_testbed(c.hosts < 0 ? 4 : c.hosts);
+		*out = fc_testbed(c->hosts < 0 ? 4 : c->hosts);
 		return EXIT_OK;
 	}
 	if (!opt_number("N", pos[0], 2, FC_MAX_TORS, &n))
 		return EXIT_USAGE;
-	if (c.layers && c.split) {
+	if (c->layers && c->split) {
 		p_err("topo fc: --layers or --split, not both");
 		return EXIT_USAGE;
 	}
 	sp = (struct fc_spec){ .ntors = n,
-			       .hosts = c.hosts < 0 ? 14 : c.hosts,
-			       .fabric = c.fabric < 0 ? 18 : c.fabric,
-			       .seed = c.seed };
-	if (c.split) {
-		if (parse_split(c.split, &sp))
+			       .hosts = c->hosts < 0 ? 14 : c->hosts,
+			       .fabric = c->fabric < 0 ? 18 : c->fabric,
+			       .seed = c->seed };
+	if (c->split) {
+		if (parse_split(c->split, &sp))
 			return EXIT_USAGE;
-		if (c.fabric < 0)
+		if (c->fabric < 0)
 			for (sp.fabric = 0, j = 0; j < sp.k; j++)
 				sp.fabric += sp.split[j];
 		*out = build(&sp);
-	} else if (c.layers) {
-		sp.k = c.layers;
+	} else if (c->layers) {
+		sp.k = c->layers;
 		if (fc_split_even(sp.fabric, sp.k, sp.split)) {
 			p_err("topo fc: %d fabric ports have no even split into %d layers "
 			      "(need an even count, at least 2 per layer gap)",
@@ -211,7 +203,7 @@ int topo_fc_make(int argc, char **argv, struct topo **out)
 		}
 		*out = build(&sp);
 	} else {
-		*out = strategy(&sp, &c);
+		*out = strategy(&sp, c);
 	}
 	return *out ? EXIT_OK : EXIT_USAGE;
 }

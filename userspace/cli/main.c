@@ -14,30 +14,90 @@
 #define TAGGER_VERSION "unknown"
 #endif
 
+static int do_help(int argc, char **argv);
+static int do_version(int argc, char **argv);
+
+/*
+ * The objects, in the order of the help: the dispatch table and the
+ * overview of `tagger help` both come from this list. X(name, args, doc):
+ * do_<name> runs it; args and doc (more lines after "\n") are its line.
+ */
+#define OBJECTS(X)                                                           \
+	X(topo, "KIND ...",                                                  \
+	  "write a topology (clos, leafspine, bcube,\n"                      \
+	  "jellyfish, ring, line, fc)")                                      \
+	X(paths, "KIND TOPO ...", "write expected lossless paths (ELP)")     \
+	X(cbd, "TOPO ELP", "does the ELP have a cyclic buffer dependency?")  \
+	X(compile, "TOPO ELP", "ELP -> deadlock-free tagging rules (JSON)")  \
+	X(verify, "TOPO ELP RULES", "independent check of compiled rules")   \
+	X(stats, "RULES", "priorities and rules, total and per switch")      \
+	X(throughput, "TOPO ELP", "max multi-commodity flow over the paths") \
+	X(switch, "...", "attach, update, show, detach rules on ports")      \
+	X(host, "...", "initial tags on host ports")                         \
+	X(pfc, "...", "PFC-like pause agent for ports without DCB")          \
+	X(lab, "plan TOPO ...", "addresses and routes for a namespace lab")  \
+	X(flow, "{ send | recv } ...",                                       \
+	  "constant-rate lossless-class test flows")                         \
+	X(metrics, "{ show | serve }", "the counters for Prometheus")
+
+#define OBJECT_CMD(name, args, doc) { #name, do_##name },
+static const struct cmd commands[] = { { "help", do_help },
+				       { "version", do_version },
+				       OBJECTS(OBJECT_CMD){ 0 } };
+
+#define OBJECT_DOC(name, args, doc) { #name, args, doc },
+static const struct {
+	const char *name, *args, *doc;
+} objects[] = { OBJECTS(OBJECT_DOC){ 0 } };
+
+/* "where  OBJECT := { topo | paths | ... }", wrapped before 70 columns. */
+static void object_list(void)
+{
+	const int indent = 19, width = 70;
+	int i, col, n;
+
+	col = fprintf(stderr, "where  OBJECT := {");
+	for (i = 0; objects[i].name; i++) {
+		n = (int)strlen(objects[i].name) + 3; /* " name |" or " }" */
+		if (col + n > width)
+			col = fprintf(stderr, "\n%*s", indent - 1, "") - 1;
+		col += fprintf(stderr, " %s %s", objects[i].name,
+			       objects[i + 1].name ? "|" : "}");
+	}
+	fprintf(stderr, "\n");
+}
+
+/* "  topo KIND ...   write a topology", a doc's lines aligned. */
+static void object_overview(void)
+{
+	const char *d, *nl;
+	char left[64];
+	int i;
+
+	for (i = 0; objects[i].name; i++) {
+		snprintf(left, sizeof(left), "%s %s", objects[i].name,
+			 objects[i].args);
+		for (d = objects[i].doc; d; d = nl ? nl + 1 : NULL) {
+			nl = strchr(d, '\n');
+			fprintf(stderr, "  %-26s %.*s\n",
+				d == objects[i].doc ? left : "",
+				nl ? (int)(nl - d) : (int)strlen(d), d);
+		}
+	}
+}
+
 static int do_help(int argc, char **argv)
 {
 	fprintf(stderr,
 		"Usage: %s [OPTIONS] OBJECT { COMMAND | help }\n"
-		"       %s version\n"
-		"where  OBJECT := { topo | paths | cbd | compile | verify | stats |\n"
-		"                   throughput | switch | host | pfc | lab | flow |\n"
-		"                   metrics }\n"
+		"       %s version\n",
+		bin_name, bin_name);
+	object_list();
+	fprintf(stderr,
 		"       OPTIONS := { -j[son] | -p[retty] | -v[erbose] | -q[uiet] }\n"
-		"\n"
-		"  topo KIND ...              write a topology (clos, leafspine, bcube,\n"
-		"                             jellyfish, ring, line, fc)\n"
-		"  paths KIND TOPO ...        write expected lossless paths (ELP)\n"
-		"  cbd TOPO ELP               does the ELP have a cyclic buffer dependency?\n"
-		"  compile TOPO ELP           ELP -> deadlock-free tagging rules (JSON)\n"
-		"  verify TOPO ELP RULES      independent check of compiled rules\n"
-		"  stats RULES                priorities and rules, total and per switch\n"
-		"  throughput TOPO ELP        max multi-commodity flow over the paths\n"
-		"  switch ...                 attach, update, show, detach rules on ports\n"
-		"  host ...                   initial tags on host ports\n"
-		"  pfc ...                    PFC-like pause agent for ports without DCB\n"
-		"  lab plan TOPO ...          addresses and routes for a namespace lab\n"
-		"  flow { send | recv } ...   constant-rate lossless-class test flows\n"
-		"  metrics { show | serve }   the counters for Prometheus\n"
+		"\n");
+	object_overview();
+	fprintf(stderr,
 		"\n"
 		"Exit status: 0 ok; 1 the check found a problem (a CBD, rules not\n"
 		"deadlock-free, an update refused); 2 bad input or usage; 3 a system\n"
@@ -45,7 +105,7 @@ static int do_help(int argc, char **argv)
 		"Under -j every help prints null and every error is one\n"
 		"{\"error\": ...} object on stdout.\n"
 		"'%s OBJECT help' describes each object.\n",
-		bin_name, bin_name, bin_name);
+		bin_name);
 	return 0;
 }
 
@@ -57,17 +117,6 @@ static int do_version(int argc, char **argv)
 		printf("%s %s\n", bin_name, TAGGER_VERSION);
 	return 0;
 }
-
-static const struct cmd commands[] = {
-	{ "help", do_help },	   { "version", do_version },
-	{ "topo", do_topo },	   { "paths", do_paths },
-	{ "cbd", do_cbd },	   { "lab", do_lab },
-	{ "flow", do_flow },	   { "compile", do_compile },
-	{ "verify", do_verify },   { "stats", do_stats },
-	{ "switch", do_switch },   { "host", do_host },
-	{ "pfc", do_pfc },	   { "throughput", do_throughput },
-	{ "metrics", do_metrics }, { 0 }
-};
 
 static int global_option(const char *a)
 {

@@ -225,7 +225,7 @@ static const char *metavar(const struct opt *o, char *buf, size_t len)
 	};
 	size_t n;
 
-	if (o->type == OPT_ENUM) {
+	if (o->names) {
 		n = snprintf(buf, len, "{ ");
 		enum_names(o, buf + n, len - n);
 		n = strlen(buf);
@@ -244,25 +244,44 @@ static int usage_left(const struct opt *o, char *buf, size_t len, char *mv,
 	return snprintf(buf, len, "%s%s%s", o->name, *m ? " " : "", m);
 }
 
+void opts_usage_with(FILE *f, const struct opt *opts, const struct opt *more)
+{
+	const struct opt *tables[] = { opts, more }, *o;
+	char mv[256], left[320];
+	int w = 0, n, i;
+
+	for (i = 0; i < 2; i++)
+		for (o = tables[i]; o && o->name; o++) {
+			n = usage_left(o, left, sizeof(left), mv, sizeof(mv));
+			if (n > w && n <= 30)
+				w = n;
+		}
+	for (i = 0; i < 2; i++)
+		for (o = tables[i]; o && o->name; o++) {
+			usage_left(o, left, sizeof(left), mv, sizeof(mv));
+			if (!o->help)
+				fprintf(f, "  %s\n", left);
+			else if ((int)strlen(left) > w)
+				fprintf(f, "  %s\n  %*s  %s\n", left, w, "",
+					o->help);
+			else
+				fprintf(f, "  %-*s  %s\n", w, left, o->help);
+		}
+}
+
 void opts_usage(FILE *f, const struct opt *opts)
+{
+	opts_usage_with(f, opts, NULL);
+}
+
+void opts_synopsis(FILE *f, const struct opt *opts)
 {
 	const struct opt *o;
 	char mv[256], left[320];
-	int w = 0, n;
 
 	for (o = opts; o && o->name; o++) {
-		n = usage_left(o, left, sizeof(left), mv, sizeof(mv));
-		if (n > w && n <= 30)
-			w = n;
-	}
-	for (o = opts; o && o->name; o++) {
 		usage_left(o, left, sizeof(left), mv, sizeof(mv));
-		if (!o->help)
-			fprintf(f, "  %s\n", left);
-		else if ((int)strlen(left) > w)
-			fprintf(f, "  %s\n  %*s  %s\n", left, w, "", o->help);
-		else
-			fprintf(f, "  %-*s  %s\n", w, left, o->help);
+		fprintf(f, " [%s]", left);
 	}
 }
 
@@ -274,13 +293,11 @@ static void print_table(const struct opt *opts)
 
 	for (o = opts; o && o->name; o++) {
 		printf("opt %s", o->name);
-		for (e = o->type == OPT_ENUM ? o->names : NULL; e && e->name;
-		     e++)
+		for (e = o->names; e && e->name; e++)
 			printf(" %s", e->name);
 		printf("\n");
 	}
 	fflush(stdout);
-	exit(EXIT_OK);
 }
 
 int opts_parse(const struct opt *opts, int argc, char **argv, char **pos,
@@ -288,8 +305,10 @@ int opts_parse(const struct opt *opts, int argc, char **argv, char **pos,
 {
 	int i, n = 0;
 
-	if (getenv("TAGGER_OPTS_TABLE"))
+	if (getenv("TAGGER_OPTS_TABLE")) {
 		print_table(opts);
+		exit(EXIT_OK);
+	}
 
 	for (i = 0; i < argc; i++) {
 		const struct opt *o;
@@ -322,34 +341,35 @@ int opts_parse(const struct opt *opts, int argc, char **argv, char **pos,
 	return EXIT_OK;
 }
 
-int opts_take(int *argc, char **argv, const char *name, char **val)
+int opts_take_all(const struct opt *opts, int *argc, char **argv)
 {
-	size_t len = strlen(name);
-	int i, w;
+	int i = 0, w, used;
 
 	if (getenv("TAGGER_OPTS_TABLE")) /* part of the command's table */
-		printf("opt %s\n", name);
+		print_table(opts);
 
-	for (i = 0; i < *argc; i++) {
-		int used;
+	while (i < *argc) {
+		const struct opt *o;
+		const char *val = NULL;
 
-		if (strncmp(argv[i], name, len) ||
-		    (argv[i][len] && argv[i][len] != '='))
+		if (argv[i][0] != '-' || !(o = lookup(opts, argv[i], &val))) {
+			i++;
 			continue;
-		if (argv[i][len] == '=') {
-			*val = argv[i] + len + 1;
-			used = 1;
-		} else if (i + 1 < *argc) {
-			*val = argv[i + 1];
-			used = 2;
-		} else {
-			p_err("%s wants a value", name);
-			return -1;
 		}
+		used = 1;
+		if (!val && o->type != OPT_FLAG) {
+			if (i + 1 == *argc) {
+				p_err("%s wants a value", o->name);
+				return EXIT_USAGE;
+			}
+			val = argv[i + 1];
+			used = 2;
+		}
+		if (!set(o, val))
+			return EXIT_USAGE;
 		for (w = i; w + used < *argc; w++)
 			argv[w] = argv[w + used];
 		*argc -= used;
-		return 1;
 	}
-	return 0;
+	return EXIT_OK;
 }

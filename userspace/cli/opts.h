@@ -30,10 +30,18 @@
  *       tools/check-man-options.py compares that with the man pages.
  *   opts_usage(f, opts)
  *       one line per option: "  --name METAVAR  help" (aligned).
- *   opts_take(&argc, argv, name, &val)
- *       removes "name VALUE" / "name=VALUE" from argv (options every kind
- *       shares, such as -o); 1 if found, 0 if not, -1 if VALUE is missing.
- *       Under $TAGGER_OPTS_TABLE, it prints "opt name" first.
+ *   opts_usage_with(f, opts, more)
+ *       the same for two tables (a kind's own and the shared), aligned
+ *       together; more may be NULL.
+ *   opts_synopsis(f, opts)
+ *       " [--name METAVAR]" per option, for a usage line.
+ *   opts_take_all(opts, &argc, argv)
+ *       takes the options of a table out of argv wherever they are,
+ *       filling their targets, and leaves the other words in order (the
+ *       options every kind of a command shares, such as -o, before the
+ *       kind's own table parses the rest). EXIT_OK, or EXIT_USAGE after
+ *       p_err(). No deprecated words, no positionals. Under
+ *       $TAGGER_OPTS_TABLE, it prints its table (without exiting) first.
  *   opt_number(name, s, min, max, &out)   one strict number, with p_err()
  *   opt_u64(name, s, &out)                 a 64-bit number (seeds)
  */
@@ -72,7 +80,9 @@ struct opt {
 	enum opt_type type;
 	long min, max;
 	void *out;
-	const struct opt_enum *names; /* OPT_ENUM, ends with { NULL } */
+	/* OPT_ENUM's values, ends with { NULL }; an OPT_FUNC may name its
+	 * values too, for its usage and the man page check */
+	const struct opt_enum *names;
 	/* OPT_FUNC: 0 taken, -1 a bad value (opts_parse says so), 1 refused
 	 * and already reported with p_err() */
 	int (*func)(const struct opt *o, const char *val);
@@ -156,7 +166,9 @@ struct opt {
 int opts_parse(const struct opt *opts, int argc, char **argv, char **pos,
 	       int npos, int *got);
 void opts_usage(FILE *f, const struct opt *opts);
-int opts_take(int *argc, char **argv, const char *name, char **val);
+void opts_usage_with(FILE *f, const struct opt *opts, const struct opt *more);
+void opts_synopsis(FILE *f, const struct opt *opts);
+int opts_take_all(const struct opt *opts, int *argc, char **argv);
 bool opt_number(const char *name, const char *s, long min, long max, int *out);
 bool opt_u64(const char *name, const char *s, uint64_t *out);
 

@@ -80,22 +80,36 @@ START_TEST(bad_words_are_usage_errors)
 }
 END_TEST
 
-START_TEST(take_removes_a_shared_option_anywhere)
+START_TEST(take_all_removes_a_tables_options_anywhere)
 {
-	char *argv[] = { "a", "-o", "f", "b", "--between=tors" }, *val = NULL;
-	char *end[] = { "a", "-o" };
-	int argc = 5, n = 2;
+	static const struct opt_enum sides[] = { { "hosts", 1 },
+						 { "tors", 2 },
+						 { NULL } };
+	char *argv[] = { "a", "-o", "f", "b", "--between=tors", "-x", "--q" };
+	char *end[] = { "a", "-o" }, *bad[] = { "--between", "racks" };
+	const char *file = NULL;
+	int side = 0, argc = 7, n = 2;
+	bool q = false;
+	const struct opt opts[] = { OPT_STR("-o", &file, "FILE", "output"),
+				    OPT_ENUM("--between", &side, sides,
+					     "endpoints"),
+				    OPT_FLAG("--q", &q, "quiet"),
+				    { 0 } };
 
-	ck_assert_int_eq(opts_take(&argc, argv, "-o", &val), 1);
-	ck_assert_str_eq(val, "f");
+	ck_assert_int_eq(opts_take_all(opts, &argc, argv), EXIT_OK);
+	ck_assert_str_eq(file, "f");
+	ck_assert_int_eq(side, 2);
+	ck_assert(q);
 	ck_assert_int_eq(argc, 3);
+	ck_assert_str_eq(argv[0], "a");
 	ck_assert_str_eq(argv[1], "b");
-	ck_assert_int_eq(opts_take(&argc, argv, "--between", &val), 1);
-	ck_assert_str_eq(val, "tors");
-	ck_assert_int_eq(argc, 2);
-	ck_assert_int_eq(opts_take(&argc, argv, "-o", &val), 0);
+	ck_assert_str_eq(argv[2], "-x");
+	ck_assert_int_eq(opts_take_all(opts, &argc, argv), EXIT_OK);
+	ck_assert_int_eq(argc, 3);
 	log_quiet = true;
-	ck_assert_int_eq(opts_take(&n, end, "-o", &val), -1);
+	ck_assert_int_eq(opts_take_all(opts, &n, end), EXIT_USAGE);
+	n = 2;
+	ck_assert_int_eq(opts_take_all(opts, &n, bad), EXIT_USAGE);
 	log_quiet = false;
 }
 END_TEST
@@ -286,7 +300,7 @@ Suite *opts_suite(void)
 
 	tcase_add_test(tc, values_after_space_or_equals_and_positionals);
 	tcase_add_test(tc, bad_words_are_usage_errors);
-	tcase_add_test(tc, take_removes_a_shared_option_anywhere);
+	tcase_add_test(tc, take_all_removes_a_tables_options_anywhere);
 	tcase_add_test(tc, typed_values_and_deprecated_words);
 	tcase_add_test(tc, macro_tables_write_targets_of_their_own_width);
 	tcase_add_test(tc, usage_is_the_table);
