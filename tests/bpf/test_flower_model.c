@@ -242,6 +242,7 @@ static void one(struct world *w, int in, int out, int v6, int vlan, int group,
 		uint8_t tos)
 {
 	struct side bi = { 0 }, fi = { 0 }, be, fe;
+	const uint8_t arrived = tos;
 	uint32_t mark = 0;
 	int dscp = tos >> 2;
 	struct pkt p;
@@ -261,6 +262,14 @@ static void one(struct world *w, int in, int out, int v6, int vlan, int group,
 	SAME("leaving tos", be.tos, fe.tos);
 	SAME("egress priority", be.prio, fe.prio);
 	SAME("egress reason", be.reason, fe.reason);
+	/* An egress stage that sees the DSCP as it arrived, not as rewritten. */
+	fe = model(&w->fl[out].out, in < 0 ? FLOWER_ANY : in, group, arrived,
+		   &dscp);
+	/* (Its only filter that keeps the DSCP matches the lossy tag, which
+	 * ingress never changes, so what it answers is what leaves.) */
+	SAME("leaving tos (egress sees the arriving DSCP)", be.tos, fe.tos);
+	SAME("egress priority (egress sees the arriving DSCP)", be.prio,
+	     fe.prio);
 	w->runs++;
 }
 

@@ -179,6 +179,15 @@ static int egress(const struct rules *r, int sw, int out, struct flower_list *l)
 	if (lossy(l, r, FLOWER_MAIN, FLOWER_ANY, r->lossy_tag,
 		  TAGGER_LOSSY_UNCLASSIFIED))
 		return -ENOMEM;
+	/*
+	 * Ingress already gave group-addressed packets the lossy tag; an ASIC
+	 * whose egress stage matches the DSCP as it arrived must not rewrite
+	 * them to a lossless one either.
+	 */
+	if (lossy(l, r, FLOWER_REWRITE, FLOWER_ANY, r->lossy_tag,
+		  FLOWER_NO_REASON))
+		return -ENOMEM;
+	l->f[l->n - 1].group = true;
 	for (tag = 0; tag < RULES_NTAGS; tag++)
 		if (tag != r->lossy_tag && rewrite_tag(r, sw, out, tag, l))
 			return -ENOMEM;
@@ -249,8 +258,11 @@ static long entries(const struct flower_filter *f)
 {
 	long ip = FLOWER_FAMILIES * FLOWER_ENCAPS;
 
-	if (f->act == FLOWER_GOTO && f->group)
+	/* An Ethernet group match needs no IP key unless it rewrites. */
+	if (f->group && f->act == FLOWER_GOTO)
 		return 1 + (FLOWER_GROUP_KEYS - 1) * FLOWER_ENCAPS;
+	if (f->group)
+		return ip + (FLOWER_GROUP_KEYS - 1) * FLOWER_ENCAPS;
 	if (f->act == FLOWER_GOTO)
 		return 1; /* indev alone: one filter for every protocol */
 	return ip;

@@ -28,9 +28,12 @@
  * Egress of port out, chain FLOWER_MAIN:
  *   indev p, for each port p    -> goto FLOWER_REWRITE
  *   any IP                      -> lossy tag and priority; UNCLASSIFIED
- * chain FLOWER_REWRITE: one filter per (in, tag) rewrite, or one per tag
- *   without indev where every in-port answers alike; the lossy tag ->
- *   lossy priority; any IP -> lossy; NO_REWRITE.
+ * chain FLOWER_REWRITE: group addressed -> lossy; one filter per (in, tag)
+ *   rewrite, or one per tag without indev where every in-port answers
+ *   alike; the lossy tag -> lossy priority; any IP -> lossy; NO_REWRITE.
+ * A rewrite filter exists only for an (in, tag) that ingress classifies
+ * lossless, so egress answers right even if it matched the DSCP a packet
+ * arrived with rather than the one ingress wrote.
  *
  * API:
  *   flower_port_build(r, sw, port, &fp)   both lists of one port; -ENOMEM
