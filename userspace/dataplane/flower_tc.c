@@ -26,6 +26,7 @@ struct out {
 	FILE *f;
 	const char *dev;
 	const char *dir;
+	bool egress;
 	int chain;
 	int pref;
 	bool hw;
@@ -50,7 +51,8 @@ static void actions(struct out *o, const struct flower_filter *fl, int fam)
 	if (fl->new_dscp >= 0 && fam == 0 && !o->hw)
 		fprintf(o->f, " action csum ip4h pipe");
 	fprintf(o->f, " action skbedit priority %u", fl->prio);
-	if (!o->hw)
+	/* The mark carries the ingress verdict; egress leaves it alone. */
+	if (!o->hw && !o->egress)
 		fprintf(o->f, " mark 0x%08x/0x%08x",
 			TAGGER_MARK(fl->act == FLOWER_LOSSLESS, fl->prio),
 			TAGGER_MARK_VALID | TAGGER_MARK_LOSSLESS |
@@ -143,6 +145,7 @@ int flower_tc_write(FILE *f, const struct flower_port *fp, char *const *ifnames,
 	err = list_lines(&o, &fp->in, gen);
 	if (!err) {
 		o.dir = "egress";
+		o.egress = true;
 		err = list_lines(&o, &fp->out, gen);
 	}
 	if (!err && ferror(f))

@@ -13,8 +13,8 @@
  * instance by pref and protocol), in list order.
  *
  * Software filters (hw false) are skip_hw, fix the IPv4 header checksum
- * after a DSCP rewrite (csum ip4h) and set the skb mark the pause
- * machinery reads (tagger_skb.h); hardware filters (hw true) are skip_sw,
+ * after a DSCP rewrite (csum ip4h) and, at ingress, set the skb mark the
+ * pause machinery reads (tagger_skb.h); hardware filters (hw true) are skip_sw,
  * without csum or mark, which switch drivers refuse. skbedit comes last in
  * a filter's actions: kernels near 5.7 offloaded nothing after it.
  *
