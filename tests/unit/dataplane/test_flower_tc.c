@@ -79,10 +79,9 @@ START_TEST(software_filters_classify_rewrite_and_fix_the_checksum)
 		"dst_mac 01:00:00:00:00:00/01:00:00:00:00:00 action goto chain 2\n"));
 	/* rewrite at b's egress: from a, 10 -> 20, priority 4, ECN kept */
 	ck_assert_ptr_nonnull(strstr(
-		s,
-		"protocol ip flower skip_hw indev swp1 ip_tos 0x28/0xfc "
-		"action pedit ex munge ip dsfield set 0x50 retain 0xfc pipe "
-		"action csum ip4h pipe action skbedit priority 4 pass\n"));
+		s, "protocol ip flower skip_hw indev swp1 ip_tos 0x28/0xfc "
+		   "action pedit ex munge ip dsfield set 0x50 retain 0xfc pipe "
+		   "action csum ip4h pipe action skbedit priority 4 pass\n"));
 	/* from b itself, a rule to the lossy tag */
 	ck_assert_ptr_nonnull(strstr(
 		s,
