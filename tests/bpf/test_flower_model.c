@@ -29,20 +29,6 @@
 #define IF_ELSEWHERE 99 /* an interface that is no port of the switch */
 #define FIXTURES "tests/bpf/fixtures/"
 
-static const char *wild_json =
-	"{\"format\":\"tagger-rules/1\",\"lossy\":{\"tag\":0,\"priority\":0},"
-	"\"tags\":[{\"tag\":10,\"priority\":3},{\"tag\":20,\"priority\":4},"
-	"{\"tag\":30,\"priority\":5}],"
-	"\"switches\":{\"S\":{\"ports\":[\"a\",\"b\",\"c\"],"
-	"\"classify\":[{\"in\":\"a\",\"tag\":10,\"priority\":3},"
-	"{\"in\":\"*\",\"tag\":20,\"priority\":4},"
-	"{\"in\":\"*\",\"tag\":30,\"priority\":5}],"
-	"\"rewrite\":[{\"tag\":10,\"in\":\"b\",\"out\":\"a\",\"new_tag\":20},"
-	"{\"tag\":10,\"in\":\"a\",\"out\":\"*\",\"new_tag\":30},"
-	"{\"tag\":20,\"in\":\"*\",\"out\":\"*\",\"new_tag\":30},"
-	"{\"tag\":20,\"in\":\"b\",\"out\":\"a\",\"new_tag\":0},"
-	"{\"tag\":30,\"in\":\"b\",\"out\":\"*\",\"new_tag\":30}]}}}";
-
 struct world {
 	struct rules *r;
 	int sw;
@@ -289,11 +275,10 @@ static void every_packet(struct world *w)
 					}
 }
 
-static struct rules *rules_of(const char *json, const char *file)
+static struct rules *rules_of(const char *file)
 {
 	json_error_t e;
-	json_t *root =
-		json ? json_loads(json, 0, &e) : json_load_file(file, 0, &e);
+	json_t *root = json_load_file(file, 0, &e);
 	struct rules *r;
 
 	ck_assert_msg(root, "%s: %s", file, e.text);
@@ -303,9 +288,9 @@ static struct rules *rules_of(const char *json, const char *file)
 	return r;
 }
 
-static void every_switch(const char *json, const char *file)
+static void every_switch(const char *file)
 {
-	struct world w = { .r = rules_of(json, file) };
+	struct world w = { .r = rules_of(file) };
 	long total = 0;
 
 	for (w.sw = 0; w.sw < w.r->nsw; w.sw++) {
@@ -322,28 +307,28 @@ static void every_switch(const char *json, const char *file)
 START_TEST(flower_lists_answer_as_bpf_on_wildcard_rules)
 {
 	NEED_ROOT();
-	every_switch(wild_json, "wild.json");
+	every_switch(FIXTURES "wildcards.rules.json");
 }
 END_TEST
 
 START_TEST(flower_lists_answer_as_bpf_on_a_clos_with_bounces)
 {
 	NEED_ROOT();
-	every_switch(NULL, FIXTURES "clos_bounce.rules.json");
+	every_switch(FIXTURES "clos_bounce.rules.json");
 }
 END_TEST
 
 START_TEST(flower_lists_answer_as_bpf_on_compressed_rules)
 {
 	NEED_ROOT();
-	every_switch(NULL, FIXTURES "clos_bounce_compressed.rules.json");
+	every_switch(FIXTURES "clos_bounce_compressed.rules.json");
 }
 END_TEST
 
 START_TEST(flower_lists_answer_as_bpf_on_a_ring_with_two_classes)
 {
 	NEED_ROOT();
-	every_switch(NULL, FIXTURES "ring_2classes.rules.json");
+	every_switch(FIXTURES "ring_2classes.rules.json");
 }
 END_TEST
 

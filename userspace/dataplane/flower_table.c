@@ -49,6 +49,15 @@ static int lossy(struct flower_list *l, const struct rules *r, int chain,
 	return 0;
 }
 
+/* Packets behind two VLAN tags: lossy, their DSCP kept (flower_table.h). */
+static int qinq(struct flower_list *l, const struct rules *r, int reason)
+{
+	if (lossy(l, r, FLOWER_MAIN, FLOWER_ANY, -1, reason))
+		return -ENOMEM;
+	l->f[l->n - 1].qinq = true;
+	return 0;
+}
+
 static int go_to(struct flower_list *l, int chain, int indev, bool group,
 		 int to)
 {
@@ -82,7 +91,8 @@ static int ingress(const struct rules *r, int sw, int in, struct flower_list *l)
 	struct flower_filter *f;
 	int tag, prio;
 
-	if (go_to(l, FLOWER_MAIN, FLOWER_ANY, true, FLOWER_GROUP))
+	if (qinq(l, r, TAGGER_LOSSY_BAD_HEADER) ||
+	    go_to(l, FLOWER_MAIN, FLOWER_ANY, true, FLOWER_GROUP))
 		return -ENOMEM;
 	for (tag = 0; tag < RULES_NTAGS; tag++) {
 		prio = rules_classify(r, sw, in, tag, NULL);
@@ -173,6 +183,8 @@ static int egress(const struct rules *r, int sw, int out, struct flower_list *l)
 {
 	int p, tag;
 
+	if (qinq(l, r, FLOWER_NO_REASON))
+		return -ENOMEM;
 	for (p = 0; p < r->sw[sw].nports; p++)
 		if (go_to(l, FLOWER_MAIN, p, false, FLOWER_REWRITE))
 			return -ENOMEM;
@@ -217,6 +229,8 @@ void flower_port_free(struct flower_port *fp)
 
 static bool matches(const struct flower_filter *f, const struct flower_pkt *p)
 {
+	if (f->qinq != p->qinq)
+		return false;
 	if (f->group && !p->group)
 		return false;
 	if (f->dscp != FLOWER_ANY && f->dscp != p->dscp)
@@ -257,6 +271,9 @@ int flower_eval(const struct flower_list *l, const struct flower_pkt *pkt,
 static long entries(const struct flower_filter *f)
 {
 	long ip = FLOWER_FAMILIES * FLOWER_ENCAPS;
+
+	if (f->qinq)
+		return 1; /* protocol 802.1ad, no key */
 
 	/* An Ethernet group match needs no IP key unless it rewrites. */
 	if (f->group && f->act == FLOWER_GOTO)

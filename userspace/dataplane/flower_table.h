@@ -19,6 +19,7 @@
  * its answer from one of them (see Documentation/running-on-a-switch.md).
  *
  * Ingress of port in, chain FLOWER_MAIN:
+ *   behind two VLAN tags        -> lossy priority, DSCP kept; BAD_HEADER
  *   group addressed             -> goto FLOWER_GROUP
  *   dscp t, lossless at in      -> priority prio(t), mark lossless
  *   dscp = lossy tag            -> lossy priority (arrived lossy)
@@ -26,6 +27,7 @@
  * chain FLOWER_GROUP: dscp t lossless at in -> lossy; MULTICAST, the lossy
  *   tag -> lossy, anything else -> lossy; NO_CLASSIFY.
  * Egress of port out, chain FLOWER_MAIN:
+ *   behind two VLAN tags        -> lossy priority, DSCP kept
  *   indev p, for each port p    -> goto FLOWER_REWRITE
  *   any IP                      -> lossy tag and priority; UNCLASSIFIED
  * chain FLOWER_REWRITE: group addressed -> lossy; one filter per (in, tag)
@@ -55,9 +57,14 @@
 
 #define FLOWER_ANY (-1) /* a dscp or indev not matched */
 #define FLOWER_NO_REASON (-1)
-/* IPv4 and IPv6, each untagged, behind 802.1Q and behind QinQ. */
+/*
+ * IPv4 and IPv6, each untagged and behind one 802.1Q tag. Behind two tags
+ * (QinQ, 802.1ad) flower finds no IP header that pedit can write: such
+ * packets get one filter per direction that makes them lossy and keeps
+ * their DSCP (a qinq filter), and count as bad headers at ingress.
+ */
 #define FLOWER_FAMILIES 2
-#define FLOWER_ENCAPS 3
+#define FLOWER_ENCAPS 2
 /* eth I/G, and per family IPv4 224/4 and 255.255.255.255, IPv6 ff00::/8 */
 #define FLOWER_GROUP_KEYS 4
 
@@ -79,6 +86,7 @@ struct flower_filter {
 	uint8_t act;
 	uint8_t goto_chain;
 	bool group; /* matches only group-addressed packets */
+	bool qinq; /* matches only packets behind two VLAN tags */
 	int8_t dscp; /* or FLOWER_ANY */
 	int32_t indev; /* port index, or FLOWER_ANY */
 	int8_t new_dscp; /* or -1: kept */
@@ -98,6 +106,7 @@ struct flower_port {
 struct flower_pkt {
 	bool ip; /* IPv4 or IPv6 with a whole header */
 	bool group;
+	bool qinq; /* behind two VLAN tags: only qinq filters see it */
 	int dscp;
 	int indev; /* port index of the switch, or FLOWER_ANY (another) */
 };

@@ -8,12 +8,14 @@
 #include "dataplane/flower_tc.h"
 #include "tagger_skb.h"
 
-/* The protocol part of a filter, per family (0 IPv4, 1 IPv6) and encap. */
-static const char *const protos[FLOWER_ENCAPS][FLOWER_FAMILIES] = {
+/*
+ * A filter's protocol and, after "flower", the keys that reach the IP
+ * header behind VLAN tags, per encapsulation and family (0 IPv4, 1 IPv6).
+ */
+static const char *const protos[FLOWER_ENCAPS] = { NULL, "802.1q" };
+static const char *const encaps[FLOWER_ENCAPS][FLOWER_FAMILIES] = {
 	{ "ip", "ipv6" },
-	{ "802.1q vlan_ethtype ip", "802.1q vlan_ethtype ipv6" },
-	{ "802.1ad vlan_ethtype 802.1q cvlan_ethtype ip",
-	  "802.1ad vlan_ethtype 802.1q cvlan_ethtype ipv6" },
+	{ "vlan_ethtype ip", "vlan_ethtype ipv6" },
 };
 
 /* Group addresses by family: IPv4 has two, IPv6 one, Ethernet one. */
@@ -60,16 +62,28 @@ static void actions(struct out *o, const struct flower_filter *fl, int fam)
 	fprintf(o->f, " pass");
 }
 
-/* One tc filter: proto (NULL: all) and an extra key (NULL: none). */
-static int line(struct out *o, const struct flower_filter *fl,
-		const char *proto, int fam, const char *key)
+static const char *proto_of(const struct flower_filter *fl, int e, int fam)
+{
+	if (e >= 0)
+		return protos[e] ? protos[e] : encaps[e][fam];
+	return fl->qinq ? "802.1ad" : "all";
+}
+
+/*
+ * One tc filter: encapsulation e of family fam (e < 0: any protocol, or
+ * with fl->qinq, 802.1ad).
+ */
+static int line(struct out *o, const struct flower_filter *fl, int e, int fam,
+		const char *key)
 {
 	if (o->pref > FLOWER_TC_MAX_PREF)
 		return -E2BIG;
 	fprintf(o->f,
 		"filter add dev %s %s chain %d pref %d protocol %s flower %s",
-		o->dev, o->dir, o->chain, o->pref++, proto ? proto : "all",
+		o->dev, o->dir, o->chain, o->pref++, proto_of(fl, e, fam),
 		o->hw ? "skip_sw" : "skip_hw");
+	if (e > 0)
+		fprintf(o->f, " %s", encaps[e][fam]);
 	if (fl->indev != FLOWER_ANY)
 		fprintf(o->f, " indev %s", o->ifnames[fl->indev]);
 	if (key)
@@ -87,16 +101,16 @@ static int group_lines(struct out *o, const struct flower_filter *fl)
 	int e, k, fam, err = 0;
 
 	if (fl->act == FLOWER_GOTO && fl->dscp == FLOWER_ANY)
-		err = line(o, fl, NULL, -1, GROUP_ETH);
+		err = line(o, fl, -1, -1, GROUP_ETH);
 	for (e = 0; e < FLOWER_ENCAPS && !err; e++) {
 		for (fam = 0;
 		     fam < FLOWER_FAMILIES && fl->act != FLOWER_GOTO && !err;
 		     fam++)
-			err = line(o, fl, protos[e][fam], fam, GROUP_ETH);
+			err = line(o, fl, e, fam, GROUP_ETH);
 		for (k = 0; k < 2 && !err; k++)
-			err = line(o, fl, protos[e][0], 0, group_ip4[k]);
+			err = line(o, fl, e, 0, group_ip4[k]);
 		if (!err)
-			err = line(o, fl, protos[e][1], 1, GROUP_IP6);
+			err = line(o, fl, e, 1, GROUP_IP6);
 	}
 	return err;
 }
@@ -107,11 +121,13 @@ static int filter_lines(struct out *o, const struct flower_filter *fl)
 
 	if (fl->group)
 		return group_lines(o, fl);
+	if (fl->qinq)
+		return line(o, fl, -1, -1, NULL);
 	if (fl->act == FLOWER_GOTO && fl->dscp == FLOWER_ANY)
-		return line(o, fl, NULL, -1, NULL);
+		return line(o, fl, -1, -1, NULL);
 	for (e = 0; e < FLOWER_ENCAPS && !err; e++)
 		for (fam = 0; fam < FLOWER_FAMILIES && !err; fam++)
-			err = line(o, fl, protos[e][fam], fam, NULL);
+			err = line(o, fl, e, fam, NULL);
 	return err;
 }
 
@@ -151,6 +167,12 @@ int flower_tc_write(FILE *f, const struct flower_port *fp, char *const *ifnames,
 	if (!err && ferror(f))
 		err = -EIO;
 	return err;
+}
+
+bool flower_tc_chain_used(bool egress, int c)
+{
+	return c == FLOWER_MAIN ||
+	       c == (egress ? FLOWER_REWRITE : FLOWER_GROUP);
 }
 
 int flower_tc_chain_entry(FILE *f, const char *ifname, int gen, bool egress,

@@ -22,6 +22,8 @@
  *   flower_tc_write(f, fp, ifnames, port, gen, hw)
  *        the filters of port (ifnames[i]: port i's interface); 0, -E2BIG
  *        when a chain needs more prefs than tc has, or -EIO
+ *   flower_tc_chain_used(egress, c)   whether a direction's lists use
+ *        chain c (ingress: main and group, egress: main and rewrite)
  *   flower_tc_chain_entry(f, ifname, gen, egress, replace)
  *        the chain-0 filter of one direction (replace: over the running one)
  */
@@ -39,6 +41,7 @@
 
 int flower_tc_write(FILE *f, const struct flower_port *fp, char *const *ifnames,
 		    int port, int gen, bool hw);
+bool flower_tc_chain_used(bool egress, int c);
 int flower_tc_chain_entry(FILE *f, const char *ifname, int gen, bool egress,
 			  bool replace);
 

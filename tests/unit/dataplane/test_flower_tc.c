@@ -70,12 +70,12 @@ START_TEST(software_filters_classify_rewrite_and_fix_the_checksum)
 	/* classify at b's ingress: tag 10 (tos 0x28) lossless at 3 */
 	ck_assert_ptr_nonnull(strstr(
 		s,
-		"filter add dev swp2 ingress chain 1 pref 12 protocol ipv6 flower skip_hw ip_tos 0x28/0xfc "
+		"filter add dev swp2 ingress chain 1 pref 10 protocol ipv6 flower skip_hw ip_tos 0x28/0xfc "
 		"action skbedit priority 3 mark 0xc0000003/0xc0000007 pass\n"));
 	/* group-addressed go to the group chain */
 	ck_assert_ptr_nonnull(strstr(
 		s,
-		"filter add dev swp2 ingress chain 1 pref 1 protocol all flower skip_hw "
+		"filter add dev swp2 ingress chain 1 pref 2 protocol all flower skip_hw "
 		"dst_mac 01:00:00:00:00:00/01:00:00:00:00:00 action goto chain 2\n"));
 	/* rewrite at b's egress: from a, 10 -> 20, priority 4, ECN kept */
 	ck_assert_ptr_nonnull(strstr(
@@ -86,6 +86,15 @@ START_TEST(software_filters_classify_rewrite_and_fix_the_checksum)
 	ck_assert_ptr_nonnull(strstr(
 		s,
 		"indev swp2 ip_tos 0x28/0xfc action pedit ex munge ip dsfield set 0x00 retain 0xfc pipe"));
+	/* behind two VLAN tags: lossy, DSCP kept, at both ends */
+	ck_assert_ptr_nonnull(strstr(
+		s,
+		"filter add dev swp2 ingress chain 1 pref 1 protocol 802.1ad "
+		"flower skip_hw action skbedit priority 0 mark "
+		"0x80000000/0xc0000007 pass\n"));
+	ck_assert_ptr_nonnull(strstr(
+		s, "filter add dev swp2 egress chain 1 pref 1 protocol 802.1ad "
+		   "flower skip_hw action skbedit priority 0 pass\n"));
 	ck_assert_int_eq(count(s, "skip_sw"), 0);
 	free(s);
 }
