@@ -11,6 +11,7 @@
 
 #include "cli/cmd.h"
 #include "cli/cmd_dp_args.h"
+#include "cli/cmd_switch.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_switch.h"
 #include "cli/opts.h"
@@ -32,6 +33,7 @@ static int help(int argc, char **argv)
 		"       %1$s switch detach NAME\n"
 		"       (each also takes --bpf-root DIR)\n"
 		"       %1$s [-j] switch pack RULES.json { -o | --output } FILE\n"
+		"       %1$s [-j] switch export NAME RULES [PORT=IFNAME ...] [OPTIONS]\n"
 		"where  MODE := { auto | tcx | tc }\n"
 		"       RULES := { RULES.json | FILE of switch pack }\n"
 		"\n"
@@ -46,6 +48,7 @@ static int help(int argc, char **argv)
 		"--force. show prints rules and counters; detach removes it all.\n"
 		"pack writes the rules and links of RULES.json in compiled form,\n"
 		"which attach and update read (by its magic) without any JSON.\n"
+		"export writes the rules as tc flower filters ('switch export help').\n"
 		"Programs, maps and state are pinned in DIR/NAME (DIR: --bpf-root,\n"
 		"$TAGGER_BPF_ROOT, or %2$s); the programs keep running\n"
 		"after tagger exits.\n",
@@ -327,6 +330,7 @@ int do_switch(int argc, char **argv)
 		{ "show", do_show },
 		{ "detach", do_detach },
 		{ "pack", do_pack },
+		{ "export", do_switch_export }, /* cmd_switch_export.c */
 		{ "help", help },
 		{ 0 },
 	};

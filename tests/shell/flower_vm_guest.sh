@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside the VM of tests/shell/test_flower_vm.sh: one switch at a
+# time, as a bridge in namespace sw whose ports' peers are in the VM's own
+# namespace, sends every case of tests/shell/flower_pkts.py through it
+# twice, once with the eBPF data plane attached (tagger switch attach)
+# and once with the flower filters of `tagger switch export` applied by
+# `tc -batch`, and compares what left: DSCP, ECN, IPv4 checksum, and the
+# prio band (= skb priority) each copy was queued in. $1: the repository,
+# $2: the unpacked Debian kernel (modules loaded from there), then
+# RULES:SWITCH pairs. Prints "SAME name" or "DIFF name" per switch.
+set -u
+cd "$1" || exit 1
+kdir=$2
+shift 2
+echo "kernel $(uname -r)"
+for m in cls_flower act_pedit act_skbedit act_csum act_gact sch_prio \
+	sch_ingress bridge; do
+	modprobe -d "$kdir" "$m" || { echo "modprobe $m failed"; exit 1; }
+done
+mkdir -p /tmp/bpffs && mount -t bpf bpf /tmp/bpffs || exit 1
+export TAGGER_BPF_ROOT=/tmp/bpffs/tagger
+W=$(mktemp -d /tmp/flower-vm.XXXX)
+T="$PWD/build/tagger"
+sw() { ip netns exec sw "$@"; }
+
+# The switch's ports p0.. in netns sw, bridged; their peers h0.. here.
+make_switch() {
+	local n=$1 i mac
+	# No IPv6 of the switch's own (router solicitations, MLD) in the
+	# queues whose packet counts are the measure.
+	ip netns add sw &&
+		sw sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1 &&
+		sw ip link add br0 type bridge mcast_snooping 0 || return 1
+	for ((i = 0; i < n; i++)); do
+		ip link add "h$i" type veth peer name "p$i" netns sw || return 1
+		sysctl -qw "net.ipv6.conf.h$i.disable_ipv6=1"
+		ip link set "h$i" up
+		sw ip link set "p$i" master br0 up
+		mac=$(cat "/sys/class/net/h$i/address")
+		sw bridge fdb add "$mac" dev "p$i" master static
+		sw tc qdisc add dev "p$i" root handle 1: prio bands 8 \
+			priomap 0 1 2 3 4 5 6 7 0 0 0 0 0 0 0 0 || return 1
+	done
+	sw ip link set br0 up
+}
+
+drop_switch() {
+	local i
+	for ((i = 0; i < $1; i++)); do ip link del "h$i" 2>/dev/null; done
+	ip netns del sw
+}
+
+one() {
+	local rules=$1 name=$2 ports n i maps=() spec
+	ports=$("$T" -j switch export "$name" "$rules" | jq -r '.ports[].port') ||
+		return 1
+	mapfile -t ports <<<"$ports"
+	n=${#ports[@]}
+	make_switch "$n" || { echo "DIFF $name: no switch"; return 1; }
+	spec=$W/$name.spec.json
+	{
+		echo '{"ports": {'
+		for ((i = 0; i < n; i++)); do
+			maps+=("${ports[i]}=p$i")
+			printf '%s"%s": ["h%d", "%s", "sw", "p%d"]\n' \
+				"$([ "$i" -gt 0 ] && echo ,)" "${ports[i]}" "$i" \
+				"$(cat "/sys/class/net/h$i/address")" "$i"
+		done
+		echo '}, "tags":'
+		jq -c '[.tags[].tag]' "$rules"
+		echo ', "lossy_tag":'
+		jq '.lossy.tag' "$rules"
+		echo ', "lossy_prio":'
+		jq '.lossy.priority' "$rules"
+		echo '}'
+	} >"$spec"
+	sw "$T" switch attach "$name" "$rules" "${maps[@]}" >/dev/null ||
+		{ echo "DIFF $name: attach failed"; drop_switch "$n"; return 1; }
+	echo "$name bpf: $(python3 tests/shell/flower_pkts.py run "$spec" \
+		"$W/$name.bpf.json")"
+	sw "$T" switch detach "$name" >/dev/null
+	"$T" switch export "$name" "$rules" "${maps[@]}" -o "$W/$name.tc" &&
+		sw tc -b "$W/$name.tc" ||
+		{ echo "DIFF $name: the batch failed"; drop_switch "$n"; return 1; }
+	echo "$name: $(grep -c '^filter' "$W/$name.tc") flower filters"
+	echo "$name flower: $(python3 tests/shell/flower_pkts.py run "$spec" \
+		"$W/$name.flower.json")"
+	if python3 tests/shell/flower_pkts.py diff "$spec" "$W/$name.bpf.json" \
+		"$W/$name.flower.json"; then
+		echo "SAME $name"
+	else
+		echo "DIFF $name"
+	fi
+	[ "$name" = S ] && [ -n "${UPDATE_RULES:-}" ] &&
+		update_under_flow "$rules" "$spec" "${maps[@]}"
+	drop_switch "$n"
+}
+
+# A steady flow a -> b with tag 10 while the table is swapped for one that
+# rewrites it differently (--generation 1 --update): every packet leaves
+# with the old table's tag or the new one's.
+update_under_flow() {
+	local rules=$1 spec=$2
+	shift 2
+	"$T" switch export S "$UPDATE_RULES" "$@" --generation 1 --update \
+		-o "$W/update.tc" || return 1
+	(sleep 1 && sw tc -b "$W/update.tc" && echo "update applied") &
+	echo "flow $(python3 tests/shell/flower_pkts.py flow "$spec" a b 10 2)"
+	wait
+	sw tc filter show dev p1 egress >"$W/after"
+	echo "chains left $(grep -c 'chain [123] ' "$W/after")"
+	echo "chains new $(grep -c 'chain [456] ' "$W/after")"
+}
+
+for arg in "$@"; do
+	one "${arg%%:*}" "${arg##*:}"
+done
+rm -rf "$W"

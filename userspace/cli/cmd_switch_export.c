@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tagger switch export: a switch's rules as tc flower filters, printed as
+ * a `tc -batch` file for an operator to review and apply, or for a
+ * switch ASIC's driver to offload (--offload). Nothing is installed.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+#include "cli/cmd_dp_args.h"
+#include "cli/cmd_switch.h"
+#include "cli/opts.h"
+#include "dataplane/flower_tc.h"
+#include "lib/log.h"
+#include "lib/outfile.h"
+#include "model/rules_bin.h"
+
+struct export
+{
+	const char *name;
+	const char *rules_file;
+	const char *out;
+	int gen;
+	bool offload, update;
+	struct rules *r;
+	int sw;
+	char **ifnames; /* by port index */
+	struct flower_port *fp;
+};
+
+static int help(int argc, char **argv);
+
+/* PORT=IFNAME maps; a port not mapped runs on the interface of its name. */
+static int map_ports(struct export *x, char **maps, int n)
+{
+	const struct rules_switch *s = &x->r->sw[x->sw];
+	int i, j, p;
+
+	x->ifnames = calloc(s->nports ? s->nports : 1, sizeof(*x->ifnames));
+	if (!x->ifnames)
+		return -ENOMEM;
+	for (i = 0; i < s->nports; i++)
+		x->ifnames[i] = s->ports[i];
+	for (i = 0; i < n; i++) {
+		char *eq = strchr(maps[i], '=');
+
+		if (!eq)
+			return usage_err(help, "What is \"%s\"? (PORT=IFNAME)",
+					 maps[i]);
+		*eq = 0;
+		p = rules_find_port(x->r, x->sw, maps[i]);
+		if (p < 0)
+			return usage_err(help, "switch %s has no port \"%s\"",
+					 x->name, maps[i]);
+		x->ifnames[p] = eq + 1;
+	}
+	for (i = 0; i < s->nports; i++) {
+		if (!dp_valid_ifname(x->ifnames[i]))
+			return usage_err(
+				help,
+				"port \"%s\" needs PORT=IFNAME: \"%s\" "
+				"is not a valid interface name",
+				s->ports[i], x->ifnames[i]);
+		for (j = 0; j < i; j++)
+			if (!strcmp(x->ifnames[i], x->ifnames[j]))
+				return usage_err(help,
+						 "ports \"%s\" and \"%s\" are "
+						 "both on %s",
+						 s->ports[j], s->ports[i],
+						 x->ifnames[i]);
+	}
+	return 0;
+}
+
+static int load(struct export *x)
+{
+	x->r = rules_bin_is(x->rules_file) ?
+		       rules_bin_load(x->rules_file, NULL) :
+		       rules_load(x->rules_file, NULL);
+	if (!x->r)
+		return EXIT_USAGE;
+	x->sw = rules_find_switch(x->r, x->name);
+	if (x->sw < 0) {
+		p_err("%s: no switch \"%s\"", x->rules_file, x->name);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/*
+ * The batch in three passes over the ports: every port's clsact and the
+ * generation's chains; then the chain-0 filters that make them live (with
+ * --update, replacing the running ones); then, with --update, the other
+ * generation's chains go. No port switches before every table is whole.
+ * Between the first and the last switch a packet may meet one generation
+ * at ingress and the other at egress: that packet's answer is still one
+ * table's (flower_table.h), as egress needs nothing from ingress but the
+ * DSCP.
+ */
+static int batch_lines(struct export *x, FILE *f)
+{
+	int n = x->r->sw[x->sw].nports, p, d, c, err = 0;
+
+	for (p = 0; p < n && !err; p++) {
+		if (!x->update)
+			fprintf(f, "qdisc replace dev %s clsact\n",
+				x->ifnames[p]);
+		err = flower_tc_write(f, &x->fp[p], x->ifnames, p, x->gen,
+				      x->offload);
+	}
+	for (p = 0; p < n && !err; p++)
+		for (d = 0; d < 2 && !err; d++)
+			err = flower_tc_chain_entry(f, x->ifnames[p], x->gen, d,
+						    x->update);
+	for (p = 0; p < n && !err && x->update; p++)
+		for (d = 0; d < 2; d++)
+			for (c = 0; c < FLOWER_CHAINS; c++)
+				if (flower_tc_chain_used(d, c))
+					fprintf(f,
+						"chain del dev %s %s chain %d\n",
+						x->ifnames[p],
+						d ? "egress" : "ingress",
+						FLOWER_TC_CHAIN(!x->gen, c));
+	return err;
+}
+
+static json_t *port_json(const struct export *x, int p)
+{
+	return json_pack(
+		"{s:s, s:s, s:I, s:I}", "port", x->r->sw[x->sw].ports[p],
+		"ifname", x->ifnames[p], "ingress_filters",
+		(json_int_t)flower_list_entries(&x->fp[p].in), "egress_filters",
+		(json_int_t)flower_list_entries(&x->fp[p].out));
+}
+
+static int write_all(struct export *x)
+{
+	int n = x->r->sw[x->sw].nports, p, err = 0;
+	json_t *ports = json_array();
+	struct outfile of;
+	bool batch = !json_output || x->out;
+
+	x->fp = calloc(n ? n : 1, sizeof(*x->fp));
+	if (!x->fp || !ports)
+		return EXIT_RUNTIME;
+	for (p = 0; p < n && !err; p++) {
+		err = flower_port_build(x->r, x->sw, p, &x->fp[p]);
+		if (!err)
+			json_array_append_new(ports, port_json(x, p));
+	}
+	if (batch && !err && outfile_open(&of, x->out) == 0) {
+		err = batch_lines(x, of.f);
+		if (err == -E2BIG)
+			p_err("switch %s: a chain needs more than %d tc filters",
+			      x->name, FLOWER_TC_MAX_PREF);
+		if (outfile_close(&of, !err) && !err)
+			err = -EIO;
+	} else if (batch && !err) {
+		err = -EIO;
+	}
+	if (!err && json_output)
+		json_emit(json_pack("{s:s, s:s, s:b, s:i, s:o}", "switch",
+				    x->name, "datapath", "flower", "offload",
+				    x->offload, "generation", x->gen, "ports",
+				    json_incref(ports)));
+	json_decref(ports);
+	if (err == -E2BIG)
+		return EXIT_USAGE;
+	return err ? EXIT_RUNTIME : EXIT_OK;
+}
+
+static void export_free(struct export *x)
+{
+	int p;
+
+	for (p = 0; x->fp && p < x->r->sw[x->sw].nports; p++)
+		flower_port_free(&x->fp[p]);
+	free(x->fp);
+	free(x->ifnames);
+	rules_free(x->r);
+}
+
+/* One command per process: the table's targets are this one's options. */
+static struct export x;
+static int datapath;
+static const struct opt_enum datapaths[] = { { "flower", 0 }, { NULL } };
+static const struct opt opts[] = {
+	OPT_ENUM("--datapath", &datapath, datapaths,
+		 "the data path to write (flower)"),
+	OPT_FLAG("--offload", &x.offload,
+		 "skip_sw filters for a switch ASIC's driver"),
+	OPT_INT("--generation", &x.gen, 0, 1, "G",
+		"the chains of table generation G (0)"),
+	OPT_FLAG("--update", &x.update,
+		 "replace generation 1-G's entry filters, then its chains"),
+	OPT_STR("--output", &x.out, "FILE", "the batch file (stdout)"),
+	OPT_STR("-o", &x.out, "FILE", "the same"),
+	{ 0 },
+};
+
+int do_switch_export(int argc, char **argv)
+{
+	char **pos = calloc(argc + 1, sizeof(*pos));
+	int got, ret;
+
+	if (argc >= 1 && is_help(argv[0]))
+		ret = help(0, NULL);
+	else if (!pos || opts_parse(opts, argc, argv, pos, argc, &got))
+		ret = pos ? usage_help(help) : EXIT_RUNTIME;
+	else if (got < 2)
+		ret = usage_err(help, "export takes NAME and RULES");
+	else {
+		x.name = pos[0];
+		x.rules_file = pos[1];
+		ret = load(&x);
+		if (!ret)
+			ret = map_ports(&x, pos + 2, got - 2);
+		if (ret == -ENOMEM)
+			ret = EXIT_RUNTIME;
+		if (!ret)
+			ret = write_all(&x);
+		export_free(&x);
+	}
+	free(pos);
+	return ret;
+}
+
+static int help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (json_output)
+		return 0;
+	fprintf(stderr,
+		"Usage: %s [-j] switch export NAME RULES [PORT=IFNAME ...] [OPTIONS]\n"
+		"\n"
+		"Writes switch NAME's rules as tc flower filters, one tc command a\n"
+		"line, for `tc -batch`: the rules' classify at each port's ingress\n"
+		"(DSCP -> skbedit priority), their rewrite at each out-port's egress\n"
+		"(indev and DSCP -> pedit of the DSCP bits, ECN kept), lossy\n"
+		"demotions as the eBPF data plane makes them. Nothing is installed.\n"
+		"Without --offload the filters are software ones (skip_hw); with it\n"
+		"they are skip_sw, without the actions switch drivers refuse (csum,\n"
+		"the skb mark). Under -j, prints the filters per port instead (the\n"
+		"batch then goes only to -o FILE).\n"
+		"OPTIONS:\n",
+		bin_name);
+	opts_usage(stderr, opts);
+	return 0;
+}
