@@ -22,6 +22,7 @@
 #include "dataplane/dp_switch.h"
 #include "dataplane/dp_switch_int.h"
 #include "dataplane/dp_table.h"
+#include "lib/link_switch.h"
 #include "lib/log.h"
 #include "tagger_port.skel.h"
 #include "lib/util.h"
@@ -29,6 +30,23 @@
 #define SYSCTL_PRIO "/proc/sys/net/ipv4/ip_forward_update_priority"
 
 /* The switch's ports and the interfaces they run on (PORT=IFNAME maps). */
+/*
+ * A port of a switch ASIC (a switchdev device) hands these programs only
+ * what the CPU forwards: the ASIC's own traffic never meets them. Said,
+ * not refused: the CPU's traffic is still tagged, and a lab may want it.
+ */
+static void warn_asic_port(const struct dp_port *p)
+{
+	char id[2 * LINK_SWITCH_ID_MAX + 1];
+
+	if (link_switch_id(p->ifindex, id, sizeof(id)) == 1)
+		pr_warn("port %s: %s is a port of a switch ASIC (switch id %s): "
+			"packets the ASIC forwards never reach the eBPF data "
+			"plane; write the rules for the ASIC with 'tagger switch "
+			"export --offload' (tc flower, tagger-switch(8))\n",
+			p->name, p->ifname, id);
+}
+
 static struct dp_port *resolve_ports(const struct rules *r, int sw,
 				     const struct dp_opts *o)
 {
@@ -76,6 +94,7 @@ static struct dp_port *resolve_ports(const struct rules *r, int sw,
 			      TAGGER_MAX_IFINDEX - 1);
 			goto err;
 		}
+		warn_asic_port(&ports[i]);
 		for (j = 0; j < i; j++)
 			if (ports[j].ifindex == ports[i].ifindex) {
 				p_err("ports %s and %s both map to %s",
