@@ -33,49 +33,6 @@ struct compile_cli {
 /* --exact: the SAT search's whole time limit unless --exact-seconds says */
 #define EXACT_SAT_SECONDS 60
 
-static int help(int argc, char **argv)
-{
-	fprintf(stderr,
-		"Usage: %s [-j] compile TOPO ELP [ { -o | --output } RULES.json ] [ OPTIONS ]\n"
-		"OPTIONS := { --algorithm { best | order | greedy | brute | clos } |\n"
-		"             --classes N | --priorities LIST | --dscp LIST |\n"
-		"             --lossy-priority P | --lossy-dscp D | --strict | --compress |\n"
-		"             --table FILE | --dot FILE | --no-verify | --no-bound |\n"
-		"             --exact | --exact-seconds S | --exact-core FILE |\n"
-		"             --no-two-orders | --threads T }\n"
-		"\n"
-		"Compiles the expected lossless paths into per-switch rules: classify\n"
-		"(in-port, tag) -> priority and rewrite (tag, in-port, out-port) -> tag.\n"
-		"  --algorithm   best (default): order and greedy, the fewer priorities\n"
-		"                order: tag +1 on backward edges of a searched order\n"
-		"                greedy: the paper's merging; brute: tag = hop index\n"
-		"                clos: +1 per down-up bounce (needs layer=)\n"
-		"  --classes N   N lossless classes, class c starting at tag c (M+N)\n"
-		"  --priorities  lossless priorities available, in order (default 1-7)\n"
-		"  --dscp        DSCP codepoint of tag 0, 1, ... (default 1,2,3,...)\n"
-		"  --lossy-priority, --lossy-dscp   the lossy class (default 0, 0)\n"
-		"  --strict      exit 1 if any path cannot stay lossless\n"
-		"  --compress    wildcard rules where they change no packet's treatment\n"
-		"  --table FILE  per-switch tables like the paper's ('-' = stdout)\n"
-		"  --dot FILE    Graphviz picture of the tagged graph\n"
-		"  --no-verify   skip the independent verifier (run by default)\n"
-		"  --no-bound    skip the lower bound / exact minimum\n"
-		"  --exact       the exact minimum by SAT (CaDiCaL): proves the count\n"
-		"                optimal or finds fewer priorities (one class only)\n"
-		"  --exact-seconds S   time limit of the exact minimum: GLPK's per\n"
-		"                count (default 3), or with --exact the SAT search's\n"
-		"                total (default 60); when it runs out: not proved\n"
-		"  --exact-core FILE   with --exact: write the paths that alone need\n"
-		"                the optimum (the proof's core, an ELP) to FILE\n"
-		"  --no-two-orders     with --exact: at 2 priorities the solver only,\n"
-		"                without the two-order search first\n"
-		"  --threads T   T threads (default: one per CPU); same output\n"
-		"Without -o the rules go to stdout (unless -j, which prints a summary).\n"
-		"Every option is --name V or --name=V, spelled in full.\n",
-		bin_name);
-	return 0;
-}
-
 /* "a,b,c-d" of distinct values in [0, hi] into out[]; its length or -1. */
 static int parse_distinct(const char *s, int hi, int *out)
 {
@@ -155,81 +112,117 @@ static int dscp_opt(const struct opt *opt, const char *val)
 	return 0;
 }
 
+/* --algorithm's values, for the usage (compile_find_algo() looks up). */
+static const struct opt_enum algo_names[] = {
+	{ "best", 0 },	{ "order", 1 }, { "greedy", 2 },
+	{ "brute", 3 }, { "clos", 4 },	{ NULL, 0 },
+};
+
+/*
+ * The options write here (one compile per process; parse_args resets it
+ * first), and the help prints the same table.
+ */
+static struct {
+	struct compile_opts o;
+	struct compile_cli c;
+	bool no_verify, no_bound, no_two;
+	int seconds;
+} arg;
+
+static const struct opt compile_opts_table[] = {
+	OPT_STR("-o", &arg.c.out, "RULES.json",
+		"write the rules to RULES.json, whole or not at all"),
+	OPT_STR("--output", &arg.c.out, "RULES.json", "the same as -o"),
+	OPT_FUNC("--algorithm", algo_opt, &arg.o.algo, NULL,
+		 "the tagging algorithm (default best, see above)",
+		 .names = algo_names),
+	OPT_INT("--classes", &arg.o.nclasses, 1, 8, "N",
+		"N lossless classes, class c starting at tag c (M+N)"),
+	OPT_FUNC("--priorities", prios_opt, &arg.o, "LIST",
+		 "lossless priorities available, in order (default 1-7)"),
+	OPT_FUNC("--dscp", dscp_opt, &arg.o, "LIST",
+		 "DSCP codepoint of tag 0, 1, ... (default 1,2,3,...)"),
+	OPT_INT("--lossy-priority", &arg.o.lossy_prio, 0, 7, "P",
+		"the lossy priority (default 0)"),
+	OPT_INT("--lossy-dscp", &arg.o.lossy_dscp, 0, 63, "D",
+		"the lossy tag's DSCP codepoint (default 0)"),
+	OPT_FLAG("--strict", &arg.o.strict,
+		 "exit 1 if any path cannot stay lossless"),
+	OPT_FLAG("--compress", &arg.o.compress,
+		 "wildcard rules where they change no packet's treatment"),
+	OPT_STR("--table", &arg.c.table, "FILE",
+		"per-switch tables like the paper's ('-' = stdout)"),
+	OPT_STR("--dot", &arg.c.dot, "FILE",
+		"Graphviz picture of the tagged graph"),
+	OPT_FLAG("--no-verify", &arg.no_verify,
+		 "skip the independent verifier (run by default)"),
+	OPT_FLAG("--no-bound", &arg.no_bound,
+		 "skip the lower bound / exact minimum"),
+	OPT_FLAG("--exact", &arg.c.exact,
+		 "the exact minimum by SAT (one class only)"),
+	OPT_INT("--exact-seconds", &arg.seconds, 0, 3600, "S",
+		"time limit of the exact minimum (default 3, --exact: 60)"),
+	OPT_STR("--exact-core", &arg.c.core, "FILE",
+		"with --exact: the proof's core (an ELP) to FILE"),
+	OPT_FLAG("--no-two-orders", &arg.no_two,
+		 "with --exact: at 2 priorities the solver only"),
+	OPT_INT("--threads", &arg.o.threads, 1, COMPILE_THREADS_MAX, "T",
+		"T threads (default: one per CPU); same output"),
+	{ 0 }
+};
+
+static int help(int argc, char **argv)
+{
+	fprintf(stderr,
+		"Usage: %s [-j] compile TOPO ELP [OPTIONS]\n"
+		"\n"
+		"Compiles the expected lossless paths into per-switch rules: classify\n"
+		"(in-port, tag) -> priority and rewrite (tag, in-port, out-port) -> tag.\n"
+		"Algorithms: best (default): order and greedy, the fewer priorities;\n"
+		"order: tag +1 on backward edges of a searched order; greedy: the\n"
+		"paper's merging; brute: tag = hop index; clos: +1 per down-up bounce\n"
+		"(needs layer=). --exact-seconds limits GLPK's search per count\n"
+		"(default 3), or with --exact the SAT search's total (default 60);\n"
+		"when it runs out: not proved. --exact proves the count optimal or\n"
+		"finds fewer priorities (CaDiCaL).\n"
+		"Without -o the rules go to stdout (unless -j, which prints a summary).\n"
+		"Every option is --name V or --name=V, spelled in full.\n"
+		"\n"
+		"OPTIONS:\n",
+		bin_name);
+	opts_usage(stderr, compile_opts_table);
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct compile_opts *o,
 		      struct compile_cli *c)
 {
-	bool no_verify = false, no_bound = false, no_two = false;
-	int seconds = -1, got, rc;
+	int got, rc;
 	char *pos[2];
-	const struct opt opts[] = {
-		{ .name = "--algorithm",
-		  .type = OPT_FUNC,
-		  .out = &o->algo,
-		  .func = algo_opt },
-		{ .name = "--classes",
-		  .type = OPT_INT,
-		  .min = 1,
-		  .max = 8,
-		  .out = &o->nclasses },
-		{ .name = "--priorities",
-		  .type = OPT_FUNC,
-		  .out = o,
-		  .func = prios_opt },
-		{ .name = "--dscp",
-		  .type = OPT_FUNC,
-		  .out = o,
-		  .func = dscp_opt },
-		{ .name = "--lossy-priority",
-		  .type = OPT_INT,
-		  .min = 0,
-		  .max = 7,
-		  .out = &o->lossy_prio },
-		{ .name = "--lossy-dscp",
-		  .type = OPT_INT,
-		  .min = 0,
-		  .max = 63,
-		  .out = &o->lossy_dscp },
-		{ .name = "--strict", .type = OPT_FLAG, .out = &o->strict },
-		{ .name = "--compress", .type = OPT_FLAG, .out = &o->compress },
-		{ .name = "--table", .type = OPT_STR, .out = &c->table },
-		{ .name = "--dot", .type = OPT_STR, .out = &c->dot },
-		{ .name = "--no-verify", .type = OPT_FLAG, .out = &no_verify },
-		{ .name = "--no-bound", .type = OPT_FLAG, .out = &no_bound },
-		{ .name = "--exact", .type = OPT_FLAG, .out = &c->exact },
-		{ .name = "--exact-seconds",
-		  .type = OPT_INT,
-		  .min = 0,
-		  .max = 3600,
-		  .out = &seconds },
-		{ .name = "--exact-core", .type = OPT_STR, .out = &c->core },
-		{ .name = "--no-two-orders", .type = OPT_FLAG, .out = &no_two },
-		{ .name = "--threads",
-		  .type = OPT_INT,
-		  .min = 1,
-		  .max = COMPILE_THREADS_MAX,
-		  .out = &o->threads },
-		{ .name = "-o", .type = OPT_STR, .out = &c->out },
-		{ .name = "--output", .type = OPT_STR, .out = &c->out },
-		{ 0 }
-	};
 
-	rc = opts_parse(opts, argc, argv, pos, 2, &got);
+	arg.o = *o;
+	arg.c = *c;
+	arg.no_verify = arg.no_bound = arg.no_two = false;
+	arg.seconds = -1;
+	rc = opts_parse(compile_opts_table, argc, argv, pos, 2, &got);
+	*o = arg.o;
+	*c = arg.c;
 	if (rc)
 		return usage_help(help);
 	if (got != 2)
 		return usage_err(help, "compile takes TOPO and ELP");
 	c->topo = pos[0];
 	c->elp = pos[1];
-	c->verify = !no_verify;
-	c->bound = !no_bound;
-	if (seconds >= 0)
-		c->bopts.seconds = seconds;
-	c->exact_seconds = seconds >= 0 ? seconds : EXACT_SAT_SECONDS;
+	c->verify = !arg.no_verify;
+	c->bound = !arg.no_bound;
+	if (arg.seconds >= 0)
+		c->bopts.seconds = arg.seconds;
+	c->exact_seconds = arg.seconds >= 0 ? arg.seconds : EXACT_SAT_SECONDS;
 	if (c->exact) {
 		if (o->nclasses != 1)
 			return usage_err(NULL,
 					 "--exact handles one class only");
-		if (no_bound)
+		if (arg.no_bound)
 			return usage_err(
 				NULL,
 				"--exact needs the lower bound (drop --no-bound)");
@@ -241,9 +234,9 @@ static int parse_args(int argc, char **argv, struct compile_opts *o,
 	}
 	if (c->core && !c->exact)
 		return usage_err(NULL, "--exact-core needs --exact");
-	if (no_two && !c->exact)
+	if (arg.no_two && !c->exact)
 		return usage_err(NULL, "--no-two-orders needs --exact");
-	o->two_orders = !no_two;
+	o->two_orders = !arg.no_two;
 	return check_opts(o) ? EXIT_USAGE : 0;
 }
 

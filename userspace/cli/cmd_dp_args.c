@@ -3,6 +3,7 @@
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <bpf/libbpf.h>
@@ -46,42 +47,80 @@ static const struct opt_enum modes[] = {
 	{ NULL },
 };
 
-/* Every option of switch and host; each verb takes those it names. */
-static const struct opt all_opts[] = {
-	{ "--bpf-root", OPT_FUNC, .func = set_root },
-	{ "--mode", OPT_ENUM, .out = &mode, .names = modes },
-	{ "--topo", OPT_STR, .out = &o.topo_file },
-	{ "--force", OPT_FLAG, .out = &o.force },
-	{ "--class-dscp", OPT_STR, .out = &o.class_dscp },
-	{ "--udp-dport", OPT_STR, .out = &o.udp_dport },
-	{ "--class", OPT_INT, .min = 0, .max = 1 << 30, .out = &o.class_id },
+/*
+ * Every option of switch and host, one line each: the verbs that take it
+ * ("host attach", or "switch *" for every verb of switch, separated by
+ * ", ") and the option (opts.h's macros, writing o or mode). A new option
+ * is one line here, and a field of struct dp_opts for its value; the
+ * verbs' usage lines and the helps' OPTIONS print it from here.
+ */
+static const struct dp_opt {
+	const char *verbs;
+	struct opt opt;
+} all_opts[] = {
+	{ "switch *, host *",
+	  OPT_FUNC("--bpf-root", set_root, NULL, "DIR",
+		   "the BPF file system directory of the pins") },
+	{ "switch attach, host attach",
+	  OPT_ENUM("--mode", &mode, modes,
+		   "tcx if the kernel has it, else tc (default auto)") },
+	{ "switch update",
+	  OPT_STR("--topo", &o.topo_file, "FILE",
+		  "the union check's links (for rules without)") },
+	{ "switch update",
+	  OPT_FLAG("--force", &o.force, "update even if the union is cyclic") },
+	{ "host attach",
+	  OPT_STR("--class-dscp", &o.class_dscp, "LIST",
+		  "selector: these DSCP codepoints (26,34-35)") },
+	{ "host attach",
+	  OPT_STR("--udp-dport", &o.udp_dport, "PORT[-PORT]",
+		  "selector: UDP packets to this port or range") },
+	{ "host attach", OPT_INT("--class", &o.class_id, 0, 1 << 30, "N",
+				 "the host's tag for lossless class N") },
 	{ NULL },
 };
 
-/* The word w is one of the space-separated words of list. */
-static bool listed(const char *list, const char *w)
+/* The entry "obj verb" or "obj *" of the list verbs names which. */
+static bool takes(const char *verbs, const char *which)
 {
-	size_t n = strlen(w);
-	const char *p = list;
+	const char *sp = strchr(which, ' '), *p = verbs, *end;
+	size_t objlen = sp ? (size_t)(sp - which) : strlen(which);
+	size_t n;
 
-	while ((p = strstr(p, w))) {
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+	for (; *p; p = *end ? end + 2 : end) {
+		end = strstr(p, ", ") ?: p + strlen(p);
+		n = end - p;
+		if (n == strlen(which) && !strncmp(p, which, n))
 			return true;
-		p += n;
+		/* "obj *" takes every verb; "obj" asks for any verb of obj */
+		if (n > objlen && !strncmp(p, which, objlen) &&
+		    p[objlen] == ' ' &&
+		    (!sp || (n == objlen + 2 && p[objlen + 1] == '*')))
+			return true;
 	}
 	return false;
 }
 
-/* The options of all_opts that allowed names, in *opts (malloc'ed). */
-static struct opt *verb_opts(const char *allowed)
+struct opt *dp_cli_opts(const char *which)
 {
 	struct opt *opts = xcalloc(ARRAY_SIZE(all_opts), sizeof(*opts));
 	size_t i, n = 0;
 
-	for (i = 0; all_opts[i].name; i++)
-		if (listed(allowed, all_opts[i].name))
-			opts[n++] = all_opts[i];
+	for (i = 0; all_opts[i].verbs; i++)
+		if (takes(all_opts[i].verbs, which))
+			opts[n++] = all_opts[i].opt;
 	return opts; /* ends with a zeroed entry */
+}
+
+void dp_cli_usage_line(FILE *f, const char *lead, const struct dp_verb *v)
+{
+	struct opt *opts = dp_cli_opts(v->name);
+
+	fprintf(f, "%s%s %s%s %s%s", lead, bin_name, v->json ? "[-j] " : "",
+		v->name, v->words, v->maps ? " [PORT=IFNAME ...]" : "");
+	opts_synopsis(f, opts);
+	fprintf(f, "\n");
+	free(opts);
 }
 
 static bool is_map(const char *a)
@@ -92,8 +131,7 @@ static bool is_map(const char *a)
 }
 
 /* NAME, IFNAME and the maps' IFNAMEs become bpffs path components. */
-static int check_names(char **pos, int npos, const char *words,
-		       int (*help)(int, char **))
+static int check_names(char **pos, const char *words, int (*help)(int, char **))
 {
 	int i;
 
@@ -118,16 +156,16 @@ static int check_names(char **pos, int npos, const char *words,
  * The positional words: the first npos are words, the rest PORT=IFNAME
  * maps where the verb takes them.
  */
-static int split_words(char **pos, int got, int npos, const char *words,
-		       const char *allowed, int (*help)(int, char **))
+static int split_words(char **pos, int got, int npos, const struct dp_verb *v)
 {
+	const char *words = v->words;
 	int i;
 
 	if (got < npos)
-		return usage_err(help, "expected %s", words);
+		return usage_err(v->help, "expected %s", words);
 	for (i = npos; i < got; i++) {
-		if (!listed(allowed, "PORT=IFNAME") || !is_map(pos[i]))
-			return usage_err(help, "What is \"%s\"?", pos[i]);
+		if (!v->maps || !is_map(pos[i]))
+			return usage_err(v->help, "What is \"%s\"?", pos[i]);
 		o.maps[o.nmaps++] = pos[i];
 	}
 	o.name = pos[0];
@@ -137,19 +175,18 @@ static int split_words(char **pos, int got, int npos, const char *words,
 	} else {
 		o.rules_file = pos[1];
 	}
-	return check_names(pos, npos, words, help);
+	return check_names(pos, words, v->help);
 }
 
-int dp_cli_run(int argc, char **argv, const char *words, const char *allowed,
-	       const struct dp_verb *v)
+int dp_cli_run(int argc, char **argv, const struct dp_verb *v)
 {
 	struct dp_report rep = { 0 };
 	int npos = 1, got = 0, ret = EXIT_USAGE;
 	char **pos = xcalloc(argc + 1, sizeof(char *));
-	struct opt *opts = verb_opts(allowed);
+	struct opt *opts = dp_cli_opts(v->name);
 	const char *w;
 
-	for (w = words; (w = strchr(w, ' ')); w++)
+	for (w = v->words; (w = strchr(w, ' ')); w++)
 		npos++;
 	memset(&o, 0, sizeof(o));
 	o.class_id = -1;
@@ -164,7 +201,7 @@ int dp_cli_run(int argc, char **argv, const char *words, const char *allowed,
 			v->help(0, NULL);
 		goto out;
 	}
-	if (split_words(pos, got, npos, words, allowed, v->help))
+	if (split_words(pos, got, npos, v))
 		goto out;
 	o.mode = mode;
 	log_libbpf();

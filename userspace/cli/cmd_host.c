@@ -1,43 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tagger host { attach | detach }: the command line. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/cmd.h"
 #include "cli/cmd_dp_args.h"
+#include "cli/opts.h"
 #include "dataplane/dp_host.h"
 #include "dataplane/dp_pin.h"
 #include "lib/json_get.h"
 #include "lib/log.h"
-
-static int help(int argc, char **argv)
-{
-	if (json_output) {
-		json_emit(json_null());
-		return 0;
-	}
-	fprintf(stderr,
-		"Usage: %1$s host attach NAME IFNAME RULES.json [SELECTOR] [--class N]\n"
-		"                        [--mode MODE]\n"
-		"       %1$s host detach NAME IFNAME\n"
-		"       (each also takes --bpf-root DIR)\n"
-		"where  SELECTOR := [--class-dscp DSCP[,DSCP|-DSCP...]] [--udp-dport PORT[-PORT]]\n"
-		"       MODE := { auto | tcx | tc }\n"
-		"\n"
-		"Host NAME's packets of the lossless class leave IFNAME with the host's\n"
-		"initial tag from the rules (with --class N: its tag for class N) and\n"
-		"the priority the first switch classifies that tag into; ECN is kept.\n"
-		"The class is what the application sent with one of the DSCP\n"
-		"codepoints, or to the UDP ports (RoCEv2: 4791); every IP packet when\n"
-		"no selector is given. Other packets leave as they were sent.\n"
-		"Where an RDMA device sits on IFNAME (RoCE bypasses tc), attach also\n"
-		"sets the RDMA CM's default RoCE ToS (configfs, tag << 2) and, where\n"
-		"the NIC has DCB, trust DSCP and PFC on the lossless priorities;\n"
-		"detach puts the ToS back and leaves DCB as set.\n"
-		"Pins live in DIR/NAME/IFNAME (DIR: --bpf-root, $TAGGER_BPF_ROOT, or\n"
-		"%2$s).\n",
-		bin_name, DP_DEFAULT_ROOT);
-	return 0;
-}
+#include "lib/util.h"
 
 /* The RDMA device's record, as the host's state keeps it (dp_rdma.h). */
 static void print_rdma(const char *name, const json_t *rec)
@@ -70,20 +43,64 @@ static void print_detach(const struct dp_opts *o, const struct dp_report *rep)
 	printf("host %s: detached from %s\n", o->name, o->ifname);
 }
 
+static int help(int argc, char **argv);
+
+static const struct dp_verb verbs[] = {
+	{ .name = "host attach",
+	  .words = "NAME IFNAME RULES.json",
+	  .run = dp_host_attach,
+	  .print = print_attach,
+	  .help = help },
+	{ .name = "host detach",
+	  .words = "NAME IFNAME",
+	  .run = dp_host_detach,
+	  .print = print_detach,
+	  .help = help },
+};
+
+static int help(int argc, char **argv)
+{
+	struct opt *opts;
+	size_t i;
+
+	if (json_output) {
+		json_emit(json_null());
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(verbs); i++)
+		dp_cli_usage_line(stderr, i ? "       " : "Usage: ", &verbs[i]);
+	fprintf(stderr,
+		"\n"
+		"Host NAME's packets of the lossless class leave IFNAME with the host's\n"
+		"initial tag from the rules (with --class N: its tag for class N) and\n"
+		"the priority the first switch classifies that tag into; ECN is kept.\n"
+		"The class is what the application sent with one of the DSCP\n"
+		"codepoints (--class-dscp), or to the UDP ports (--udp-dport; RoCEv2:\n"
+		"4791); every IP packet when no selector is given. Other packets leave\n"
+		"as they were sent.\n"
+		"Where an RDMA device sits on IFNAME (RoCE bypasses tc), attach also\n"
+		"sets the RDMA CM's default RoCE ToS (configfs, tag << 2) and, where\n"
+		"the NIC has DCB, trust DSCP and PFC on the lossless priorities;\n"
+		"detach puts the ToS back and leaves DCB as set.\n"
+		"Pins live in DIR/NAME/IFNAME (DIR: --bpf-root, $TAGGER_BPF_ROOT, or\n"
+		"%s).\n"
+		"\n"
+		"OPTIONS:\n",
+		DP_DEFAULT_ROOT);
+	opts = dp_cli_opts("host");
+	opts_usage(stderr, opts);
+	free(opts);
+	return 0;
+}
+
 static int do_attach(int argc, char **argv)
 {
-	static const struct dp_verb v = { dp_host_attach, print_attach, help };
-
-	return dp_cli_run(argc, argv, "NAME IFNAME RULES.json",
-			  "--bpf-root --mode --class-dscp --udp-dport --class",
-			  &v);
+	return dp_cli_run(argc, argv, &verbs[0]);
 }
 
 static int do_detach(int argc, char **argv)
 {
-	static const struct dp_verb v = { dp_host_detach, print_detach, help };
-
-	return dp_cli_run(argc, argv, "NAME IFNAME", "--bpf-root", &v);
+	return dp_cli_run(argc, argv, &verbs[1]);
 }
 
 int do_host(int argc, char **argv)

@@ -16,24 +16,6 @@
 #include "cli/opts.h"
 #include "lib/util.h"
 
-static int help(int argc, char **argv)
-{
-	fprintf(stderr,
-		"Usage: %s [-j] lab plan TOPO { --paths ELP | --shortest } [--down NODE:PORT]...\n"
-		"\n"
-		"Addresses and routes for a namespace lab of TOPO (used by vmlab).\n"
-		"  --paths ELP     route each path's destination host along the path;\n"
-		"                  paths crossing a down link are rerouted locally by\n"
-		"                  the node in front of it (shortest detour avoiding\n"
-		"                  nodes already crossed, highest layer first)\n"
-		"  --shortest      all shortest paths, ECMP where several\n"
-		"  --down N:P      the link of port P of node N has failed\n"
-		"Output: 'addr NODE PORT ADDR/31 PEER_ADDR PEER_NODE PEER_PORT' per port,\n"
-		"'host NODE ADDR' per host, 'route NODE DST_ADDR PORT,VIA ...' per route.\n",
-		bin_name);
-	return 0;
-}
-
 static void port_addr(int p, char *buf)
 {
 	struct in_addr a = { htonl((10u << 24) + (unsigned)p) };
@@ -161,24 +143,48 @@ static int down_opt(const struct opt *o, const char *val)
 	return mark_down(d->t, val, d->down) ? 1 : 0;
 }
 
+/* The options of one plan (one per process); the help prints them. */
+static struct {
+	const char *paths;
+	bool shortest;
+	struct down_ctx d;
+} arg;
+
+static const struct opt plan_opts[] = {
+	OPT_STR("--paths", &arg.paths, "ELP",
+		"route each path's destination host along the path"),
+	OPT_FLAG("--shortest", &arg.shortest,
+		 "all shortest paths, ECMP where several"),
+	OPT_FUNC("--down", down_opt, &arg.d, "NODE:PORT",
+		 "the link of port PORT of node NODE has failed (repeats)"),
+	{ 0 }
+};
+
+static int help(int argc, char **argv)
+{
+	fprintf(stderr,
+		"Usage: %s [-j] lab plan TOPO { --paths ELP | --shortest } [--down NODE:PORT]...\n"
+		"\n"
+		"Addresses and routes for a namespace lab of TOPO (used by vmlab).\n"
+		"With --paths, paths crossing a down link are rerouted locally by the\n"
+		"node in front of it (shortest detour avoiding nodes already crossed,\n"
+		"highest layer first).\n"
+		"Output: 'addr NODE PORT ADDR/31 PEER_ADDR PEER_NODE PEER_PORT' per port,\n"
+		"'host NODE ADDR' per host, 'route NODE DST_ADDR PORT,VIA ...' per route.\n"
+		"\n"
+		"OPTIONS of plan:\n",
+		bin_name);
+	opts_usage(stderr, plan_opts);
+	return 0;
+}
+
 static int do_plan(int argc, char **argv)
 {
-	const char *paths = NULL;
-	bool shortest = false, *down;
+	bool *down;
 	struct lab_routes r;
 	struct elp *e = NULL;
-	struct down_ctx d;
 	struct topo *t;
 	int rc = EXIT_OK;
-	const struct opt opts[] = {
-		{ .name = "--paths", .type = OPT_STR, .out = &paths },
-		{ .name = "--shortest", .type = OPT_FLAG, .out = &shortest },
-		{ .name = "--down",
-		  .type = OPT_FUNC,
-		  .out = &d,
-		  .func = down_opt },
-		{ 0 }
-	};
 
 	if (argc < 1 || is_help(argv[0]))
 		return argc < 1 ? usage_err(help, "plan takes TOPO") :
@@ -192,12 +198,14 @@ static int do_plan(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	down = xcalloc(t->nports, sizeof(*down));
-	d = (struct down_ctx){ t, down };
-	if (opts_parse(opts, argc - 1, argv + 1, NULL, 0, NULL))
+	arg.paths = NULL;
+	arg.shortest = false;
+	arg.d = (struct down_ctx){ t, down };
+	if (opts_parse(plan_opts, argc - 1, argv + 1, NULL, 0, NULL))
 		rc = usage_help(help);
-	if (rc == EXIT_OK && !!paths == shortest)
+	if (rc == EXIT_OK && !!arg.paths == arg.shortest)
 		rc = usage_err(help, "give one of --paths ELP and --shortest");
-	if (rc == EXIT_OK && paths && !(e = elp_parse(t, paths)))
+	if (rc == EXIT_OK && arg.paths && !(e = elp_parse(t, arg.paths)))
 		rc = EXIT_USAGE;
 	if (rc == EXIT_OK) {
 		if (e ? lab_routes_from_paths(t, e, down, &r) :

@@ -8,8 +8,12 @@
 #include "cli/cmd.h"
 #include "cli/cmd_fc.h"
 #include "lib/log.h"
+#include "cli/opts.h"
 #include "analyze/path_stats.h"
 #include "lib/util.h"
+
+/* stats takes no options: its table is empty, so "-x" is no file name. */
+static const struct opt stats_opts[] = { { 0 } };
 
 static int stats_help(int argc, char **argv)
 {
@@ -34,12 +38,15 @@ int do_paths_stats(int argc, char **argv)
 	struct topo *t;
 	struct elp *e;
 	double t0 = now_seconds();
+	char *pos[2];
 
 	if (argc >= 1 && is_help(argv[0]))
 		return stats_help(argc, argv);
 	if (argc != 2)
 		return usage_err(stats_help, "paths stats takes TOPO and ELP");
-	e = elp_parse_files(argv[0], argv[1], &t);
+	if (opts_parse(stats_opts, argc, argv, pos, 2, NULL))
+		return usage_help(stats_help);
+	e = elp_parse_files(pos[0], pos[1], &t);
 	if (!e)
 		return EXIT_USAGE;
 	path_stats_elp(t, e, &st);

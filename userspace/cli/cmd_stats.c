@@ -9,17 +9,28 @@
 #include "analyze/stats.h"
 #include "lib/util.h"
 
+static int top; /* --top: one stats per process */
+
+static const struct opt stats_opts[] = {
+	OPT_INT("--top", &top, 0, 1 << 30, "N",
+		"the table lists only the N switches with the most rules"),
+	{ 0 }
+};
+
 static int help(int argc, char **argv)
 {
+	fprintf(stderr, "Usage: %s [-j] stats RULES.json", bin_name);
+	opts_synopsis(stderr, stats_opts);
 	fprintf(stderr,
-		"Usage: %s [-j] stats RULES.json [--top N]\n"
+		"\n"
 		"\n"
 		"The Tagger paper's metrics of a rule set: lossless priorities used\n"
 		"(ingress and egress queues), lossless tags, rules in total (classify\n"
 		"and rewrite), per switch (min, average, max) and the bottleneck switch.\n"
-		"  --top N   the table lists only the N switches with the most rules\n"
-		"Exit 0, or 2 for bad input.\n",
-		bin_name);
+		"Exit 0, or 2 for bad input.\n"
+		"\n"
+		"OPTIONS:\n");
+	opts_usage(stderr, stats_opts);
 	return 0;
 }
 
@@ -29,17 +40,12 @@ int do_stats(int argc, char **argv)
 	struct rules_stats s;
 	struct rules *r;
 	json_t *o;
-	int top = 0, got;
-	const struct opt opts[] = { { .name = "--top",
-				      .type = OPT_INT,
-				      .min = 0,
-				      .max = 1 << 30,
-				      .out = &top },
-				    { 0 } };
+	int got;
 
 	if (argc >= 1 && is_help(argv[0]))
 		return help(argc, argv);
-	if (opts_parse(opts, argc, argv, &file, 1, &got))
+	top = 0;
+	if (opts_parse(stats_opts, argc, argv, &file, 1, &got))
 		return usage_help(help);
 	if (!got)
 		return usage_err(help, "stats takes RULES.json");

@@ -18,43 +18,8 @@
 #include "lib/json_get.h"
 #include "lib/log.h"
 #include "lib/outfile.h"
+#include "lib/util.h"
 #include "model/rules_bin.h"
-
-static int help(int argc, char **argv)
-{
-	if (json_output) {
-		json_emit(json_null());
-		return 0;
-	}
-	fprintf(stderr,
-		"Usage: %1$s switch attach NAME RULES [PORT=IFNAME ...] [--mode MODE]\n"
-		"       %1$s switch update NAME RULES [--topo FILE] [--force]\n"
-		"       %1$s [-j] switch show NAME\n"
-		"       %1$s switch detach NAME\n"
-		"       (each also takes --bpf-root DIR)\n"
-		"       %1$s [-j] switch pack RULES.json { -o | --output } FILE\n"
-		"       %1$s [-j] switch export NAME RULES [PORT=IFNAME ...] [OPTIONS]\n"
-		"where  MODE := { auto | tcx | tc }\n"
-		"       RULES := { RULES.json | FILE of switch pack }\n"
-		"\n"
-		"Runs switch NAME's rules in tc programs on its ports, in this network\n"
-		"namespace. attach loads the programs first on ingress and egress of\n"
-		"every port the rules list (port names are interface names unless\n"
-		"PORT=IFNAME maps them), with tcx where the kernel has it, else cls_bpf\n"
-		"(MODE forces one), and sets net.ipv4.ip_forward_update_priority=0.\n"
-		"update swaps in new rules atomically, after checking that the union\n"
-		"of the attached and the new rules is deadlock-free over the links of\n"
-		"the rules file (\"links\") or of --topo; exit 1 if it is not, unless\n"
-		"--force. show prints rules and counters; detach removes it all.\n"
-		"pack writes the rules and links of RULES.json in compiled form,\n"
-		"which attach and update read (by its magic) without any JSON.\n"
-		"export writes the rules as tc flower filters ('switch export help').\n"
-		"Programs, maps and state are pinned in DIR/NAME (DIR: --bpf-root,\n"
-		"$TAGGER_BPF_ROOT, or %2$s); the programs keep running\n"
-		"after tagger exits.\n",
-		bin_name, DP_DEFAULT_ROOT);
-	return 0;
-}
 
 static void print_attach(const struct dp_opts *o, const struct dp_report *rep)
 {
@@ -231,36 +196,51 @@ static int update(const struct dp_opts *o, struct dp_report *rep)
 	return dp_switch_update(o, rep);
 }
 
+static int help(int argc, char **argv);
+
+static const struct dp_verb verbs[] = {
+	{ .name = "switch attach",
+	  .words = "NAME RULES",
+	  .maps = true,
+	  .run = dp_switch_attach,
+	  .print = print_attach,
+	  .help = help },
+	{ .name = "switch update",
+	  .words = "NAME RULES",
+	  .run = update,
+	  .print = print_update,
+	  .help = help },
+	{ .name = "switch show",
+	  .words = "NAME",
+	  .json = true,
+	  .run = show,
+	  .print = print_show,
+	  .help = help },
+	{ .name = "switch detach",
+	  .words = "NAME",
+	  .run = dp_switch_detach,
+	  .print = print_detach,
+	  .help = help },
+};
+
 static int do_attach(int argc, char **argv)
 {
-	static const struct dp_verb v = { dp_switch_attach, print_attach,
-					  help };
-
-	return dp_cli_run(argc, argv, "NAME RULES",
-			  "--bpf-root --mode PORT=IFNAME", &v);
+	return dp_cli_run(argc, argv, &verbs[0]);
 }
 
 static int do_update(int argc, char **argv)
 {
-	static const struct dp_verb v = { update, print_update, help };
-
-	return dp_cli_run(argc, argv, "NAME RULES", "--bpf-root --topo --force",
-			  &v);
+	return dp_cli_run(argc, argv, &verbs[1]);
 }
 
 static int do_show(int argc, char **argv)
 {
-	static const struct dp_verb v = { show, print_show, help };
-
-	return dp_cli_run(argc, argv, "NAME", "--bpf-root", &v);
+	return dp_cli_run(argc, argv, &verbs[2]);
 }
 
 static int do_detach(int argc, char **argv)
 {
-	static const struct dp_verb v = { dp_switch_detach, print_detach,
-					  help };
-
-	return dp_cli_run(argc, argv, "NAME", "--bpf-root", &v);
+	return dp_cli_run(argc, argv, &verbs[3]);
 }
 
 static int pack_write(const char *in, const char *out_path)
@@ -302,24 +282,67 @@ static int pack_write(const char *in, const char *out_path)
 	return ret;
 }
 
+static const char *pack_out; /* one pack per process */
+
+static const struct opt pack_opts[] = {
+	OPT_STR("-o", &pack_out, "FILE", "pack: where the compiled rules go"),
+	OPT_STR("--output", &pack_out, "FILE", "the same as -o"),
+	{ 0 }
+};
+
+static int help(int argc, char **argv)
+{
+	struct opt *opts;
+	size_t i;
+
+	if (json_output) {
+		json_emit(json_null());
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(verbs); i++)
+		dp_cli_usage_line(stderr, i ? "       " : "Usage: ", &verbs[i]);
+	fprintf(stderr,
+		"       %1$s [-j] switch pack RULES.json { -o | --output } FILE\n"
+		"       %1$s [-j] switch export NAME RULES [PORT=IFNAME ...] [OPTIONS]\n"
+		"where  RULES := { RULES.json | FILE of switch pack }\n"
+		"\n"
+		"Runs switch NAME's rules in tc programs on its ports, in this network\n"
+		"namespace. attach loads the programs first on ingress and egress of\n"
+		"every port the rules list (port names are interface names unless\n"
+		"PORT=IFNAME maps them), with tcx where the kernel has it, else cls_bpf\n"
+		"(--mode forces one), and sets net.ipv4.ip_forward_update_priority=0.\n"
+		"update swaps in new rules atomically, after checking that the union\n"
+		"of the attached and the new rules is deadlock-free over the links of\n"
+		"the rules file (\"links\") or of --topo; exit 1 if it is not, unless\n"
+		"--force. show prints rules and counters; detach removes it all.\n"
+		"pack writes the rules and links of RULES.json in compiled form,\n"
+		"which attach and update read (by its magic) without any JSON.\n"
+		"export writes the rules as tc flower filters ('switch export help').\n"
+		"Programs, maps and state are pinned in DIR/NAME (DIR: --bpf-root,\n"
+		"$TAGGER_BPF_ROOT, or %2$s); the programs keep running\n"
+		"after tagger exits.\n"
+		"\n"
+		"OPTIONS:\n",
+		bin_name, DP_DEFAULT_ROOT);
+	opts = dp_cli_opts("switch");
+	opts_usage_with(stderr, opts, pack_opts);
+	free(opts);
+	return 0;
+}
+
 static int do_pack(int argc, char **argv)
 {
-	const char *out = NULL;
 	char *pos[1];
-	const struct opt opts[] = {
-		{ .name = "-o", .type = OPT_STR, .out = &out },
-		{ .name = "--output", .type = OPT_STR, .out = &out },
-		{ 0 },
-	};
 	int got;
 
 	if (argc >= 1 && is_help(argv[0]))
 		return help(0, NULL);
-	if (opts_parse(opts, argc, argv, pos, 1, &got))
+	pack_out = NULL;
+	if (opts_parse(pack_opts, argc, argv, pos, 1, &got))
 		return usage_help(help);
-	if (got != 1 || !out)
+	if (got != 1 || !pack_out)
 		return usage_err(help, "pack takes RULES.json and -o FILE");
-	return pack_write(pos[0], out);
+	return pack_write(pos[0], pack_out);
 }
 
 int do_switch(int argc, char **argv)

@@ -10,14 +10,73 @@
 #include "analyze/throughput.h"
 #include "lib/util.h"
 
+/* The options of one throughput (one per process); the help prints them. */
+static struct {
+	const char *traffic, *method;
+	int meth, hosts;
+	uint64_t seed;
+	double eps;
+} arg;
+
+static const struct opt_enum methods[] = {
+	{ "interior", THROUGHPUT_INTERIOR },
+	{ "simplex", THROUGHPUT_SIMPLEX },
+	{ "dual", THROUGHPUT_DUAL },
+	{ "fptas", THROUGHPUT_FPTAS },
+	{ NULL, 0 },
+};
+
+/* --method, with its own message. */
+static int method_opt(const struct opt *o, const char *val)
+{
+	const struct opt_enum *m;
+
+	for (m = o->names; m->name; m++)
+		if (!strcmp(val, m->name)) {
+			arg.meth = m->val;
+			arg.method = m->name;
+			return 0;
+		}
+	p_err("--method wants interior, simplex, dual or fptas, not \"%s\"",
+	      val);
+	return 1;
+}
+
+static int epsilon_opt(const struct opt *o, const char *val)
+{
+	char *end;
+	double eps = strtod(val, &end);
+
+	if (end == val || *end || !(eps > 0 && eps < 1)) {
+		p_err("--epsilon wants 0 < E < 1, not \"%s\"", val);
+		return 1;
+	}
+	arg.eps = eps;
+	return 0;
+}
+
+static const struct opt throughput_opts[] = {
+	OPT_STR("--traffic", &arg.traffic, "all-to-all|uniform=P|permutation",
+		"the traffic matrix (default all-to-all, see above)"),
+	OPT_U64("--seed", &arg.seed, "S", "random seed of uniform (default 1)"),
+	OPT_INT("--hosts-per-tor", &arg.hosts, 1, 100000, "H",
+		"hosts of a ToR without hosts (default 1)"),
+	OPT_FUNC("--method", method_opt, NULL, NULL,
+		 "the LP solver (default interior, see above)",
+		 .names = methods),
+	OPT_FUNC("--epsilon", epsilon_opt, NULL, "E",
+		 "fptas: bounds within 1 + E (default 0.01)"),
+	{ 0 }
+};
+
 static int help(int argc, char **argv)
 {
 	if (json_output) /* main() prints the null */
 		return 0;
+	fprintf(stderr, "Usage: %s [-j] throughput TOPO ELP", bin_name);
+	opts_synopsis(stderr, throughput_opts);
 	fprintf(stderr,
-		"Usage: %s [-j] throughput TOPO ELP [--traffic all-to-all|uniform=P|permutation]\n"
-		"                     [--seed S] [--hosts-per-tor H]\n"
-		"                     [--method interior|simplex|dual|fptas] [--epsilon E]\n"
+		"\n"
 		"\n"
 		"The largest theta such that theta times the traffic matrix can be\n"
 		"carried over the ELP's paths (each ToR pair splits its demand freely\n"
@@ -35,8 +94,10 @@ static int help(int argc, char **argv)
 		"simplex, or fptas: the Garg-Koenemann/Fleischer scheme, which stops\n"
 		"once its certified lower and upper bounds are within 1 + --epsilon\n"
 		"(default 0.01) and prints both; for topologies of thousands of links,\n"
-		"where the exact LP takes minutes.\n",
-		bin_name);
+		"where the exact LP takes minutes.\n"
+		"\n"
+		"OPTIONS:\n");
+	opts_usage(stderr, throughput_opts);
 	return 0;
 }
 
@@ -45,67 +106,34 @@ static const char *const traffic_names[] = { "all-to-all", "uniform",
 
 int do_throughput(int argc, char **argv)
 {
-	const char *traffic = "all-to-all", *method = "interior";
-	int meth;
 	struct throughput_result res;
 	struct traffic_matrix tm;
-	int hosts = 1, rc = EXIT_USAGE, got;
-	uint64_t seed = 1;
-	double eps = 0.01;
-	const char *epss = NULL;
+	int rc = EXIT_USAGE, got;
 	struct traffic tr;
 	struct topo *t;
 	struct elp *e;
 	char *pos[2];
-	const struct opt opts[] = {
-		{ .name = "--traffic", .type = OPT_STR, .out = &traffic },
-		{ .name = "--seed", .type = OPT_U64, .out = &seed },
-		{ .name = "--hosts-per-tor",
-		  .type = OPT_INT,
-		  .min = 1,
-		  .max = 100000,
-		  .out = &hosts },
-		{ .name = "--method", .type = OPT_STR, .out = &method },
-		{ .name = "--epsilon", .type = OPT_STR, .out = &epss },
-		{ 0 }
-	};
 
 	if (argc >= 1 && is_help(argv[0]))
 		return help(argc, argv);
-	if (opts_parse(opts, argc, argv, pos, 2, &got))
-		return usage_err(help, "bad throughput options");
+	arg.traffic = "all-to-all";
+	arg.method = "interior";
+	arg.meth = THROUGHPUT_INTERIOR;
+	arg.hosts = 1;
+	arg.seed = 1;
+	arg.eps = 0.01;
+	if (opts_parse(throughput_opts, argc, argv, pos, 2, &got))
+		return usage_help(help);
 	if (got != 2)
 		return usage_err(help, "throughput takes TOPO and ELP");
-	if (traffic_parse(traffic, &tr))
+	if (traffic_parse(arg.traffic, &tr))
 		return EXIT_USAGE;
-	if (epss) {
-		char *end;
-
-		eps = strtod(epss, &end);
-		if (end == epss || *end || !(eps > 0 && eps < 1))
-			return usage_err(
-				help, "--epsilon wants 0 < E < 1, not \"%s\"",
-				epss);
-	}
-	if (!strcmp(method, "interior"))
-		meth = THROUGHPUT_INTERIOR;
-	else if (!strcmp(method, "simplex"))
-		meth = THROUGHPUT_SIMPLEX;
-	else if (!strcmp(method, "dual"))
-		meth = THROUGHPUT_DUAL;
-	else if (!strcmp(method, "fptas"))
-		meth = THROUGHPUT_FPTAS;
-	else
-		return usage_err(
-			help,
-			"--method wants interior, simplex, dual or fptas, not \"%s\"",
-			method);
 	e = elp_parse_files(pos[0], pos[1], &t);
 	if (!e)
 		return EXIT_USAGE;
-	if (traffic_build(t, &tr, seed, hosts, &tm))
+	if (traffic_build(t, &tr, arg.seed, arg.hosts, &tm))
 		goto out_elp;
-	if (throughput_solve(t, e, &tm, meth, eps, &res))
+	if (throughput_solve(t, e, &tm, arg.meth, arg.eps, &res))
 		goto out_tm;
 	rc = EXIT_OK;
 	if (res.unrouted)
@@ -115,21 +143,22 @@ int do_throughput(int argc, char **argv)
 		json_emit(json_pack(
 			"{s:f,s:f,s:s,s:s,s:f,s:i,s:i,s:i,s:I,s:i,s:f}",
 			"throughput", res.theta, "upper", res.upper, "method",
-			method, "traffic", traffic_names[tr.kind], "fraction",
-			tr.kind == TRAFFIC_UNIFORM ? tr.p : 1.0, "tors",
-			tm.ntors, "commodities", res.commodities, "unrouted",
-			res.unrouted, "paths", (json_int_t)res.paths, "links",
-			res.links, "seconds", res.seconds));
+			arg.method, "traffic", traffic_names[tr.kind],
+			"fraction", tr.kind == TRAFFIC_UNIFORM ? tr.p : 1.0,
+			"tors", tm.ntors, "commodities", res.commodities,
+			"unrouted", res.unrouted, "paths",
+			(json_int_t)res.paths, "links", res.links, "seconds",
+			res.seconds));
 	else if (res.upper > res.theta)
 		printf("throughput %.4f .. %.4f (%s, %d ToRs, %d commodities, %lld paths, "
 		       "%d links, %d phases, %.2f s)\n",
-		       res.theta, res.upper, traffic, tm.ntors, res.commodities,
-		       (long long)res.paths, res.links, res.phases,
-		       res.seconds);
+		       res.theta, res.upper, arg.traffic, tm.ntors,
+		       res.commodities, (long long)res.paths, res.links,
+		       res.phases, res.seconds);
 	else
 		printf("throughput %.4f (%s, %d ToRs, %d commodities, %lld paths, "
 		       "%d links, %.2f s)\n",
-		       res.theta, traffic, tm.ntors, res.commodities,
+		       res.theta, arg.traffic, tm.ntors, res.commodities,
 		       (long long)res.paths, res.links, res.seconds);
 out_tm:
 	traffic_free(&tm);

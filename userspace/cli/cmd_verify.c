@@ -9,26 +9,38 @@
 #include "lib/util.h"
 #include "analyze/verify.h"
 
+/* One verify per process: the table writes here, the help prints it. */
+static struct verify_opts vopts;
+
+static const struct opt verify_opts_table[] = {
+	OPT_FLAG("--allow-lossy", &vopts.allow_lossy,
+		 "count lossy paths instead of failing on them"),
+	OPT_INT("--max-problems", &vopts.max_problems, 1, 1000000, "N",
+		"witnesses shown per kind (default 10)"),
+	{ 0 }
+};
+
 static int help(int argc, char **argv)
 {
+	fprintf(stderr, "Usage: %s [-j] verify TOPO ELP RULES.json", bin_name);
+	opts_synopsis(stderr, verify_opts_table);
 	fprintf(stderr,
-		"Usage: %s [-j] verify TOPO ELP RULES.json [--allow-lossy] [--max-problems N]\n"
+		"\n"
 		"\n"
 		"Re-derives the buffer dependency graph over (switch, in-port, priority)\n"
 		"from every rewrite rule and every ELP path, and checks that\n"
 		"  1. it is acyclic (deadlock-free),\n"
 		"  2. every ELP path is lossless at every switch, in every class,\n"
 		"  3. no rule and no path hop lowers a tag.\n"
-		"  --allow-lossy       count lossy paths instead of failing on them\n"
-		"  --max-problems N    witnesses shown per kind (default 10)\n"
-		"Exit 0: all hold. Exit 1: a witness for each problem. Exit 2: bad input.\n",
-		bin_name);
+		"Exit 0: all hold. Exit 1: a witness for each problem. Exit 2: bad input.\n"
+		"\n"
+		"OPTIONS:\n");
+	opts_usage(stderr, verify_opts_table);
 	return 0;
 }
 
 int do_verify(int argc, char **argv)
 {
-	struct verify_opts opts = { 0 };
 	struct verify_result res;
 	char *files[3];
 	struct rules *r = NULL;
@@ -37,19 +49,11 @@ int do_verify(int argc, char **argv)
 	struct elp *e = NULL;
 	int nfiles, rc = EXIT_USAGE;
 	double t0, t1, t2;
-	const struct opt table[] = { { .name = "--allow-lossy",
-				       .type = OPT_FLAG,
-				       .out = &opts.allow_lossy },
-				     { .name = "--max-problems",
-				       .type = OPT_INT,
-				       .min = 1,
-				       .max = 1000000,
-				       .out = &opts.max_problems },
-				     { 0 } };
 
 	if (argc >= 1 && is_help(argv[0]))
 		return help(argc, argv);
-	if (opts_parse(table, argc, argv, files, 3, &nfiles))
+	vopts = (struct verify_opts){ 0 };
+	if (opts_parse(verify_opts_table, argc, argv, files, 3, &nfiles))
 		return usage_help(help);
 	if (nfiles != 3)
 		return usage_err(help, "verify takes TOPO, ELP and RULES.json");
@@ -60,7 +64,7 @@ int do_verify(int argc, char **argv)
 	if (!(r = rules_parse(files[2])))
 		goto out;
 	t2 = now_seconds();
-	rc = verify_rules(t, e, r, &opts, &res);
+	rc = verify_rules(t, e, r, &vopts, &res);
 	pr_info("verify: topology + ELP %.3f s, rules %.3f s, check %.3f s\n",
 		t1 - t0, t2 - t1, res.seconds);
 	if (rc == EXIT_USAGE)

@@ -285,7 +285,10 @@ void opts_synopsis(FILE *f, const struct opt *opts)
 	}
 }
 
-/* $TAGGER_OPTS_TABLE: the table, for tools/check-man-options.py. */
+/*
+ * $TAGGER_OPTS_TABLE: the table, for tools/check-man-options.py; "nohelp"
+ * after an option without its one-line help.
+ */
 static void print_table(const struct opt *opts)
 {
 	const struct opt *o;
@@ -296,6 +299,8 @@ static void print_table(const struct opt *opts)
 		for (e = o->names; e && e->name; e++)
 			printf(" %s", e->name);
 		printf("\n");
+		if (!o->help) /* the usage would print it bare */
+			printf("nohelp %s\n", o->name);
 	}
 	fflush(stdout);
 }

@@ -26,8 +26,10 @@
  *       "x"?", "--pods wants a number from 1 to 1000, not "x"").
  *       Positional words may be interleaved with options.
  *       Under $TAGGER_OPTS_TABLE, it prints the table instead (one
- *       line per option: "opt", the name, an enum's values) and exits 0:
- *       tools/check-man-options.py compares that with the man pages.
+ *       line per option: "opt", the name, an enum's values; then
+ *       "nohelp NAME" if it has no help) and exits 0:
+ *       tools/check-man-options.py compares that with the man pages,
+ *       the help and the completion.
  *   opts_usage(f, opts)
  *       one line per option: "  --name METAVAR  help" (aligned).
  *   opts_usage_with(f, opts, more)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "cli/cmd_dp_args.h"
 #include "cli/opts.h"
 #include "testlib.h"
 
@@ -293,6 +294,43 @@ START_TEST(usage_is_the_table)
 }
 END_TEST
 
+/* The names of dp_cli_opts(which), space-separated. */
+static void dp_names(const char *which, char *buf, size_t len)
+{
+	struct opt *opts = dp_cli_opts(which), *o;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (o = opts; o->name; o++)
+		n += snprintf(buf + n, len - n, "%s%s", n ? " " : "", o->name);
+	free(opts);
+}
+
+START_TEST(dataplane_verbs_take_the_options_naming_them)
+{
+	char buf[256];
+
+	dp_names("switch attach", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "--bpf-root --mode");
+	dp_names("switch update", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "--bpf-root --topo --force");
+	dp_names("switch show", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "--bpf-root");
+	dp_names("host detach", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "--bpf-root");
+	dp_names("host attach", buf, sizeof(buf));
+	ck_assert_str_eq(buf,
+			 "--bpf-root --mode --class-dscp --udp-dport --class");
+	/* an object: every option some verb of it takes */
+	dp_names("switch", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "--bpf-root --mode --topo --force");
+	dp_names("hos", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "");
+	dp_names("switch attac", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "--bpf-root");
+}
+END_TEST
+
 Suite *opts_suite(void)
 {
 	Suite *s = suite_create("opts");
@@ -304,6 +342,7 @@ Suite *opts_suite(void)
 	tcase_add_test(tc, typed_values_and_deprecated_words);
 	tcase_add_test(tc, macro_tables_write_targets_of_their_own_width);
 	tcase_add_test(tc, usage_is_the_table);
+	tcase_add_test(tc, dataplane_verbs_take_the_options_naming_them);
 	suite_add_tcase(s, tc);
 	return s;
 }
