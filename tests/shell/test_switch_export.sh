@@ -24,6 +24,9 @@ check "each port's filters name its interface" \
 check "rewrites match the in-port by interface" grep -q '^filter add dev pb egress .* indev pa ip_tos 0x28/0xfc action pedit ex munge ip dsfield set 0x78 retain 0xfc pipe action csum ip4h pipe action skbedit priority 5 pass$' "$T/s.tc"
 check "software form: skip_hw everywhere" test "$(grep -c skip_sw "$T/s.tc")" -eq 0
 
+"$TAGGER" switch pack "$F/wildcards.rules.json" -o "$T/s.trb" || fail "pack"
+"$TAGGER" switch export S "$T/s.trb" a=pa b=pb c=pc -o "$T/packed.tc"
+check "a packed rules file writes the same batch" cmp -s "$T/s.tc" "$T/packed.tc"
 "$TAGGER" switch export S "$F/wildcards.rules.json" a=pa b=pb c=pc --offload -o "$T/hw.tc"
 check "offload form: skip_sw, no csum, no mark" \
 	test "$(grep -c skip_sw "$T/hw.tc")" -eq "$n" -a "$(grep -c -e csum -e ' mark ' "$T/hw.tc")" -eq 0

@@ -76,9 +76,12 @@ static int map_ports(struct export *x, char **maps, int n)
 
 static int load(struct export *x)
 {
+	json_t *doc = NULL;
+
 	x->r = rules_bin_is(x->rules_file) ?
-		       rules_bin_load(x->rules_file, NULL) :
-		       rules_load(x->rules_file, NULL);
+		       rules_bin_load(x->rules_file, &doc) :
+		       rules_load(x->rules_file, &doc);
+	json_decref(doc); /* only the rules are written */
 	if (!x->r)
 		return EXIT_USAGE;
 	x->sw = rules_find_switch(x->r, x->name);
