@@ -9,7 +9,7 @@ require_cmd jq
 cd "$TGR_TMP" || exit 1
 T=$TAGGER
 
-OBJECTS="topo paths cbd compile verify stats throughput switch host pfc lab flow metrics"
+OBJECTS="topo paths cbd compile verify stats maps export throughput switch host pfc lab flow metrics"
 
 # The objects `tagger help` lists are exactly these.
 listed=$($T help 2>&1 | sed -n '/OBJECT :=/,/}/p' | tr -d '{}|' |
@@ -27,6 +27,7 @@ verbs_of() {
 	lab) echo plan ;;
 	flow) echo send recv ;;
 	metrics) echo show serve ;;
+	export) echo sonic ;;
 	esac
 }
 
@@ -77,6 +78,11 @@ bad verify c.topo c.elp c.json --max-problems=0
 bad verify c.topo c.elp c.json --allow
 bad stats c.json --top x
 bad stats c.json --to 1
+bad maps c.json --max-classes 0
+bad maps c.json --max-class 4
+bad export sonic c.json
+bad export sonic c.json --switch nosuch
+bad export sonic c.json --switch T1 --speed fast
 bad lab plan c.topo --shortest --down
 bad lab plan c.topo --shortest --down=nosuch:port
 bad lab plan c.topo --short

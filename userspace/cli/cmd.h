@@ -39,6 +39,8 @@ int do_cbd(int argc, char **argv);
 int do_compile(int argc, char **argv);
 int do_verify(int argc, char **argv);
 int do_stats(int argc, char **argv);
+int do_maps(int argc, char **argv);
+int do_export(int argc, char **argv);
 int do_switch(int argc, char **argv);
 int do_host(int argc, char **argv);
 int do_lab(int argc, char **argv);

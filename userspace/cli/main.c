@@ -31,6 +31,8 @@ static int do_version(int argc, char **argv);
 	X(compile, "TOPO ELP", "ELP -> deadlock-free tagging rules (JSON)")  \
 	X(verify, "TOPO ELP RULES", "independent check of compiled rules")   \
 	X(stats, "RULES", "priorities and rules, total and per switch")      \
+	X(maps, "RULES", "the rules as per-port maps (class, out-port)")     \
+	X(export, "sonic RULES ...", "a switch's maps as SONiC config_db")   \
 	X(throughput, "TOPO ELP", "max multi-commodity flow over the paths") \
 	X(switch, "...", "attach, update, show, detach rules on ports")      \
 	X(host, "...", "initial tags on host ports")                         \

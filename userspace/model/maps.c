@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-port maps (maps.h): the queries on them and the "tagger-maps/1"
+ * document (Documentation/tagger-formats.7.rst).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/maps.h"
+
+int maps_queue(const struct maps *m, const struct maps_switch *ms, int cls,
+	       int out)
+{
+	int p = rules_tag_prio(m->r, maps_new_tag(ms, cls, out));
+
+	return p >= 0 ? p : m->r->lossy_prio;
+}
+
+uint32_t maps_prio_mask(const struct maps *m, const struct maps_switch *ms,
+			int port)
+{
+	const struct rules *r = m->r;
+	uint32_t mask = 0;
+	int d, c, q;
+
+	for (d = 0; d < RULES_NTAGS; d++) {
+		c = maps_class(ms, port, d);
+		if (maps_prio_lossless(r, ms->prio[c]))
+			mask |= 1u << ms->prio[c];
+	}
+	for (c = 0; c < maps_known(ms); c++) {
+		if (!maps_prio_lossless(r, ms->prio[c]))
+			continue;
+		q = maps_queue(m, ms, c, port);
+		if (maps_prio_lossless(r, q) &&
+		    rules_tag_lossless(r, maps_new_tag(ms, c, port)))
+			mask |= 1u << q;
+	}
+	return mask;
+}
+
+void maps_free(struct maps *m)
+{
+	int s;
+
+	for (s = 0; s < m->nsw; s++) {
+		free(m->sw[s].cls);
+		free(m->sw[s].rw);
+		free(m->sw[s].prio);
+		free(m->sw[s].rep);
+	}
+	free(m->sw);
+	memset(m, 0, sizeof(*m));
+}
+
+const struct maps_switch *maps_find(const struct maps *m, int sw)
+{
+	return sw >= 0 && sw < m->nsw ? &m->sw[sw] : NULL;
+}
+
+static json_t *switch_json(const struct maps *m, const struct maps_switch *ms)
+{
+	const struct rules *r = m->r;
+	const struct rules_switch *rs = &r->sw[ms->sw];
+	json_t *ports = json_array(), *classes = json_array(),
+	       *cls = json_array(), *rw = json_array();
+	int p, d, c, out, nt;
+
+	for (p = 0; p < ms->nports; p++)
+		json_array_append_new(ports, json_string(rs->ports[p]));
+	for (c = 0; c < ms->nclasses; c++)
+		json_array_append_new(classes,
+				      json_pack("{s:i,s:i}", "class", c,
+						"priority", ms->prio[c]));
+	for (p = 0; p < ms->nports; p++)
+		for (d = 0; d < RULES_NTAGS; d++) {
+			c = maps_class(ms, p, d);
+			if (c != MAPS_LOSSY_CLASS)
+				json_array_append_new(
+					cls, json_pack("{s:s,s:i,s:i}", "in",
+						       rs->ports[p], "tag", d,
+						       "class", c));
+		}
+	for (c = 1; c < ms->nclasses; c++)
+		for (out = 0; out < ms->nports; out++) {
+			nt = maps_new_tag(ms, c, out);
+			if (nt != r->lossy_tag)
+				json_array_append_new(
+					rw, json_pack("{s:i,s:s,s:i}", "class",
+						      c, "out", rs->ports[out],
+						      "new_tag", nt));
+		}
+	return json_pack("{s:o,s:o,s:o,s:o}", "ports", ports, "classes",
+			 classes, "classify", cls, "rewrite", rw);
+}
+
+json_t *maps_json(const struct maps *m, const char *src)
+{
+	const struct rules *r = m->r;
+	json_t *tags = json_array(), *sws = json_object(), *o;
+	int i, s;
+
+	for (i = 0; i < r->ntags; i++)
+		json_array_append_new(
+			tags, json_pack("{s:i,s:i}", "tag", r->tags[i].tag,
+					"priority", r->tags[i].prio));
+	for (s = 0; s < m->nsw; s++)
+		if (!m->sw[s].refused)
+			json_object_set_new(sws, r->sw[s].name,
+					    switch_json(m, &m->sw[s]));
+	o = json_pack("{s:s,s:s,s:i,s:{s:i,s:i},s:o,s:o}", "format",
+		      MAPS_FORMAT, "rules", src ? src : "", "max_classes",
+		      m->max_classes, "lossy", "tag", r->lossy_tag, "priority",
+		      r->lossy_prio, "tags", tags, "switches", sws);
+	return o;
+}
