@@ -10,6 +10,8 @@
  *   struct pfc_event, PFC_EV_*             ring buffer records to the agent
  *   pfc_xoff_next(state, bytes, xoff, xon) the threshold state machine
  *   pfc_xon_near(state, bytes, xon, near)  a paused buffer nearing XON
+ *   pfc_ecn_p(bytes, kmin, kmax, pmax)     ECN's marking probability at
+ *                                          an occupancy, PFC_ECN_ONE = 1
  *   PFC_RING, pfc_ring_entry(), PFC_RE_*()  the egress queue logs ("ring")
  *   PFC_TC_HANDLE(), PFC_TC_MAJOR, PFC_CLASS_MINOR(prio)  the queues' handles
  *
@@ -66,9 +68,10 @@ struct pfc_pp {
 				 * itself (PFC_EV_SENT) and clears it */
 	__u64 xon_at; /* in: bpf_ktime_get_ns() of an XON crossing
 				 * whose first packet back has not arrived */
+	__u64 ecn_marked; /* in: packets marked CE here (pfc_ecn_p()) */
 };
 
-_Static_assert(sizeof(struct pfc_pp) == 144, "pfc_pp layout");
+_Static_assert(sizeof(struct pfc_pp) == 152, "pfc_pp layout");
 
 /* How the BPF side files a drop reason (table filled by the agent). */
 enum pfc_drop_kind {
@@ -163,6 +166,27 @@ static inline __u32 pfc_xoff_next(__u32 state, __u64 bytes, __u64 xoff,
 static inline int pfc_xon_near(__u32 state, __u64 bytes, __u64 xon, __u64 near)
 {
 	return state && near && bytes > xon && bytes <= xon + near;
+}
+
+/*
+ * ECN on a lossless priority (RED as DCQCN's switches do it, the Kmin,
+ * Kmax and Pmax of SONiC's and Cumulus's ECN profiles): the probability
+ * of marking CE a packet that finds bytes in its (in-port, priority)
+ * buffer, as a fraction of PFC_ECN_ONE (2^32): 0 up to kmin, rising
+ * linearly to pmax at kmax, and 1 above kmax. A packet is marked when a
+ * uniform 32-bit random number is below it. pmax is in the same units
+ * (PFC_ECN_ONE: 100 %); the agent keeps kmax below XOFF (marks come
+ * before pauses) and below 2^32, so the product cannot overflow.
+ */
+#define PFC_ECN_ONE (1ull << 32)
+
+static inline __u64 pfc_ecn_p(__u64 bytes, __u64 kmin, __u64 kmax, __u64 pmax)
+{
+	if (bytes <= kmin)
+		return 0;
+	if (bytes > kmax)
+		return PFC_ECN_ONE;
+	return pmax * (bytes - kmin) / (kmax - kmin);
 }
 
 #endif /* __TAGGER_PFC_MAPS_H */

@@ -35,7 +35,8 @@
  *   TAGGER_HOST_TAGS    array, 65 entries of struct tagger_host_tag: by the
  *                       DSCP the application sent (0..63), and entry 64 for
  *                       packets the UDP selector picks
- *   TAGGER_HOST_CFG     array, 1 entry of struct tagger_host_cfg
+ *   TAGGER_HOST_CFG     array, 1 entry of struct tagger_host_cfg (the UDP
+ *                       selector, the lossy class, the CNP class)
  *   TAGGER_HOST_COUNTERS per-CPU array of struct tagger_counter by the DSCP
  *                       the packet left with
  */
@@ -64,6 +65,23 @@
 
 #define TAGGER_F_LOSSLESS 0x01 /* lossless answer */
 #define TAGGER_F_RULE 0x02 /* a rule answers (lossless or lossy) */
+#define TAGGER_F_CNP 0x04 /* TAGGER_CNP_ENTRY: the rules have a "cnp" */
+
+/*
+ * RoCEv2 congestion notifications (CNPs: UDP port 4791, BTH opcode 0x81)
+ * are a class of their own when the rules have a "cnp" (tagger-formats(7)):
+ * a DSCP no lossless tag and not the lossy tag, and a priority no lossless
+ * tag has. Hosts send CNPs with it (bpf/tagger_host.bpf.c), whatever
+ * selector picks the data; a switch port classifies that DSCP into the CNP
+ * priority, never lossless (a PAUSE never holds it, it never pauses
+ * anyone), and keeps the DSCP at egress instead of rewriting it to the
+ * lossy tag. Its entry is TAGGER_CNP_ENTRY of the rule table (slot 0, no
+ * port: no classify lookup reads it as a rule), flags TAGGER_F_CNP, so it
+ * changes with the rules in one generation swap.
+ */
+#define TAGGER_CNP_ENTRY 1
+#define TAGGER_ROCE_UDP_PORT 4791
+#define TAGGER_BTH_OP_CNP 0x81 /* the BTH's first byte (RC: CNP) */
 
 /*
  * classify: prio = ingress priority.
@@ -133,7 +151,7 @@ struct tagger_port_stats {
 	__u64 pfc_frames; /* 802.1Qbb PFC (0x8808, opcode 0x0101) */
 	__u64 pause_frames; /* other MAC control (802.3x PAUSE) */
 	__u64 non_ip; /* passed untouched */
-	__u64 pad;
+	__u64 cnp; /* ingress: packets of the CNP class (TAGGER_F_CNP) */
 };
 
 /* Entry TAGGER_HOST_UDP_ENTRY of TAGGER_HOST_TAGS: the UDP selector's tag. */
@@ -153,13 +171,16 @@ struct tagger_host_cfg {
 	__u8 lossy_set; /* 1: group-addressed packets of the class */
 	__u8 lossy_dscp; /* leave with the lossy tag and priority */
 	__u8 lossy_prio; /* instead (see bpf/lib/mcast.h) */
-	__u8 pad;
+	__u8 cnp_set; /* 1: RoCEv2 CNPs leave with cnp_dscp, cnp_prio; */
+	__u8 cnp_dscp; /* 0: as sent (never with a tag of the class) */
+	__u8 cnp_prio;
+	__u8 pad[2];
 };
 
 _Static_assert(sizeof(struct tagger_rule_val) == 4, "tagger_rule_val ABI");
 _Static_assert(sizeof(struct tagger_counter) == 16, "tagger_counter ABI");
 _Static_assert(sizeof(struct tagger_port_stats) == 88, "tagger_port_stats ABI");
 _Static_assert(sizeof(struct tagger_host_tag) == 4, "tagger_host_tag ABI");
-_Static_assert(sizeof(struct tagger_host_cfg) == 8, "tagger_host_cfg ABI");
+_Static_assert(sizeof(struct tagger_host_cfg) == 12, "tagger_host_cfg ABI");
 
 #endif /* __TAGGER_MAPS_H */

@@ -4,7 +4,9 @@
  * priority, tc egress rewrites the tag by (tag, in port, out port) and
  * queues the packet at the priority the next hop will classify it into.
  * Anything no rule matches is lossy, and so is anything group addressed
- * (see lib/mcast.h), whatever its tag. Both return TAGGER_TC_NEXT so the
+ * (see lib/mcast.h), whatever its tag, except the CNP class (the "cnp" of
+ * the rules, TAGGER_CNP_ENTRY in tagger_maps.h): its DSCP is queued at its
+ * own priority, never lossless, and kept at egress. Both return TAGGER_TC_NEXT so the
  * pause machinery (attached after us) sees every packet; see tagger_skb.h.
  */
 #include "lib/counters.h"
@@ -40,6 +42,20 @@ static __always_inline int tagger_l2(int kind, const struct tagger_pkt *p,
 	return TAGGER_TC_NEXT;
 }
 
+/* A packet of the CNP class: its priority, not lossless, counted. */
+static __always_inline int tagger_cnp_in(struct __sk_buff *skb, __u32 slot,
+					 __u32 prio, __u32 gen, __u32 dscp)
+{
+	struct tagger_port_stats *st = tagger_stats(slot);
+
+	skb->priority = prio;
+	tagger_set_mark(skb, 0, prio, gen);
+	tagger_count(slot, TAGGER_DIR_IN, dscp, 0, skb->len);
+	if (st)
+		st->cnp++;
+	return TAGGER_TC_NEXT;
+}
+
 SEC("tc")
 int tagger_ingress(struct __sk_buff *skb)
 {
@@ -72,6 +88,8 @@ int tagger_ingress(struct __sk_buff *skb)
 		cfg = tagger_entry(tbl, 0);
 		if (v && (v->flags & TAGGER_F_LOSSLESS))
 			reason = TAGGER_LOSSY_MULTICAST;
+		else if ((v = tagger_cnp(tbl, dscp)))
+			return tagger_cnp_in(skb, slot, v->prio, gen, dscp);
 		else if (cfg && dscp == cfg->dscp)
 			reason = TAGGER_NOT_DEMOTED; /* arrived lossy */
 		else
@@ -120,6 +138,12 @@ int tagger_egress(struct __sk_buff *skb)
 		reason = v && (v->flags & TAGGER_F_RULE) ?
 				 TAGGER_LOSSY_REWRITE :
 				 TAGGER_LOSSY_NO_REWRITE;
+	} else if (kind != TAGGER_PKT_BAD_IP &&
+		   (v = tagger_cnp(tbl, p.tos >> 2))) {
+		/* The CNP class keeps its DSCP, at its priority. */
+		skb->priority = v->prio;
+		tagger_count(out, TAGGER_DIR_OUT, p.tos >> 2, 0, skb->len);
+		return TAGGER_TC_NEXT;
 	} else if (!(mark & TAGGER_MARK_VALID)) {
 		reason = kind == TAGGER_PKT_BAD_IP ? TAGGER_LOSSY_BAD_HEADER :
 						     TAGGER_LOSSY_UNCLASSIFIED;

@@ -16,6 +16,10 @@
  *                             into a lossless and a lossy part. IPv6
  *                             extension headers are walked (at most
  *                             TAGGER_IP6_EXT_MAX of them).
+ *   tagger_udp(skb, &pkt, &port, &payload)   the same, and the offset of
+ *                             the UDP payload
+ *   tagger_roce_cnp(skb, port, payload)   1 if that datagram is a RoCEv2
+ *                             CNP (port 4791, BTH opcode 0x81)
  *
  * Headers outside the linear area are pulled in (bpf_skb_pull_data) only
  * when skb->len says they exist, so a short frame is reported, never read
@@ -34,6 +38,7 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
+#include "tagger_maps.h"
 #include "tagger_skb.h"
 
 enum tagger_pkt_kind {
@@ -267,8 +272,9 @@ static __always_inline int tagger_ip6_l4(struct __sk_buff *skb,
 	return 0;
 }
 
-static __always_inline int
-tagger_udp_dport(struct __sk_buff *skb, const struct tagger_pkt *p, __u16 *port)
+static __always_inline int tagger_udp(struct __sk_buff *skb,
+				      const struct tagger_pkt *p, __u16 *port,
+				      __u32 *payload)
 {
 	struct udphdr udp;
 	__u32 l4 = p->l4;
@@ -283,7 +289,30 @@ tagger_udp_dport(struct __sk_buff *skb, const struct tagger_pkt *p, __u16 *port)
 	if (bpf_skb_load_bytes(skb, l4, &udp, sizeof(udp)))
 		return -1;
 	*port = bpf_ntohs(udp.dest);
+	*payload = l4 + sizeof(udp);
 	return 0;
+}
+
+static __always_inline int
+tagger_udp_dport(struct __sk_buff *skb, const struct tagger_pkt *p, __u16 *port)
+{
+	__u32 payload;
+
+	return tagger_udp(skb, p, port, &payload);
+}
+
+/*
+ * A RoCEv2 CNP: UDP to port 4791 whose BTH (the first 12 bytes of the
+ * payload) has opcode 0x81. The port was read already (port, at payload).
+ */
+static __always_inline int tagger_roce_cnp(struct __sk_buff *skb, __u16 port,
+					   __u32 payload)
+{
+	__u8 op;
+
+	return port == TAGGER_ROCE_UDP_PORT &&
+	       !bpf_skb_load_bytes(skb, payload, &op, sizeof(op)) &&
+	       op == TAGGER_BTH_OP_CNP;
 }
 
 #endif /* __TAGGER_LIB_PARSE_H */

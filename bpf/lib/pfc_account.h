@@ -8,7 +8,8 @@
  *
  * API:
  *   pfc_account_in(skb, slot, mark, kind, pkt)   ingress: count, XOFF, and
- *                                                its refresh
+ *                                                its refresh, ECN
+ *   pfc_ecn(skb, c, kind, pkt, bytes, prio)      mark CE by the occupancy
  *   pfc_log_queued(skb, slot, q, mark)           egress: the queue's log
  *   pfc_give_back(skb, dropped, reason)          tracepoints: return, XON
  *                                                (and XON near, first)
@@ -116,6 +117,52 @@ static __always_inline void pfc_refresh_xoff(struct __sk_buff *skb, __u32 slot,
 		__sync_fetch_and_add(&bpf_refreshes, 1);
 }
 
+/*
+ * ECN where the occupancy is known, so that kernels without RED mark too:
+ * an ECN-capable packet (ECT(0) or ECT(1)) of a lossless priority with
+ * marking on is marked CE with probability pfc_ecn_p() of the buffer it
+ * was just counted in; Not-ECT is never marked (RFC 3168: it would be
+ * dropped instead, and lossless traffic is not) and CE stays CE. IPv4:
+ * the TOS byte and the header checksum (bpf_l3_csum_replace over the
+ * 16-bit word that holds it); IPv6: the traffic class's two ECN bits in
+ * the second byte, the flow label untouched. The tag (DSCP) is not
+ * changed, so the data plane's rewrite at egress keeps the mark.
+ */
+static __always_inline void pfc_ecn(struct __sk_buff *skb, struct pfc_pp *c,
+				    int kind, const struct tagger_pkt *pkt,
+				    __u64 bytes, __u32 prio)
+{
+	__u8 w[2], n[2];
+	__u64 p;
+
+	prio &= PFC_PRIOS - 1;
+	if (!((ecn_mask >> prio) & 1))
+		return;
+	if ((pkt->tos & 3) == 0 || (pkt->tos & 3) == 3)
+		return; /* Not-ECT, or CE already */
+	p = pfc_ecn_p(bytes, ecn_kmin[prio], ecn_kmax[prio], ecn_pmax[prio]);
+	if (!p || (p < PFC_ECN_ONE && bpf_get_prandom_u32() >= p))
+		return;
+	if (bpf_skb_load_bytes(skb, pkt->l3, w, sizeof(w)))
+		return;
+	n[0] = w[0];
+	n[1] = w[1];
+	if (kind == TAGGER_PKT_IP4) {
+		n[1] |= 3;
+		if (bpf_skb_store_bytes(skb, pkt->l3, n, sizeof(n), 0) ||
+		    bpf_l3_csum_replace(skb, pkt->l3 + 10, *(__u16 *)w,
+					*(__u16 *)n, sizeof(n)))
+			return;
+	} else if (kind == TAGGER_PKT_IP6) {
+		n[1] |= 3 << 4;
+		if (bpf_skb_store_bytes(skb, pkt->l3, n, sizeof(n), 0))
+			return;
+	} else {
+		return;
+	}
+	__sync_fetch_and_add(&c->ecn_marked, 1);
+}
+
 static __always_inline void pfc_account_in(struct __sk_buff *skb, __u32 slot,
 					   __u32 mark, int kind,
 					   const struct tagger_pkt *pkt)
@@ -140,6 +187,8 @@ static __always_inline void pfc_account_in(struct __sk_buff *skb, __u32 slot,
 		pfc_emit(PFC_EV_WAKE, slot, prio, 0, 0);
 	if (!(mark & TAGGER_MARK_LOSSLESS))
 		return; /* lossy priorities never pause */
+	if (ecn_mask)
+		pfc_ecn(skb, c, kind, pkt, now_b, prio);
 	if (c->xon_at)
 		pfc_resumed(c, slot, prio);
 	if (c->xoff) {

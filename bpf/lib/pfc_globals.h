@@ -7,7 +7,8 @@
  * API:
  *   knobs (rodata, set by the agent before load): netns_ino, lossless_mask,
  *     xoff_bytes[], xon_bytes[], dscp_prio[], drop_kind[], forwarding,
- *     pause_quanta, xon_near_bytes[]
+ *     pause_quanta, xon_near_bytes[], ecn_mask, ecn_kmin[], ecn_kmax[],
+ *     ecn_pmax[]
  *   globals (bss): fast_pause, tx_watches, emap[], xon_near[], agent_asleep,
  *     xoff_sent_at[], refresh_after_ns[], bpf_refreshes
  *   maps: ports (ifindex -> slot), pp, ring, events
@@ -34,6 +35,11 @@ const volatile __u32 forwarding = 1; /* 0: a host, nothing to account */
 const volatile __u16 pause_quanta = 0xffff;
 /* pfc_xon_near()'s margin per priority (0: the agent does not poll). */
 const volatile __u64 xon_near_bytes[PFC_PRIOS];
+/* ECN marking (pfc_ecn_p()): the priorities it is on for, and per priority. */
+const volatile __u32 ecn_mask;
+const volatile __u64 ecn_kmin[PFC_PRIOS];
+const volatile __u64 ecn_kmax[PFC_PRIOS];
+const volatile __u64 ecn_pmax[PFC_PRIOS]; /* PFC_ECN_ONE: 100 % */
 
 /*
  * Set by the agent where a PAUSE frame can overtake the port's queues from

@@ -8,6 +8,8 @@
  *   tagger_cur_slot()                 table slot new packets use
  *   tagger_table(slot)                that slot's rule table, or NULL
  *   tagger_entry(tbl, idx)            an entry (tagger_*_index), or NULL
+ *   tagger_cnp(tbl, dscp)             the CNP class's entry if dscp is its
+ *                                     DSCP, else NULL
  */
 #ifndef __TAGGER_LIB_RULES_H
 #define __TAGGER_LIB_RULES_H
@@ -37,6 +39,13 @@ static __always_inline struct tagger_rule_val *tagger_entry(void *tbl,
 							    __u32 idx)
 {
 	return bpf_map_lookup_elem(tbl, &idx);
+}
+
+static __always_inline struct tagger_rule_val *tagger_cnp(void *tbl, __u32 dscp)
+{
+	struct tagger_rule_val *c = tagger_entry(tbl, TAGGER_CNP_ENTRY);
+
+	return c && (c->flags & TAGGER_F_CNP) && c->dscp == dscp ? c : NULL;
 }
 
 #endif /* __TAGGER_LIB_RULES_H */

@@ -202,6 +202,134 @@ START_TEST(host_keeps_group_addressed_packets_lossy)
 }
 END_TEST
 
+/* The BTH of a pkt_build() packet: the first bytes of its 16-byte payload. */
+#define BTH(p) ((p)->b + (p)->len - 16)
+
+/* A RoCEv2 datagram to 4791 with BTH opcode op (0x81: a CNP). */
+static void roce(struct pkt *p, int kind, uint8_t tos, uint8_t op)
+{
+	pkt_build(p, kind, 0, tos, 0, 4791);
+	BTH(p)[0] = op;
+}
+
+/*
+ * Host egress with a "cnp" in the rules: a CNP leaves with its DSCP and
+ * priority whatever selects the data (the UDP port it shares with it, a
+ * DSCP, or every packet), over IPv4 and IPv6 (extension headers too),
+ * ECN and the flow label kept; the data keeps the initial tag.
+ */
+START_TEST(host_gives_cnps_their_own_class)
+{
+	struct tagger_host_cfg cfg = { .udp_lo = 4791,
+				       .udp_hi = 4791,
+				       .lossy_set = 1,
+				       .lossy_prio = 1,
+				       .cnp_set = 1,
+				       .cnp_dscp = 46,
+				       .cnp_prio = 6 };
+	struct tagger_host_tag t = { .set = 1, .dscp = 10, .prio = 3 };
+	struct tagger_host_bpf *h;
+	uint32_t zero = 0, k;
+	struct pkt p;
+	struct run r;
+
+	NEED_ROOT();
+	h = host_load();
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg), &zero,
+				    &cfg, 0),
+		0);
+	roce(&p, PKT_V4, TOS(26, 1), 0x81);
+	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(46, 1));
+	ck_assert(ip_csum_ok(&r.out));
+	ck_assert_uint_eq(r.ctx.priority, 6);
+	/* RoCE data (RC SEND only, 0x04) and other opcodes: the class. */
+	roce(&p, PKT_V4, TOS(26, 2), 0x04);
+	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(10, 2));
+	ck_assert_uint_eq(r.ctx.priority, 3);
+	roce(&p, PKT_V4, TOS(26, 2), 0x80);
+	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 2));
+	/* Opcode 0x81 to another port is no CNP. */
+	pkt_build(&p, PKT_V4, 0, TOS(26, 1), 0, 4790);
+	BTH(&p)[0] = 0x81;
+	ck_assert_uint_eq(host_tos(h, &p), TOS(26, 1));
+	/* IPv6, behind an extension header: flow label kept. */
+	roce(&p, PKT_V6, TOS(26, 3), 0x81);
+	pkt_ext6(&p, 60, 0, 0);
+	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(46, 3));
+	ck_assert_uint_eq(r.ctx.priority, 6);
+	ck_assert_uint_eq(r.out.b[r.out.l3 + 1] & 15, 0x0a);
+	ck_assert_uint_eq(r.out.b[r.out.l3 + 2], 0xbc);
+	ck_assert_uint_eq(r.out.b[r.out.l3 + 3], 0xde);
+	/* Every packet is the class (no selector): CNPs still apart. */
+	for (k = 0; k < TAGGER_DSCP_MAX; k++)
+		ck_assert_int_eq(bpf_map_update_elem(
+					 bpf_map__fd(h->maps.tagger_host_tags),
+					 &k, &t, 0),
+				 0);
+	cfg.udp_lo = cfg.udp_hi = 0;
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg), &zero,
+				    &cfg, 0),
+		0);
+	roce(&p, PKT_V4, TOS(10, 1), 0x81);
+	ck_assert_uint_eq(host_tos(h, &p), TOS(46, 1));
+	roce(&p, PKT_V4, TOS(0, 1), 0x04);
+	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 1));
+	tagger_host_bpf__destroy(h);
+}
+END_TEST
+
+/*
+ * Without a "cnp": a CNP the selector picks leaves with the lossy tag and
+ * priority, never the initial tag (it would queue behind the data it is
+ * to slow down); one the selector does not pick leaves as sent.
+ */
+START_TEST(host_never_gives_cnps_the_data_tag)
+{
+	struct tagger_host_cfg cfg = { .udp_lo = 4791,
+				       .udp_hi = 4791,
+				       .lossy_set = 1,
+				       .lossy_dscp = 0,
+				       .lossy_prio = 1 };
+	struct tagger_host_bpf *h;
+	uint32_t zero = 0;
+	struct pkt p;
+	struct run r;
+
+	NEED_ROOT();
+	h = host_load();
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg), &zero,
+				    &cfg, 0),
+		0);
+	roce(&p, PKT_V4, TOS(26, 1), 0x81);
+	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 1));
+	ck_assert(ip_csum_ok(&r.out));
+	ck_assert_uint_eq(r.ctx.priority, 1);
+	roce(&p, PKT_V6, TOS(26, 1), 0x81);
+	ck_assert_uint_eq(host_tos(h, &p), TOS(0, 1));
+	/* The data: the initial tag. */
+	roce(&p, PKT_V4, TOS(26, 1), 0x0a);
+	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 1));
+	/* Not picked (a DSCP selector of 26 only): as sent. */
+	cfg.udp_lo = cfg.udp_hi = 0;
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg), &zero,
+				    &cfg, 0),
+		0);
+	roce(&p, PKT_V4, TOS(48, 1), 0x81);
+	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(48, 1));
+	ck_assert_uint_eq(r.ctx.priority, 7);
+	tagger_host_bpf__destroy(h);
+}
+END_TEST
+
 Suite *dataplane_host_suite(void)
 {
 	Suite *s = suite_create("dataplane_host");
@@ -210,6 +338,8 @@ Suite *dataplane_host_suite(void)
 	tcase_add_test(tc, host_sets_the_initial_tag_by_dscp_or_udp_port);
 	tcase_add_test(tc, host_udp_selector_never_matches_a_fragment);
 	tcase_add_test(tc, host_keeps_group_addressed_packets_lossy);
+	tcase_add_test(tc, host_gives_cnps_their_own_class);
+	tcase_add_test(tc, host_never_gives_cnps_the_data_tag);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,6 +6,17 @@
  * the fixture is dp_port_fix.h.
  */
 #include "dp_port_fix.h"
+#include "tagger_host.skel.h"
+
+/* rules_json with a CNP class: DSCP 46, priority 6. */
+static const char *const rules_cnp_json =
+	"{\"format\":\"tagger-rules/1\",\"lossy\":{\"tag\":0,\"priority\":0},"
+	"\"cnp\":{\"tag\":46,\"priority\":6},"
+	"\"tags\":[{\"tag\":10,\"priority\":3},{\"tag\":20,\"priority\":4}],"
+	"\"hosts\":{\"h1\":{\"tag\":10}},"
+	"\"switches\":{\"S\":{\"ports\":[\"a\",\"b\"],"
+	"\"classify\":[{\"in\":\"*\",\"tag\":10,\"priority\":3}],"
+	"\"rewrite\":[{\"tag\":10,\"in\":\"*\",\"out\":\"*\",\"new_tag\":20}]}}}";
 
 START_TEST(egress_rewrites_dscp_keeps_ecn_and_checksum)
 {
@@ -125,6 +136,120 @@ START_TEST(a_packet_is_rewritten_by_the_rules_that_classified_it)
 }
 END_TEST
 
+/*
+ * The CNP class at a switch port: its DSCP is classified into its own
+ * priority, never lossless, counted as such and not as a demotion, and
+ * keeps its DSCP at egress (classified or not) where any other lossy
+ * packet gets the lossy tag. Without a "cnp" it is just lossy.
+ */
+START_TEST(cnp_class_is_never_lossless_nor_rewritten)
+{
+	struct pkt p;
+	struct run r;
+
+	NEED_ROOT();
+	/* The rules of the fixture have no "cnp": 46 is lossy. */
+	pkt_build(&p, PKT_V4, 0, TOS(46, 1), 0, 4791);
+	r = ingress(&p);
+	ck_assert_uint_eq(r.ctx.priority, 0);
+	r = egress(&p, r.ctx.mark);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 1));
+	install(rules_cnp_json, 0);
+	r = ingress(&p);
+	ck_assert_uint_eq(r.ret, NEXT);
+	ck_assert_uint_eq(r.ctx.priority, 6);
+	ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(0, 6) | TAGGER_MARK_GEN);
+	ck_assert_uint_eq(
+		port_stat(SLOT_A, offsetof(struct tagger_port_stats, cnp)), 1);
+	ck_assert_uint_eq(lossy(SLOT_A, TAGGER_LOSSY_NO_CLASSIFY), 1);
+	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_IN, 46, 0), 2);
+	r = egress(&p, r.ctx.mark);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(46, 1));
+	ck_assert(ip_csum_ok(&r.out));
+	ck_assert_uint_eq(r.ctx.priority, 6);
+	ck_assert_mem_eq(r.out.b, p.b, p.len);
+	/* Not classified by a tagger ingress: kept too. */
+	pkt_build(&p, PKT_V6, 1, TOS(46, 3), 0, 4791);
+	r = egress(&p, 0);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(46, 3));
+	ck_assert_uint_eq(r.ctx.priority, 6);
+	ck_assert_uint_eq(lossy(SLOT_A, TAGGER_LOSSY_UNCLASSIFIED), 0);
+	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_OUT, 46, 0), 2);
+	/* Other lossy tags still go to the lossy tag; the data as ever. */
+	pkt_build(&p, PKT_V4, 0, TOS(47, 0), 0, 4791);
+	r = egress(&p, ingress(&p).ctx.mark);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 0));
+	pkt_build(&p, PKT_V4, 0, TOS(10, 0), 0, 4791);
+	r = egress(&p, ingress(&p).ctx.mark);
+	ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, 0));
+	ck_assert_uint_eq(r.ctx.priority, 4);
+}
+END_TEST
+
+/*
+ * A host and a switch in series, with crafted BTH headers: the host's
+ * CNPs (UDP 4791, opcode 0x81) arrive in the CNP class and leave the
+ * switch in it; its RoCE data arrives with the initial tag, lossless, and
+ * leaves rewritten. Never the one in the other's class.
+ */
+START_TEST(cnps_from_a_host_stay_apart_through_a_switch)
+{
+	struct tagger_host_cfg cfg = { .udp_lo = 4791,
+				       .udp_hi = 4791,
+				       .lossy_set = 1,
+				       .cnp_set = 1,
+				       .cnp_dscp = 46,
+				       .cnp_prio = 6 };
+	struct tagger_host_tag t = { .set = 1, .dscp = 10, .prio = 3 };
+	struct tagger_host_bpf *h;
+	uint32_t idx = TAGGER_HOST_UDP_ENTRY, zero = 0;
+	struct run hr, in, out;
+	struct bpf_map *m;
+	struct pkt p;
+	int k;
+
+	NEED_ROOT();
+	install(rules_cnp_json, 0);
+	h = tagger_host_bpf__open();
+	ck_assert_ptr_nonnull(h);
+	bpf_object__for_each_map(m, h->obj) bpf_map__set_pin_path(m, NULL);
+	ck_assert_int_eq(tagger_host_bpf__load(h), 0);
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_tags), &idx,
+				    &t, 0),
+		0);
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg), &zero,
+				    &cfg, 0),
+		0);
+	for (k = 0; k < 2; k++) {
+		uint8_t op = k ? 0x81 : 0x0a; /* RC SEND only, then a CNP */
+
+		pkt_build(&p, k ? PKT_V6 : PKT_V4, 0, TOS(26, 2), 0, 4791);
+		p.b[p.len - 16] = op;
+		hr = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 0);
+		in = ingress(&hr.out);
+		out = egress(&hr.out, in.ctx.mark);
+		if (op == 0x81) {
+			ck_assert_uint_eq(hr.ctx.priority, 6);
+			ck_assert_uint_eq(in.ctx.mark & TAGGER_MARK_LOSSLESS,
+					  0);
+			ck_assert_uint_eq(in.ctx.priority, 6);
+			ck_assert_uint_eq(pkt_tos(&out.out), TOS(46, 2));
+			ck_assert_uint_eq(out.ctx.priority, 6);
+		} else {
+			ck_assert_uint_eq(hr.ctx.priority, 3);
+			ck_assert_uint_ne(in.ctx.mark & TAGGER_MARK_LOSSLESS,
+					  0);
+			ck_assert_uint_eq(in.ctx.priority, 3);
+			ck_assert_uint_eq(pkt_tos(&out.out), TOS(20, 2));
+			ck_assert_uint_eq(out.ctx.priority, 4);
+		}
+	}
+	tagger_host_bpf__destroy(h);
+}
+END_TEST
+
 Suite *dataplane_rewrite_suite(void)
 {
 	Suite *s = suite_create("dataplane_rewrite");
@@ -137,6 +262,8 @@ Suite *dataplane_rewrite_suite(void)
 	tcase_add_test(tc, egress_miss_and_lossy_rule_demote_to_the_lossy_tag);
 	tcase_add_test(tc,
 		       a_packet_is_rewritten_by_the_rules_that_classified_it);
+	tcase_add_test(tc, cnp_class_is_never_lossless_nor_rewritten);
+	tcase_add_test(tc, cnps_from_a_host_stay_apart_through_a_switch);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -12,6 +12,8 @@
  * arrive on pfct1 and are routed out of pfct0 (10.0.0.0/24).
  */
 #include <check.h>
+#include <math.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <net/if.h>
 #include <sched.h>
@@ -58,7 +60,16 @@ static void netns_enter(void)
 	ck_assert(if_in > 0 && if_out > 0);
 }
 
-static void setup(void)
+/*
+ * ECN (the "ecn" case): marking on for lossless 3 (Pmax 50 %) and 4
+ * (Pmax 100 %), and for lossy 1 (which must not mark all the same), with
+ * XOFF out of the way.
+ */
+#define KMIN 10000
+#define KMAX 20000
+#define ECN_XOFF (1u << 30)
+
+static void setup_with(bool ecn)
 {
 	struct stat sb;
 	uint32_t slot;
@@ -73,8 +84,17 @@ static void setup(void)
 	skel->rodata->netns_ino = sb.st_ino;
 	skel->rodata->lossless_mask = 1u << 3 | 1u << 4;
 	for (p = 0; p < PFC_PRIOS; p++) {
-		skel->rodata->xoff_bytes[p] = XOFF;
+		skel->rodata->xoff_bytes[p] = ecn ? ECN_XOFF : XOFF;
 		skel->rodata->xon_bytes[p] = XON;
+		skel->rodata->ecn_kmin[p] = KMIN;
+		skel->rodata->ecn_kmax[p] = KMAX;
+		skel->rodata->ecn_pmax[p] =
+			p == 4 ? PFC_ECN_ONE : PFC_ECN_ONE / 2;
+	}
+	if (ecn) {
+		skel->rodata->ecn_mask = 1u << 1 | 1u << 3 | 1u << 4;
+		sh("ip addr add fd00::fe/64 dev pfct0 nodad &&"
+		   " sysctl -qw net.ipv6.conf.all.forwarding=1");
 	}
 	skel->rodata->dscp_prio[24] = 3;
 	skel->rodata->dscp_prio[32] = 4;
@@ -89,6 +109,16 @@ static void setup(void)
 	ck_assert_int_eq(bpf_map__update_elem(skel->maps.ports, &if_out, 4,
 					      &slot, 4, BPF_ANY),
 			 0);
+}
+
+static void setup(void)
+{
+	setup_with(false);
+}
+
+static void setup_ecn(void)
+{
+	setup_with(true);
 }
 
 static void teardown(void)
@@ -389,6 +419,123 @@ START_TEST(egress_queues_a_local_packet_by_dscp_and_logs_it)
 }
 END_TEST
 
+/*
+ * One packet of priority prio (lossless unless 1) that finds q bytes in
+ * its buffer once counted: marked CE? The output's traffic class in *out.
+ */
+static bool ecn_run(struct pkt *p, uint32_t prio, uint64_t q, struct pkt *out)
+{
+	uint32_t k = PFC_SLOT(0, prio);
+	struct pfc_pp v = pp(0, prio);
+	struct run r;
+
+	v.bytes = q - p->len;
+	ck_assert_int_eq(bpf_map__update_elem(skel->maps.pp, &k, 4, &v,
+					      sizeof(v), BPF_ANY),
+			 0);
+	r = ingress(p, TAGGER_MARK(prio != 1, prio));
+	ck_assert_uint_eq(r.ret, NEXT);
+	ck_assert_uint_eq(pp(0, prio).bytes, q);
+	if (out)
+		*out = r.out;
+	return (pkt_tos(&r.out) & 3) == 3;
+}
+
+static int ecn_marks(struct pkt *p, uint32_t prio, uint64_t q, int n)
+{
+	int k, m = 0;
+
+	for (k = 0; k < n; k++)
+		m += ecn_run(p, prio, q, NULL);
+	return m;
+}
+
+/*
+ * No mark at or below Kmin; always above Kmax; with Pmax 100 % always at
+ * Kmax too; in between with a probability linear from 0 to Pmax (checked
+ * at a quarter, half and three quarters of the way, 4000 packets each,
+ * within 5 standard deviations); every mark counted.
+ */
+START_TEST(ecn_marks_only_between_kmin_and_kmax_linearly_and_above)
+{
+	static const double at[] = { 0.25, 0.5, 0.75 };
+	const int n = 4000;
+	uint64_t marks = 0;
+	struct pkt p;
+	int k, m;
+
+	NEED_ROOT();
+	pkt_build(&p, PKT_V4, 0, 24 << 2 | 2, 0, 4791); /* ECT(0) */
+	ck_assert_int_eq(ecn_marks(&p, 3, 2 * p.len, 500), 0);
+	ck_assert_int_eq(ecn_marks(&p, 3, KMIN, 500), 0);
+	ck_assert_int_eq(ecn_marks(&p, 3, KMAX + 1, 500), 500);
+	ck_assert_int_eq(ecn_marks(&p, 3, 2 * KMAX, 500), 500);
+	ck_assert_int_eq(ecn_marks(&p, 4, KMIN, 500), 0);
+	ck_assert_int_eq(ecn_marks(&p, 4, KMAX, 500), 500);
+	marks = 1500;
+	for (k = 0; k < 3; k++) {
+		double want = 0.5 * at[k], sd = sqrt(want * (1 - want) / n);
+
+		m = ecn_marks(&p, 3, KMIN + (uint64_t)(at[k] * (KMAX - KMIN)),
+			      n);
+		marks += m;
+		ck_assert_msg(
+			fabs((double)m / n - want) < 5 * sd,
+			"at %.2f of Kmin..Kmax: %d of %d marked, want %.3f",
+			at[k], m, n, want);
+	}
+	ck_assert_uint_eq(pp(0, 3).ecn_marked + pp(0, 4).ecn_marked, marks);
+	/* The same linear rule as a function, as the program runs it. */
+	ck_assert_uint_eq(pfc_ecn_p(KMIN, KMIN, KMAX, PFC_ECN_ONE / 2), 0);
+	ck_assert_uint_eq(pfc_ecn_p(15000, KMIN, KMAX, PFC_ECN_ONE / 2),
+			  PFC_ECN_ONE / 4);
+	ck_assert_uint_eq(pfc_ecn_p(KMAX, KMIN, KMAX, PFC_ECN_ONE / 2),
+			  PFC_ECN_ONE / 2);
+	ck_assert_uint_eq(pfc_ecn_p(KMAX + 1, KMIN, KMAX, 0), PFC_ECN_ONE);
+	ck_assert_uint_eq(pfc_ecn_p(KMIN, KMIN, KMIN, PFC_ECN_ONE), 0);
+}
+END_TEST
+
+/*
+ * Never Not-ECT; CE stays CE (and is no new mark); never a lossy
+ * priority, marking on or not. IPv4: ECT(1) -> CE with only the TOS and
+ * the checksum changed, and the checksum valid; IPv6: CE in the traffic
+ * class, its DSCP and the flow label as they were.
+ */
+START_TEST(ecn_marks_only_ect_and_keeps_headers_valid)
+{
+	struct pkt p, out;
+
+	NEED_ROOT();
+	pkt_build(&p, PKT_V4, 0, 24 << 2, 0, 4791); /* Not-ECT */
+	ck_assert_int_eq(ecn_marks(&p, 3, 2 * KMAX, 200), 0);
+	ck_assert_int_eq(ecn_marks(&p, 4, 2 * KMAX, 200), 0);
+	pkt_build(&p, PKT_V4, 0, 24 << 2 | 3, 0, 4791); /* CE */
+	ck_assert_int_eq(ecn_marks(&p, 3, 2 * KMAX, 200), 200);
+	ck_assert_uint_eq(pp(0, 3).ecn_marked, 0);
+	pkt_build(&p, PKT_V4, 0, 8 << 2 | 2, 0, 4791); /* lossy */
+	ck_assert_int_eq(ecn_marks(&p, 1, 2 * KMAX, 200), 0);
+	ck_assert_uint_eq(pp(0, 1).ecn_marked, 0);
+	pkt_build(&p, PKT_V4, 1, 24 << 2 | 1, 2, 4791); /* ECT(1), options */
+	ck_assert(ecn_run(&p, 3, 2 * KMAX, &out));
+	ck_assert_uint_eq(pkt_tos(&out), 24 << 2 | 3);
+	ck_assert(ip_csum_ok(&out));
+	out.b[p.l3 + 1] = p.b[p.l3 + 1];
+	out.b[p.l3 + 10] = p.b[p.l3 + 10];
+	out.b[p.l3 + 11] = p.b[p.l3 + 11];
+	ck_assert_mem_eq(out.b, p.b, p.len);
+	pkt_build(&p, PKT_V6, 0, 32 << 2 | 2, 0, 4791);
+	ck_assert(ecn_run(&p, 4, KMAX, &out));
+	ck_assert_uint_eq(pkt_tos(&out), 32 << 2 | 3);
+	out.b[p.l3] = p.b[p.l3];
+	out.b[p.l3 + 1] = p.b[p.l3 + 1];
+	ck_assert_mem_eq(out.b, p.b, p.len);
+	ck_assert_uint_eq(p.b[p.l3 + 1] & 15, 0x0a); /* the flow label */
+	ck_assert_uint_eq(pp(0, 3).ecn_marked, 1);
+	ck_assert_uint_eq(pp(0, 4).ecn_marked, 1);
+}
+END_TEST
+
 Suite *pfc_bpf_suite(void)
 {
 	Suite *s = suite_create("pfc_bpf");
@@ -411,6 +558,13 @@ Suite *pfc_bpf_suite(void)
 	/* Each case loads and verifies the pause programs in its fixture: under
 	 * a second alone, but over Check's 4 s default on a busy machine. */
 	tcase_set_timeout(tc, 30);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("ecn");
+	tcase_add_checked_fixture(tc, setup_ecn, teardown);
+	tcase_add_test(tc,
+		       ecn_marks_only_between_kmin_and_kmax_linearly_and_above);
+	tcase_add_test(tc, ecn_marks_only_ect_and_keeps_headers_valid);
+	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,7 +4,10 @@
 traffic class of every UDP packet it sees arrive (tests/shell/test_dataplane_*).
 
   dp_udp.py send DST PORT TOS COUNT [RATE_PPS [SENTFILE]]   (IPv4 or IPv6
-        by DST); on SIGTERM it stops and SENTFILE gets the number sent
+        by DST); on SIGTERM it stops and SENTFILE gets the number sent;
+        with DP_UDP_BTH=OP in the environment the payload's first byte (a
+        RoCEv2 BTH's opcode: 0x81 is a CNP) is OP, the sequence number
+        its other three
   dp_udp.py sniff IFNAME PORT READYFILE OUTFILE  until SIGTERM/SIGINT; OUTFILE
         gets one line per packet: "<seq> <tos>" (seq from the payload)
   dp_udp.py predict RULES TAG SW:IN:OUT ...  the tag on the wire after each
@@ -29,10 +32,11 @@ def send(dst, port, tos, count, rate=0, sentfile=None):
     else:
         s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_TCLASS, tos)
     gap = 1.0 / rate if rate else 0
+    op = int(os.environ.get("DP_UDP_BTH", "0"), 0) << 24
     t0 = time.monotonic()
     seq = 0
     while seq < count and not stop:
-        s.sendto(struct.pack("!I", seq) + b"x" * 60, (dst, port))
+        s.sendto(struct.pack("!I", op | seq) + b"x" * 60, (dst, port))
         seq += 1
         if gap:
             delay = t0 + seq * gap - time.monotonic()
@@ -60,7 +64,8 @@ def parse(data):
     if proto != 17 or len(data) < l4 + 12:
         return None
     port = struct.unpack("!H", data[l4 + 2:l4 + 4])[0]
-    return port, struct.unpack("!I", data[l4 + 8:l4 + 12])[0], tos
+    seq = struct.unpack("!I", data[l4 + 8:l4 + 12])[0] & 0xFFFFFF
+    return port, seq, tos
 
 
 def sniff(ifname, port, ready, out):

@@ -34,6 +34,9 @@ static void print_attach(const struct dp_opts *o, const struct dp_report *rep)
 	printf("host %s: %s egress (%s): %s leave with tag %d, priority %d\n",
 	       o->name, o->ifname, dp_mode_name(h->mode), h->selects, h->tag,
 	       h->priority);
+	if (h->cnp_tag >= 0)
+		printf("host %s: RoCEv2 CNPs leave with tag %d, priority %d\n",
+		       o->name, h->cnp_tag, h->cnp_prio);
 	if (json_is_object(h->rdma))
 		print_rdma(o->name, h->rdma);
 }

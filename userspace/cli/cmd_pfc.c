@@ -88,6 +88,7 @@ static int do_agent(int argc, char **argv)
 {
 	const char *trace = NULL, *dir = NULL;
 	struct pfc_config *c;
+	char why[160];
 	int i, r, mtu;
 
 	if (argc && is_help(argv[0]))
@@ -105,6 +106,10 @@ static int do_agent(int argc, char **argv)
 	}
 	if (pfc_config_finish(c)) {
 		p_err("XON must be below XOFF");
+		goto out;
+	}
+	if (pfc_ecn_bad(c, why, sizeof(why))) {
+		p_err("%s", why);
 		goto out;
 	}
 	i = pfc_rate_too_low(c);

@@ -171,6 +171,40 @@ static int per_prio_opt(const struct opt *o, const char *v)
 	return per_prio(v, o->out);
 }
 
+/* --ecn-pmax: a percentage 0..100 for every priority, or "3:10,4:5". */
+static int pmax_opt(const struct opt *o, const char *v)
+{
+	uint32_t *pmax = o->out;
+	char *dup = xstrdup(v), *save = NULL, *tok, *c;
+	unsigned long pct, prio;
+	int r = 0, p;
+
+	if (!strchr(v, ':')) {
+		if (!parse_uint(v, 100, &pct))
+			r = -1;
+		for (p = 0; !r && p < PFC_PRIOS; p++)
+			pmax[p] = pct;
+		free(dup);
+		return r;
+	}
+	for (tok = strtok_r(dup, ",", &save); tok && !r;
+	     tok = strtok_r(NULL, ",", &save)) {
+		c = strchr(tok, ':');
+		if (!c)
+			r = -1;
+		else {
+			*c = '\0';
+			if (!parse_uint(tok, 7, &prio) ||
+			    !parse_uint(c + 1, 100, &pct))
+				r = -1;
+			else
+				pmax[prio] = pct;
+		}
+	}
+	free(dup);
+	return r;
+}
+
 /* --weights: one weight per priority, 1..1000 each. */
 static int weights_opt(const struct opt *o, const char *v)
 {
@@ -223,7 +257,7 @@ static const struct opt_enum backend_names[] = { { "auto", PFC_BACKEND_AUTO },
 						 { NULL } };
 
 /* The agent's options, into c, *trace and *dir; t ends with { 0 }. */
-#define AGENT_NOPTS 25
+#define AGENT_NOPTS 28
 static void agent_opts(struct opt t[AGENT_NOPTS + 1], struct pfc_config *c,
 		       const char **trace, const char **dir)
 {
@@ -235,6 +269,12 @@ static void agent_opts(struct opt t[AGENT_NOPTS + 1], struct pfc_config *c,
 			 "XON threshold (default: the buffer model)"),
 		OPT_FUNC("--headroom", per_prio_opt, c->headroom, "B",
 			 "headroom (default: the buffer model)"),
+		OPT_FUNC("--ecn-kmin", per_prio_opt, c->ecn_kmin, "B",
+			 "ECN: mark CE above this occupancy (default 0)"),
+		OPT_FUNC("--ecn-kmax", per_prio_opt, c->ecn_kmax, "B",
+			 "ECN: ... with Pmax here, always above (off)"),
+		OPT_FUNC("--ecn-pmax", pmax_opt, c->ecn_pmax, "PCT",
+			 "ECN: marking probability at Kmax (default 100)"),
 		OPT_INT("--quanta", &c->quanta, 1, PFC_QUANTA_MAX, "Q",
 			"pause time of a PFC frame (default 65535)"),
 		OPT_ENUM("--sched", &c->sched, sched_names,

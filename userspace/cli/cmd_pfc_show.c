@@ -97,6 +97,9 @@ static void show_prio(const json_t *pr)
 	       jget_int(pr, "packets"), jget_int(pr, "returned"),
 	       jget_int(pr, "xoff_crossings"), jget_int(pr, "pfc_tx"),
 	       jget_int(pr, "pfc_tx_resume"), jget_int(pr, "drops"));
+	if (jget_int(pr, "ecn_marked"))
+		printf("                  ecn: %lld packets marked CE\n",
+		       jget_int(pr, "ecn_marked"));
 	if (jget_int(pr, "resumes"))
 		printf("                  resumed %lld times, first packet back "
 		       "after XON: avg %.1f us, max %.1f us\n",
@@ -128,6 +131,18 @@ static void show_idle(const json_t *o)
 		       "%lld PAUSE refresh(es) by the keeper\n",
 		       jget_int(nl, "slow"), jget_real(nl, "max_ms"),
 		       jget_int(nl, "keeper_refreshes"));
+}
+
+/* ECN's settings per priority that marks. */
+static void show_ecn(const json_t *o)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(o, "ecn"), i, e)
+		printf("  ecn prio %lld: kmin %lld kmax %lld pmax %lld %%\n",
+		       jget_int(e, "prio"), jget_int(e, "kmin"),
+		       jget_int(e, "kmax"), jget_int(e, "pmax"));
 }
 
 /* Heartbeats (pfc_standby.h): how long since the agent made progress. */
@@ -182,6 +197,7 @@ static void show_header(const json_t *o)
 		printf(", busy-poll unknown (an older agent)\n");
 	else
 		printf(", busy-poll %lld us\n", jget_int(o, "busy_poll_us"));
+	show_ecn(o);
 	show_idle(o);
 }
 
@@ -208,6 +224,9 @@ static void show_plain(const json_t *o)
 	       jget_int(t, "xoff_crossings"), jget_int(t, "buffered_bytes"),
 	       jget_int(t, "lossless_drops"), jget_int(t, "lossy_drops"),
 	       jget_int(t, "failure_drops"), jget_real(t, "paused_ms"));
+	if (jget_int(t, "ecn_marked"))
+		printf("totals: ecn %lld packets marked CE\n",
+		       jget_int(t, "ecn_marked"));
 	if (jget_str(o, "note")[0])
 		printf("note: %s\n", jget_str(o, "note"));
 }

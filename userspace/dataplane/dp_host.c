@@ -139,7 +139,11 @@ static int fill_maps(struct tagger_host_bpf *skel, const struct host_plan *p)
 				       .lossy_dscp = p->r->lossy_tag,
 				       .lossy_prio = p->r->lossy_prio,
 				       .udp_lo = p->udp_lo,
-				       .udp_hi = p->udp_hi };
+				       .udp_hi = p->udp_hi,
+				       /* RoCEv2 CNPs: their own class */
+				       .cnp_set = p->r->cnp_tag >= 0,
+				       .cnp_dscp = p->r->cnp_tag & 63,
+				       .cnp_prio = p->r->cnp_prio & 7 };
 	int fd = bpf_map__fd(skel->maps.tagger_host_tags), k, err = 0;
 	uint32_t idx, zero = 0;
 
@@ -320,6 +324,8 @@ static int host_apply(const char *dir, const struct dp_opts *o,
 		rep->host.mode = a.mode;
 		rep->host.tag = p->tag;
 		rep->host.priority = p->prio;
+		rep->host.cnp_tag = p->r->cnp_tag;
+		rep->host.cnp_prio = p->r->cnp_prio;
 		snprintf(rep->host.selects, sizeof(rep->host.selects), "%s",
 			 p->what);
 		rep->host.rdma = rdma; /* rep->json's, from the next line on */

@@ -80,6 +80,7 @@ struct dp_host_report {
 	enum dp_mode mode;
 	int tag, priority;
 	char selects[256]; /* which packets are the class */
+	int cnp_tag, cnp_prio; /* the rules' CNP class, -1 if none */
 	/* the RDMA device told the tag, NULL if none (owned by json) */
 	const json_t *rdma;
 	bool detached;

@@ -79,8 +79,12 @@ json_t *dp_host_json(const struct dp_opts *o, const struct dp_host_report *rep)
 	if (rep->detached)
 		return json_pack("{s:s,s:s,s:b}", "host", o->name, "ifname",
 				 o->ifname, "detached", 1);
-	return json_pack("{s:s,s:s,s:s,s:i,s:i,s:s,s:O?}", "host", o->name,
+	return json_pack("{s:s,s:s,s:s,s:i,s:i,s:s,s:O?,s:o}", "host", o->name,
 			 "ifname", o->ifname, "mode", dp_mode_name(rep->mode),
 			 "tag", rep->tag, "priority", rep->priority, "selects",
-			 rep->selects, "rdma", rep->rdma);
+			 rep->selects, "rdma", rep->rdma, "cnp",
+			 rep->cnp_tag < 0 ?
+				 json_null() :
+				 json_pack("{s:i,s:i}", "tag", rep->cnp_tag,
+					   "priority", rep->cnp_prio));
 }

@@ -92,7 +92,7 @@ static json_t *port_json(const struct pins *p, json_t *port)
 	for (k = 0; k < TAGGER_LOSSY_REASONS; k++)
 		json_object_set_new(lossy, reason_names[k],
 				    json_integer(st.lossy[k]));
-	j = json_pack("{s:O,s:O,s:O,s:o,s:o,s:o,s:I,s:I,s:I}", "port",
+	j = json_pack("{s:O,s:O,s:O,s:o,s:o,s:o,s:I,s:I,s:I,s:I}", "port",
 		      json_object_get(port, "port"), "ifname",
 		      json_object_get(port, "ifname"), "ifindex",
 		      json_object_get(port, "ifindex"), "in",
@@ -100,7 +100,7 @@ static json_t *port_json(const struct pins *p, json_t *port)
 		      port_counters(p, slot, TAGGER_DIR_OUT), "lossy", lossy,
 		      "pfc_frames", (json_int_t)st.pfc_frames, "pause_frames",
 		      (json_int_t)st.pause_frames, "non_ip",
-		      (json_int_t)st.non_ip);
+		      (json_int_t)st.non_ip, "cnp", (json_int_t)st.cnp);
 	return j;
 }
 

@@ -92,7 +92,7 @@ void dp_table_build(const struct rules *r, int sw, const struct dp_port *ports,
 	memset(tab, 0, sizeof(*tab));
 	/* Without wildcards one entry a rule: no growing on the way. */
 	if (!s->wild_classify && !s->wild_rewrite) {
-		tab->cap = (size_t)s->nclassify + s->nrewrite + 1;
+		tab->cap = (size_t)s->nclassify + s->nrewrite + 2;
 		tab->idx = xmalloc(tab->cap * sizeof(*tab->idx));
 		tab->vals = xmalloc(tab->cap * sizeof(*tab->vals));
 	}
@@ -102,6 +102,12 @@ void dp_table_build(const struct rules *r, int sw, const struct dp_port *ports,
 	add(tab, 0,
 	    (struct tagger_rule_val){ .prio = r->lossy_prio,
 				      .dscp = r->lossy_tag });
+	/* Entry TAGGER_CNP_ENTRY: the CNP class, if the rules have one. */
+	if (r->cnp_tag >= 0)
+		add(tab, TAGGER_CNP_ENTRY,
+		    (struct tagger_rule_val){ .prio = r->cnp_prio,
+					      .dscp = r->cnp_tag,
+					      .flags = TAGGER_F_CNP });
 	tags_used(s, cls, rw);
 	/*
 	 * Without wildcards each rule is the answer for its own key (keys

@@ -34,7 +34,8 @@ static bool same_shape(const struct rules *a, const struct rules *b)
 	int s, p;
 
 	if (a->nsw != b->nsw || a->lossy_tag != b->lossy_tag ||
-	    a->lossy_prio != b->lossy_prio ||
+	    a->lossy_prio != b->lossy_prio || a->cnp_tag != b->cnp_tag ||
+	    a->cnp_prio != b->cnp_prio ||
 	    memcmp(a->prio, b->prio, sizeof(a->prio)))
 		return false;
 	for (s = 0; s < a->nsw; s++) {

@@ -37,6 +37,8 @@ static const struct field prio_fields[] = {
 	  "1 while a port's buffer is above XOFF (its upstream is paused)."),
 	C("xoff_crossings", "tagger_pfc_xoff_total",
 	  "Times a port's buffer rose above XOFF."),
+	C("ecn_marked", "tagger_pfc_ecn_marked_packets_total",
+	  "Packets received on a port marked CE (ECN), by priority."),
 	C("pfc_tx", "tagger_pfc_frames_sent_total",
 	  "PFC frames sent upstream to pause a priority."),
 	C("pfc_tx_resume", "tagger_pfc_resume_frames_sent_total",

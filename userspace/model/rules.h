@@ -111,6 +111,13 @@ struct rules {
 	char *file;
 	int lossy_tag;
 	int lossy_prio;
+	/*
+	 * "cnp" (optional): the class of RoCEv2 congestion notifications, a
+	 * DSCP and a priority of their own, never lossless and never
+	 * rewritten (bpf/tagger_maps.h, TAGGER_CNP_ENTRY); -1: none.
+	 */
+	int cnp_tag;
+	int cnp_prio;
 	struct rules_tag *tags; /* lossless tags in rank order */
 	int ntags;
 	int *class_ids; /* "classes": class number and tag */

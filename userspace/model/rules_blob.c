@@ -18,6 +18,12 @@
 #include "model/rules_blob.h"
 
 #define BLOB_MAGIC 0x31627274u /* "trb1" */
+/*
+ * Optional sections after the switches, each a magic and its fields, so
+ * that blobs written before they existed still decode: "cnp1", the CNP
+ * tag and priority (only when the rules have a "cnp").
+ */
+#define BLOB_CNP 0x31706e63u /* "cnp1" */
 #define PREFETCH 8 /* rules ahead whose map slot is fetched */
 #define DENSE_MAX_PORTS 256 /* dense lookups: at most 16 MiB a switch */
 #define DENSE_PER_RULE 16 /* and at most this many entries per rule */
@@ -91,6 +97,11 @@ void *rules_to_blob(const struct rules *r, size_t *len)
 	put_u32(&o, r->nsw);
 	for (k = 0; k < r->nsw; k++)
 		put_switch(&o, &r->sw[k]);
+	if (r->cnp_tag >= 0 || r->cnp_prio >= 0) {
+		put_u32(&o, BLOB_CNP);
+		put_u32(&o, r->cnp_tag);
+		put_u32(&o, r->cnp_prio);
+	}
 	*len = o.len;
 	return o.buf;
 }
@@ -393,6 +404,12 @@ struct rules *rules_blob_decode(const void *buf, size_t len, const char *name)
 	r->sw = xcalloc(n + 1, sizeof(*r->sw));
 	for (k = 0; ok && k < n; k++)
 		ok = get_switch(&in, r);
+	if (ok && in.p != in.end) {
+		if (get_u32(&in) != BLOB_CNP)
+			in.bad = true;
+		r->cnp_tag = (int)get_u32(&in);
+		r->cnp_prio = (int)get_u32(&in);
+	}
 	if (!ok || in.bad || in.p != in.end) {
 		rules_free(r);
 		return NULL;

@@ -149,6 +149,39 @@ static bool check_tags(struct check *c)
 	return true;
 }
 
+/*
+ * "cnp": a class of its own. Its tag is neither the lossy tag nor a
+ * lossless one (so no rule can name it: known_tag()), and no lossless tag
+ * has its priority (a PAUSE of that priority would hold the notifications
+ * back, and data would queue with them).
+ */
+static bool check_cnp(struct check *c)
+{
+	struct rules *r = c->r;
+	size_t old;
+	bool ok;
+	int k;
+
+	if (r->cnp_tag < 0 && r->cnp_prio < 0)
+		return true;
+	old = jp_enter_key(&c->jp, "cnp");
+	ok = tag_in_range(c, "tag", r->cnp_tag) &&
+	     prio_in_range(c, "priority", r->cnp_prio);
+	if (ok && r->cnp_tag == r->lossy_tag)
+		ok = jp_err(&c->jp, "tag %d is the lossy tag", r->cnp_tag);
+	else if (ok && r->prio[r->cnp_tag] >= 0)
+		ok = jp_err(&c->jp, "tag %d is a lossless tag of \"tags\"",
+			    r->cnp_tag);
+	for (k = 0; ok && k < r->ntags; k++)
+		if (r->tags[k].prio == r->cnp_prio)
+			ok = jp_err(&c->jp,
+				    "priority %d is the priority of lossless "
+				    "tag %d",
+				    r->cnp_prio, r->tags[k].tag);
+	jp_leave(&c->jp, old);
+	return ok;
+}
+
 struct class_at {
 	int id;
 	int at;
@@ -411,6 +444,6 @@ bool rules_check(struct rules *r)
 {
 	struct check c = { .jp.file = r->file, .r = r };
 
-	return check_tags(&c) && check_classes(&c) && check_hosts(&c) &&
-	       check_switches(&c);
+	return check_tags(&c) && check_cnp(&c) && check_classes(&c) &&
+	       check_hosts(&c) && check_switches(&c);
 }

@@ -61,6 +61,26 @@ static bool parse_lossy(struct ctx *c, json_t *root)
 	return ok;
 }
 
+/* "cnp": optional, both members required when it is there. */
+static bool parse_cnp(struct ctx *c, json_t *root)
+{
+	static const char *const keys[] = { "tag", "priority", NULL };
+	json_t *v = json_object_get(root, "cnp");
+	struct rules *r = c->r;
+	size_t old;
+	bool ok;
+
+	if (!v)
+		return true;
+	old = jp_enter_key(&c->jp, "cnp");
+	ok = jp_want_type(&c->jp, v, JSON_OBJECT, "an object") &&
+	     jp_known_keys(&c->jp, v, keys) &&
+	     get_tag(c, v, "tag", &r->cnp_tag) &&
+	     get_prio(c, v, "priority", &r->cnp_prio);
+	jp_leave(&c->jp, old);
+	return ok;
+}
+
 /*
  * The array at key of obj, each element read in order by one(c, v, sw, i)
  * (sw: the switch of a rule table, else unused) into *items, allocated
@@ -429,6 +449,8 @@ struct rules *rules_new(const char *name)
 	struct rules *r = xcalloc(1, sizeof(*r));
 
 	r->file = xstrdup(name);
+	r->cnp_tag = -1;
+	r->cnp_prio = -1;
 	memset(r->rank, -1, sizeof(r->rank));
 	memset(r->prio, -1, sizeof(r->prio));
 	strmap_init(&r->sw_names);
@@ -446,9 +468,9 @@ struct rules *rules_from_json(json_t *root, const char *name)
 	c.r = rules_new(name);
 	if (!jp_want_type(&c.jp, root, JSON_OBJECT, "an object") ||
 	    !parse_format(&c, root) || !parse_lossy(&c, root) ||
-	    !parse_tags(&c, root) || !parse_classes(&c, root) ||
-	    !parse_hosts(&c, root) || !parse_switches(&c, root) ||
-	    !rules_check(c.r)) {
+	    !parse_cnp(&c, root) || !parse_tags(&c, root) ||
+	    !parse_classes(&c, root) || !parse_hosts(&c, root) ||
+	    !parse_switches(&c, root) || !rules_check(c.r)) {
 		rules_free(c.r);
 		return NULL;
 	}
@@ -458,9 +480,9 @@ struct rules *rules_from_json(json_t *root, const char *name)
 /* Unknown and metadata keys are not read: do not let jansson build them big. */
 static int check_ignored(const char *key, size_t keylen, size_t span, void *arg)
 {
-	static const char *const read[] = { "format",  "lossy", "tags",
-					    "classes", "hosts", "switches",
-					    "links" };
+	static const char *const read[] = { "format",	"lossy",   "cnp",
+					    "tags",	"classes", "hosts",
+					    "switches", "links" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(read); i++)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Pause agent configuration and its buffer model; see pfc_config.h. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,8 +27,10 @@ void pfc_config_init(struct pfc_config *c)
 	c->rt_prio = PFC_DEFAULT_RT_PRIO;
 	c->cpu_latency_us = PFC_DEFAULT_CPU_LATENCY;
 	c->busy_poll_us = PFC_DEFAULT_BUSY_POLL_US;
-	for (i = 0; i < PFC_PRIOS; i++)
+	for (i = 0; i < PFC_PRIOS; i++) {
 		c->weight[i] = 1;
+		c->ecn_pmax[i] = 100;
+	}
 	/* Class selector: DSCP 8p..8p+7 -> priority p (trust-DSCP default). */
 	for (i = 0; i < 64; i++)
 		c->dscp_prio[i] = i >> 3;
@@ -148,6 +151,61 @@ int pfc_config_finish(struct pfc_config *c)
 	if (!c->lossy_limit)
 		c->lossy_limit = worst;
 	return 0;
+}
+
+uint32_t pfc_ecn_mask(const struct pfc_config *c)
+{
+	uint32_t m = 0;
+	int p;
+
+	for (p = 0; p < PFC_PRIOS; p++)
+		if (((c->lossless_mask >> p) & 1) && c->ecn_kmax[p])
+			m |= 1u << p;
+	return m;
+}
+
+/*
+ * Marks must come before pauses: Kmin <= Kmax < XOFF on every priority
+ * that marks (the lossless ones with a Kmax), and Kmax within what
+ * pfc_ecn_p() computes with. A Kmin without a Kmax marks nothing: an
+ * error too. (Pmax above 100 is refused by the option itself.)
+ */
+const char *pfc_ecn_bad(const struct pfc_config *c, char *buf, size_t len)
+{
+	int p;
+
+	for (p = 0; p < PFC_PRIOS; p++) {
+		if (!((c->lossless_mask >> p) & 1))
+			continue;
+		if (c->ecn_kmin[p] && !c->ecn_kmax[p])
+			snprintf(buf, len,
+				 "--ecn-kmin: priority %d has no --ecn-kmax",
+				 p);
+		else if (!c->ecn_kmax[p])
+			continue;
+		else if (c->ecn_kmin[p] > c->ecn_kmax[p])
+			snprintf(
+				buf, len,
+				"--ecn-kmin: %llu B is above --ecn-kmax %llu B "
+				"(priority %d)",
+				(unsigned long long)c->ecn_kmin[p],
+				(unsigned long long)c->ecn_kmax[p], p);
+		else if (c->ecn_kmax[p] >= c->xoff[p])
+			snprintf(buf, len,
+				 "--ecn-kmax: %llu B is not below XOFF %llu B "
+				 "(priority %d): marks must come before pauses",
+				 (unsigned long long)c->ecn_kmax[p],
+				 (unsigned long long)c->xoff[p], p);
+		else if (c->ecn_kmax[p] > PFC_ECN_KMAX_MAX)
+			snprintf(
+				buf, len,
+				"--ecn-kmax: %llu B is above 4 GiB (priority %d)",
+				(unsigned long long)c->ecn_kmax[p], p);
+		else
+			continue;
+		return buf;
+	}
+	return NULL;
 }
 
 /*

@@ -37,6 +37,12 @@
  *   pfc_headroom(rate, frame, t_pro_ns)      (1) without cable or t_resp
  *   pfc_parse_time("1.5us", "us", &ns)       a time, bare numbers in unit
  *   pfc_parse_meters("300", &m)              a cable length
+ *   pfc_ecn_mask(c)                          the lossless priorities ECN
+ *                                            marks on
+ *   pfc_ecn_bad(c, buf, len)                 NULL, or what is wrong with
+ *                                            the ECN settings once the
+ *                                            defaults are filled in
+ *                                            (naming the option), in buf
  */
 #ifndef __TAGGER_PFC_CONFIG_H
 #define __TAGGER_PFC_CONFIG_H
@@ -69,6 +75,8 @@
  * resume (pfc_poll.h): at most this much CPU per pause episode.
  */
 #define PFC_DEFAULT_BUSY_POLL_US 2000
+/* ECN's kmax must fit pfc_ecn_p()'s arithmetic: below 4 GiB. */
+#define PFC_ECN_KMAX_MAX 0xffffffffull
 
 enum pfc_sched { PFC_SCHED_WRR, PFC_SCHED_STRICT };
 enum pfc_wd_action { PFC_WD_REPORT, PFC_WD_IGNORE, PFC_WD_DROP };
@@ -114,6 +122,10 @@ struct pfc_config {
 	int rt_prio; /* SCHED_FIFO priority, 0: none */
 	int cpu_latency_us; /* PM QoS request, or PFC_CPU_LATENCY_NONE */
 	uint32_t busy_poll_us; /* poll budget per expected resume, 0: off */
+	/* ECN on lossless priorities (pfc_ecn_p() in pfc_maps.h); a
+	 * priority marks when its ecn_kmax is not 0 */
+	uint64_t ecn_kmin[PFC_PRIOS], ecn_kmax[PFC_PRIOS];
+	uint32_t ecn_pmax[PFC_PRIOS]; /* percent, default 100 */
 };
 
 /* Equation (1) term by term, in bytes at rate_bps. */
@@ -139,6 +151,8 @@ uint64_t pfc_headroom(uint64_t rate_bps, uint32_t frame, uint64_t t_pro_ns);
 bool pfc_parse_time(const char *s, const char *unit, uint64_t *ns);
 bool pfc_parse_meters(const char *s, uint32_t *m);
 int pfc_parse_dscp_map(const char *s, uint8_t map[64]);
+uint32_t pfc_ecn_mask(const struct pfc_config *c);
+const char *pfc_ecn_bad(const struct pfc_config *c, char *buf, size_t len);
 const char *pfc_wd_action_name(enum pfc_wd_action a);
 const char *pfc_sched_name(enum pfc_sched s);
 

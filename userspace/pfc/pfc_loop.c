@@ -99,6 +99,7 @@ static void tick(struct pfc_agent *a)
 			sp->egress_drops = b->egress_drops;
 			sp->failure_drops = b->failure_drops;
 			sp->last_drop_reason = b->last_drop_reason;
+			a->st->ecn_marked[port][p] = b->ecn_marked;
 			if (pfc_lossless(a, p))
 				pfc_watchdog(a, port, p, now);
 		}

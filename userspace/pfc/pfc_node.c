@@ -231,8 +231,14 @@ static json_t *ports_json(const struct pfc_state *st, uint64_t now,
 		json_object_set_new(po, "rate_bps", json_integer(sp->rate_bps));
 		json_object_set_new(po, "dcb", json_string(sp->dcb));
 		for (p = 0; p < PFC_PRIOS; p++) {
-			json_array_append_new(
-				pr, prio_json(st, p, &sp->prio[p], now));
+			json_t *pj = prio_json(st, p, &sp->prio[p], now);
+
+			/* ECN marks (version 8 on; before, 0) */
+			json_object_set_new(
+				pj, "ecn_marked",
+				json_integer((json_int_t)st->ecn_marked[i][p]));
+			t->ecn_marked += st->ecn_marked[i][p];
+			json_array_append_new(pr, pj);
 			pfc_add_totals(t, st, p, &sp->prio[p], now);
 		}
 		json_object_set_new(po, "prios", pr);
@@ -291,6 +297,29 @@ static void agent_json(json_t *o, const struct pfc_state *st,
 				  (json_int_t)st->keeper_refreshes));
 }
 
+/*
+ * ECN: per priority that marks, Kmin, Kmax and Pmax; empty when none
+ * does, null for the state of an agent before ECN (version 7 or older).
+ */
+static json_t *ecn_json(const struct pfc_state *st)
+{
+	json_t *a;
+	int p;
+
+	if (st->version < 8)
+		return json_null();
+	a = json_array();
+	for (p = 0; p < PFC_PRIOS; p++)
+		if ((st->ecn_mask >> p) & 1)
+			json_array_append_new(
+				a,
+				json_pack("{s:i,s:I,s:I,s:i}", "prio", p,
+					  "kmin", (json_int_t)st->ecn_kmin[p],
+					  "kmax", (json_int_t)st->ecn_kmax[p],
+					  "pmax", (int)st->ecn_pmax[p]));
+	return a;
+}
+
 /* What it pauses with: thresholds, quanta, limits, the watchdog. */
 static void settings_json(json_t *o, const struct pfc_state *st)
 {
@@ -315,6 +344,7 @@ static void settings_json(json_t *o, const struct pfc_state *st)
 			    json_integer(st->lossless_limit));
 	json_object_set_new(o, "lossy_limit", json_integer(st->lossy_limit));
 	json_object_set_new(o, "sched", json_string(pfc_sched_name(st->sched)));
+	json_object_set_new(o, "ecn", ecn_json(st));
 	json_object_set_new(o, "watchdog",
 			    json_pack("{s:i,s:i,s:s,s:I}", "detect_ms",
 				      st->wd_detect_ms, "restore_ms",
@@ -327,16 +357,17 @@ static json_t *totals_json(const struct pfc_state *st,
 			   const struct pfc_totals *t)
 {
 	return json_pack(
-		"{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}", "pfc_tx",
-		(json_int_t)t->pfc_tx, "pfc_rx", (json_int_t)t->pfc_rx,
-		"xoff_crossings", (json_int_t)t->xoff, "buffered_bytes",
-		(json_int_t)t->buffered, "lossless_drops",
+		"{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I,s:I}",
+		"pfc_tx", (json_int_t)t->pfc_tx, "pfc_rx",
+		(json_int_t)t->pfc_rx, "xoff_crossings", (json_int_t)t->xoff,
+		"buffered_bytes", (json_int_t)t->buffered, "lossless_drops",
 		(json_int_t)t->ll_drops, "lossy_drops",
 		(json_int_t)t->lossy_drops, "failure_drops",
 		(json_int_t)t->failure_drops, "leftover_drops",
 		(json_int_t)t->leftover_drops, "paused_ms", t->paused_ns / 1e6,
 		"watchdog_events", (json_int_t)st->wd_events, "underflow",
-		(json_int_t)t->underflow, "resyncs", (json_int_t)st->resyncs);
+		(json_int_t)t->underflow, "resyncs", (json_int_t)st->resyncs,
+		"ecn_marked", (json_int_t)t->ecn_marked);
 }
 
 json_t *pfc_node_json(const struct pfc_state *st, enum pfc_agent_status as,

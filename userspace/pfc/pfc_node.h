@@ -29,7 +29,7 @@ enum pfc_agent_status { PFC_AGENT_STOPPED, PFC_AGENT_RUNNING, PFC_AGENT_DIED };
 
 struct pfc_totals {
 	uint64_t pfc_tx, pfc_rx, xoff, buffered, ll_drops, lossy_drops,
-		failure_drops, leftover_drops, paused_ns, underflow;
+		failure_drops, leftover_drops, paused_ns, underflow, ecn_marked;
 };
 
 const char *pfc_status_name(enum pfc_agent_status a);

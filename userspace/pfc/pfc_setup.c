@@ -103,6 +103,12 @@ static int load_bpf(struct pfc_agent *a)
 	for (i = 0; i < 64; i++)
 		s->rodata->dscp_prio[i] = c->dscp_prio[i];
 	s->rodata->pause_quanta = c->quanta;
+	s->rodata->ecn_mask = pfc_ecn_mask(c);
+	for (i = 0; i < PFC_PRIOS; i++) {
+		s->rodata->ecn_kmin[i] = c->ecn_kmin[i];
+		s->rodata->ecn_kmax[i] = c->ecn_kmax[i];
+		s->rodata->ecn_pmax[i] = c->ecn_pmax[i] * PFC_ECN_ONE / 100;
+	}
 	near_bytes(c, s->rodata->xon_near_bytes);
 	pfc_drop_kinds(s->rodata->drop_kind);
 	a->skel = s;
@@ -177,6 +183,10 @@ void pfc_setup_record(struct pfc_agent *a)
 	memcpy(st->xoff, c->xoff, sizeof(st->xoff));
 	memcpy(st->xon, c->xon, sizeof(st->xon));
 	memcpy(st->headroom, c->headroom, sizeof(st->headroom));
+	st->ecn_mask = pfc_ecn_mask(c);
+	memcpy(st->ecn_kmin, c->ecn_kmin, sizeof(st->ecn_kmin));
+	memcpy(st->ecn_kmax, c->ecn_kmax, sizeof(st->ecn_kmax));
+	memcpy(st->ecn_pmax, c->ecn_pmax, sizeof(st->ecn_pmax));
 	st->lossless_limit = c->lossless_limit;
 	st->lossy_limit = c->lossy_limit;
 	st->sched = c->sched;
@@ -207,6 +217,26 @@ void pfc_setup_record(struct pfc_agent *a)
 	pfc_state_end(st);
 }
 
+/*
+ * With DCB the hardware queues and pauses, and no BPF program sees the
+ * occupancy: ECN is the hardware's too. Say what to set it to.
+ */
+static void dcb_ecn_note(const struct pfc_config *c)
+{
+	uint32_t m = pfc_ecn_mask(c);
+	int p;
+
+	for (p = 0; p < PFC_PRIOS; p++)
+		if ((m >> p) & 1)
+			pr_warn("ECN on DCB ports is the hardware's: set its "
+				"ECN (WRED) profile of priority %d to min "
+				"threshold %llu B, max threshold %llu B, "
+				"probability %u %% (see tagger-pfc(8), ECN)\n",
+				p, (unsigned long long)c->ecn_kmin[p],
+				(unsigned long long)c->ecn_kmax[p],
+				c->ecn_pmax[p]);
+}
+
 /* Hardware PFC where every port has DCB; say why not otherwise. */
 static int probe_dcb(struct pfc_agent *a)
 {
@@ -234,6 +264,7 @@ static int probe_dcb(struct pfc_agent *a)
 				return r;
 			}
 		}
+		dcb_ecn_note(c);
 		return 1;
 	}
 	for (i = 0; i < c->nports; i++)

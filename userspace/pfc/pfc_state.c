@@ -218,9 +218,13 @@ static int map_state(int fd, bool write, struct pfc_state **st)
 	return 0;
 }
 
-/* The state of version 5 ended where busy_poll_us begins, 6 at beat. */
+/*
+ * The state of version 5 ended where busy_poll_us begins, 6 at beat, 7 at
+ * ecn_mask.
+ */
 #define PFC_STATE_V5_SIZE offsetof(struct pfc_state, busy_poll_us)
 #define PFC_STATE_V6_SIZE offsetof(struct pfc_state, beat)
+#define PFC_STATE_V7_SIZE offsetof(struct pfc_state, ecn_mask)
 
 /*
  * An agent of the version before (still running through an upgrade): its
@@ -299,7 +303,8 @@ int pfc_state_open(const char *dir, bool write, struct pfc_state **st)
 	else if (sb.st_size == sizeof(**st))
 		r = map_state(fd, write, st);
 	else if (sb.st_size == PFC_STATE_V5_SIZE ||
-		 sb.st_size == PFC_STATE_V6_SIZE)
+		 sb.st_size == PFC_STATE_V6_SIZE ||
+		 sb.st_size == PFC_STATE_V7_SIZE)
 		r = map_state_old(fd, write, sb.st_size, st);
 	else
 		r = -EPROTO;
@@ -308,6 +313,7 @@ int pfc_state_open(const char *dir, bool write, struct pfc_state **st)
 		return r;
 	if ((*st)->magic != PFC_STATE_MAGIC ||
 	    (*st)->version != (sb.st_size == sizeof(**st) ? PFC_STATE_VERSION :
+			       sb.st_size == PFC_STATE_V7_SIZE ? 7 :
 			       sb.st_size == PFC_STATE_V6_SIZE ? 6 :
 								 5)) {
 		pfc_state_unmap(*st);

@@ -27,7 +27,7 @@
  *                                  replacing the old file only when whole
  *                                  (0 or -errno: -ENOSPC when /run is full)
  *   pfc_state_open(dir, write, &st) reader (or `stop`, write): map it; a
- *                                  version 5 or 6 state (agents of
+ *                                  version 5, 6 or 7 state (agents of
  *                                  releases before) reads with the
  *                                  fields since added as 0
  *   pfc_state_snapshot(st, copy)   consistent copy (retries while updated)
@@ -45,7 +45,7 @@
 #include "pfc/pfc_config.h"
 
 #define PFC_STATE_MAGIC 0x54504643u /* "TPFC" */
-#define PFC_STATE_VERSION 7
+#define PFC_STATE_VERSION 8
 /* The default state root; the agents' directories are in PFC_RUN_DIR/pfc. */
 #define PFC_RUN_DIR "/run/tagger"
 
@@ -142,6 +142,13 @@ struct pfc_state {
 	uint64_t gate_late_max_ns; /* longest a gate stayed closed beyond
 				    * its PAUSE (resume or expiry) */
 	uint64_t bpf_refreshes; /* XOFF refreshes sent by the BPF side */
+	/* Since version 8 (ECN, pfc_ecn_p()); older states read them as 0. */
+	uint32_t ecn_mask; /* the priorities that mark */
+	uint32_t ecn_pmax[PFC_PRIOS]; /* percent */
+	uint32_t pad8;
+	uint64_t ecn_kmin[PFC_PRIOS], ecn_kmax[PFC_PRIOS];
+	/* packets marked CE, per in-port and priority */
+	uint64_t ecn_marked[PFC_MAX_PORTS][PFC_PRIOS];
 };
 
 int pfc_state_dir(const char *dir, bool make, const char **why);

@@ -345,7 +345,43 @@ static void class_id_out_j(json_t *d)
 			    json_integer(-1));
 }
 
+static void cnp_is_lossy(struct rules *r)
+{
+	r->cnp_tag = 0;
+	r->cnp_prio = 5;
+}
+
+static void cnp_is_lossy_j(json_t *d)
+{
+	json_object_set_new(d, "cnp",
+			    json_pack("{s:i,s:i}", "tag", 0, "priority", 5));
+}
+
+static void cnp_prio_lossless(struct rules *r)
+{
+	r->cnp_tag = 46;
+	r->cnp_prio = 2;
+}
+
+static void cnp_prio_lossless_j(json_t *d)
+{
+	json_object_set_new(d, "cnp",
+			    json_pack("{s:i,s:i}", "tag", 46, "priority", 2));
+}
+
+static void cnp_tag_only(struct rules *r)
+{
+	r->cnp_tag = 46;
+}
+
 static const struct twin twins[] = {
+	{ "cnp tag = the lossy tag", cnp_is_lossy, cnp_is_lossy_j,
+	  "t.trb: cnp: tag 0 is the lossy tag" },
+	{ "cnp priority = a lossless tag's", cnp_prio_lossless,
+	  cnp_prio_lossless_j,
+	  "t.trb: cnp: priority 2 is the priority of lossless tag 9" },
+	{ "cnp without a priority", cnp_tag_only, NULL,
+	  "t.trb: cnp.priority: -1 is not an 802.1p priority" },
 	{ "lossy tag = a lossless tag", lossy_is_lossless, lossy_is_lossless_j,
 	  "t.trb: tags[0]: tag 5 is the lossy tag" },
 	{ "rewrite to a tag not in tags", rewrite_to_63, rewrite_to_63_j,
@@ -410,6 +446,44 @@ START_TEST(the_base_reads_back_from_both_forms)
 
 	back = bin_round(r, &err);
 	ck_assert_msg(back != NULL, "refused: %s", err);
+	rules_free(back);
+	rules_free(r);
+	json_decref(doc);
+}
+END_TEST
+
+/*
+ * The CNP class is an optional section after the switches: it reads back,
+ * a blob without it (every blob before it) reads as none, and anything
+ * else after the switches is refused.
+ */
+START_TEST(the_cnp_class_reads_back_and_is_optional)
+{
+	json_t *doc;
+	struct rules *r = rules_from_str(base_json, &doc), *back;
+	const char *err;
+	uint8_t *grown;
+	size_t len;
+	void *blob;
+
+	blob = rules_to_blob(r, &len);
+	back = rules_blob_decode(blob, len, "t");
+	ck_assert_ptr_nonnull(back);
+	ck_assert_int_eq(back->cnp_tag, -1);
+	rules_free(back);
+	grown = xmalloc(len + 12);
+	memcpy(grown, blob, len);
+	memcpy(grown + len, "junk\0\0\0\0\0\0\0\0", 12);
+	ck_assert_ptr_null(rules_blob_decode(grown, len + 12, "t"));
+	ck_assert_ptr_null(rules_blob_decode(grown, len + 4, "t"));
+	free(grown);
+	free(blob);
+	r->cnp_tag = 46;
+	r->cnp_prio = 6;
+	back = bin_round(r, &err);
+	ck_assert_msg(back != NULL, "refused: %s", err);
+	ck_assert_int_eq(back->cnp_tag, 46);
+	ck_assert_int_eq(back->cnp_prio, 6);
 	rules_free(back);
 	rules_free(r);
 	json_decref(doc);
@@ -522,6 +596,7 @@ Suite *rules_blob_check_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, the_base_reads_back_from_both_forms);
+	tcase_add_test(tc, the_cnp_class_reads_back_and_is_optional);
 	tcase_add_test(tc, memory_stays_linear_in_the_blob);
 	tcase_add_loop_test(tc, a_packed_twin_of_refused_json_is_refused, 0,
 			    (int)ARRAY_SIZE(twins));

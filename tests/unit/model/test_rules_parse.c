@@ -309,6 +309,45 @@ START_TEST(missing_file_is_an_error)
 }
 END_TEST
 
+/* "cnp": optional; a class of its own, or an error naming the member. */
+START_TEST(cnp_class_parses_and_must_be_its_own)
+{
+	struct rules *r = parse_str(HEAD "'switches': {}}");
+
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(r->cnp_tag, -1);
+	ck_assert_int_eq(r->cnp_prio, -1);
+	rules_free(r);
+	r = parse_str(HEAD
+		      "'cnp': {'tag': 46, 'priority': 6}, 'switches': {}}");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(r->cnp_tag, 46);
+	ck_assert_int_eq(r->cnp_prio, 6);
+	ck_assert_int_eq(rules_tag_rank(r, 46), -1); /* no rule may name it */
+	rules_free(r);
+	assert_err(HEAD "'cnp': {'tag': 0, 'priority': 6}, 'switches': {}}",
+		   "r.json: cnp: tag 0 is the lossy tag");
+	assert_err(HEAD "'cnp': {'tag': 11, 'priority': 6}, 'switches': {}}",
+		   "r.json: cnp: tag 11 is a lossless tag of \"tags\"");
+	assert_err(
+		HEAD "'cnp': {'tag': 46, 'priority': 4}, 'switches': {}}",
+		"r.json: cnp: priority 4 is the priority of lossless tag 11");
+	assert_err(HEAD "'cnp': {'tag': 64, 'priority': 6}, 'switches': {}}",
+		   "r.json: cnp.tag:");
+	assert_err(HEAD "'cnp': {'tag': 46, 'priority': 8}, 'switches': {}}",
+		   "r.json: cnp.priority:");
+	assert_err(HEAD "'cnp': {'tag': 46}, 'switches': {}}",
+		   "r.json: cnp: missing \"priority\"");
+	assert_err(HEAD "'cnp': {'tag': 46, 'priority': 6, 'x': 1}, "
+			"'switches': {}}",
+		   "r.json: cnp: unknown key \"x\"");
+	assert_err(HEAD "'cnp': 46, 'switches': {}}", "r.json: cnp:");
+	assert_err(
+		SW("'classify': [{'in': 'p1', 'tag': 46, 'priority': 6}]") "",
+		"tag 46 is neither");
+}
+END_TEST
+
 /* Unchecked fixtures run in the parent, so every forked test sees file. */
 static void setup(void)
 {
@@ -343,6 +382,7 @@ Suite *rules_parse_suite(void)
 	tcase_add_test(tc, rule_tags_must_be_known_and_lossy_stays_lossy);
 	tcase_add_test(tc, classes_must_match_hosts);
 	tcase_add_test(tc, missing_file_is_an_error);
+	tcase_add_test(tc, cnp_class_parses_and_must_be_its_own);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -128,6 +128,53 @@ START_TEST(defaults_follow_the_buffer_model)
 }
 END_TEST
 
+/*
+ * ECN settings: Kmin <= Kmax < XOFF on each lossless priority that marks,
+ * named by the option at fault; lossy priorities never mark.
+ */
+START_TEST(ecn_settings_are_checked_against_xoff)
+{
+	struct pfc_config c;
+	char why[160];
+	int p;
+
+	pfc_config_init(&c);
+	ck_assert_int_eq(pfc_config_finish(&c), 0);
+	ck_assert_ptr_null(pfc_ecn_bad(&c, why, sizeof(why)));
+	ck_assert_uint_eq(pfc_ecn_mask(&c), 0);
+	ck_assert_uint_eq(c.ecn_pmax[3], 100);
+	for (p = 0; p < PFC_PRIOS; p++) {
+		c.ecn_kmin[p] = 5000;
+		c.ecn_kmax[p] = 20000;
+	}
+	ck_assert_ptr_null(pfc_ecn_bad(&c, why, sizeof(why)));
+	ck_assert_uint_eq(pfc_ecn_mask(&c), 0x18); /* lossless 3, 4 only */
+	c.ecn_kmin[4] = 20000; /* Kmin = Kmax: a step, allowed */
+	ck_assert_ptr_null(pfc_ecn_bad(&c, why, sizeof(why)));
+	c.ecn_kmin[4] = 20001;
+	ck_assert_str_eq(pfc_ecn_bad(&c, why, sizeof(why)),
+			 "--ecn-kmin: 20001 B is above --ecn-kmax 20000 B "
+			 "(priority 4)");
+	c.ecn_kmin[4] = 0;
+	c.ecn_kmax[3] = c.xoff[3];
+	ck_assert_ptr_nonnull(pfc_ecn_bad(&c, why, sizeof(why)));
+	ck_assert_ptr_nonnull(strstr(why, "--ecn-kmax: "));
+	ck_assert_ptr_nonnull(strstr(why, "is not below XOFF"));
+	c.ecn_kmax[3] = c.xoff[3] - 1;
+	ck_assert_ptr_null(pfc_ecn_bad(&c, why, sizeof(why)));
+	c.ecn_kmax[3] = 0; /* Kmin without Kmax */
+	ck_assert_str_eq(pfc_ecn_bad(&c, why, sizeof(why)),
+			 "--ecn-kmin: priority 3 has no --ecn-kmax");
+	c.ecn_kmin[3] = 0;
+	ck_assert_ptr_null(pfc_ecn_bad(&c, why, sizeof(why)));
+	ck_assert_uint_eq(pfc_ecn_mask(&c), 0x10);
+	c.xoff[4] = c.ecn_kmax[4] = 1ull << 33;
+	c.xoff[4]++;
+	ck_assert_ptr_nonnull(pfc_ecn_bad(&c, why, sizeof(why)));
+	ck_assert_ptr_nonnull(strstr(why, "above 4 GiB"));
+}
+END_TEST
+
 START_TEST(dscp_maps_parse)
 {
 	uint8_t map[64] = { 0 };
@@ -229,6 +276,7 @@ Suite *pfc_suite(void)
 	tcase_add_test(tc, thresholds_have_hysteresis);
 	tcase_add_test(tc, watchdog_reports_once_per_episode);
 	tcase_add_test(tc, watchdog_ignores_empty_queues_and_restores);
+	tcase_add_test(tc, ecn_settings_are_checked_against_xoff);
 	suite_add_tcase(s, tc);
 	return s;
 }
