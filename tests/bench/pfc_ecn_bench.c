@@ -85,9 +85,8 @@ static struct pfc_bpf *load(uint32_t ifindex, int ecn, uint64_t kmin,
 		s->rodata->ecn_pmax[p] = PFC_ECN_ONE;
 	}
 	s->rodata->ecn_mask = ecn ? 1u << 3 : 0;
-	if (pfc_bpf__load(s) ||
-	    bpf_map__update_elem(s->maps.ports, &ifindex, 4, &slot, 4,
-				 BPF_ANY)) {
+	if (pfc_bpf__load(s) || bpf_map__update_elem(s->maps.ports, &ifindex, 4,
+						     &slot, 4, BPF_ANY)) {
 		fprintf(stderr, "cannot load the pause programs\n");
 		exit(1);
 	}
@@ -159,8 +158,8 @@ int main(int argc, char **argv)
 				best[k] = sum / calls;
 		}
 	base = best[OFF] - best[EMPTY];
-	printf("%-9s %9s %9s %9s %9s\n", "program", "ns", "added_ns",
-	       "ratio", "marked");
+	printf("%-9s %9s %9s %9s %9s\n", "program", "ns", "added_ns", "ratio",
+	       "marked");
 	for (k = 0; k < NPROGS; k++)
 		printf("%-9s %9.1f %9.1f %9.2f %8.0f%%\n", names[k], best[k],
 		       best[k] - best[EMPTY],
