@@ -48,7 +48,7 @@ for f in userspace/*/*.[ch]; do
 		fi
 	done < <(grep -o '^#include "[a-z_]*/[^"]*"' "$f")
 done
-CIRCLED="analyze fc"
+CIRCLED="analyze"
 
 # "module included-module" for every include inside folder $1.
 folder_edges() {
