@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The verifier's findings as text and as JSON; see verify.h. */
+/* The verifier's findings as text and as JSON; see verify_report.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/util.h"
-#include "analyze/verify.h"
+#include "analyze/verify_report.h"
 #include "lib/json_get.h"
 
 char *verify_rule_text(const struct rules *r, int sw, int rule)
