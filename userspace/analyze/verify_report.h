@@ -2,12 +2,13 @@
 /*
  * What the verifier (verify.h) found, and its report: the counts, the
  * cycle of the buffer dependency graph if there is one, and the problems
- * (witnesses, at most max_problems of each kind), as JSON or as text.
+ * (witnesses, at most max_problems of each kind), as JSON or as text,
+ * both made from struct verify_result (a problem carries its text and its
+ * JSON witness, made together).
  *
  * API:
  *   verify_result_json(t, e, r, res)      the document of tagger verify -j
- *   verify_result_print(f, t, e, r, res)  its text
- *   verify_json_print(f, o, elp_file)     the text of the document o
+ *   verify_result_print(f, t, e, r, res)  the same as text
  *   verify_result_free(&res)
  *   verify_rule_text(r, sw, rule)         "S rewrite[i] (tag ...)", malloc'd
  *   verify_add_problem(&res, kind, text, json)   takes text and json
@@ -72,7 +73,6 @@ json_t *verify_result_json(const struct topo *t, const struct elp *e,
 void verify_result_print(FILE *f, const struct topo *t, const struct elp *e,
 			 const struct rules *r,
 			 const struct verify_result *res);
-void verify_json_print(FILE *f, const json_t *o, const char *elp_file);
 void verify_result_free(struct verify_result *res);
 
 char *verify_rule_text(const struct rules *r, int sw, int rule);
