@@ -23,22 +23,19 @@
  * shared lambda (or theta) column would touch every link (or commodity)
  * row and make the interior point's normal matrix dense there; the chain
  * of per-link copies keeps it sparse ("splitting dense columns").
+ * lp_load() writes it into P: its rows, columns and nonzeros.
  */
-static int solve_lp(const struct traffic_matrix *tm, const struct lp_paths *lp,
-		    const struct topo *t, int method,
+static void lp_load(glp_prob *P, const struct traffic_matrix *tm,
+		    const struct lp_paths *lp, const struct topo *t,
 		    struct throughput_result *res)
 {
-	int *row_of_port = xmalloc((t->nports + 1) * sizeof(int)),
-	    nrows = tm->n, c, p, k;
+	int *row_of_port = xcalloc(t->nports + 1, sizeof(int)), nrows = tm->n,
+	    c, p, k;
 	int64_t nz = 0, cap = 3 * (int64_t)t->nports + lp->n + lp->nhops + 1;
 	int *ia = xmalloc(cap * sizeof(int)), *ja = xmalloc(cap * sizeof(int));
-	double *ar = xmalloc(cap * sizeof(double)), lambda = 0;
-	glp_prob *P = glp_create_prob();
+	double *ar = xmalloc(cap * sizeof(double));
 	int nl, l, chain0, col0;
-	glp_smcp parm;
-	int rc = 0;
 
-	memset(row_of_port, 0, (t->nports + 1) * sizeof(int));
 	for (k = 0; k < (int)lp->nhops; k++)
 		if (!row_of_port[lp->hops[k]])
 			row_of_port[lp->hops[k]] = ++nrows;
@@ -84,14 +81,25 @@ static int solve_lp(const struct traffic_matrix *tm, const struct lp_paths *lp,
 		}
 	}
 	glp_load_matrix(P, (int)nz, ia, ja, ar);
+	free(row_of_port);
+	free(ia);
+	free(ja);
+	free(ar);
+}
+
+/* P's optimum into *lambda by method (interior falls back to simplex). */
+static int lp_run(glp_prob *P, int method, double *lambda)
+{
+	glp_smcp parm;
+
 	if (method == THROUGHPUT_INTERIOR) {
 		glp_iptcp ip;
 
 		glp_init_iptcp(&ip);
 		ip.msg_lev = log_level >= LOG_DEBUG ? GLP_MSG_ON : GLP_MSG_OFF;
 		if (!glp_interior(P, &ip) && glp_ipt_status(P) == GLP_OPT) {
-			lambda = glp_ipt_obj_val(P);
-			goto done;
+			*lambda = glp_ipt_obj_val(P);
+			return 0;
 		}
 		/* GLPK's interior point gives up on some degenerate LPs. */
 		pr_info("throughput: interior point failed (status %d), simplex\n",
@@ -105,18 +113,25 @@ static int solve_lp(const struct traffic_matrix *tm, const struct lp_paths *lp,
 	if (glp_simplex(P, &parm) || glp_get_status(P) != GLP_OPT) {
 		p_err("GLPK: the throughput LP did not solve (status %d)",
 		      glp_get_status(P));
-		rc = -1;
-	} else {
-		lambda = glp_get_obj_val(P);
+		return -1;
 	}
-done:
+	*lambda = glp_get_obj_val(P);
+	return 0;
+}
+
+static int solve_lp(const struct traffic_matrix *tm, const struct lp_paths *lp,
+		    const struct topo *t, int method,
+		    struct throughput_result *res)
+{
+	glp_prob *P = glp_create_prob();
+	double lambda = 0;
+	int rc;
+
+	lp_load(P, tm, lp, t, res);
+	rc = lp_run(P, method, &lambda);
 	if (!rc)
 		res->theta = lambda > 0 ? 1 / lambda : 0;
 	glp_delete_prob(P);
-	free(row_of_port);
-	free(ia);
-	free(ja);
-	free(ar);
 	return rc;
 }
 
