@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "analyze/stats.h"
-#include "lib/json_get.h"
 #include "lib/util.h"
 
 static const struct rules *sort_rules;
@@ -24,6 +23,7 @@ void rules_stats(const struct rules *r, struct rules_stats *s)
 	int i, k;
 
 	memset(s, 0, sizeof(*s));
+	s->lossy_prio = r->lossy_prio;
 	s->lossless_tags = r->ntags;
 	s->classes = r->nclasses;
 	s->nsw = r->nsw;
@@ -44,6 +44,7 @@ void rules_stats(const struct rules *r, struct rules_stats *s)
 			s->wildcard += rs->rewrite[k].in == RULES_ANY ||
 				       rs->rewrite[k].out == RULES_ANY;
 		p->sw = i;
+		p->name = rs->name;
 		p->classify = rs->nclassify;
 		p->rewrite = rs->nrewrite;
 		p->total = rs->nclassify + rs->nrewrite;
@@ -74,103 +75,104 @@ static json_t *prio_list(uint8_t mask)
 	return a;
 }
 
-json_t *rules_stats_json(const struct rules *r, const struct rules_stats *s)
+/* The biggest switch, or NULL if there is none. */
+static const struct switch_stats *biggest(const struct rules_stats *s)
 {
-	json_t *per = json_object(), *o;
+	return s->nsw ? &s->per[0] : NULL;
+}
+
+static const struct switch_stats *smallest(const struct rules_stats *s)
+{
+	return s->nsw ? &s->per[s->nsw - 1] : NULL;
+}
+
+static json_t *per_switch(const struct rules_stats *s)
+{
+	json_t *per = json_object();
 	int i;
 
 	for (i = 0; i < s->nsw; i++)
-		json_object_set_new(per, r->sw[s->per[i].sw].name,
+		json_object_set_new(per, s->per[i].name,
 				    json_pack("{s:i,s:i,s:i}", "classify",
 					      s->per[i].classify, "rewrite",
 					      s->per[i].rewrite, "rules",
 					      s->per[i].total));
-	o = json_pack("{s:i,s:o,s:i,s:i,s:I,s:I,s:I,s:I,s:i,s:i,s:f,s:i,s:o}",
-		      "priorities", s->priorities, "priority_list",
-		      prio_list(s->prio_mask), "lossless_tags",
-		      s->lossless_tags, "classes", s->classes, "rules",
-		      (json_int_t)s->total, "classify_rules",
-		      (json_int_t)s->classify, "rewrite_rules",
-		      (json_int_t)s->rewrite, "wildcard_rules",
-		      (json_int_t)s->wildcard, "switches", s->nsw,
-		      "max_switch_rules", s->nsw ? s->per[0].total : 0,
-		      "avg_switch_rules", s->avg, "min_switch_rules",
-		      s->nsw ? s->per[s->nsw - 1].total : 0, "per_switch", per);
-	json_object_set_new(o, "lossy_priority", json_integer(r->lossy_prio));
+	return per;
+}
+
+json_t *rules_stats_json(const struct rules_stats *s)
+{
+	const struct switch_stats *max = biggest(s), *min = smallest(s);
+	json_t *o = json_object();
+
+	json_object_set_new(o, "priorities", json_integer(s->priorities));
+	json_object_set_new(o, "priority_list", prio_list(s->prio_mask));
+	json_object_set_new(o, "lossless_tags", json_integer(s->lossless_tags));
+	json_object_set_new(o, "classes", json_integer(s->classes));
+	json_object_set_new(o, "rules", json_integer(s->total));
+	json_object_set_new(o, "classify_rules", json_integer(s->classify));
+	json_object_set_new(o, "rewrite_rules", json_integer(s->rewrite));
+	json_object_set_new(o, "wildcard_rules", json_integer(s->wildcard));
+	json_object_set_new(o, "switches", json_integer(s->nsw));
+	json_object_set_new(o, "max_switch_rules",
+			    json_integer(max ? max->total : 0));
+	json_object_set_new(o, "avg_switch_rules", json_real(s->avg));
+	json_object_set_new(o, "min_switch_rules",
+			    json_integer(min ? min->total : 0));
+	json_object_set_new(o, "per_switch", per_switch(s));
+	json_object_set_new(o, "lossy_priority", json_integer(s->lossy_prio));
 	json_object_set_new(o, "bottleneck",
-			    s->nsw ? json_pack("{s:s,s:i}", "switch",
-					       r->sw[s->per[0].sw].name,
-					       "rules", s->per[0].total) :
-				     json_null());
+			    max ? json_pack("{s:s,s:i}", "switch", max->name,
+					    "rules", max->total) :
+				  json_null());
 	return o;
 }
 
 /* The longest switch name, at least as wide as the column title. */
-static int name_width(const json_t *per)
+static int name_width(const struct rules_stats *s)
 {
-	const char *name;
-	json_t *v;
-	int w = 6;
+	int w = 6, i;
 
-	json_object_foreach((json_t *)per, name, v)
-		if ((int)strlen(name) > w)
-			w = (int)strlen(name);
+	for (i = 0; i < s->nsw; i++)
+		if ((int)strlen(s->per[i].name) > w)
+			w = (int)strlen(s->per[i].name);
 	return w;
 }
 
-static void print_table(FILE *f, const json_t *per, int top)
+static void print_table(FILE *f, const struct rules_stats *s, int top)
 {
-	int w = name_width(per), i = 0, n = (int)json_object_size(per);
-	const char *name;
-	json_t *v;
+	int w = name_width(s), i;
 
 	fprintf(f, "\n%-*s %8s %8s %8s\n", w, "switch", "classify", "rewrite",
 		"rules");
-	json_object_foreach((json_t *)per, name, v) {
-		if (top && i++ >= top)
-			break;
-		fprintf(f, "%-*s %8lld %8lld %8lld\n", w, name,
-			jget_int(v, "classify"), jget_int(v, "rewrite"),
-			jget_int(v, "rules"));
-	}
-	if (top && n > top)
-		fprintf(f, "... %d more switches\n", n - top);
+	for (i = 0; i < s->nsw && (!top || i < top); i++)
+		fprintf(f, "%-*s %8d %8d %8d\n", w, s->per[i].name,
+			s->per[i].classify, s->per[i].rewrite, s->per[i].total);
+	if (top && s->nsw > top)
+		fprintf(f, "... %d more switches\n", s->nsw - top);
 }
 
-/* The last switch of per_switch: the smallest. */
-static const char *smallest(const json_t *per)
+void rules_stats_print(FILE *f, const struct rules_stats *s, int top)
 {
-	const char *name, *last = "";
-	json_t *v;
+	const struct switch_stats *max = biggest(s), *min = smallest(s);
+	int p, n = 0;
 
-	json_object_foreach((json_t *)per, name, v)
-		last = name;
-	return last;
-}
-
-void rules_stats_print(FILE *f, const json_t *o, int top)
-{
-	const json_t *per = json_object_get(o, "per_switch"), *p;
-	size_t i;
-
-	fprintf(f, "lossless priorities: %lld (", jget_int(o, "priorities"));
-	json_array_foreach(json_object_get(o, "priority_list"), i, p)
-		fprintf(f, "%s%lld", i ? " " : "", json_integer_value(p));
-	fprintf(f, "), lossy priority %lld\n", jget_int(o, "lossy_priority"));
-	fprintf(f, "lossless tags: %lld", jget_int(o, "lossless_tags"));
-	if (jget_int(o, "classes") > 1)
-		fprintf(f, ", %lld classes", jget_int(o, "classes"));
+	fprintf(f, "lossless priorities: %d (", s->priorities);
+	for (p = 0; p < RULES_NPRIOS; p++)
+		if (s->prio_mask & (1u << p))
+			fprintf(f, "%s%d", n++ ? " " : "", p);
+	fprintf(f, "), lossy priority %d\n", s->lossy_prio);
+	fprintf(f, "lossless tags: %d", s->lossless_tags);
+	if (s->classes > 1)
+		fprintf(f, ", %d classes", s->classes);
 	fprintf(f,
 		"\nrules: %lld (classify %lld, rewrite %lld), %lld with wildcards\n",
-		jget_int(o, "rules"), jget_int(o, "classify_rules"),
-		jget_int(o, "rewrite_rules"), jget_int(o, "wildcard_rules"));
-	if (!jget_int(o, "switches"))
+		(long long)s->total, (long long)s->classify,
+		(long long)s->rewrite, (long long)s->wildcard);
+	if (!max)
 		return;
 	fprintf(f,
-		"per switch: min %lld (%s), avg %.1f, max %lld (%s, the bottleneck)\n",
-		jget_int(o, "min_switch_rules"), smallest(per),
-		jget_real(o, "avg_switch_rules"),
-		jget_int(o, "max_switch_rules"),
-		jget_str(json_object_get(o, "bottleneck"), "switch"));
-	print_table(f, per, top);
+		"per switch: min %d (%s), avg %.1f, max %d (%s, the bottleneck)\n",
+		min->total, min->name, s->avg, max->total, max->name);
+	print_table(f, s, top);
 }

@@ -3,10 +3,14 @@
  * The Tagger paper's evaluation metrics of a rule set: lossless priorities
  * and tags used, rules in total and per switch, the bottleneck switch.
  *
+ * The counts are the report: the -j document and the text are both made
+ * from struct rules_stats alone. Its names point into the rules counted,
+ * which must outlive it.
+ *
  * API:
  *   rules_stats(r, &s)            count (O(switches))
- *   rules_stats_json(r, &s)       the -j object of tagger stats
- *   rules_stats_print(f, o, top)  that object as text: a summary and a
+ *   rules_stats_json(&s)          the -j object of tagger stats
+ *   rules_stats_print(f, &s, top) the same as text: a summary and a
  *                                 per-switch table of the `top` biggest
  *                                 switches (0: all)
  *   rules_stats_free(&s)
@@ -22,6 +26,7 @@
 
 struct switch_stats {
 	int sw; /* index in the rules */
+	const char *name; /* the rules' */
 	int classify;
 	int rewrite;
 	int total;
@@ -30,6 +35,7 @@ struct switch_stats {
 struct rules_stats {
 	int priorities; /* lossless priorities a switch must keep */
 	uint8_t prio_mask; /* which ones */
+	int lossy_prio;
 	int lossless_tags;
 	int classes;
 	int64_t classify;
@@ -42,8 +48,8 @@ struct rules_stats {
 };
 
 void rules_stats(const struct rules *r, struct rules_stats *s);
-json_t *rules_stats_json(const struct rules *r, const struct rules_stats *s);
-void rules_stats_print(FILE *f, const json_t *o, int top);
+json_t *rules_stats_json(const struct rules_stats *s);
+void rules_stats_print(FILE *f, const struct rules_stats *s, int top);
 void rules_stats_free(struct rules_stats *s);
 
 #endif /* __TAGGER_STATS_H */

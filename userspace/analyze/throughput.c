@@ -7,90 +7,9 @@
 #include "lib/hmap.h"
 #include "lib/log.h"
 #include "analyze/throughput.h"
+#include "analyze/throughput_fptas.h"
 #include "analyze/throughput_paths.h"
 #include "lib/util.h"
-
-static uint64_t path_hash(int c, const int32_t *h, int n)
-{
-	uint64_t x = 0x9e3779b97f4a7c15ULL ^ (uint64_t)c;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		x ^= (uint64_t)(uint32_t)h[i] + 0x9e3779b97f4a7c15ULL +
-		     (x << 6) + (x >> 2);
-		x *= 0xbf58476d1ce4e5b9ULL;
-	}
-	return x == HMAP_EMPTY ? 0 : x;
-}
-
-static bool same(const struct lp_paths *lp, int p, int c, const int32_t *h,
-		 int n)
-{
-	return lp->comm[p] == c && (int)(lp->off[p + 1] - lp->off[p]) == n &&
-	       !memcmp(lp->hops + lp->off[p], h, n * sizeof(*h));
-}
-
-static void lp_add(struct lp_paths *lp, int c, const int32_t *h, int n)
-{
-	uint64_t key = path_hash(c, h, n), v;
-
-	/* Linear probing on the key itself resolves hash collisions. */
-	while (hmap_get(&lp->seen, key, &v)) {
-		if (same(lp, (int)v - 1, c, h, n))
-			return;
-		key = key + 1 == HMAP_EMPTY ? 0 : key + 1;
-	}
-	hmap_put(&lp->seen, key, (uint64_t)lp->n + 1);
-	if (lp->n + 1 >= lp->cap) {
-		lp->cap = lp->cap ? 2 * lp->cap : 1024;
-		lp->comm = xrealloc(lp->comm, lp->cap * sizeof(int));
-		lp->off = xrealloc(lp->off, (lp->cap + 1) * sizeof(uint32_t));
-	}
-	while (lp->nhops + n > lp->hops_cap) {
-		lp->hops_cap = lp->hops_cap ? 2 * lp->hops_cap : 4096;
-		lp->hops = xrealloc(lp->hops, lp->hops_cap * sizeof(int32_t));
-	}
-	if (!lp->n)
-		lp->off[0] = 0;
-	memcpy(lp->hops + lp->nhops, h, n * sizeof(*h));
-	lp->nhops += n;
-	lp->comm[lp->n] = c;
-	lp->off[++lp->n] = lp->nhops;
-}
-
-static void lp_collect(const struct topo *t, const struct elp *e,
-		       const struct hmap *comm, struct lp_paths *lp)
-{
-	int i;
-
-	for (i = 0; i < e->npaths; i++) {
-		const int32_t *h = elp_hops(e, i);
-		int a = 0, b = elp_len(e, i);
-		uint64_t c;
-
-		/* Drop the host links at either end. */
-		if (b && !topo_is_switch(t, port_node(t, h[0])))
-			a++;
-		if (b > a && !topo_is_switch(t, port_peer_node(t, h[b - 1])))
-			b--;
-		if (b <= a)
-			continue;
-		if (!hmap_get(comm,
-			      key2(port_node(t, h[a]),
-				   port_peer_node(t, h[b - 1])),
-			      &c))
-			continue;
-		lp_add(lp, (int)c, h + a, b - a);
-	}
-}
-
-static void lp_free(struct lp_paths *lp)
-{
-	free(lp->comm);
-	free(lp->off);
-	free(lp->hops);
-	hmap_free(&lp->seen);
-}
 
 /*
  * max theta s.t. theta * T fits is solved as its reciprocal, the least
@@ -104,22 +23,19 @@ static void lp_free(struct lp_paths *lp)
  * shared lambda (or theta) column would touch every link (or commodity)
  * row and make the interior point's normal matrix dense there; the chain
  * of per-link copies keeps it sparse ("splitting dense columns").
+ * lp_load() writes it into P: its rows, columns and nonzeros.
  */
-static int solve_lp(const struct traffic_matrix *tm, const struct lp_paths *lp,
-		    const struct topo *t, int method,
+static void lp_load(glp_prob *P, const struct traffic_matrix *tm,
+		    const struct lp_paths *lp, const struct topo *t,
 		    struct throughput_result *res)
 {
-	int *row_of_port = xmalloc((t->nports + 1) * sizeof(int)),
-	    nrows = tm->n, c, p, k;
+	int *row_of_port = xcalloc(t->nports + 1, sizeof(int)), nrows = tm->n,
+	    c, p, k;
 	int64_t nz = 0, cap = 3 * (int64_t)t->nports + lp->n + lp->nhops + 1;
 	int *ia = xmalloc(cap * sizeof(int)), *ja = xmalloc(cap * sizeof(int));
-	double *ar = xmalloc(cap * sizeof(double)), lambda = 0;
-	glp_prob *P = glp_create_prob();
+	double *ar = xmalloc(cap * sizeof(double));
 	int nl, l, chain0, col0;
-	glp_smcp parm;
-	int rc = 0;
 
-	memset(row_of_port, 0, (t->nports + 1) * sizeof(int));
 	for (k = 0; k < (int)lp->nhops; k++)
 		if (!row_of_port[lp->hops[k]])
 			row_of_port[lp->hops[k]] = ++nrows;
@@ -165,14 +81,25 @@ static int solve_lp(const struct traffic_matrix *tm, const struct lp_paths *lp,
 		}
 	}
 	glp_load_matrix(P, (int)nz, ia, ja, ar);
+	free(row_of_port);
+	free(ia);
+	free(ja);
+	free(ar);
+}
+
+/* P's optimum into *lambda by method (interior falls back to simplex). */
+static int lp_run(glp_prob *P, int method, double *lambda)
+{
+	glp_smcp parm;
+
 	if (method == THROUGHPUT_INTERIOR) {
 		glp_iptcp ip;
 
 		glp_init_iptcp(&ip);
 		ip.msg_lev = log_level >= LOG_DEBUG ? GLP_MSG_ON : GLP_MSG_OFF;
 		if (!glp_interior(P, &ip) && glp_ipt_status(P) == GLP_OPT) {
-			lambda = glp_ipt_obj_val(P);
-			goto done;
+			*lambda = glp_ipt_obj_val(P);
+			return 0;
 		}
 		/* GLPK's interior point gives up on some degenerate LPs. */
 		pr_info("throughput: interior point failed (status %d), simplex\n",
@@ -186,18 +113,40 @@ static int solve_lp(const struct traffic_matrix *tm, const struct lp_paths *lp,
 	if (glp_simplex(P, &parm) || glp_get_status(P) != GLP_OPT) {
 		p_err("GLPK: the throughput LP did not solve (status %d)",
 		      glp_get_status(P));
-		rc = -1;
-	} else {
-		lambda = glp_get_obj_val(P);
+		return -1;
 	}
-done:
+	*lambda = glp_get_obj_val(P);
+	return 0;
+}
+
+static int solve_lp(const struct traffic_matrix *tm, const struct lp_paths *lp,
+		    const struct topo *t, int method,
+		    struct throughput_result *res)
+{
+	glp_prob *P = glp_create_prob();
+	double lambda = 0;
+	int rc;
+
+	lp_load(P, tm, lp, t, res);
+	rc = lp_run(P, method, &lambda);
 	if (!rc)
 		res->theta = lambda > 0 ? 1 / lambda : 0;
 	glp_delete_prob(P);
-	free(row_of_port);
-	free(ia);
-	free(ja);
-	free(ar);
+	return rc;
+}
+
+static int solve_fptas(const struct traffic_matrix *tm,
+		       const struct lp_paths *lp, const struct topo *t,
+		       double eps, struct throughput_result *res)
+{
+	struct fptas_bounds b;
+	int rc = throughput_fptas(tm, lp, t, eps, &b);
+
+	res->theta = b.lower;
+	res->upper = b.upper;
+	res->phases = b.phases;
+	res->links = b.links;
+	res->paths = lp->n;
 	return rc;
 }
 
@@ -216,8 +165,7 @@ int throughput_solve(const struct topo *t, const struct elp *e,
 	hmap_init(&comm, tm->n);
 	for (c = 0; c < tm->n; c++)
 		hmap_put(&comm, key2(tm->src[c], tm->dst[c]), c);
-	hmap_init(&lp.seen, e->npaths);
-	lp_collect(t, e, &comm, &lp);
+	lp_paths_collect(t, e, &comm, &lp);
 	for (c = 0; c < lp.n; c++)
 		has[lp.comm[c]] = 1;
 	for (c = 0; c < tm->n; c++)
@@ -225,13 +173,13 @@ int throughput_solve(const struct topo *t, const struct elp *e,
 	if (res->unrouted)
 		res->theta = 0; /* some demand cannot move at all */
 	else if (method == THROUGHPUT_FPTAS)
-		rc = throughput_fptas(tm, &lp, t, eps, res);
+		rc = solve_fptas(tm, &lp, t, eps, res);
 	else
 		rc = solve_lp(tm, &lp, t, method, res);
 	if (method != THROUGHPUT_FPTAS || res->unrouted)
 		res->upper = res->theta;
 	free(has);
-	lp_free(&lp);
+	lp_paths_free(&lp);
 	hmap_free(&comm);
 	res->seconds = now_seconds() - t0;
 	return rc;

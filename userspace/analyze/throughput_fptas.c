@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "lib/log.h"
-#include "analyze/throughput_paths.h"
+#include "analyze/throughput_fptas.h"
 #include "lib/util.h"
 
 #define MAX_PHASES 200000
@@ -135,16 +135,14 @@ static void fp_free(struct fp *f)
 }
 
 int throughput_fptas(const struct traffic_matrix *tm, const struct lp_paths *lp,
-		     const struct topo *t, double eps,
-		     struct throughput_result *res)
+		     const struct topo *t, double eps, struct fptas_bounds *b)
 {
 	double lo = 0, hi = INFINITY, scale, vol = 0, len;
 	int c, l, phase;
 	struct fp f;
 
 	fp_init(&f, tm, lp, t);
-	res->links = f.nlinks;
-	res->paths = lp->n;
+	b->links = f.nlinks;
 	/*
 	 * Scale demands so that one phase routes about what the links can carry
 	 * (the bound with unit lengths): phases then advance the lengths evenly.
@@ -191,9 +189,9 @@ int throughput_fptas(const struct traffic_matrix *tm, const struct lp_paths *lp,
 		if (hi <= lo * (1 + eps))
 			break;
 	}
-	res->theta = lo;
-	res->upper = hi;
-	res->phases = phase;
+	b->lower = lo;
+	b->upper = hi;
+	b->phases = phase;
 	if (phase > MAX_PHASES)
 		pr_warn("throughput: bounds %.4f..%.4f after %d phases\n", lo,
 			hi, MAX_PHASES);

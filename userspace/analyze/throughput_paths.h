@@ -2,7 +2,14 @@
 /*
  * Inside the throughput solvers: the path set reduced to switch hops, one
  * copy per path and commodity, shared by the GLPK LP (throughput.c) and the
- * approximation scheme (throughput_fptas.c).
+ * approximation scheme (throughput_fptas.h).
+ *
+ * API:
+ *   lp_paths_collect(t, e, comm, &lp)   every ELP path between the ends of
+ *                                       a commodity of comm (key2(src, dst)
+ *                                       -> commodity), host hops dropped,
+ *                                       duplicates merged
+ *   lp_paths_free(&lp)
  */
 #ifndef __TAGGER_THROUGHPUT_PATHS_H
 #define __TAGGER_THROUGHPUT_PATHS_H
@@ -10,7 +17,7 @@
 #include <stdint.h>
 
 #include "lib/hmap.h"
-#include "analyze/throughput.h"
+#include "model/elp.h"
 #include "model/topo.h"
 
 struct lp_paths {
@@ -22,8 +29,8 @@ struct lp_paths {
 	struct hmap seen; /* hash of (commodity, hops) -> path + 1 */
 };
 
-int throughput_fptas(const struct traffic_matrix *tm, const struct lp_paths *lp,
-		     const struct topo *t, double eps,
-		     struct throughput_result *res);
+void lp_paths_collect(const struct topo *t, const struct elp *e,
+		      const struct hmap *comm, struct lp_paths *lp);
+void lp_paths_free(struct lp_paths *lp);
 
 #endif /* __TAGGER_THROUGHPUT_PATHS_H */

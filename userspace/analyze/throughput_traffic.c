@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Traffic matrices of section 4; see throughput.h. */
+/* Traffic matrices of section 4; see throughput_traffic.h. */
 #include <glpk.h>
 #include <math.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include "lib/log.h"
 #include "graph/bfs.h"
 #include "lib/rng.h"
-#include "analyze/throughput.h"
+#include "analyze/throughput_traffic.h"
 #include "lib/util.h"
 
 int traffic_parse(const char *s, struct traffic *tr)

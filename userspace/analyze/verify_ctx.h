@@ -13,7 +13,7 @@
 #ifndef __TAGGER_VERIFY_CTX_H
 #define __TAGGER_VERIFY_CTX_H
 
-#include "analyze/verify.h"
+#include "analyze/verify_report.h"
 #include "lib/hmap.h"
 
 /* Why a walk became lossy: the first failing hop. */

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The verifier's findings as text and as JSON; see verify.h. */
+/* The verifier's findings as text and as JSON; see verify_report.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/util.h"
-#include "analyze/verify.h"
-#include "lib/json_get.h"
+#include "analyze/verify_report.h"
 
 char *verify_rule_text(const struct rules *r, int sw, int rule)
 {
@@ -109,88 +108,86 @@ json_t *verify_result_json(const struct topo *t, const struct elp *e,
 		(json_int_t)res->bdg_edges, "seconds", res->seconds);
 }
 
-static void print_cycle(FILE *f, const json_t *cycle, const char *elp_file)
+static void print_node(FILE *f, const struct topo *t, int port, int prio)
 {
-	const json_t *ed, *from, *to;
-	size_t k;
+	fprintf(f, "(%s, in %s, prio %d)", t->nodes[port_node(t, port)].name,
+		t->ports[port].name, prio);
+}
 
-	json_array_foreach(cycle, k, ed) {
-		from = json_object_get(ed, "from");
-		to = json_object_get(ed, "to");
-		fprintf(f,
-			"  (%s, in %s, prio %lld) waits on (%s, in %s, prio %lld)\n"
-			"      by rule %s\n",
-			jget_str(from, "switch"), jget_str(from, "port"),
-			jget_int(from, "priority"), jget_str(to, "switch"),
-			jget_str(to, "port"), jget_int(to, "priority"),
-			jget_str(ed, "rule_text"));
-		if (!json_is_string(json_object_get(ed, "path")))
+static void print_cycle(FILE *f, const struct topo *t, const struct elp *e,
+			const struct rules *r, const struct verify_result *res)
+{
+	int k;
+
+	for (k = 0; k < res->cycle_len; k++) {
+		const struct verify_edge *ed = &res->cycle[k];
+		char *rt = verify_rule_text(r, ed->sw, ed->rule), *p;
+
+		fputs("  ", f);
+		print_node(f, t, ed->from_port, ed->from_prio);
+		fputs(" waits on ", f);
+		print_node(f, t, ed->to_port, ed->to_prio);
+		fprintf(f, "\n      by rule %s\n", rt);
+		free(rt);
+		if (ed->path < 0)
 			continue;
-		fprintf(f, "      by path %s", jget_str(ed, "path"));
-		if (jget_int(ed, "line"))
-			fprintf(f, " (%s:%lld)", elp_file,
-				jget_int(ed, "line"));
+		p = elp_path_text(t, e, ed->path);
+		fprintf(f, "      by path %s", p);
+		free(p);
+		if (e->line[ed->path])
+			fprintf(f, " (%s:%d)", e->file, e->line[ed->path]);
 		fputc('\n', f);
 	}
 }
 
 /* Problems of one kind in the list (at most --max-problems are). */
-static long long problems_of(const json_t *probs, const char *kind)
+static int64_t problems_of(const struct verify_result *res,
+			   enum verify_kind kind)
 {
-	const json_t *p;
-	long long n = 0;
-	size_t i;
+	int64_t n = 0;
+	int i;
 
-	json_array_foreach(probs, i, p)
-		n += !strcmp(jget_str(p, "kind"), kind);
+	for (i = 0; i < res->nproblems; i++)
+		n += res->problems[i].kind == kind;
 	return n;
 }
 
-static void print_header(FILE *f, const json_t *o)
+static void print_header(FILE *f, const struct verify_result *res)
 {
 	fprintf(f,
 		"%s: deadlock-free %s, tags monotonic %s, %lld of %lld paths lossless",
-		jget_bool(o, "ok") ? "verified" : "NOT verified",
-		jget_bool(o, "deadlock_free") ? "yes" : "NO",
-		jget_bool(o, "monotonic") ? "yes" : "NO",
-		jget_int(o, "lossless_paths"), jget_int(o, "paths"));
-	if (jget_int(o, "classes") > 1)
-		fprintf(f, " in all %lld classes", jget_int(o, "classes"));
+		res->ok ? "verified" : "NOT verified",
+		res->deadlock_free ? "yes" : "NO",
+		res->monotonic ? "yes" : "NO", (long long)res->lossless_paths,
+		(long long)res->paths);
+	if (res->nclasses > 1)
+		fprintf(f, " in all %d classes", res->nclasses);
 	fprintf(f,
 		"\n  buffer dependency graph: %lld nodes, %lld edges; %.3f s\n",
-		jget_int(o, "bdg_nodes"), jget_int(o, "bdg_edges"),
-		jget_real(o, "seconds"));
-}
-
-void verify_json_print(FILE *f, const json_t *o, const char *elp_file)
-{
-	const json_t *probs = json_object_get(o, "problems"), *p;
-	long long shown, more;
-	size_t i;
-
-	print_header(f, o);
-	json_array_foreach(probs, i, p) {
-		fprintf(f, "%s\n", jget_str(p, "message"));
-		if (!strcmp(jget_str(p, "kind"), "cycle"))
-			print_cycle(f, json_object_get(o, "cycle"), elp_file);
-	}
-	shown = problems_of(probs, "lossy_path");
-	if (jget_int(o, "lossy_walks") > shown)
-		fprintf(f,
-			"... %lld more lossy walks not shown (%lld paths lossy in all)\n",
-			jget_int(o, "lossy_walks") - shown,
-			jget_int(o, "lossy_paths"));
-	more = jget_int(o, "decreasing_rules") -
-	       problems_of(probs, "decreasing_tag");
-	if (more > 0)
-		fprintf(f, "... %lld more decreasing rules not shown\n", more);
+		(long long)res->bdg_nodes, (long long)res->bdg_edges,
+		res->seconds);
 }
 
 void verify_result_print(FILE *f, const struct topo *t, const struct elp *e,
 			 const struct rules *r, const struct verify_result *res)
 {
-	json_t *o = verify_result_json(t, e, r, res);
+	int64_t shown, more;
+	int i;
 
-	verify_json_print(f, o, e->file);
-	json_decref(o);
+	print_header(f, res);
+	for (i = 0; i < res->nproblems; i++) {
+		fprintf(f, "%s\n", res->problems[i].text);
+		if (res->problems[i].kind == VERIFY_CYCLE)
+			print_cycle(f, t, e, r, res);
+	}
+	shown = problems_of(res, VERIFY_LOSSY_PATH);
+	if (res->lossy_walks > shown)
+		fprintf(f,
+			"... %lld more lossy walks not shown (%lld paths lossy in all)\n",
+			(long long)(res->lossy_walks - shown),
+			(long long)(res->paths - res->lossless_paths));
+	more = res->decreasing - problems_of(res, VERIFY_DECREASING_TAG);
+	if (more > 0)
+		fprintf(f, "... %lld more decreasing rules not shown\n",
+			(long long)more);
 }

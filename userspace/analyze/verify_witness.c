@@ -22,28 +22,19 @@ static char *where(const struct vctx *c, int path)
 	return s;
 }
 
-static void lossy_problem(struct vctx *c, const struct lossy_rec *l)
+/*
+ * Why walk l became lossy at node (in, out: its ports there), as text;
+ * *rt names the answering rule and *missing the table that had none.
+ */
+static char *lossy_why(const struct vctx *c, const struct lossy_rec *l,
+		       int node, const char *in, const char *out, char **rt,
+		       const char **missing)
 {
-	const struct topo *t = c->t;
 	const struct rules *r = c->r;
-	const int32_t *h = elp_hops(c->e, l->path);
-	int n = elp_len(c->e, l->path),
-	    node = l->hop ? port_peer_node(t, h[l->hop - 1]) :
-			    port_node(t, h[0]);
-	const char *nm = t->nodes[node].name, *in = NULL, *out = NULL,
-		   *missing = NULL;
-	char *w = where(c, l->path), *rt = NULL, *why = NULL, cls[32] = "",
-	     *text;
-	char *plain = elp_path_text(t, c->e, l->path);
+	const char *nm = c->t->nodes[node].name;
 	int sw = c->node_sw[node];
-	json_t *j;
+	char *why = NULL, *x;
 
-	if (l->hop)
-		in = t->ports[t->ports[h[l->hop - 1]].peer].name;
-	if (l->hop && l->hop < n)
-		out = t->ports[h[l->hop]].name;
-	if (r->nclasses > 1)
-		snprintf(cls, sizeof(cls), ", class %d", r->class_ids[l->cls]);
 	switch (l->why) {
 	case LOSSY_INITIAL:
 		if (asprintf(&why, "the source %s has no lossless initial tag",
@@ -58,7 +49,7 @@ static void lossy_problem(struct vctx *c, const struct lossy_rec *l)
 		break;
 	case LOSSY_CLASSIFY:
 		if (l->rule < 0) {
-			missing = "classify";
+			*missing = "classify";
 			if (asprintf(&why,
 				     "at %s: no classify rule for in %s tag %d",
 				     nm, in, l->tag) < 0)
@@ -67,27 +58,26 @@ static void lossy_problem(struct vctx *c, const struct lossy_rec *l)
 			const struct rules_classify *cl =
 				&r->sw[sw].classify[l->rule];
 
-			if (asprintf(&rt, "classify[%d]", l->rule) < 0 ||
+			if (asprintf(rt, "classify[%d]", l->rule) < 0 ||
 			    asprintf(
 				    &why,
 				    "at %s: %s (in %s tag %d priority %d) queues it lossy",
-				    nm, rt, rules_port_name(r, sw, cl->in),
+				    nm, *rt, rules_port_name(r, sw, cl->in),
 				    cl->tag, cl->prio) < 0)
 				abort();
 		}
 		break;
 	case LOSSY_REWRITE:
 		if (l->rule < 0) {
-			missing = "rewrite";
+			*missing = "rewrite";
 			if (asprintf(
 				    &why,
 				    "at %s: no rewrite rule for tag %d in %s out %s",
 				    nm, l->tag, in, out) < 0)
 				abort();
 		} else {
-			char *x = verify_rule_text(r, sw, l->rule);
-
-			if (asprintf(&rt, "rewrite[%d]", l->rule) < 0 ||
+			x = verify_rule_text(r, sw, l->rule);
+			if (asprintf(rt, "rewrite[%d]", l->rule) < 0 ||
 			    asprintf(&why, "at %s: %s demotes it to lossy", nm,
 				     x) < 0)
 				abort();
@@ -95,6 +85,30 @@ static void lossy_problem(struct vctx *c, const struct lossy_rec *l)
 		}
 		break;
 	}
+	return why;
+}
+
+static void lossy_problem(struct vctx *c, const struct lossy_rec *l)
+{
+	const struct topo *t = c->t;
+	const struct rules *r = c->r;
+	const int32_t *h = elp_hops(c->e, l->path);
+	int n = elp_len(c->e, l->path),
+	    node = l->hop ? port_peer_node(t, h[l->hop - 1]) :
+			    port_node(t, h[0]);
+	const char *nm = t->nodes[node].name, *in = NULL, *out = NULL,
+		   *missing = NULL;
+	char *w = where(c, l->path), *rt = NULL, *why, cls[32] = "", *text;
+	char *plain = elp_path_text(t, c->e, l->path);
+	json_t *j;
+
+	if (l->hop)
+		in = t->ports[t->ports[h[l->hop - 1]].peer].name;
+	if (l->hop && l->hop < n)
+		out = t->ports[h[l->hop]].name;
+	if (r->nclasses > 1)
+		snprintf(cls, sizeof(cls), ", class %d", r->class_ids[l->cls]);
+	why = lossy_why(c, l, node, in, out, &rt, &missing);
 	if (asprintf(&text, "lossy path %s%s: %s", w, cls, why) < 0)
 		abort();
 	j = json_pack("{s:s,s:s,s:i,s:s,s:i,s:i,s:s?,s:s?,s:s?,s:s?,s:s}",

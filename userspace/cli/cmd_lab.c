@@ -11,7 +11,6 @@
 
 #include "cli/cmd.h"
 #include "lab/lab_routes.h"
-#include "lib/json_get.h"
 #include "lib/log.h"
 #include "cli/opts.h"
 #include "lib/util.h"
@@ -70,33 +69,39 @@ static json_t *plan_json(const struct topo *t, const struct lab_routes *r)
 			 "routes", routes, "unroutable", r->unroutable);
 }
 
-/* The plain lines, rendered from plan_json()'s object. */
-static void plan_print(const json_t *plan)
+/* The plain lines: what plan_json() holds, from the same topology and routes. */
+static void plan_print(const struct topo *t, const struct lab_routes *r)
 {
-	const json_t *v, *nh;
-	const char *name;
-	size_t i, k;
-	int unroutable;
+	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN];
+	int p, i, k;
 
-	json_array_foreach(json_object_get(plan, "ports"), i, v)
-		printf("addr %s %s %s/31 %s %s %s\n", jget_str(v, "node"),
-		       jget_str(v, "port"), jget_str(v, "addr"),
-		       jget_str(v, "peer_addr"), jget_str(v, "peer_node"),
-		       jget_str(v, "peer_port"));
-	json_object_foreach((json_t *)json_object_get(plan, "hosts"), name, v)
-		printf("host %s %s\n", name, json_string_value(v));
-	json_array_foreach(json_object_get(plan, "routes"), i, v) {
-		printf("route %s %s", jget_str(v, "node"),
-		       jget_str(v, "dst_addr"));
-		json_array_foreach(json_object_get(v, "nexthops"), k, nh)
-			printf(" %s,%s", jget_str(nh, "port"),
-			       jget_str(nh, "via"));
+	for (p = 0; p < t->nports; p++) {
+		int q = t->ports[p].peer;
+
+		port_addr(p, a);
+		port_addr(q, b);
+		printf("addr %s %s %s/31 %s %s %s\n",
+		       t->nodes[port_node(t, p)].name, t->ports[p].name, a, b,
+		       t->nodes[port_node(t, q)].name, t->ports[q].name);
+	}
+	for (i = 0; i < t->nnodes; i++)
+		if (!topo_is_switch(t, i) && t->nodes[i].nports) {
+			port_addr(t->nodes[i].ports[0], a);
+			printf("host %s %s\n", t->nodes[i].name, a);
+		}
+	for (i = 0; i < r->n; i++) {
+		port_addr(t->nodes[r->r[i].dst].ports[0], a);
+		printf("route %s %s", t->nodes[r->r[i].node].name, a);
+		for (k = 0; k < r->r[i].nports; k++) {
+			p = r->r[i].ports[k];
+			port_addr(t->ports[p].peer, b);
+			printf(" %s,%s", t->ports[p].name, b);
+		}
 		printf("\n");
 	}
-	unroutable = jget_int(plan, "unroutable");
-	if (unroutable)
+	if (r->unroutable)
 		pr_warn("%d path(s) have no detour around the failed links\n",
-			unroutable);
+			r->unroutable);
 }
 
 /* Link addresses are derived from port ids: check the pairing holds. */
@@ -212,14 +217,10 @@ static int do_plan(int argc, char **argv)
 			(lab_routes_shortest(t, down, &r), 0)) {
 			rc = EXIT_USAGE;
 		} else {
-			json_t *plan = plan_json(t, &r);
-
-			if (json_output) {
-				json_emit(plan);
-			} else {
-				plan_print(plan);
-				json_decref(plan);
-			}
+			if (json_output)
+				json_emit(plan_json(t, &r));
+			else
+				plan_print(t, &r);
 			lab_routes_free(&r);
 		}
 	}

@@ -53,12 +53,11 @@ int do_stats(int argc, char **argv)
 	if (!r)
 		return EXIT_USAGE;
 	rules_stats(r, &s);
-	o = rules_stats_json(r, &s);
 	if (json_output) {
+		o = rules_stats_json(&s);
 		json_emit(o);
 	} else {
-		rules_stats_print(stdout, o, top);
-		json_decref(o);
+		rules_stats_print(stdout, &s, top);
 	}
 	rules_stats_free(&s);
 	rules_free(r);

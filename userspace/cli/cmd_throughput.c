@@ -104,6 +104,44 @@ static int help(int argc, char **argv)
 static const char *const traffic_names[] = { "all-to-all", "uniform",
 					     "permutation" };
 
+/* The result, as the -j document or as one line of text. */
+static void report(const char *method, const char *traffic,
+		   const struct traffic *tr, const struct traffic_matrix *tm,
+		   const struct throughput_result *res)
+{
+	json_t *o;
+
+	if (!json_output) {
+		if (res->upper > res->theta)
+			printf("throughput %.4f .. %.4f (%s, %d ToRs, %d commodities, %lld paths, "
+			       "%d links, %d phases, %.2f s)\n",
+			       res->theta, res->upper, traffic, tm->ntors,
+			       res->commodities, (long long)res->paths,
+			       res->links, res->phases, res->seconds);
+		else
+			printf("throughput %.4f (%s, %d ToRs, %d commodities, %lld paths, "
+			       "%d links, %.2f s)\n",
+			       res->theta, traffic, tm->ntors, res->commodities,
+			       (long long)res->paths, res->links, res->seconds);
+		return;
+	}
+	o = json_object();
+	json_object_set_new(o, "throughput", json_real(res->theta));
+	json_object_set_new(o, "upper", json_real(res->upper));
+	json_object_set_new(o, "method", json_string(method));
+	json_object_set_new(o, "traffic", json_string(traffic_names[tr->kind]));
+	json_object_set_new(
+		o, "fraction",
+		json_real(tr->kind == TRAFFIC_UNIFORM ? tr->p : 1.0));
+	json_object_set_new(o, "tors", json_integer(tm->ntors));
+	json_object_set_new(o, "commodities", json_integer(res->commodities));
+	json_object_set_new(o, "unrouted", json_integer(res->unrouted));
+	json_object_set_new(o, "paths", json_integer(res->paths));
+	json_object_set_new(o, "links", json_integer(res->links));
+	json_object_set_new(o, "seconds", json_real(res->seconds));
+	json_emit(o);
+}
+
 int do_throughput(int argc, char **argv)
 {
 	struct throughput_result res;
@@ -139,27 +177,7 @@ int do_throughput(int argc, char **argv)
 	if (res.unrouted)
 		pr_warn("%s: %d of %d ToR pairs with traffic have no path: throughput 0\n",
 			pos[1], res.unrouted, res.commodities);
-	if (json_output)
-		json_emit(json_pack(
-			"{s:f,s:f,s:s,s:s,s:f,s:i,s:i,s:i,s:I,s:i,s:f}",
-			"throughput", res.theta, "upper", res.upper, "method",
-			arg.method, "traffic", traffic_names[tr.kind],
-			"fraction", tr.kind == TRAFFIC_UNIFORM ? tr.p : 1.0,
-			"tors", tm.ntors, "commodities", res.commodities,
-			"unrouted", res.unrouted, "paths",
-			(json_int_t)res.paths, "links", res.links, "seconds",
-			res.seconds));
-	else if (res.upper > res.theta)
-		printf("throughput %.4f .. %.4f (%s, %d ToRs, %d commodities, %lld paths, "
-		       "%d links, %d phases, %.2f s)\n",
-		       res.theta, res.upper, arg.traffic, tm.ntors,
-		       res.commodities, (long long)res.paths, res.links,
-		       res.phases, res.seconds);
-	else
-		printf("throughput %.4f (%s, %d ToRs, %d commodities, %lld paths, "
-		       "%d links, %.2f s)\n",
-		       res.theta, arg.traffic, tm.ntors, res.commodities,
-		       (long long)res.paths, res.links, res.seconds);
+	report(arg.method, arg.traffic, &tr, &tm, &res);
 out_tm:
 	traffic_free(&tm);
 out_elp:

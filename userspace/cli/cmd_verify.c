@@ -69,12 +69,11 @@ int do_verify(int argc, char **argv)
 		t1 - t0, t2 - t1, res.seconds);
 	if (rc == EXIT_USAGE)
 		goto out;
-	o = verify_result_json(t, e, r, &res);
 	if (json_output) {
+		o = verify_result_json(t, e, r, &res);
 		json_emit(o);
 	} else {
-		verify_json_print(stdout, o, e->file);
-		json_decref(o);
+		verify_result_print(stdout, t, e, r, &res);
 	}
 	verify_result_free(&res);
 out:

@@ -22,7 +22,7 @@
 #define __TAGGER_FC_REROUTE_H
 
 #include "model/elp.h"
-#include "fc/fc_route.h"
+#include "fc/fc_layout.h"
 #include "model/topo.h"
 
 struct fc_reroute_stats {

@@ -3,9 +3,7 @@
  * Edge-disjoint virtual up-down routing of Flattened Clos (section 3.2,
  * appendix A.1).
  *
- * The layout assigns every fabric port its virtual layer (from "v<j>p<n>"
- * port names, or from a split over each switch's fabric ports taken in
- * natural name order).
+ * The layout (fc_layout.h) assigns every fabric port its virtual layer.
  * The directed virtual up-down graph (figure 4c) has per ToR i an up node
  * U(i,j) and a down node D(i,j) for j < k and one top node T(i):
  *   solid  (capacity 1, cost 1): for a link between layer j of a and layer
@@ -21,9 +19,6 @@
  * its physical hops (lemma 4), so the union of all pairs' paths is CBD-free.
  *
  * API:
- *   fc_layout_from_names(t, &L, err, len)      0 or -1 + err
- *   fc_layout_from_split(t, split, k, &L, err, len)
- *   fc_layout_free(&L)
  *   fc_route(t, &L, &opts, out, &stats)        paths of every ordered ToR
  *                                              pair into out (may be NULL:
  *                                              statistics only)
@@ -36,29 +31,16 @@
 #include <stdint.h>
 
 #include "model/elp.h"
+#include "fc/fc_layout.h"
 #include "fc/fc_topo.h"
 #include "analyze/path_stats.h"
 #include "model/topo.h"
-
-struct fc_layout {
-	int k; /* virtual layers */
-	int ntors;
-	int *tor_node; /* ToR index -> node id */
-	int *node_tor; /* node id -> ToR index, -1 for hosts */
-	int *port_layer; /* port id -> virtual layer 1..k, 0 otherwise */
-};
 
 struct fc_route_opts {
 	int max_paths; /* per pair, 0 = as many as the flow allows */
 	int threads; /* worker threads, 0 = 1 */
 	int stop_below; /* > 0: stop early once a pair has fewer paths */
 };
-
-int fc_layout_from_names(const struct topo *t, struct fc_layout *L, char *err,
-			 size_t errlen);
-int fc_layout_from_split(const struct topo *t, const int *split, int k,
-			 struct fc_layout *L, char *err, size_t errlen);
-void fc_layout_free(struct fc_layout *L);
 
 int fc_route(const struct topo *t, const struct fc_layout *L,
 	     const struct fc_route_opts *o, struct elp *out,

@@ -19,7 +19,8 @@
 #ifndef __TAGGER_FC_VGRAPH_H
 #define __TAGGER_FC_VGRAPH_H
 
-#include "fc/fc_route.h"
+#include "fc/fc_layout.h"
+#include "model/topo.h"
 #include "lib/util.h"
 
 struct vgraph {

@@ -73,7 +73,7 @@ START_TEST(json_has_the_paper_metrics)
 	json_t *j;
 
 	rules_stats(r, &s);
-	j = rules_stats_json(r, &s);
+	j = rules_stats_json(&s);
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "priorities")),
 			 3);
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "rules")), 6);
@@ -95,6 +95,35 @@ START_TEST(json_has_the_paper_metrics)
 }
 END_TEST
 
+/* The text is printed from the same counts: the names, the table, --top. */
+START_TEST(text_from_the_counts)
+{
+	struct rules *r = rules_str(doc);
+	struct rules_stats s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	rules_stats(r, &s);
+	rules_stats_print(f, &s, 2);
+	fclose(f);
+	ck_assert_str_eq(
+		buf,
+		"lossless priorities: 3 (3 4 6), lossy priority 0\n"
+		"lossless tags: 2\n"
+		"rules: 6 (classify 3, rewrite 3), 2 with wildcards\n"
+		"per switch: min 0 (D), avg 1.5, max 4 (B, the bottleneck)\n"
+		"\n"
+		"switch classify  rewrite    rules\n"
+		"B             2        2        4\n"
+		"A             0        1        1\n"
+		"... 2 more switches\n");
+	free(buf);
+	rules_stats_free(&s);
+	rules_free(r);
+}
+END_TEST
+
 Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -102,6 +131,7 @@ Suite *stats_suite(void)
 
 	tcase_add_test(tc, counts_priorities_and_the_bottleneck);
 	tcase_add_test(tc, json_has_the_paper_metrics);
+	tcase_add_test(tc, text_from_the_counts);
 	suite_add_tcase(s, tc);
 	return s;
 }
