@@ -38,7 +38,7 @@ GLOBAL = {"-j", "-p", "-v", "-q"}  # tagger(8)'s, not an object's
 # Options whose tables are not typed yet (userspace/cli/cmd_pfc.c,
 # cmd_pfc_show.c): no help in the table, none listed in the help. Remove
 # an entry when its table gets the OPT_*() macros.
-UNTYPED = {("pfc", "--dir"), ("pfc", "--count")}
+UNTYPED = set()
 
 
 def options_in(text):

@@ -31,6 +31,14 @@
 #include "pfc/pfc_state.h"
 #include "lib/util.h"
 
+/* One command per process: the table's target is this one's option. */
+static int send_count;
+static const struct opt send_opts[] = {
+	OPT_INT("--count", &send_count, 1, 1000000, "N",
+		"send: frames to send (1)", .deprecated = "count"),
+	{ 0 },
+};
+
 int pfc_help(int argc, char **argv)
 {
 	fprintf(stderr,
@@ -52,6 +60,8 @@ int pfc_help(int argc, char **argv)
 	pfc_options_usage(stderr, false);
 	fprintf(stderr, "headroom takes --rate, --lossless and LINK, and:\n");
 	pfc_options_usage(stderr, true);
+	fprintf(stderr, "show, stop and send:\n");
+	opts_usage_with(stderr, pfc_node_opts, send_opts);
 	fprintf(stderr,
 		"\n"
 		"The agent manages the ports of node NAME in the current network\n"
@@ -140,19 +150,13 @@ static int do_send(int argc, char **argv)
 	unsigned long q;
 	uint32_t mask;
 	uint8_t mac[6];
-	int ifindex, fd, i, r = 0, count = 1, got;
+	int ifindex, fd, i, r = 0, got;
 	char *pos[3];
-	const struct opt opts[] = { { .name = "--count",
-				      .type = OPT_INT,
-				      .min = 1,
-				      .max = 1000000,
-				      .out = &count,
-				      .deprecated = "count" },
-				    { 0 } };
 
 	if (argc && is_help(argv[0]))
 		return pfc_help(0, NULL);
-	if (opts_parse(opts, argc, argv, pos, 3, &got))
+	send_count = 1;
+	if (opts_parse(send_opts, argc, argv, pos, 3, &got))
 		return usage_help(pfc_help);
 	if (got != 3)
 		return usage_err(pfc_help,
@@ -177,7 +181,7 @@ static int do_send(int argc, char **argv)
 		p_err("%s: %s", argv[0], strerror(-fd));
 		return EXIT_RUNTIME;
 	}
-	for (i = 0; i < count && !r; i++)
+	for (i = 0; i < send_count && !r; i++)
 		r = pfc_send(fd, ifindex, mac, mask, quanta);
 	close(fd);
 	if (r) {
@@ -187,7 +191,7 @@ static int do_send(int argc, char **argv)
 	if (json_output)
 		json_emit(json_pack("{s:s,s:i,s:i,s:i}", "dev", argv[0],
 				    "vector", mask, "quanta", (int)q, "frames",
-				    count));
+				    send_count));
 	return 0;
 }
 

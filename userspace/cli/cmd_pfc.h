@@ -8,6 +8,7 @@
  *                                            and NAME into argv[0]
  *   pfc_stop(node, dir)                      stop the agent, or clean up
  *   pfc_help(argc, argv)                     the usage of `tagger pfc`
+ *   pfc_node_opts                            show's and stop's options
  *   pfc_prio_mask(s, &mask)                  "3,4", "0-7", "none"; -1 if bad
  *   pfc_agent_args(c, argc, argv, &trace, &dir)
  *                                            the agent's options, NAME and
@@ -28,6 +29,8 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "cli/opts.h"
+
 struct pfc_config;
 
 /* What `headroom` takes besides the options it shares with the agent. */
@@ -37,6 +40,7 @@ struct pfc_headroom_args {
 };
 
 int do_pfc_show(int argc, char **argv);
+extern const struct opt pfc_node_opts[];
 int pfc_node_dir(int argc, char **argv, char *buf, size_t len,
 		 int (*help)(int argc, char **argv));
 int pfc_stop(const char *node, const char *dir);

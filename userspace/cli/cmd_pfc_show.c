@@ -33,27 +33,32 @@ static int show_help(int argc, char **argv)
 	return 0;
 }
 
+/* One command per process: the table's target is this one's option. */
+static const char *node_dir;
+const struct opt pfc_node_opts[] = {
+	OPT_STR("--dir", &node_dir, "DIR",
+		"show, stop: the node's state directory (default under "
+		"/run/tagger/pfc)",
+		.deprecated = "dir"),
+	{ 0 },
+};
+
 int pfc_node_dir(int argc, char **argv, char *buf, size_t len,
 		 int (*help)(int argc, char **argv))
 {
-	const char *dir = NULL;
 	char *name;
 	int got;
-	const struct opt opts[] = { { .name = "--dir",
-				      .type = OPT_STR,
-				      .out = &dir,
-				      .deprecated = "dir" },
-				    { 0 } };
 
-	if (opts_parse(opts, argc, argv, &name, 1, &got))
+	node_dir = NULL;
+	if (opts_parse(pfc_node_opts, argc, argv, &name, 1, &got))
 		return usage_help(help);
 	if (!got)
 		return usage_err(help, "NAME is missing");
 	if (!valid_name(name))
 		return usage_err(help, "bad node name \"%s\"", name);
 	argv[0] = name; /* the callers name the node argv[0] */
-	if (dir) {
-		snprintf(buf, len, "%s/%s", dir, name);
+	if (node_dir) {
+		snprintf(buf, len, "%s/%s", node_dir, name);
 		return 0;
 	}
 	if (pfc_dir(name, buf, len))
