@@ -10,6 +10,8 @@
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TAGGER=${TAGGER:-$TOP/build/tagger}
+# A text renderer that reads a field its JSON lacks aborts (lib/json_get.h).
+export TAGGER_STRICT_FIELDS=1
 # Namespace names: tgr<4 hex>-<name>; two runs never collide.
 TGR_PREFIX=${TGR_PREFIX:-tgr$(printf '%04x' $(( (RANDOM << 1 ^ $$) & 0xffff )))}
 TGR_TMP=$(mktemp -d /tmp/"$TGR_PREFIX".XXXX)
