@@ -11,7 +11,7 @@ pkgs=(
 	# tests and fuzzing (shellcheck: make lint)
 	shellcheck clang-format check libsubunit-dev libclang-rt-14-dev jq time prometheus
 	# lab
-	iproute2 ethtool iperf3 tcpdump tshark graphviz gnuplot-nox frr jq bc
+	iproute2 ethtool iperf3 tcpdump strace tshark graphviz gnuplot-nox frr jq bc
 	# VM mode of the lab
 	qemu-system-x86 busybox-static kmod cpio
 	# man pages, completion and the Debian package (make man, make deb)

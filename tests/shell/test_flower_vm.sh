@@ -10,7 +10,10 @@
 # first fragment, broadcast and IP multicast: the same DSCP and ECN leave,
 # with a valid IPv4 checksum, from the same queue (tests/shell/
 # flower_vm_guest.sh); behind QinQ, flower leaves packets lossy with their
-# DSCP. Then a table swap (--update) under a steady flow: every packet
+# DSCP. The wildcard switch a second time with the filters installed by
+# `tagger switch export --apply` (netlink, no tc): tc shows the same
+# filters, the requests are tc's byte for byte, every case agrees again.
+# Then a table swap (--update) under a steady flow: every packet
 # carries the old or the new table's tag. Skips (249) when the VM is not
 # set up.
 source "$(dirname "$0")/../lib.sh"
@@ -22,7 +25,9 @@ kdir=$(awk '/^cache/ { print $2 }' <<<"$info")/root
 [ -x "$TOP/build/tagger" ] || skip "build/tagger not built"
 F=tests/bpf/fixtures
 export UPDATE_RULES=tests/shell/fixtures/flower_update.rules.json
-out=$(bash "$TOP/vmlab/vm.sh" run --timeout 900 --keep-env UPDATE_RULES -- \
+export APPLY_SWITCH=S
+out=$(bash "$TOP/vmlab/vm.sh" run --timeout 900 \
+	--keep-env UPDATE_RULES --keep-env APPLY_SWITCH -- \
 	bash "$TOP/tests/shell/flower_vm_guest.sh" "$TOP" "$kdir" \
 	"$F/wildcards.rules.json:S" "$F/clos_bounce.rules.json:L2" \
 	"$F/ring_2classes.rules.json:sw2" 2>&1)
@@ -36,6 +41,19 @@ for sw in S L2 sw2; do
 	done
 	check "$sw: flower and BPF agree on every case" grep -qx "SAME $sw" <<<"$out"
 done
+# S again, installed over netlink by --apply instead of tc -b.
+check "S: --apply installs what tc -b does (tc -j filter show)" \
+	grep -qx "FILTERS SAME S" <<<"$out"
+if grep -q "^REQUESTS UNCHECKED" <<<"$out"; then
+	echo "note: no strace in the VM: the netlink requests were not compared"
+else
+	check "S: --apply sends tc's netlink requests byte for byte" \
+		grep -qx "REQUESTS SAME S [1-9][0-9]*" <<<"$out"
+fi
+check "S: every case arrived with --apply's filters" \
+	grep -qx "S netlink: sent [0-9]* cases, 0 arrived nowhere" <<<"$out"
+check "S: --apply's filters and BPF agree on every case" \
+	grep -qx "SAME NETLINK S" <<<"$out"
 # The update under a flow: tag 10 from a to b left as 30 (tos 121 with
 # ECN 01) before and 20 (tos 81) after; nothing else, nothing lost.
 flow=$(sed -n 's/^flow //p' <<<"$out")

@@ -2,9 +2,12 @@
 /*
  * tagger switch export: a switch's rules as tc flower filters, printed as
  * a `tc -batch` file for an operator to review and apply, or for a
- * switch ASIC's driver to offload (--offload). Nothing is installed.
+ * switch ASIC's driver to offload (--offload); or, with --apply, the same
+ * filters installed over rtnetlink (dataplane/flower_nl.h).
  */
 #include <errno.h>
+#include <linux/pkt_cls.h>
+#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +15,7 @@
 #include "cli/cmd_dp_args.h"
 #include "cli/cmd_switch.h"
 #include "cli/opts.h"
+#include "dataplane/flower_nl.h"
 #include "dataplane/flower_tc.h"
 #include "lib/log.h"
 #include "lib/outfile.h"
@@ -23,11 +27,15 @@ struct export
 	const char *rules_file;
 	const char *out;
 	int gen;
-	bool offload, update;
+	bool offload, update, apply;
 	struct rules *r;
 	int sw;
 	char **ifnames; /* by port index */
+	int *ifindex; /* with --apply */
 	struct flower_port *fp;
+	struct tc tc;
+	const char *doing; /* what --apply was at */
+	int port;
 };
 
 static int help(int argc, char **argv);
@@ -138,12 +146,141 @@ static json_t *port_json(const struct export *x, int p)
 		(json_int_t)flower_list_entries(&x->fp[p].out));
 }
 
+/* --apply: every port's interface, here. */
+static int find_ifaces(struct export *x)
+{
+	int n = x->r->sw[x->sw].nports, p;
+
+	x->ifindex = calloc(n ? n : 1, sizeof(*x->ifindex));
+	if (!x->ifindex)
+		return -ENOMEM;
+	for (p = 0; p < n; p++) {
+		x->ifindex[p] = if_nametoindex(x->ifnames[p]);
+		if (!x->ifindex[p])
+			return usage_err(
+				help, "port \"%s\": no interface \"%s\" here",
+				x->r->sw[x->sw].ports[p], x->ifnames[p]);
+	}
+	return 0;
+}
+
+/*
+ * The batch's passes (batch_lines), as requests, each answered before the
+ * next. Without --update, a port's earlier filters of tagger's go first:
+ * the install starts afresh (packets meet no table meanwhile).
+ */
+static int apply_passes(struct export *x)
+{
+	int n = x->r->sw[x->sw].nports, p, d, err = 0;
+
+	for (p = 0; p < n && !err; p++) {
+		x->port = p;
+		if (!x->update) {
+			x->doing = "clsact";
+			err = flower_nl_clsact(&x->tc, x->ifindex[p]);
+			x->doing = "removing the earlier filters";
+			if (!err)
+				err = flower_nl_remove(&x->tc, x->ifindex[p]);
+		}
+		if (!err)
+			x->doing = "a filter";
+		if (!err)
+			err = flower_nl_install(&x->tc, &x->fp[p], x->ifnames,
+						x->ifindex[p], x->gen,
+						x->offload);
+	}
+	if (!err)
+		x->doing = "the chain-0 filter";
+	for (p = 0; p < n && !err; p++)
+		for (d = 0; d < 2 && !err; d++) {
+			x->port = p;
+			err = flower_nl_entry(&x->tc, x->ifindex[p], x->gen, d,
+					      x->update);
+		}
+	if (!err)
+		x->doing = "deleting the other generation's chains";
+	for (p = 0; p < n && !err && x->update; p++) {
+		x->port = p;
+		err = flower_nl_chains_del(&x->tc, x->ifindex[p], !x->gen);
+	}
+	return err;
+}
+
+struct hw_count {
+	long filters, in_hw;
+};
+
+static void count_filter(const struct flower_nl_filter *f, void *arg)
+{
+	struct hw_count *c = arg;
+
+	if (!strcmp(f->kind, "flower") && flower_nl_gen(f->chain) >= 0) {
+		c->filters++;
+		c->in_hw += !!(f->flags & TCA_CLS_FLAGS_IN_HW);
+	}
+}
+
+/* What the kernel holds now: filters in tagger's chains, and in hardware. */
+static int apply_report(struct export *x, json_t *ports)
+{
+	int n = x->r->sw[x->sw].nports, p, d, err = 0;
+	struct hw_count all = { 0 };
+
+	for (p = 0; p < n && !err; p++) {
+		struct hw_count c = { 0 };
+
+		for (d = 0; d < 2 && !err; d++)
+			err = flower_nl_dump(&x->tc, x->ifindex[p], d,
+					     count_filter, &c);
+		json_object_set_new(json_array_get(ports, p), "installed",
+				    json_integer(c.filters));
+		json_object_set_new(json_array_get(ports, p), "in_hw",
+				    json_integer(c.in_hw));
+		all.filters += c.filters;
+		all.in_hw += c.in_hw;
+	}
+	if (!err && !json_output)
+		printf("switch %s: generation %d installed on %d ports: "
+		       "%ld filters, %ld in hardware\n",
+		       x->name, x->gen, n, all.filters, all.in_hw);
+	return err;
+}
+
+static int apply(struct export *x, json_t *ports)
+{
+	int err = find_ifaces(x);
+
+	if (err)
+		return err == -ENOMEM ? EXIT_RUNTIME : err;
+	err = tc_open(&x->tc);
+	if (err) {
+		p_err("netlink: %s", strerror(-err));
+		return EXIT_RUNTIME;
+	}
+	err = apply_passes(x);
+	if (err) {
+		p_err("switch %s: %s on %s: %s%s%s", x->name, x->doing,
+		      x->ifnames[x->port], strerror(-err),
+		      x->tc.err[0] ? ": " : "", x->tc.err);
+		return EXIT_RUNTIME;
+	}
+	x->doing = "the dump";
+	err = apply_report(x, ports);
+	if (err) {
+		p_err("switch %s: the filters on %s: %s%s%s", x->name,
+		      x->ifnames[x->port], strerror(-err),
+		      x->tc.err[0] ? ": " : "", x->tc.err);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
 static int write_all(struct export *x)
 {
 	int n = x->r->sw[x->sw].nports, p, err = 0;
 	json_t *ports = json_array();
 	struct outfile of;
-	bool batch = !json_output || x->out;
+	bool batch = (!json_output || x->out) && !x->apply;
 
 	x->fp = calloc(n ? n : 1, sizeof(*x->fp));
 	if (!x->fp || !ports)
@@ -162,6 +299,14 @@ static int write_all(struct export *x)
 			err = -EIO;
 	} else if (batch && !err) {
 		err = -EIO;
+	}
+	if (!err && x->apply) {
+		int r = apply(x, ports);
+
+		if (r) {
+			json_decref(ports);
+			return r;
+		}
 	}
 	if (!err && json_output)
 		json_emit(json_pack("{s:s, s:s, s:b, s:i, s:o}", "switch",
@@ -182,6 +327,9 @@ static void export_free(struct export *x)
 		flower_port_free(&x->fp[p]);
 	free(x->fp);
 	free(x->ifnames);
+	free(x->ifindex);
+	if (x->tc.nl)
+		tc_close(&x->tc);
 	rules_free(x->r);
 }
 
@@ -198,6 +346,8 @@ static const struct opt opts[] = {
 		"the chains of table generation G (0)"),
 	OPT_FLAG("--update", &x.update,
 		 "replace generation 1-G's entry filters, then its chains"),
+	OPT_FLAG("--apply", &x.apply,
+		 "install the filters over netlink here instead of printing"),
 	OPT_STR("--output", &x.out, "FILE", "the batch file (stdout)"),
 	OPT_STR("-o", &x.out, "FILE", "the same"),
 	{ 0 },
@@ -214,6 +364,8 @@ int do_switch_export(int argc, char **argv)
 		ret = pos ? usage_help(help) : EXIT_RUNTIME;
 	else if (got < 2)
 		ret = usage_err(help, "export takes NAME and RULES");
+	else if (x.apply && x.out)
+		ret = usage_err(help, "--apply writes no batch: drop -o");
 	else {
 		x.name = pos[0];
 		x.rules_file = pos[1];
@@ -243,7 +395,10 @@ static int help(int argc, char **argv)
 		"line, for `tc -batch`: the rules' classify at each port's ingress\n"
 		"(DSCP -> skbedit priority), their rewrite at each out-port's egress\n"
 		"(indev and DSCP -> pedit of the DSCP bits, ECN kept), lossy\n"
-		"demotions as the eBPF data plane makes them. Nothing is installed.\n"
+		"demotions as the eBPF data plane makes them. Nothing is installed,\n"
+		"unless --apply: then the same filters are sent over netlink to the\n"
+		"interfaces of this network namespace (tagger's earlier ones there\n"
+		"removed first; with --update, swapped in under traffic).\n"
 		"Without --offload the filters are software ones (skip_hw); with it\n"
 		"they are skip_sw, without the actions switch drivers refuse (csum,\n"
 		"the skb mark). Under -j, prints the filters per port instead (the\n"

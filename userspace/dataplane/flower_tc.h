@@ -18,7 +18,23 @@
  * without csum or mark, which switch drivers refuse. skbedit comes last in
  * a filter's actions: kernels near 5.7 offloaded nothing after it.
  *
+ * The expansion is one walk (flower_tc_walk) that the batch lines and the
+ * netlink messages of flower_nl.h are both made from: the tc filter at
+ * (direction, chain, pref) of a port comes from the logical filter the
+ * walk names, which is how a filter's counters map back to the rules.
+ *
  * API:
+ *   flower_tc_walk(fp, gen, hw, cb, arg)
+ *        calls cb(t, arg) for every tc filter of a port, ingress then
+ *        egress, chain by chain, pref by pref; stops at cb's first
+ *        nonzero return and returns it; -E2BIG as below
+ *   flower_tc_proto(t), flower_tc_vlan_proto(t)
+ *        a filter's protocol, and the one behind its VLAN tag (0: none),
+ *        as ETH_P_* values
+ *   flower_tc_origin(fp, gen, egress, chain, pref)
+ *        the index in fp's list of that direction of the logical filter
+ *        the tc filter at chain, pref comes from; -1 for none (chain 0's
+ *        entry filter, or a filter tagger did not write)
  *   flower_tc_write(f, fp, ifnames, port, gen, hw)
  *        the filters of port (ifnames[i]: port i's interface); 0, -E2BIG
  *        when a chain needs more prefs than tc has, or -EIO
@@ -38,7 +54,37 @@
 #define FLOWER_TC_CHAIN(gen, c) (1 + (gen)*FLOWER_CHAINS + (c))
 #define FLOWER_TC_MAX_PREF 0xffff
 #define FLOWER_TC_ENTRY_PREF 1 /* the chain-0 filter */
+#define FLOWER_TC_ENTRY_HANDLE 1
 
+/* The group-address key of a filter. */
+enum flower_tc_key {
+	FLOWER_TC_KEY_NONE,
+	FLOWER_TC_KEY_GROUP_ETH, /* dst_mac 01:00:00:00:00:00/01:... */
+	FLOWER_TC_KEY_GROUP_IP4, /* dst_ip 224.0.0.0/4 */
+	FLOWER_TC_KEY_BCAST_IP4, /* dst_ip 255.255.255.255 */
+	FLOWER_TC_KEY_GROUP_IP6, /* dst_ip ff00::/8 */
+};
+
+/* One tc filter of a port. */
+struct flower_tc_filter {
+	const struct flower_filter *fl; /* the logical filter */
+	int index; /* fl's index in its list */
+	bool egress, hw;
+	int chain, pref; /* tc's */
+	int goto_chain; /* tc's, for FLOWER_GOTO */
+	int encap; /* -1: any protocol (qinq: 802.1ad), or 0, 1 VLAN tags */
+	int fam; /* 0 IPv4, 1 IPv6, -1 none */
+	int key; /* enum flower_tc_key */
+};
+
+typedef int (*flower_tc_cb)(const struct flower_tc_filter *t, void *arg);
+
+int flower_tc_walk(const struct flower_port *fp, int gen, bool hw,
+		   flower_tc_cb cb, void *arg);
+int flower_tc_proto(const struct flower_tc_filter *t);
+int flower_tc_vlan_proto(const struct flower_tc_filter *t);
+int flower_tc_origin(const struct flower_port *fp, int gen, bool egress,
+		     int chain, int pref);
 int flower_tc_write(FILE *f, const struct flower_port *fp, char *const *ifnames,
 		    int port, int gen, bool hw);
 bool flower_tc_chain_used(bool egress, int c);

@@ -5,8 +5,6 @@
  * gate change must cost microseconds, not a fork.
  *
  * API:
- *   tc_open/tc_close                     one NETLINK_ROUTE socket
- *   tc_drain(tc)                         drop replies queued on it
  *   tc_qdisc_del_root(tc, ifindex)       remove a root qdisc (absent: ok)
  *   tc_htb_root/tc_htb_class             HTB qdisc and classes
  *   tc_tbf(tc, ifindex, parent, handle, rate, burst, limit, create)
@@ -19,23 +17,8 @@
  *                                        cls_bpf (direct action) on a qdisc,
  *                                        its classid major = the qdisc's
  *   tc_qdisc_stats(tc, cb, arg)          dump every qdisc's queue stats
- *   tc_talk(tc, nlh, cb, arg)            send a request, read its answer
- *                                        (data messages to cb) until the ACK
- *   tc_set_timeout(tc, ms)               how long an answer may take
- *                                        (default TC_REPLY_TIMEOUT_MS)
- * All return 0 or -errno; tc->err holds the kernel's extack message, or
- * why no answer came. tc->last_ns is how long the last request took.
- *
- * Bounded waits: the kernel answers within the sendmsg of a request (and
- * a dump's later parts within the recvmsg that reads them), so an answer
- * still missing after the timeout was lost to a full receive buffer:
- * -ETIMEDOUT or -ENOBUFS, and what is queued is dropped. The one wait no
- * socket option bounds is the kernel's own for its rtnl lock, taken in
- * sendmsg for every qdisc request and every part of a dump: another
- * process holding it holds the caller as long, seconds on a busy
- * machine, so a caller must not depend on a request returning soon: the
- * agent keeps its PAUSEs refreshed from another thread meanwhile
- * (pfc_keeper.h) and logs such calls.
+ * All return 0 or -errno, and are bounded as lib/tc_nl.h says: tc->err
+ * holds the kernel's extack message, or why no answer came.
  */
 #ifndef __TAGGER_PFC_TC_H
 #define __TAGGER_PFC_TC_H
@@ -43,18 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <libmnl/libmnl.h>
-
-#define TC_REPLY_TIMEOUT_MS 1000
-
-struct tc {
-	struct mnl_socket *nl;
-	unsigned int seq;
-	unsigned int portid;
-	int timeout_ms;
-	uint64_t last_ns; /* the last request's duration */
-	char err[256];
-};
+#include "lib/tc_nl.h"
 
 struct tc_qstats {
 	int ifindex;
@@ -64,9 +36,6 @@ struct tc_qstats {
 	uint64_t bytes, packets;
 };
 
-int tc_open(struct tc *tc);
-void tc_close(struct tc *tc);
-void tc_drain(struct tc *tc);
 int tc_qdisc_del_root(struct tc *tc, int ifindex);
 int tc_htb_root(struct tc *tc, int ifindex, uint32_t handle);
 int tc_htb_class(struct tc *tc, int ifindex, uint32_t parent, uint32_t classid,
@@ -79,8 +48,6 @@ int tc_plug(struct tc *tc, int ifindex, uint32_t parent, uint32_t handle,
 	    int action, uint32_t limit, bool create);
 int tc_bpf_classifier(struct tc *tc, int ifindex, uint32_t qdisc, int fd,
 		      const char *name);
-int tc_talk(struct tc *tc, struct nlmsghdr *nlh, mnl_cb_t cb, void *arg);
-int tc_set_timeout(struct tc *tc, int ms);
 int tc_qdisc_stats(struct tc *tc,
 		   void (*cb)(const struct tc_qstats *s, void *arg), void *arg);
 
