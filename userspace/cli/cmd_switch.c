@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "cli/cmd.h"
 #include "cli/cmd_dp_args.h"
@@ -164,25 +163,6 @@ static int show(const struct dp_opts *o, struct dp_report *rep)
 }
 
 /*
- * Grow the heap by len at once and ask for transparent huge pages there
- * (where THP is "madvise"): a thousand 4 KiB page faults become a few.
- */
-static void heap_huge(size_t len)
-{
-	const uintptr_t huge = 2 << 20;
-	char *p = malloc(len);
-	uintptr_t a, z;
-
-	if (!p)
-		return;
-	a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-	z = ((uintptr_t)p + len) & ~(huge - 1);
-	if (z > a)
-		madvise((void *)a, z - a, MADV_HUGEPAGE);
-	free(p);
-}
-
-/*
  * An update's buffers (the rules twice, the table, the record: 0.5 MB
  * each at 100,000 rules) come from the heap and go back to it, so later
  * ones reuse pages already faulted in instead of mapping fresh ones: this
@@ -192,7 +172,6 @@ static int update(const struct dp_opts *o, struct dp_report *rep)
 {
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 128 << 20);
-	heap_huge(8 << 20);
 	return dp_switch_update(o, rep);
 }
 

@@ -443,12 +443,56 @@ static void recount(struct search *s, int v, int gap)
 	}
 }
 
+/*
+ * A port no path enters it through a forwarding predecessor (the port of
+ * an edge switch that faces a host, say): its events are all +1, each
+ * only worsening the counts, so of all gaps only gap 0 can be the best,
+ * and improve() would sort and sweep them to find just that. Decided
+ * here from the counts at gap 0, with the same work counted; -1 if v
+ * is not such a port (a path with a predecessor at v, or walked whole).
+ */
+static int improve_source(struct search *s, int v)
+{
+	int64_t h[NC], k, n = 0;
+
+	for (k = s->vstart[v]; k < s->vstart[v + 1]; k++) {
+		const struct visit *x = &s->visits[k];
+
+		if (x->path == SKIP)
+			continue;
+		if (x->pred >= 0 || walked(s, x))
+			return -1;
+		n += x->succ >= 0;
+	}
+	if (!n)
+		return 0;
+	s->work += n;
+	memcpy(h, s->hist, sizeof(h));
+	for (k = s->vstart[v]; k < s->vstart[v + 1]; k++) {
+		const struct visit *x = &s->visits[k];
+		struct pcount *pc;
+
+		if (x->path == SKIP)
+			continue;
+		pc = &s->pc[x->path];
+		h[pc->count]--;
+		h[clamp(pc->count - backward_at(s, v, x))]++;
+	}
+	if (!better(h, s->hist))
+		return 0;
+	recount(s, v, 0);
+	return 1;
+}
+
 static bool improve(struct search *s, int v, struct event **ev, int *cap)
 {
 	int64_t h[NC], best[NC];
 	int n, i, best_gap = -1;
 	int64_t k;
 
+	n = improve_source(s, v);
+	if (n >= 0)
+		return n;
 	n = collect(s, v, ev, cap);
 	if (!n)
 		return false;

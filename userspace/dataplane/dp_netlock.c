@@ -155,21 +155,29 @@ static void mark_tasks(int procfd, const char *pid,
 	closedir(tasks);
 }
 
-/* nsfs mounts ("ip netns add" binds them at /run/netns/NAME). */
-static void mark_mounts(const unsigned long long *ino, bool *live, int n)
+/*
+ * nsfs mounts ("ip netns add" binds them at /run/netns/NAME); true if
+ * they alone make every namespace of ino live.
+ */
+static bool mark_mounts(const unsigned long long *ino, bool *live, int n)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	unsigned long long v;
 	char *line = NULL;
 	size_t cap = 0;
+	int i;
 
 	if (!f)
-		return;
+		return false;
 	while (getline(&line, &cap, f) > 0)
 		if (sscanf(line, "%*s %*s %*s net:[%llu]", &v) == 1)
 			mark(ino, live, n, v);
 	free(line);
 	fclose(f);
+	for (i = 0; i < n; i++)
+		if (!live[i])
+			return false;
+	return true;
 }
 
 /*
@@ -187,7 +195,10 @@ void dp_netns_live(const unsigned long long *ino, bool *live, int n)
 	struct dirent *de;
 	DIR *proc;
 
-	mark_mounts(ino, live, n);
+	/* Tasks can only add to what is live: the walk of every task of
+	 * /proc (milliseconds on a busy host) only where mounts left some. */
+	if (mark_mounts(ino, live, n))
+		return;
 	proc = opendir("/proc");
 	if (!proc)
 		return;

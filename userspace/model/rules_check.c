@@ -389,14 +389,62 @@ static bool check_rewrite(struct check *c, int sw, int k)
 	return true;
 }
 
+static bool known(const struct rules *r, int tag)
+{
+	return tag >= 0 && tag < RULES_NTAGS && r->rank[tag] >= 0;
+}
+
+static bool port_in(const struct rules_switch *s, int port)
+{
+	return port == RULES_ANY || port < s->nports;
+}
+
+/*
+ * What check_classify and check_rewrite find, without a message: every
+ * rule of the table sound. A table of 100,000 rules passes here in a
+ * fraction of their cost; one that does not is checked again by them,
+ * for the very message (the first rule that fails).
+ */
+static bool table_sound(const struct rules *r, int sw, bool classify)
+{
+	const struct rules_switch *s = &r->sw[sw];
+	int k;
+
+	if (classify) {
+		for (k = 0; k < s->nclassify; k++) {
+			const struct rules_classify *cl = &s->classify[k];
+
+			if (!port_in(s, cl->in) || !known(r, cl->tag) ||
+			    cl->prio > RULES_NPRIOS - 1 ||
+			    (cl->tag == r->lossy_tag &&
+			     cl->prio != r->lossy_prio) ||
+			    rules_classify_at(r, sw, cl->in, cl->tag) != k)
+				return false;
+		}
+		return true;
+	}
+	for (k = 0; k < s->nrewrite; k++) {
+		const struct rules_rewrite *w = &s->rewrite[k];
+
+		if (!known(r, w->tag) || !port_in(s, w->in) ||
+		    !port_in(s, w->out) || !known(r, w->new_tag) ||
+		    rules_rewrite_at(r, sw, w->tag, w->in, w->out) != k)
+			return false;
+	}
+	return true;
+}
+
 /* Switch sw's "classify" (classify true) or "rewrite" rules. */
 static bool check_table(struct check *c, int sw, bool classify)
 {
 	const struct rules_switch *s = &c->r->sw[sw];
-	size_t old = jp_enter_key(&c->jp, classify ? "classify" : "rewrite");
+	size_t old;
 	int k, n = classify ? s->nclassify : s->nrewrite;
 	bool ok = true;
 
+	if (table_sound(c->r, sw, classify))
+		return true;
+	old = jp_enter_key(&c->jp, classify ? "classify" : "rewrite");
 	for (k = 0; ok && k < n; k++) {
 		size_t o = jp_enter_index(&c->jp, k);
 
