@@ -4,7 +4,7 @@
 # own folder and the folders below it:
 #
 #   lib < model < graph < gen, compile, analyze < fc
-#       < dataplane, pfc, lab < metrics < cli
+#       < dataplane, pfc, lab < metrics, fabric < cli
 #
 # (folders on one line of the order are beside each other: neither includes
 # the other). Prints every include that goes up or sideways; exit 1 if any.
@@ -20,7 +20,7 @@ rank() {
 	case $1 in
 	lib) echo 0 ;; model) echo 1 ;; graph) echo 2 ;;
 	gen | compile | analyze) echo 3 ;; fc) echo 4 ;;
-	dataplane | pfc | lab) echo 5 ;; metrics) echo 6 ;; cli) echo 7 ;;
+	dataplane | pfc | lab) echo 5 ;; metrics | fabric) echo 6 ;; cli) echo 7 ;;
 	*) echo -1 ;;
 	esac
 }

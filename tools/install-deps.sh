@@ -7,7 +7,7 @@ set -eu
 pkgs=(
 	# build
 	make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
-	libmnl-dev libjansson-dev libglpk-dev glpk-utils libcadical-dev
+	libmnl-dev libjansson-dev libglpk-dev glpk-utils libcadical-dev libssl-dev
 	# tests and fuzzing (shellcheck: make lint)
 	shellcheck clang-format check libsubunit-dev libclang-rt-14-dev jq time prometheus
 	# lab

@@ -9,7 +9,7 @@ require_cmd jq
 cd "$TGR_TMP" || exit 1
 T=$TAGGER
 
-OBJECTS="topo paths cbd compile verify stats maps export throughput switch host pfc lab flow metrics"
+OBJECTS="topo paths cbd compile verify stats maps export throughput switch fabric host pfc lab flow metrics"
 
 # The objects `tagger help` lists are exactly these.
 listed=$($T help 2>&1 | sed -n '/OBJECT :=/,/}/p' | tr -d '{}|' |
@@ -22,6 +22,7 @@ verbs_of() {
 	topo) echo clos fattree leafspine bcube jellyfish xpander ring line fc ;;
 	paths) echo updown bounce shortest ecmp ksp bcube fc edst stats ;;
 	switch) echo attach update show detach ;;
+	fabric) echo status plan ;;
 	host) echo attach detach ;;
 	pfc) echo agent show stop send headroom ;;
 	lab) echo plan ;;

@@ -48,5 +48,6 @@ int do_flow(int argc, char **argv);
 int do_pfc(int argc, char **argv);
 int do_throughput(int argc, char **argv);
 int do_metrics(int argc, char **argv);
+int do_fabric(int argc, char **argv);
 
 #endif /* __TAGGER_CMD_H */

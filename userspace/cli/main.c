@@ -35,6 +35,8 @@ static int do_version(int argc, char **argv);
 	X(export, "sonic RULES ...", "a switch's maps as SONiC config_db")   \
 	X(throughput, "TOPO ELP", "max multi-commodity flow over the paths") \
 	X(switch, "...", "attach, update, show, detach rules on ports")      \
+	X(fabric, "{ status | plan } ...",                                   \
+	  "every switch's rules, their union, rollouts")                     \
 	X(host, "...", "initial tags on host ports")                         \
 	X(pfc, "...", "PFC-like pause agent for ports without DCB")          \
 	X(lab, "plan TOPO ...", "addresses and routes for a namespace lab")  \

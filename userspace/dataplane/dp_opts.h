@@ -30,6 +30,7 @@ struct dp_opts {
 	enum dp_mode mode;
 	const char *topo_file;
 	bool force;
+	bool packed; /* show: the attached rules, packed (dp_packed.h) */
 	const char *class_dscp; /* host: "26,34" */
 	const char *udp_dport; /* host: "4791" or "4791-4792" */
 	int class_id; /* host: -1 unless --class */

@@ -14,12 +14,14 @@
 #include <bpf/libbpf.h>
 
 #include "dataplane/dp_anchor.h"
+#include "dataplane/dp_packed.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
 #include "dataplane/dp_switch.h"
 #include "model/rules_blob.h"
+#include "lib/digest.h"
 #include "lib/log.h"
 #include "tagger_maps.h"
 #include "lib/util.h"
@@ -127,8 +129,10 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 {
 	struct pins p = { .counters = -1, .stats = -1, .outer = -1, .gen = -1 };
 	json_t *state, *j, *ports, *port, *rules;
-	char dir[PATH_MAX], what[300];
+	char dir[PATH_MAX], what[300], digest[DIGEST_STR] = "";
 	uint32_t zero = 0, gen = 0;
+	void *packed;
+	size_t plen = 0;
 	size_t i;
 	int ret = EXIT_USAGE;
 
@@ -191,6 +195,9 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 	json_array_foreach(json_object_get(state, "ports"), i, port)
 		json_array_append_new(ports, port_json(&p, port));
 	rules = switch_rules(dir, state, o->name);
+	packed = dp_state_packed(dir, state, &plen);
+	if (packed && digest_sha256(packed, plen, digest))
+		digest[0] = '\0';
 	j = json_pack("{s:s,s:O,s:I,s:O,s:O,s:s?,s:o,s:o}", "switch", o->name,
 		      "mode", json_object_get(state, "mode"), "generation",
 		      (json_int_t)gen, "table",
@@ -198,6 +205,16 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 		      "rules_file", json_object_get(state, "rules_file"),
 		      "pins", dp_root_private() ? NULL : dir, "ports", ports,
 		      "rules", rules ?: json_null());
+	/* The version's name across a fabric (dp_packed.h), and its rules. */
+	json_object_set_new(j, "rules_digest",
+			    digest[0] ? json_string(digest) : json_null());
+	if (o->packed && packed) {
+		char *b64 = base64_encode(packed, plen);
+
+		json_object_set_new(j, "packed", json_string(b64));
+		free(b64);
+	}
+	free(packed);
 	*out = j;
 	ret = EXIT_OK;
 out:

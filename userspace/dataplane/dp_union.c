@@ -92,13 +92,14 @@ void dp_links_free(struct dp_links *l)
 
 /* Every switch port of either rule set gets an id; ids name buffers. */
 struct ctx {
-	const struct rules *rs[2];
+	const struct rules *rs[DP_UNION_MAX_SETS];
 	int nrs;
 	struct strmap ids;
 	char **names;
 	int nids, cap;
 	int *peer;
-	int *at_sw[2], *at_port[2]; /* each id's switch and port in rs[k] */
+	int *at_sw[DP_UNION_MAX_SETS],
+		*at_port[DP_UNION_MAX_SETS]; /* in rs[k] */
 	struct hmap seen;
 	int *src, *dst;
 	struct dp_union_edge *edges;
@@ -213,12 +214,24 @@ static void switch_edges(struct ctx *c, int rs, int s)
 int dp_union_check(const struct rules *old, const struct rules *new,
 		   const struct dp_links *l, struct dp_union_result *res)
 {
-	struct ctx c = { .rs = { old, new }, .nrs = old == new ? 1 : 2 };
+	const struct rules *rs[2] = { old, new };
+
+	return dp_union_check_sets(rs, old == new ? 1 : 2, l, res);
+}
+
+int dp_union_check_sets(const struct rules *const *rs, int n,
+			const struct dp_links *l, struct dp_union_result *res)
+{
+	struct ctx c = { .nrs = n };
 	struct digraph g;
 	int64_t *cyc = NULL;
 	int k, s, p, a, b;
 
 	memset(res, 0, sizeof(*res));
+	if (n < 1 || n > DP_UNION_MAX_SETS)
+		return -1;
+	for (k = 0; k < n; k++)
+		c.rs[k] = rs[k];
 	strmap_init(&c.ids);
 	hmap_init(&c.seen, 1024);
 	for (k = 0; k < c.nrs; k++)

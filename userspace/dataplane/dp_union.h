@@ -18,6 +18,13 @@
  *   dp_links_from_topo(t, &l)
  *   dp_links_free(&l)
  *   dp_union_check(old, new, &l, &res)  1 if acyclic; 0 with res.cycle
+ *   dp_union_check_sets(rs, n, &l, &res)   the same for n rule sets (1 to
+ *                                       DP_UNION_MAX_SETS), any of which
+ *                                       any switch may run: a rollout
+ *                                       over a fabric (tagger-fabric(8));
+ *                                       a cycle edge's "rules" is the
+ *                                       index in rs of the upstream set;
+ *                                       -1 (res empty) for another n
  *   dp_union_check_delta(old, new, &l, &res)   the same verdict for a
  *                                       small change, PROVIDED the old
  *                                       rules alone are acyclic over l:
@@ -42,6 +49,7 @@
 #include "model/rules.h"
 #include "model/topo.h"
 
+#define DP_UNION_MAX_SETS 16 /* rule sets of dp_union_check_sets */
 #define DP_UNION_DELTA_MAX 64 /* changed rules, old and new counted */
 #define DP_UNION_DELTA_VISIT 4096 /* buffers the search may reach */
 
@@ -54,7 +62,8 @@ struct dp_links {
 struct dp_union_edge {
 	int from, to; /* buffer ids: port id * 8 + priority */
 	uint8_t tag, new_tag;
-	uint8_t rules; /* 0: old, 1: new rules at the upstream switch */
+	uint8_t rules; /* 0: old, 1: new rules at the upstream switch (the
+			* index in rs of dp_union_check_sets) */
 };
 
 struct dp_union_result {
@@ -71,6 +80,8 @@ void dp_links_from_topo(const struct topo *t, struct dp_links *l);
 void dp_links_free(struct dp_links *l);
 int dp_union_check(const struct rules *old, const struct rules *new,
 		   const struct dp_links *l, struct dp_union_result *res);
+int dp_union_check_sets(const struct rules *const *rs, int n,
+			const struct dp_links *l, struct dp_union_result *res);
 int dp_union_check_delta(const struct rules *old, const struct rules *new,
 			 const struct dp_links *l, struct dp_union_result *res);
 json_t *dp_union_cycle_json(const struct dp_union_result *res);
