@@ -315,7 +315,7 @@ START_TEST(dataplane_verbs_take_the_options_naming_them)
 	dp_names("switch update", buf, sizeof(buf));
 	ck_assert_str_eq(buf, "--bpf-root --topo --force");
 	dp_names("switch show", buf, sizeof(buf));
-	ck_assert_str_eq(buf, "--bpf-root");
+	ck_assert_str_eq(buf, "--bpf-root --packed");
 	dp_names("host detach", buf, sizeof(buf));
 	ck_assert_str_eq(buf, "--bpf-root");
 	dp_names("host attach", buf, sizeof(buf));
@@ -323,7 +323,7 @@ START_TEST(dataplane_verbs_take_the_options_naming_them)
 			 "--bpf-root --mode --class-dscp --udp-dport --class");
 	/* an object: every option some verb of it takes */
 	dp_names("switch", buf, sizeof(buf));
-	ck_assert_str_eq(buf, "--bpf-root --mode --topo --force");
+	ck_assert_str_eq(buf, "--bpf-root --mode --topo --force --packed");
 	dp_names("hos", buf, sizeof(buf));
 	ck_assert_str_eq(buf, "");
 	dp_names("switch attac", buf, sizeof(buf));
