@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The CPU cost per packet of ECN marking in the pause programs' ingress
-# (tagger-pfc(8), ECN), as a ratio to the same program without ECN,
+# (tagger-pfc(8), On each port: ECN), as a ratio to the same program without ECN,
 # measured in one run: build/bench/pfc_ecn_bench, in a network namespace
 # of its own (root; skips otherwise). CALLS (default 200000) test runs per
 # program and round, ROUNDS (default 5).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# tagger pfc agent's ECN settings (tagger-pfc(8), ECN): every bad one is
+# tagger pfc agent's ECN settings (tagger-pfc(8), On each port: ECN): every bad one is
 # refused before anything is set up, exit 2, with the option named. (The
 # marking itself: the "ecn" case of the pfc_bpf suite.)
 source "$(dirname "$0")/../lib.sh"

@@ -231,7 +231,7 @@ static void dcb_ecn_note(const struct pfc_config *c)
 			pr_warn("ECN on DCB ports is the hardware's: set its "
 				"ECN (WRED) profile of priority %d to min "
 				"threshold %llu B, max threshold %llu B, "
-				"probability %u %% (see tagger-pfc(8), ECN)\n",
+				"probability %u %% (see tagger-pfc(8), On each port: ECN)\n",
 				p, (unsigned long long)c->ecn_kmin[p],
 				(unsigned long long)c->ecn_kmax[p],
 				c->ecn_pmax[p]);
