@@ -12,6 +12,8 @@ pkgs=(
 	shellcheck clang-format check libsubunit-dev libclang-rt-14-dev jq time prometheus
 	# lab
 	iproute2 ethtool iperf3 tcpdump strace tshark graphviz gnuplot-nox frr jq bc
+	# topo discover and check (lldpd and lldpcli in the namespaces)
+	lldpd
 	# VM mode of the lab
 	qemu-system-x86 busybox-static kmod cpio
 	# man pages, completion and the Debian package (make man, make deb)

@@ -11,6 +11,7 @@
 
 #include "cli/cmd.h"
 #include "cli/cmd_fc.h"
+#include "cli/cmd_topo_lldp.h"
 #include "cli/gen_cli.h"
 #include "lib/log.h"
 #include "cli/opts.h"
@@ -283,15 +284,18 @@ static int help(int argc, char **argv)
 		kind_usage(k);
 		fprintf(stderr, "\n");
 	}
+	topo_lldp_help();
 	fprintf(stderr,
 		"\n"
 		"Writes the topology text format to FILE (stdout by default). With -j,\n"
 		"prints a summary (nodes, switches, hosts, links) instead; the topology\n"
 		"then goes only to -o FILE.\n"
 		"'%s topo KIND help' describes a kind and its OPTIONS.\n"
+		"discover and check read the cabling from lldpd on every switch\n"
+		"of an inventory ('%s topo discover help').\n"
 		"\n"
 		"OPTIONS of every kind:\n",
-		bin_name);
+		bin_name, bin_name);
 	opts_usage(stderr, topo_common);
 	return 0;
 }
@@ -348,6 +352,10 @@ int do_topo(int argc, char **argv)
 		return usage_err(help, "topo wants a KIND");
 	if (is_help(argv[0]))
 		return help(argc, argv);
+	if (!strcmp(argv[0], "discover"))
+		return do_topo_discover(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "check"))
+		return do_topo_check(argc - 1, argv + 1);
 	for (k = topo_kinds; k->name && strcmp(k->name, argv[0]); k++)
 		;
 	if (!k->name)

@@ -268,9 +268,9 @@ static const struct kv *lookup(struct parse *p, struct raw_host *h,
 }
 
 static const char *const tagger_keys[] = {
-	"tagger_netns", "tagger_switch", "tagger_bpf_root",
-	"tagger_pfc",	"tagger_path",	 "tagger_timeout",
-	NULL,
+	"tagger_netns",	  "tagger_switch",	"tagger_bpf_root",
+	"tagger_pfc",	  "tagger_path",	"tagger_timeout",
+	"tagger_lldpcli", "tagger_lldp_socket", NULL,
 };
 
 /* Every tagger_* key of kv known; -1 after input_err. */
@@ -289,7 +289,8 @@ static int keys_known(struct parse *p, const struct kvs *kv)
 			input_err(p->file, kv->v[k].line,
 				  "unknown key \"%s\" (tagger_netns, "
 				  "tagger_switch, tagger_bpf_root, tagger_pfc, "
-				  "tagger_path, tagger_timeout)",
+				  "tagger_path, tagger_timeout, "
+				  "tagger_lldpcli, tagger_lldp_socket)",
 				  kv->v[k].key);
 			return -1;
 		}
@@ -338,6 +339,10 @@ static int resolve(struct parse *p, struct raw_host *rh, struct fabric_host *h)
 	    take(p, rh, "tagger_pfc", name_ok, "not a node name", &h->pfc) ||
 	    take(p, rh, "tagger_path", path_ok, "expected an absolute path",
 		 &h->tagger) ||
+	    take(p, rh, "tagger_lldpcli", path_ok, "expected an absolute path",
+		 &h->lldpcli) ||
+	    take(p, rh, "tagger_lldp_socket", path_ok,
+		 "expected an absolute path", &h->lldp_socket) ||
 	    take(p, rh, "ansible_host", fabric_word_ok,
 		 "not a host name or address", &h->host) ||
 	    take(p, rh, "ansible_user", user_ok, "not a user name", &h->user) ||
@@ -500,6 +505,8 @@ void fabric_inv_free(struct fabric_inv *inv)
 		free(h->bpf_root);
 		free(h->pfc);
 		free(h->tagger);
+		free(h->lldpcli);
+		free(h->lldp_socket);
 	}
 	free(inv->h);
 	memset(inv, 0, sizeof(*inv));

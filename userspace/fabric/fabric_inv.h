@@ -51,6 +51,8 @@ struct fabric_host {
 	char *bpf_root; /* NULL: the switch's default */
 	char *pfc; /* the PFC agent's node, NULL: none checked */
 	char *tagger; /* the tagger binary there (NULL: the default) */
+	char *lldpcli; /* lldpcli there (NULL: "lldpcli" in the PATH) */
+	char *lldp_socket; /* lldpd's control socket (NULL: lldpd's) */
 	int timeout; /* seconds */
 	int line; /* where it was first listed */
 };

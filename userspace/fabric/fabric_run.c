@@ -29,8 +29,8 @@ static void child_fail(int fd, int stage)
 	_exit(127);
 }
 
-static void child(const struct fabric_host *h, char **argv, int out, int err,
-		  int ep)
+static void child(const struct fabric_host *h, const char *prog, char **argv,
+		  int out, int err, int ep)
 {
 	char path[300];
 	int fd = open("/dev/null", O_RDONLY);
@@ -43,17 +43,19 @@ static void child(const struct fabric_host *h, char **argv, int out, int err,
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0 || setns(fd, CLONE_NEWNET))
 			child_fail(ep, 0);
-		/* This very binary, even if it was replaced since. */
-		execv(h->tagger ?: "/proc/self/exe", argv);
+		if (prog)
+			execvp(prog, argv);
+		else /* this very binary, even if it was replaced since */
+			execv(h->tagger ?: "/proc/self/exe", argv);
 	} else {
 		execvp("ssh", argv);
 	}
 	child_fail(ep, 1);
 }
 
-/* argv of the child: the transport's words, then tagger's. */
-static char **make_argv(const struct fabric_host *h, const char *const *words,
-			char *timeout)
+/* argv of the child: the transport's words, then the program's. */
+static char **make_argv(const struct fabric_host *h, const char *prog,
+			const char *const *words, char *timeout)
 {
 	char **a = xcalloc(FABRIC_RUN_MAX_WORDS + 16, sizeof(char *));
 	int n = 0, k;
@@ -77,7 +79,7 @@ static char **make_argv(const struct fabric_host *h, const char *const *words,
 		a[n++] = "--";
 		a[n++] = h->host;
 	}
-	a[n++] = h->tagger ?: "tagger";
+	a[n++] = (char *)(prog ?: h->tagger ?: "tagger");
 	for (k = 0; words[k] && k < FABRIC_RUN_MAX_WORDS; k++)
 		a[n++] = (char *)words[k];
 	return a;
@@ -133,8 +135,8 @@ static int ms_left(int64_t deadline)
 	return left < 0 ? 0 : left > 1000 ? 1000 : (int)left;
 }
 
-int fabric_run(const struct fabric_host *h, const char *const *words,
-	       struct fabric_run *res)
+int fabric_run_prog(const struct fabric_host *h, const char *prog,
+		    const char *const *words, struct fabric_run *res)
 {
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, px[2] = { -1, -1 }, k;
 	struct sink s[2] = { { .max = FABRIC_RUN_MAX_OUT },
@@ -149,7 +151,7 @@ int fabric_run(const struct fabric_host *h, const char *const *words,
 
 	memset(res, 0, sizeof(*res));
 	snprintf(timeout, sizeof(timeout), "ConnectTimeout=%d", h->timeout);
-	argv = make_argv(h, words, timeout);
+	argv = make_argv(h, prog, words, timeout);
 	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC) ||
 	    pipe2(px, O_CLOEXEC)) {
 		snprintf(res->err, sizeof(res->err), "pipe: %s",
@@ -164,7 +166,7 @@ int fabric_run(const struct fabric_host *h, const char *const *words,
 		goto out;
 	}
 	if (!pid)
-		child(h, argv, po[1], pe[1], px[1]);
+		child(h, prog, argv, po[1], pe[1], px[1]);
 	close(po[1]);
 	close(pe[1]);
 	close(px[1]);
@@ -240,6 +242,12 @@ out:
 	free(s[1].buf);
 	free(argv);
 	return ret;
+}
+
+int fabric_run(const struct fabric_host *h, const char *const *words,
+	       struct fabric_run *res)
+{
+	return fabric_run_prog(h, NULL, words, res);
 }
 
 void fabric_run_free(struct fabric_run *res)

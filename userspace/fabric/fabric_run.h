@@ -22,6 +22,11 @@
  *                                or finished: no namespace, ssh failed
  *                                (exit 255), timed out, killed, output
  *                                too long
+ *   fabric_run_prog(h, prog, words, &res)
+ *                                the same for another program than
+ *                                tagger (lldpcli): prog, a name found in
+ *                                the PATH or an absolute path, checked
+ *                                as the inventory's paths are
  *   fabric_run_free(&res)
  */
 #ifndef __TAGGER_FABRIC_RUN_H
@@ -43,6 +48,8 @@ struct fabric_run {
 
 int fabric_run(const struct fabric_host *h, const char *const *words,
 	       struct fabric_run *res);
+int fabric_run_prog(const struct fabric_host *h, const char *prog,
+		    const char *const *words, struct fabric_run *res);
 void fabric_run_free(struct fabric_run *res);
 
 #endif /* __TAGGER_FABRIC_RUN_H */
