@@ -89,6 +89,11 @@ msg=$(tgr sw3 switch update sw3 "$TGR_TMP/v4.json" 2>&1 >/dev/null)
 msg=${msg#Error: }
 check "module: the failure is tagger's own message ($msg)" grep -qF "\"msg\": \"$msg\"" mod.out
 
+mod sw1 "$MARGS state=absent" --check --diff
+check "module, state=absent in check mode: would detach, did not" grep -q '^+attached: no' mod.out
+check "module, state=absent in check mode: sw1 still at v1" \
+	test "$(digests)" = "sw1=$D1 sw2=$D1 sw3=$D1 sw4=$D1"
+
 # The plan for v2, batches of one; check mode first: nothing changes.
 "$T" fabric plan inv v2.json --batch-size 1 -o plan2.json >/dev/null || fail "plan v2"
 play -e tagger_plan=plan2.json --check --diff
@@ -146,3 +151,23 @@ check "every switch at v2 again" all_at "$D2"
 check "sw4 never touched (its generation)" \
 	test "$("$T" -j fabric status inv | jq -r '.switches[3].generation')" = "$g4"
 check "sw4 not run at all" bash -c "! grep -q 'ok: \[sw4\]\|changed: \[sw4\]' play.out"
+
+# Two stages, batches of two: v1 first, then v4. sw3 refuses v4 in the
+# last batch, where sw4 takes it: everything goes back stage by stage,
+# v4 -> v1 (sw4, then sw2 and sw1; sw3 never left v1), then v1 -> v2.
+"$T" fabric plan inv v4.json --via v1.json --batch-size 2 -o plan41.json >/dev/null ||
+	fail "plan v4 via v1"
+check "plan v4 via v1: two stages of two batches" \
+	jqt --arg d1 "$D1" --arg d4 "$D4" '[.stages[].digest] == [$d1, $d4] and
+		all(.stages[]; [.batches[].switches] == [["sw1", "sw2"], ["sw3", "sw4"]])' plan41.json
+play -e tagger_plan=plan41.json
+[ $rc != 0 ] || { cat play.out; fail "playbook v4 via v1 succeeded"; }
+check "stopped in stage 1 at sw3" grep -qF "stopped at stage 1 on sw3:" play.out
+want="sw4 (stage 1) -> $D1 sw3 (stage 1) -> $D1 sw2 (stage 1) -> $D1 sw1 (stage 1) -> $D1"
+want+=" sw4 (stage 0) -> $D2 sw3 (stage 0) -> $D2 sw2 (stage 0) -> $D2 sw1 (stage 0) -> $D2"
+check "rolled back: stage 1's switches to v1, then stage 0's to v2, each in reverse" \
+	test "$(grep -o 'item=sw[0-9] (stage [01]) -> sha256:[0-9a-f]*' play.out | sed 's/^item=//' |
+		paste -sd' ')" = "$want"
+check "every switch at v2 again" all_at "$D2"
+check "the rollback left no switch changed afterwards: a fresh v2 plan is empty" \
+	bash -c "'$T' -j fabric plan inv v2.json | jq -e '[.stages[].batches[]] | length == 0' >/dev/null"
