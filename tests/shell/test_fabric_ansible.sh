@@ -29,6 +29,12 @@ export ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_DEPRECATION_WARNINGS=0
 export ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
 mkdir -p coll/ansible_collections && ln -s "$TOP/ansible/tagger" coll/ansible_collections/tagger
 
+# The collection builds, and its module's documentation parses.
+check "ansible-galaxy collection build" \
+	ansible-galaxy collection build "$TOP/ansible/tagger/fabric" --output-path "$TGR_TMP" >/dev/null
+check "ansible-doc tagger.fabric.tagger_switch" \
+	bash -c 'ansible-doc tagger.fabric.tagger_switch | grep -q "backup_dir"'
+
 digest_of() { "$T" switch pack "$1" -o "$1.trb" && echo "sha256:$(sha256sum <"$1.trb" | cut -d' ' -f1)"; }
 D1=$(digest_of v1.json) && D2=$(digest_of v2.json) || fail "packing v1, v2"
 # v4: other codepoints again (its union with v2 is deadlock-free), but

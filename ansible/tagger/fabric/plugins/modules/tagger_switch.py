@@ -1,4 +1,3 @@
-#!/usr/bin/python
 # SPDX-License-Identifier: GPL-2.0
 # A switch's Tagger rules through "tagger -j switch show/update/attach/detach"
 # on the target host.
@@ -15,7 +14,7 @@ description:
     else C(tagger switch update), which refuses rules whose union with the
     attached ones has a cyclic buffer dependency), or detaches it.
   - Idempotent by digest, the SHA-256 of the packed rules
-    (C(tagger -j switch show) prints the attached ones' as C(rules_digest)):
+    (C(tagger -j switch show) prints the attached ones' as C(rules_digest));
     the switch is changed only when the digests differ.
   - Runs tagger on the target host; with I(netns), inside that network
     namespace of it (C(nsenter --net=/run/netns/NETNS), root).
