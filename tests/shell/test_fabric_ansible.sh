@@ -105,6 +105,7 @@ check "module, state=absent in check mode: sw1 still at v1" \
 play -e tagger_plan=plan2.json --check --diff
 [ $rc = 0 ] || { cat play.out; fail "playbook --check: exit $rc"; }
 check "check mode: every switch would change, none did" all_at "$D1"
+check "check mode: no backups taken" test ! -e rollout/backup
 recap sw4 | grep -q 'changed=1' || fail "check mode: sw4 not reported changed: $(recap sw4)"
 play -e tagger_plan=plan2.json
 [ $rc = 0 ] || { cat play.out; fail "playbook v2: exit $rc"; }
@@ -112,6 +113,8 @@ check "rollout v2: every switch at v2" all_at "$D2"
 "$T" -j fabric status inv >st.json
 check "fabric status: one version, v2" \
 	jqt --arg d "$D2" '(.versions | length) == 1 and .versions[0].digest == $d and .union.acyclic' st.json
+check "the rollback file: v1's packed rules, named by their digest" \
+	cmp "rollout/backup/${D1#sha256:}.trb" v1.json.trb
 check "the batches ran one switch at a time, in the plan's order" \
 	test "$(grep -o '^PLAY \[tagger rollout - stage 0\]' play.out | wc -l)" = 4
 # Again: the plan is stale (every generation changed); a new one is empty.

@@ -49,7 +49,8 @@ options:
     description:
       - Before changing the switch, write the rules it runs, packed, to
         I(backup_dir)/HEX.trb (HEX the digest; C(tagger -j switch show --packed)),
-        the file a rollback gives back as I(rules). Returned as C(backup).
+        the file a rollback gives back as I(rules). Returned as C(backup),
+        also when the change fails. Not in check mode.
     type: path
   timeout:
     description: Seconds each tagger command may take.
@@ -58,7 +59,9 @@ options:
 author: Tagger Developers
 notes:
   - Check mode reports what would change without changing anything; C(--diff)
-    shows the digests and generations before and after.
+    shows the digests and generations before and after. It compares digests
+    only; whether tagger would accept the rules (the union check, the ports)
+    shows when they are applied.
 '''
 
 EXAMPLES = r'''
@@ -225,7 +228,7 @@ def run(module, result):
         want = rules_digest(module, p['rules'])
         if before is not None and before.get('rules_digest') == want:
             return result
-        if before is not None and p['backup_dir']:
+        if before is not None and p['backup_dir'] and not module.check_mode:
             result['backup'] = backup(module, before['rules_digest'])
         if module.check_mode:
             result.update(changed=True, digest=want, generation=None)
@@ -244,7 +247,7 @@ def run(module, result):
     else:
         if before is None:
             return result
-        if p['backup_dir']:
+        if p['backup_dir'] and not module.check_mode:
             result['backup'] = backup(module, before['rules_digest'])
         if not module.check_mode:
             tagger(module, ['switch', 'detach', name])
