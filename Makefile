@@ -241,7 +241,11 @@ MAN_PAGES  := $(MAN_SRCS:Documentation/%.rst=$(OUTPUT)/man/%)
 BASHCOMPDIR ?= /usr/share/bash-completion/completions
 MANDIR     ?= $(PREFIX)/share/man
 
-.PHONY: man install-docs deb test-docs test-deb
+.PHONY: man install-docs install-ansible deb test-docs test-deb
+
+# The Ansible collection tagger.fabric (ansible/tagger/fabric) where
+# Debian's ansible-core looks for collections.
+ANSIBLEDIR ?= $(PREFIX)/share/ansible/collections/ansible_collections
 
 man: $(MAN_PAGES)
 
@@ -251,12 +255,17 @@ $(OUTPUT)/man/%: Documentation/%.rst VERSION
 	$(Q)$(RST2MAN) --halt=warning --no-datestamp $< > $@.tmp && \
 		sed -i 's/@VERSION@/$(TAGGER_VERSION)/g' $@.tmp && mv $@.tmp $@
 
-install: install-docs
+install: install-docs install-ansible
 install-docs: man
 	$(Q)for p in $(MAN_PAGES); do \
 		s=$${p##*.}; install -D -m 0644 $$p $(DESTDIR)$(MANDIR)/man$$s/$${p##*/}; \
 	done
 	install -D -m 0644 bash-completion/tagger $(DESTDIR)$(BASHCOMPDIR)/tagger
+
+install-ansible:
+	$(Q)for f in $$(cd ansible && find tagger -type f ! -path '*/__pycache__/*' | sort); do \
+		install -D -m 0644 ansible/$$f $(DESTDIR)$(ANSIBLEDIR)/$$f || exit 1; \
+	done
 
 # Built from a copy of the tracked and new files in build/deb/src, so the
 # repository root stays clean; the .deb lands in build/deb/.

@@ -46,4 +46,11 @@ if [ -x tools/check-layers.sh ] || [ -f tools/check-layers.sh ]; then
 fi
 # Each header's API block names the parameters its prototypes have.
 python3 tools/check-api-docs.py || rc=1
+# The Ansible collection's Python compiles (without writing __pycache__).
+mapfile -t pysrc < <(git ls-files 'ansible/*.py' 2>/dev/null)
+if [ ${#pysrc[@]} -gt 0 ]; then
+	python3 -c 'import sys
+for f in sys.argv[1:]:
+    compile(open(f).read(), f, "exec")' "${pysrc[@]}" && echo "python: ${#pysrc[@]} collection files compile" || rc=1
+fi
 exit $rc

@@ -10,6 +10,8 @@ pkgs=(
 	libmnl-dev libjansson-dev libglpk-dev glpk-utils libcadical-dev libssl-dev
 	# tests and fuzzing (shellcheck: make lint)
 	shellcheck clang-format check libsubunit-dev libclang-rt-14-dev jq time prometheus
+	# the Ansible collection's test (tests/shell/test_fabric_ansible.sh)
+	ansible-core
 	# lab
 	iproute2 ethtool iperf3 tcpdump strace tshark graphviz gnuplot-nox frr jq bc
 	# topo discover and check (lldpd and lldpcli in the namespaces)

@@ -87,6 +87,14 @@ dpkg -L tagger > "$TGR_TMP/files"
 check "dpkg -L lists the binary" grep -qx /usr/sbin/tagger "$TGR_TMP/files"
 check "dpkg -L lists the completion" \
 	grep -qx /usr/share/bash-completion/completions/tagger "$TGR_TMP/files"
+ACOLL=/usr/share/ansible/collections/ansible_collections/tagger/fabric
+check "dpkg -L lists the Ansible collection's module" \
+	grep -qx "$ACOLL/plugins/modules/tagger_switch.py" "$TGR_TMP/files"
+if command -v ansible-doc >/dev/null; then
+	check "ansible-core finds the installed collection (its default path)" \
+		bash -c 'cd / && env -u ANSIBLE_COLLECTIONS_PATH -u ANSIBLE_COLLECTIONS_PATHS \
+			ansible-doc tagger.fabric.tagger_switch | grep -q backup_dir'
+fi
 
 /usr/sbin/tagger -j topo clos > "$TGR_TMP/clos.json"
 check "tagger -j topo clos prints JSON (the paper's Clos: 14 nodes)" \
