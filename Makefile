@@ -16,14 +16,14 @@ SYSCONFDIR ?= /etc
 
 # Libraries with a pkg-config file; GLPK (libglpk-dev) and CaDiCaL
 # (libcadical-dev, a static C++ library behind a C API) have none.
-PKGS     := jansson libbpf libmnl zlib libcrypto
+PKGS     := jansson libbpf libmnl zlib
 PKG_CONFIG ?= pkg-config
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	    -D_GNU_SOURCE -MMD -MP -Iuserspace -Ibpf -I$(OUTPUT) \
 	    $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || \
-		echo -ljansson -lbpf -lmnl -lz -lcrypto) -lglpk -lcadical -lstdc++ -lm
+		echo -ljansson -lbpf -lmnl -lz) -lglpk -lcadical -lstdc++ -lm
 
 # The BPF target's architecture and the multiarch include dir (asm/types.h)
 # come from the toolchain, not from a fixed x86.

@@ -211,7 +211,8 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 	if (o->packed && packed) {
 		char *b64 = base64_encode(packed, plen);
 
-		json_object_set_new(j, "packed", json_string(b64));
+		json_object_set_new(j, "packed",
+				    b64 ? json_string(b64) : json_null());
 		free(b64);
 	}
 	free(packed);
