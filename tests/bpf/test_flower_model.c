@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The flower filter lists (userspace/dataplane/flower_table.c) against the
+ * The flower filter lists (userspace/model/flower_table.c) against the
  * eBPF switch programs they stand in for: every switch of compiled rule
  * sets (a Clos with 1-bounce paths, the same compressed to wildcards, a
  * ring with two classes, the hand-written wildcard set), every in-port,
@@ -20,7 +20,7 @@
 #include "dp_pkt.h"
 #include "dp_run.h"
 #include "dataplane/dp_table.h"
-#include "dataplane/flower_table.h"
+#include "model/flower_table.h"
 #include "tagger_port.skel.h"
 #include "tagger_skb.h"
 

@@ -92,6 +92,37 @@ jcheck '.lossy_priority == 0'
 expect 2 stats syntax.json
 expect 2 stats
 expect 0 stats help
+expect 2 stats ring3.json --datapath p4
+
+# --datapath flower: each switch's filters are the sum over its ports of
+# what switch export installs (ingress_filters + egress_filters), its
+# max-port the largest such port; without the option no flower key.
+jcheck_not_flower() { jq -e 'has("flower") | not' out >/dev/null || fail "flower keys without --datapath"; }
+expect 0 -j stats ring3.json --datapath bpf
+jcheck_not_flower
+for f in "$TOP"/tests/bpf/fixtures/*.rules.json; do
+	expect 0 -j stats "$f" --datapath flower
+	cp out st.json
+	tot=0 max=0 maxport=0
+	for sw in $(jq -r '.switches | keys[]' "$f"); do
+		"$TAGGER" -j switch export "$sw" "$f" >ex.json || fail "switch export $sw"
+		want=$(jq '[.ports[] | .ingress_filters + .egress_filters] | add // 0' ex.json)
+		wport=$(jq '[.ports[] | .ingress_filters + .egress_filters] | max // 0' ex.json)
+		got=$(jq --arg s "$sw" '.per_switch[$s] | [.flower_filters, .flower_max_port_filters] | join(" ")' -r st.json)
+		[ "$got" = "$want $wport" ] || fail "$f $sw: stats says $got, switch export $want $wport"
+		tot=$((tot + want))
+		[ "$want" -gt "$max" ] && max=$want
+		[ "$wport" -gt "$maxport" ] && maxport=$wport
+	done
+	got=$(jq -r '.flower | [.filters, .max_switch_filters, .max_port.filters, .filters_per_ip_rule] | join(" ")' st.json)
+	[ "$got" = "$tot $max $maxport 4" ] || fail "$f: stats says $got, switch export $tot $max $maxport 4"
+	echo "ok: $(basename "$f"): flower filters per switch as switch export's ($tot in all)"
+	expect 0 stats "$f" --datapath flower --top 2
+	grep -q "^flower per switch: min [0-9]* (.*), avg .*, max $max (" out || fail "flower text: $(cat out)"
+	grep -q "^flower filters: $tot " out || fail "flower total text"
+	expect 0 stats "$f"
+	grep -q flower out && fail "flower text without --datapath"
+done
 
 # Compiled rules: the seeds' Clos with one-bounce paths, and a ring of 4.
 "$TAGGER" topo clos -o clos.topo || fail "topo clos"

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Rule-set metrics (the paper's evaluation numbers); see stats.h. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/stats.h"
+#include "model/flower_table.h"
 #include "lib/util.h"
 
 static const struct rules *sort_rules;
@@ -58,6 +60,63 @@ void rules_stats(const struct rules *r, struct rules_stats *s)
 	qsort(s->per, r->nsw, sizeof(*s->per), by_total);
 }
 
+/* One switch's flower filters: all ports, and the largest port's. */
+static int flower_switch(const struct rules *r, struct switch_stats *p,
+			 int *big_port)
+{
+	int n = r->sw[p->sw].nports, port;
+	struct flower_port fp;
+	long e;
+
+	p->flower = 0;
+	p->flower_port = 0;
+	*big_port = -1;
+	for (port = 0; port < n; port++) {
+		if (flower_port_build(r, p->sw, port, &fp))
+			return -ENOMEM;
+		e = flower_list_entries(&fp.in) + flower_list_entries(&fp.out);
+		flower_port_free(&fp);
+		p->flower += e;
+		if (*big_port < 0 || e > p->flower_port) {
+			p->flower_port = e;
+			*big_port = port;
+		}
+	}
+	return 0;
+}
+
+int rules_stats_flower(const struct rules *r, struct rules_stats *s)
+{
+	int i, port;
+
+	s->flower_total = 0;
+	for (i = 0; i < s->nsw; i++) {
+		struct switch_stats *p = &s->per[i];
+
+		if (flower_switch(r, p, &port))
+			return -ENOMEM;
+		s->flower_total += p->flower;
+		/* Ties go to the first in the table (biggest, then by name). */
+		if (!i || p->flower > s->flower_max) {
+			s->flower_max = p->flower;
+			s->flower_max_name = p->name;
+		}
+		if (!i || p->flower < s->flower_min) {
+			s->flower_min = p->flower;
+			s->flower_min_name = p->name;
+		}
+		if (port >= 0 && (!s->flower_port_name ||
+				  p->flower_port > s->flower_port_max)) {
+			s->flower_port_max = p->flower_port;
+			s->flower_port_sw = p->name;
+			s->flower_port_name = r->sw[p->sw].ports[port];
+		}
+	}
+	s->flower_avg = s->nsw ? (double)s->flower_total / s->nsw : 0;
+	s->flower = true;
+	return 0;
+}
+
 void rules_stats_free(struct rules_stats *s)
 {
 	free(s->per);
@@ -89,15 +148,51 @@ static const struct switch_stats *smallest(const struct rules_stats *s)
 static json_t *per_switch(const struct rules_stats *s)
 {
 	json_t *per = json_object();
+	json_t *o;
 	int i;
 
-	for (i = 0; i < s->nsw; i++)
-		json_object_set_new(per, s->per[i].name,
-				    json_pack("{s:i,s:i,s:i}", "classify",
-					      s->per[i].classify, "rewrite",
-					      s->per[i].rewrite, "rules",
-					      s->per[i].total));
+	for (i = 0; i < s->nsw; i++) {
+		o = json_pack("{s:i,s:i,s:i}", "classify", s->per[i].classify,
+			      "rewrite", s->per[i].rewrite, "rules",
+			      s->per[i].total);
+		if (s->flower) {
+			json_object_set_new(o, "flower_filters",
+					    json_integer(s->per[i].flower));
+			json_object_set_new(
+				o, "flower_max_port_filters",
+				json_integer(s->per[i].flower_port));
+		}
+		json_object_set_new(per, s->per[i].name, o);
+	}
 	return per;
+}
+
+/* --datapath flower: the tc flower filters (rules_stats_flower). */
+static json_t *flower_json(const struct rules_stats *s)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "filters", json_integer(s->flower_total));
+	json_object_set_new(o, "filters_per_ip_rule",
+			    json_integer(FLOWER_FAMILIES * FLOWER_ENCAPS));
+	json_object_set_new(o, "max_switch_filters",
+			    json_integer(s->flower_max));
+	json_object_set_new(o, "avg_switch_filters", json_real(s->flower_avg));
+	json_object_set_new(o, "min_switch_filters",
+			    json_integer(s->flower_min));
+	json_object_set_new(o, "bottleneck",
+			    s->nsw ? json_pack("{s:s,s:I}", "switch",
+					       s->flower_max_name, "filters",
+					       (json_int_t)s->flower_max) :
+				     json_null());
+	json_object_set_new(o, "max_port",
+			    s->flower_port_name ?
+				    json_pack("{s:s,s:s,s:I}", "switch",
+					      s->flower_port_sw, "port",
+					      s->flower_port_name, "filters",
+					      (json_int_t)s->flower_port_max) :
+				    json_null());
+	return o;
 }
 
 json_t *rules_stats_json(const struct rules_stats *s)
@@ -125,6 +220,8 @@ json_t *rules_stats_json(const struct rules_stats *s)
 			    max ? json_pack("{s:s,s:i}", "switch", max->name,
 					    "rules", max->total) :
 				  json_null());
+	if (s->flower)
+		json_object_set_new(o, "flower", flower_json(s));
 	return o;
 }
 
@@ -143,13 +240,37 @@ static void print_table(FILE *f, const struct rules_stats *s, int top)
 {
 	int w = name_width(s), i;
 
-	fprintf(f, "\n%-*s %8s %8s %8s\n", w, "switch", "classify", "rewrite",
+	fprintf(f, "\n%-*s %8s %8s %8s", w, "switch", "classify", "rewrite",
 		"rules");
-	for (i = 0; i < s->nsw && (!top || i < top); i++)
-		fprintf(f, "%-*s %8d %8d %8d\n", w, s->per[i].name,
+	if (s->flower)
+		fprintf(f, " %8s %8s", "flower", "max-port");
+	fputc('\n', f);
+	for (i = 0; i < s->nsw && (!top || i < top); i++) {
+		fprintf(f, "%-*s %8d %8d %8d", w, s->per[i].name,
 			s->per[i].classify, s->per[i].rewrite, s->per[i].total);
+		if (s->flower)
+			fprintf(f, " %8ld %8ld", s->per[i].flower,
+				s->per[i].flower_port);
+		fputc('\n', f);
+	}
 	if (top && s->nsw > top)
 		fprintf(f, "... %d more switches\n", s->nsw - top);
+}
+
+static void print_flower(FILE *f, const struct rules_stats *s)
+{
+	fprintf(f,
+		"flower filters: %lld (%d tc filters an IP rule: 2 families x untagged/802.1Q)\n",
+		(long long)s->flower_total, FLOWER_FAMILIES * FLOWER_ENCAPS);
+	if (!s->nsw)
+		return;
+	fprintf(f, "flower per switch: min %ld (%s), avg %.1f, max %ld (%s)\n",
+		s->flower_min, s->flower_min_name, s->flower_avg, s->flower_max,
+		s->flower_max_name);
+	if (s->flower_port_name)
+		fprintf(f, "flower largest port: %ld (%s port %s)\n",
+			s->flower_port_max, s->flower_port_sw,
+			s->flower_port_name);
 }
 
 void rules_stats_print(FILE *f, const struct rules_stats *s, int top)
@@ -169,10 +290,12 @@ void rules_stats_print(FILE *f, const struct rules_stats *s, int top)
 		"\nrules: %lld (classify %lld, rewrite %lld), %lld with wildcards\n",
 		(long long)s->total, (long long)s->classify,
 		(long long)s->rewrite, (long long)s->wildcard);
-	if (!max)
-		return;
-	fprintf(f,
-		"per switch: min %d (%s), avg %.1f, max %d (%s, the bottleneck)\n",
-		min->total, min->name, s->avg, max->total, max->name);
-	print_table(f, s, top);
+	if (max)
+		fprintf(f,
+			"per switch: min %d (%s), avg %.1f, max %d (%s, the bottleneck)\n",
+			min->total, min->name, s->avg, max->total, max->name);
+	if (s->flower)
+		print_flower(f, s);
+	if (max)
+		print_table(f, s, top);
 }

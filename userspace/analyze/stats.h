@@ -13,11 +13,17 @@
  *   rules_stats_print(f, &s, top) the same as text: a summary and a
  *                                 per-switch table of the `top` biggest
  *                                 switches (0: all)
+ *   rules_stats_flower(r, &s)     after rules_stats: the tc flower filters
+ *                                 each switch needs (model/flower_table.h),
+ *                                 all ports' ingress and egress, and its
+ *                                 largest port's; the -j object and the
+ *                                 text then report them too; -ENOMEM
  *   rules_stats_free(&s)
  */
 #ifndef __TAGGER_STATS_H
 #define __TAGGER_STATS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <jansson.h>
@@ -30,6 +36,8 @@ struct switch_stats {
 	int classify;
 	int rewrite;
 	int total;
+	long flower; /* tc flower filters of all ports (rules_stats_flower) */
+	long flower_port; /* those of its largest port */
 };
 
 struct rules_stats {
@@ -45,11 +53,18 @@ struct rules_stats {
 	int nsw;
 	struct switch_stats *per; /* biggest first, then by name */
 	double avg;
+	bool flower; /* rules_stats_flower counted the below */
+	int64_t flower_total;
+	long flower_min, flower_max, flower_port_max;
+	const char *flower_min_name, *flower_max_name;
+	const char *flower_port_sw, *flower_port_name; /* the largest port */
+	double flower_avg;
 };
 
 void rules_stats(const struct rules *r, struct rules_stats *s);
 json_t *rules_stats_json(const struct rules_stats *s);
 void rules_stats_print(FILE *f, const struct rules_stats *s, int top);
+int rules_stats_flower(const struct rules *r, struct rules_stats *s);
 void rules_stats_free(struct rules_stats *s);
 
 #endif /* __TAGGER_STATS_H */

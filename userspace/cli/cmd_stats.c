@@ -10,10 +10,21 @@
 #include "lib/util.h"
 
 static int top; /* --top: one stats per process */
+static int datapath; /* --datapath */
+
+enum { DP_BPF, DP_FLOWER };
+
+static const struct opt_enum datapaths[] = {
+	{ "bpf", DP_BPF },
+	{ "flower", DP_FLOWER },
+	{ NULL },
+};
 
 static const struct opt stats_opts[] = {
 	OPT_INT("--top", &top, 0, 1 << 30, "N",
 		"the table lists only the N switches with the most rules"),
+	OPT_ENUM("--datapath", &datapath, datapaths,
+		 "flower: also the tc flower filters per switch and port"),
 	{ 0 }
 };
 
@@ -26,8 +37,10 @@ static int help(int argc, char **argv)
 		"\n"
 		"The Tagger paper's metrics of a rule set: lossless priorities used\n"
 		"(ingress and egress queues), lossless tags, rules in total (classify\n"
-		"and rewrite), per switch (min, average, max) and the bottleneck switch.\n"
-		"Exit 0, or 2 for bad input.\n"
+		"and rewrite), per switch (min, average, max) and the bottleneck switch;\n"
+		"with --datapath flower also the tc flower filters each switch and its\n"
+		"largest port need (tagger switch export).\n"
+		"Exit 0, 2 for bad input, or 3 out of memory.\n"
 		"\n"
 		"OPTIONS:\n");
 	opts_usage(stderr, stats_opts);
@@ -45,6 +58,7 @@ int do_stats(int argc, char **argv)
 	if (argc >= 1 && is_help(argv[0]))
 		return help(argc, argv);
 	top = 0;
+	datapath = DP_BPF;
 	if (opts_parse(stats_opts, argc, argv, &file, 1, &got))
 		return usage_help(help);
 	if (!got)
@@ -53,6 +67,12 @@ int do_stats(int argc, char **argv)
 	if (!r)
 		return EXIT_USAGE;
 	rules_stats(r, &s);
+	if (datapath == DP_FLOWER && rules_stats_flower(r, &s)) {
+		p_err("stats: out of memory");
+		rules_stats_free(&s);
+		rules_free(r);
+		return EXIT_RUNTIME;
+	}
 	if (json_output) {
 		o = rules_stats_json(&s);
 		json_emit(o);

@@ -49,7 +49,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "dataplane/flower_table.h"
+#include "model/flower_table.h"
 
 #define FLOWER_TC_CHAIN(gen, c) (1 + (gen)*FLOWER_CHAINS + (c))
 #define FLOWER_TC_MAX_PREF 0xffff

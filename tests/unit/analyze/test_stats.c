@@ -4,6 +4,7 @@
 #include <jansson.h>
 
 #include "analyze/stats.h"
+#include "model/flower_table.h"
 #include "testlib.h"
 
 static struct rules *rules_str(const char *doc)
@@ -124,6 +125,66 @@ START_TEST(text_from_the_counts)
 }
 END_TEST
 
+/*
+ * --datapath flower: each switch's filters are its ports' lists' tc
+ * filters summed, max-port the largest port's; D (no ports) has none and
+ * no port; the totals, the JSON and the text follow.
+ */
+START_TEST(flower_filters_per_switch_and_port)
+{
+	struct rules *r = rules_str(doc);
+	struct rules_stats s;
+	struct flower_port fp;
+	long want, port, big;
+	int64_t total = 0;
+	json_t *j, *b;
+	int i, p;
+
+	rules_stats(r, &s);
+	ck_assert(!s.flower);
+	ck_assert_int_eq(rules_stats_flower(r, &s), 0);
+	ck_assert(s.flower);
+	for (i = 0; i < s.nsw; i++) {
+		want = 0;
+		big = 0;
+		for (p = 0; p < r->sw[s.per[i].sw].nports; p++) {
+			ck_assert_int_eq(
+				flower_port_build(r, s.per[i].sw, p, &fp), 0);
+			port = flower_list_entries(&fp.in) +
+			       flower_list_entries(&fp.out);
+			flower_port_free(&fp);
+			want += port;
+			if (port > big)
+				big = port;
+		}
+		ck_assert_int_eq(s.per[i].flower, want);
+		ck_assert_int_eq(s.per[i].flower_port, big);
+		ck_assert(want > 0 || r->sw[s.per[i].sw].nports == 0);
+		total += want;
+	}
+	ck_assert_int_eq(s.flower_total, total);
+	ck_assert_int_eq(s.flower_min, 0);
+	ck_assert_str_eq(s.flower_min_name, "D");
+	ck_assert_str_eq(s.flower_max_name, "B");
+	ck_assert_str_eq(s.flower_port_sw, "B");
+	j = rules_stats_json(&s);
+	b = json_object_get(j, "flower");
+	ck_assert_int_eq(json_integer_value(json_object_get(b, "filters")),
+			 total);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(b, "filters_per_ip_rule")),
+		4);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(
+			json_object_get(json_object_get(j, "per_switch"), "B"),
+			"flower_filters")),
+		s.flower_max);
+	json_decref(j);
+	rules_stats_free(&s);
+	rules_free(r);
+}
+END_TEST
+
 Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -132,6 +193,7 @@ Suite *stats_suite(void)
 	tcase_add_test(tc, counts_priorities_and_the_bottleneck);
 	tcase_add_test(tc, json_has_the_paper_metrics);
 	tcase_add_test(tc, text_from_the_counts);
+	tcase_add_test(tc, flower_filters_per_switch_and_port);
 	suite_add_tcase(s, tc);
 	return s;
 }

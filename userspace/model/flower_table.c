@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "dataplane/flower_table.h"
+#include "model/flower_table.h"
 #include "tagger_maps.h"
 
 static struct flower_filter *add(struct flower_list *l, int chain)
