@@ -8,6 +8,7 @@
 
 #include "cli/cmd.h"
 #include "cli/cmd_maps.h"
+#include "cli/cmd_pfc.h"
 #include "cli/opts.h"
 #include "compile/maps_sonic.h"
 #include "compile/rules_maps.h"
@@ -36,32 +37,6 @@ static const struct opt_enum wd_actions[] = { { "drop", 0 },
 					      { "alert", 2 },
 					      { NULL } };
 
-static int t_pro_opt(const struct opt *o, const char *v)
-{
-	struct pfc_config *c = o->out;
-	size_t n = strlen(v);
-	unsigned long q;
-	char buf[16];
-
-	if (n > 1 && n < sizeof(buf) && v[n - 1] == 'q') {
-		memcpy(buf, v, n - 1);
-		buf[n - 1] = '\0';
-		if (!parse_uint(buf, PFC_QUANTA_MAX, &q) || !q)
-			return -1;
-		c->t_pro_quanta = q;
-		return 0;
-	}
-	if (!pfc_parse_time(v, "us", &c->t_pro_ns) || !c->t_pro_ns)
-		return -1;
-	c->t_pro_quanta = 0;
-	return 0;
-}
-
-static int cable_opt(const struct opt *o, const char *v)
-{
-	return pfc_parse_meters(v, o->out) ? 0 : -1;
-}
-
 static void sonic_opts(struct opt t[SONIC_NOPTS + 1], struct sonic_args *a)
 {
 	const struct opt opts[] = {
@@ -74,11 +49,11 @@ static void sonic_opts(struct opt t[SONIC_NOPTS + 1], struct sonic_args *a)
 			"lossless priorities of the switch (default 8)"),
 		OPT_RATE("--speed", &a->rate, 1000000, "RATE",
 			 "the ports' speed (default 100gbit)"),
-		OPT_FUNC("--cable-length", cable_opt, &a->c.cable_m, "METERS",
-			 "every port's cable, 5 ns/m (default 5)"),
+		OPT_FUNC("--cable-length", pfc_cable_opt, &a->c.cable_m,
+			 "METERS", "every port's cable, 5 ns/m (default 5)"),
 		OPT_INT("--mtu", &a->mtu, 68, 65535, "BYTES",
 			"the MTU: s_MTU = BYTES + 18 (default 9100)"),
-		OPT_FUNC("--t-pro", t_pro_opt, &a->c, "{ TIME | Nq }",
+		OPT_FUNC("--t-pro", pfc_t_pro_opt, &a->c, "{ TIME | Nq }",
 			 "the sender's PAUSE processing (default 60q)"),
 		OPT_STR("--pool", &a->pool, "NAME",
 			"the lossless buffer pool (default ingress_lossless_pool)"),

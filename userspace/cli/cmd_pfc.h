@@ -9,6 +9,11 @@
  *   pfc_stop(node, dir)                      stop the agent, or clean up
  *   pfc_help(argc, argv)                     the usage of `tagger pfc`
  *   pfc_node_opts                            show's and stop's options
+ *   pfc_t_pro_opt(o, v), pfc_cable_opt(o, v) the headroom model's --t-pro
+ *                                            (into the struct pfc_config at
+ *                                            o->out) and cable length (into
+ *                                            the double at o->out), for
+ *                                            every command that takes them
  *   pfc_prio_mask(s, &mask)                  "3,4", "0-7", "none"; -1 if bad
  *   pfc_agent_args(c, argc, argv, &trace, &dir)
  *                                            the agent's options, NAME and
@@ -41,6 +46,8 @@ struct pfc_headroom_args {
 
 int do_pfc_show(int argc, char **argv);
 extern const struct opt pfc_node_opts[];
+int pfc_t_pro_opt(const struct opt *o, const char *v);
+int pfc_cable_opt(const struct opt *o, const char *v);
 int pfc_node_dir(int argc, char **argv, char *buf, size_t len,
 		 int (*help)(int argc, char **argv));
 int pfc_stop(const char *node, const char *dir);

@@ -112,7 +112,7 @@ static int parse_port(struct pfc_config *c, const char *arg)
 }
 
 /* --t-pro: a time, or Nq, N quanta (512 bit times each, 1..65535). */
-static int t_pro_opt(const struct opt *o, const char *v)
+int pfc_t_pro_opt(const struct opt *o, const char *v)
 {
 	struct pfc_config *c = o->out;
 	size_t n = strlen(v);
@@ -133,7 +133,7 @@ static int t_pro_opt(const struct opt *o, const char *v)
 	return 0;
 }
 
-static int cable_opt(const struct opt *o, const char *v)
+int pfc_cable_opt(const struct opt *o, const char *v)
 {
 	return pfc_parse_meters(v, o->out) ? 0 : -1;
 }
@@ -159,9 +159,9 @@ static int lossless_opt(const struct opt *o, const char *v)
 		 .deprecated = rate_word),                                  \
 		OPT_FUNC("--lossless", lossless_opt, &(c)->lossless_mask,   \
 			 "PRIOS", "the lossless priorities (default 3,4)"), \
-		OPT_FUNC("--cable", cable_opt, &(c)->cable_m, "METERS",     \
+		OPT_FUNC("--cable", pfc_cable_opt, &(c)->cable_m, "METERS", \
 			 "cable length, 5 ns/m (default 0)"),               \
-		OPT_FUNC("--t-pro", t_pro_opt, (c), "{ TIME | Nq }",        \
+		OPT_FUNC("--t-pro", pfc_t_pro_opt, (c), "{ TIME | Nq }",    \
 			 "the sender's PAUSE processing (default 1ms)"),    \
 		OPT_FUNC("--t-resp", t_resp_opt, &(c)->t_resp_ns, "TIME",   \
 			 "the receiver's XOFF-to-PAUSE time (default 0)")

@@ -3,13 +3,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <libmnl/libmnl.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
 
 #include "lib/link_switch.h"
+#include "lib/tc_nl.h"
 
 struct found {
 	const struct nlattr *id;
@@ -45,41 +45,40 @@ int link_switch_id_parse(const struct nlmsghdr *nlh, char *id, size_t len)
 	return 1;
 }
 
+struct answer {
+	char *id;
+	size_t len;
+	int r;
+};
+
+static int link_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct answer *a = data;
+
+	a->r = link_switch_id_parse(nlh, a->id, a->len);
+	return MNL_CB_OK;
+}
+
+/* One RTM_GETLINK through the bounded request of lib/tc_nl.h. */
 int link_switch_id(int ifindex, char *id, size_t len)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct answer a = { .id = id, .len = len, .r = -EIO };
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct mnl_socket *nl;
 	struct ifinfomsg *ifi;
-	int n, r;
+	struct tc nl;
+	int r;
 
+	r = tc_open(&nl);
+	if (r)
+		return r;
 	nlh->nlmsg_type = RTM_GETLINK;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	nlh->nlmsg_seq = time(NULL);
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = ++nl.seq;
 	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
 	ifi->ifi_family = AF_UNSPEC;
 	ifi->ifi_index = ifindex;
-	nl = mnl_socket_open(NETLINK_ROUTE);
-	if (!nl)
-		return -errno;
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
-	    mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
-		r = -errno;
-		goto out;
-	}
-	n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-	if (n < 0) {
-		r = -errno;
-		goto out;
-	}
-	nlh = (struct nlmsghdr *)buf;
-	if (!mnl_nlmsg_ok(nlh, n))
-		r = -EIO;
-	else if (nlh->nlmsg_type == NLMSG_ERROR)
-		r = ((struct nlmsgerr *)mnl_nlmsg_get_payload(nlh))->error;
-	else
-		r = link_switch_id_parse(nlh, id, len);
-out:
-	mnl_socket_close(nl);
-	return r;
+	r = tc_talk(&nl, nlh, link_cb, &a);
+	tc_close(&nl);
+	return r ? r : a.r;
 }
