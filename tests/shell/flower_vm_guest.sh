@@ -21,7 +21,7 @@ for m in cls_flower act_pedit act_skbedit act_csum act_gact sch_prio \
 done
 mkdir -p /tmp/bpffs && mount -t bpf bpf /tmp/bpffs || exit 1
 export TAGGER_BPF_ROOT=/tmp/bpffs/tagger
-W=$(mktemp -d /tmp/flower-vm.XXXX)
+W=$(mktemp -d) # the guest's /tmp is its own tmpfs
 T="$PWD/build/tagger"
 sw() { ip netns exec sw "$@"; }
 
