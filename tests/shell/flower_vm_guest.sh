@@ -23,7 +23,7 @@ mkdir -p /tmp/bpffs && mount -t bpf bpf /tmp/bpffs || exit 1
 export TAGGER_BPF_ROOT=/tmp/bpffs/tagger
 W=$(mktemp -d) # the guest's /tmp is its own tmpfs
 T="$PWD/build/tagger"
-sw() { ip netns exec sw "$@"; }
+source tests/shell/flower_vm_lib.sh
 
 # tc -b of switch $1's batch; the requests it sends recorded (strace) for
 # by_netlink to compare.
@@ -36,34 +36,6 @@ tc_batch() {
 	fi
 }
 
-# The switch's ports p0.. in netns sw, bridged; their peers h0.. here.
-make_switch() {
-	local n=$1 i mac
-	# No IPv6 of the switch's own (router solicitations, MLD) in the
-	# queues whose packet counts are the measure.
-	ip netns add sw &&
-		sw sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
-			net.ipv6.conf.default.disable_ipv6=1 &&
-		sw ip link add br0 type bridge mcast_snooping 0 || return 1
-	for ((i = 0; i < n; i++)); do
-		ip link add "h$i" type veth peer name "p$i" netns sw || return 1
-		sysctl -qw "net.ipv6.conf.h$i.disable_ipv6=1"
-		ip link set "h$i" up
-		sw ip link set "p$i" master br0 up
-		mac=$(cat "/sys/class/net/h$i/address")
-		sw bridge fdb add "$mac" dev "p$i" master static
-		sw tc qdisc add dev "p$i" root handle 1: prio bands 8 \
-			priomap 0 1 2 3 4 5 6 7 0 0 0 0 0 0 0 0 || return 1
-	done
-	sw ip link set br0 up
-}
-
-drop_switch() {
-	local i
-	for ((i = 0; i < $1; i++)); do ip link del "h$i" 2>/dev/null; done
-	ip netns del sw
-}
-
 one() {
 	local rules=$1 name=$2 ports n i maps=() spec
 	ports=$("$T" -j switch export "$name" "$rules" | jq -r '.ports[].port') ||
@@ -72,22 +44,8 @@ one() {
 	n=${#ports[@]}
 	make_switch "$n" || { echo "DIFF $name: no switch"; return 1; }
 	spec=$W/$name.spec.json
-	{
-		echo '{"ports": {'
-		for ((i = 0; i < n; i++)); do
-			maps+=("${ports[i]}=p$i")
-			printf '%s"%s": ["h%d", "%s", "sw", "p%d"]\n' \
-				"$([ "$i" -gt 0 ] && echo ,)" "${ports[i]}" "$i" \
-				"$(cat "/sys/class/net/h$i/address")" "$i"
-		done
-		echo '}, "tags":'
-		jq -c '[.tags[].tag]' "$rules"
-		echo ', "lossy_tag":'
-		jq '.lossy.tag' "$rules"
-		echo ', "lossy_prio":'
-		jq '.lossy.priority' "$rules"
-		echo '}'
-	} >"$spec"
+	make_spec "$rules" "${ports[@]}" >"$spec"
+	for ((i = 0; i < n; i++)); do maps+=("${ports[i]}=p$i"); done
 	sw "$T" switch attach "$name" "$rules" "${maps[@]}" >/dev/null ||
 		{ echo "DIFF $name: attach failed"; drop_switch "$n"; return 1; }
 	echo "$name bpf: $(python3 tests/shell/flower_pkts.py run "$spec" \

@@ -32,7 +32,7 @@ bool dp_valid_ifname(const char *s)
 
 /* One command per process: the table's targets are this one's options. */
 static struct dp_opts o;
-static int mode;
+static int mode, datapath;
 
 static int set_root(const struct opt *op, const char *val)
 {
@@ -44,6 +44,12 @@ static const struct opt_enum modes[] = {
 	{ "auto", DP_MODE_AUTO },
 	{ "tcx", DP_MODE_TCX },
 	{ "tc", DP_MODE_TC },
+	{ NULL },
+};
+
+static const struct opt_enum datapaths[] = {
+	{ "bpf", DP_DATAPATH_BPF },
+	{ "flower", DP_DATAPATH_FLOWER },
 	{ NULL },
 };
 
@@ -64,6 +70,15 @@ static const struct dp_opt {
 	{ "switch attach, host attach",
 	  OPT_ENUM("--mode", &mode, modes,
 		   "tcx if the kernel has it, else tc (default auto)") },
+	{ "switch attach",
+	  OPT_ENUM("--datapath", &datapath, datapaths,
+		   "where the rules run: bpf (tc programs, default) or flower "
+		   "(tc flower filters, for switch ASICs)") },
+	{ "switch attach",
+	  OPT_FLAG(
+		  "--offload", &o.offload,
+		  "flower: in the switch ASIC only (skip_sw); refused where the "
+		  "driver cannot") },
 	{ "switch update",
 	  OPT_STR("--topo", &o.topo_file, "FILE",
 		  "the union check's links (for rules without)") },
@@ -195,6 +210,7 @@ int dp_cli_run(int argc, char **argv, const struct dp_verb *v)
 	o.class_id = -1;
 	o.maps = xcalloc(argc + 1, sizeof(char *));
 	mode = DP_MODE_AUTO;
+	datapath = DP_DATAPATH_BPF;
 	if (argc >= 1 && is_help(argv[0])) {
 		ret = v->help(argc, argv);
 		goto out;
@@ -207,6 +223,11 @@ int dp_cli_run(int argc, char **argv, const struct dp_verb *v)
 	if (split_words(pos, got, npos, v))
 		goto out;
 	o.mode = mode;
+	o.datapath = datapath;
+	if (o.offload && o.datapath != DP_DATAPATH_FLOWER) {
+		p_err("--offload is for --datapath flower");
+		goto out;
+	}
 	log_libbpf();
 	ret = v->run(&o, &rep);
 	if (rep.json && json_output)

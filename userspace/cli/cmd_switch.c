@@ -28,12 +28,21 @@ static void print_attach(const struct dp_opts *o, const struct dp_report *rep)
 		printf("set net.ipv4.ip_forward_update_priority = 0 (was %d): "
 		       "forwarding keeps the priority tagger sets\n",
 		       a->sysctl_was);
-	printf("switch %s: %d ports attached with %s, first on ingress and "
-	       "egress; %s%s\n",
-	       o->name, a->ports, dp_mode_name(a->mode),
-	       a->pins[0] ? "pinned in " :
-			    "held by the kernel (no bpffs to pin in)",
-	       a->pins);
+	if (a->datapath == DP_DATAPATH_FLOWER)
+		printf("switch %s: %d ports attached as tc flower filters: "
+		       "%lld filters, %lld in hardware; %s%s\n",
+		       o->name, a->ports, a->filters, a->in_hw,
+		       a->pins[0] ?
+			       "state pinned in " :
+			       "state held by the kernel (no bpffs to pin in)",
+		       a->pins);
+	else
+		printf("switch %s: %d ports attached with %s, first on ingress "
+		       "and egress; %s%s\n",
+		       o->name, a->ports, dp_mode_name(a->mode),
+		       a->pins[0] ? "pinned in " :
+				    "held by the kernel (no bpffs to pin in)",
+		       a->pins);
 	printf("generation %lld: %lld table entries (%lld classify, %lld rewrite)\n",
 	       a->generation, a->table.entries, a->table.classify,
 	       a->table.rewrite);
@@ -118,20 +127,46 @@ static void print_port(json_t *port)
 	       jget_int(port, "non_ip"));
 }
 
+/* The flower data path's own lines of a port: its filters, what runs. */
+static void print_flower_port(json_t *port, long long gen)
+{
+	json_t *run = json_object_get(port, "running");
+	json_t *in = json_object_get(run, "ingress");
+	json_t *out = json_object_get(run, "egress");
+
+	printf("    filters %lld, %lld in hardware", jget_int(port, "filters"),
+	       jget_int(port, "in_hw"));
+	if (!json_is_integer(in) || !json_is_integer(out) ||
+	    json_integer_value(in) != (gen & 1) ||
+	    json_integer_value(out) != (gen & 1))
+		printf("; NOT on generation %lld's chains (an interrupted "
+		       "command: the next update or detach repairs it)",
+		       gen);
+	printf("\n");
+}
+
 static void print_show(const struct dp_opts *o, const struct dp_report *rep)
 {
 	json_t *j = rep->json, *port, *v, *tab = json_object_get(j, "table");
 	json_t *rules = json_object_get(j, "rules");
 	size_t i;
 
+	bool flower = !strcmp(jget_str(j, "datapath"), "flower");
+
 	printf("switch %s  generation %lld  %s  table: %lld entries (%lld classify, "
 	       "%lld rewrite)\n",
 	       jget_str(j, "switch"), jget_int(j, "generation"),
-	       jget_str(j, "mode"), jget_int(tab, "entries"),
-	       jget_int(tab, "classify"), jget_int(tab, "rewrite"));
+	       flower ? (jget_bool(j, "offload") ? "flower, offloaded" :
+						   "flower") :
+			jget_str(j, "mode"),
+	       jget_int(tab, "entries"), jget_int(tab, "classify"),
+	       jget_int(tab, "rewrite"));
 	printf("rules %s\n", jget_str(j, "rules_file"));
-	json_array_foreach(json_object_get(j, "ports"), i, port)
+	json_array_foreach(json_object_get(j, "ports"), i, port) {
 		print_port(port);
+		if (flower)
+			print_flower_port(port, jget_int(j, "generation"));
+	}
 	json_array_foreach(json_object_get(rules, "classify"), i, v)
 		printf("  classify in %-8s tag %2lld -> priority %lld\n",
 		       jget_str(v, "in"), jget_int(v, "tag"),

@@ -278,7 +278,7 @@ out:
 	close(fd);
 }
 
-/* The programs on one hook: tcx's, and our cls_bpf filter's. */
+/* The programs on one hook: tcx's, our cls_bpf filter's, a holder's. */
 static void scan_hook(int ifindex, bool egress, const struct want *w,
 		      struct found *f)
 {
@@ -300,6 +300,11 @@ static void scan_hook(int ifindex, bool egress, const struct want *w,
 		try_prog(tc.prog_id, w, f);
 	else
 		note_denied(f);
+	/* A flower switch's holder (dp_flower.h), behind its filters. */
+	tc.priority = DP_HOLD_PRIO;
+	tc.prog_id = 0;
+	if (f->prog[egress] < 0 && !bpf_tc_query(&hook, &tc))
+		try_prog(tc.prog_id, w, f);
 }
 
 static void find(const struct want *w, struct found *f)

@@ -24,7 +24,8 @@
  *
  * A later command finds the anchor from the interfaces of its network
  * namespace: the programs attached there (tcx: BPF_PROG_QUERY; cls_bpf:
- * the filter at DP_TC_HANDLE), their map ids, the anchor among them and
+ * the filter at DP_TC_HANDLE, at DP_TC_PRIO or, for a flower switch's
+ * holder, DP_HOLD_PRIO), their map ids, the anchor among them and
  * the name in its state. dp_anchor_sync then pins what it found in the
  * node's directory (a private bpffs when the machine has none).
  *

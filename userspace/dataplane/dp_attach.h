@@ -28,6 +28,11 @@
 
 #define DP_TC_PRIO 1
 #define DP_TC_HANDLE 0x7467 /* "tg" */
+/*
+ * The flower data path's holder programs (bpf/tagger_hold.bpf.c): chain
+ * 0 of the first port, behind the flower entry filter at pref 1.
+ */
+#define DP_HOLD_PRIO 0xfff0
 
 enum dp_mode {
 	DP_MODE_AUTO,

@@ -7,6 +7,7 @@
  *
  * API:
  *   struct dp_opts                       what the command line gave
+ *   enum dp_datapath, dp_datapath_name(d)   where a switch's rules run
  *   struct dp_table_counts               a rule table's counts
  *   struct dp_attach_report, dp_union_report, dp_update_report,
  *   dp_detach_report, dp_host_report     what each subcommand did
@@ -21,6 +22,17 @@
 
 #include "dataplane/dp_attach.h"
 
+/* Where a switch's rules run (dp_flower.h says how the second one works). */
+enum dp_datapath {
+	DP_DATAPATH_BPF, /* the tc programs of bpf/tagger_port.bpf.c */
+	DP_DATAPATH_FLOWER, /* tc flower filters, offloadable */
+};
+
+static inline const char *dp_datapath_name(enum dp_datapath d)
+{
+	return d == DP_DATAPATH_FLOWER ? "flower" : "bpf";
+}
+
 struct dp_opts {
 	const char *name;
 	const char *ifname; /* host */
@@ -28,6 +40,8 @@ struct dp_opts {
 	char **maps; /* PORT=IFNAME */
 	int nmaps;
 	enum dp_mode mode;
+	enum dp_datapath datapath; /* switch attach */
+	bool offload; /* switch attach --datapath flower: skip_sw */
 	const char *topo_file;
 	bool force;
 	bool packed; /* show: the attached rules, packed (dp_packed.h) */
@@ -43,7 +57,9 @@ struct dp_table_counts {
 };
 
 struct dp_attach_report {
+	enum dp_datapath datapath;
 	enum dp_mode mode; /* the one the ports got */
+	long long filters, in_hw; /* flower: tc filters, those in hardware */
 	int ports;
 	long long generation;
 	struct dp_table_counts table;

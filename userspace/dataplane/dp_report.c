@@ -3,6 +3,7 @@
 #include <jansson.h>
 
 #include "dataplane/dp_report.h"
+#include "tagger_maps.h"
 #include "dataplane/dp_table.h"
 
 struct dp_table_counts dp_table_counts(const struct dp_table *tab)
@@ -19,6 +20,53 @@ void dp_counts_set(json_t *obj, const struct dp_table_counts *c)
 	json_object_set_new(obj, "rewrite", json_integer(c->rewrite));
 }
 
+static const char *const reason_names[TAGGER_LOSSY_REASONS] = {
+	[TAGGER_LOSSY_NO_CLASSIFY] = "no_classify",
+	[TAGGER_LOSSY_NO_REWRITE] = "no_rewrite",
+	[TAGGER_LOSSY_REWRITE] = "rewrite_lossy",
+	[TAGGER_LOSSY_BAD_HEADER] = "bad_header",
+	[TAGGER_LOSSY_NO_TABLE] = "no_table",
+	[TAGGER_LOSSY_UNCLASSIFIED] = "unclassified",
+	[TAGGER_LOSSY_MULTICAST] = "multicast",
+};
+
+json_t *dp_show_port_json(json_t *port, json_t *in, json_t *out,
+			  const struct tagger_port_stats *st)
+{
+	json_t *lossy = json_object();
+	int k;
+
+	for (k = 0; k < TAGGER_LOSSY_REASONS; k++)
+		json_object_set_new(lossy, reason_names[k],
+				    json_integer(st->lossy[k]));
+	return json_pack("{s:O,s:O,s:O,s:o,s:o,s:o,s:I,s:I,s:I,s:I}", "port",
+			 json_object_get(port, "port"), "ifname",
+			 json_object_get(port, "ifname"), "ifindex",
+			 json_object_get(port, "ifindex"), "in", in, "out", out,
+			 "lossy", lossy, "pfc_frames",
+			 (json_int_t)st->pfc_frames, "pause_frames",
+			 (json_int_t)st->pause_frames, "non_ip",
+			 (json_int_t)st->non_ip, "cnp", (json_int_t)st->cnp);
+}
+
+json_t *dp_show_counter_json(int tag, bool lossless, uint64_t packets,
+			     uint64_t bytes)
+{
+	return json_pack("{s:i,s:b,s:I,s:I}", "tag", tag, "lossless", lossless,
+			 "packets", (json_int_t)packets, "bytes",
+			 (json_int_t)bytes);
+}
+
+struct dp_table_counts dp_counts_get(json_t *obj)
+{
+	return (struct dp_table_counts){
+		.entries = json_integer_value(json_object_get(obj, "entries")),
+		.classify =
+			json_integer_value(json_object_get(obj, "classify")),
+		.rewrite = json_integer_value(json_object_get(obj, "rewrite")),
+	};
+}
+
 json_t *dp_attach_json(const struct dp_opts *o,
 		       const struct dp_attach_report *rep)
 {
@@ -27,6 +75,12 @@ json_t *dp_attach_json(const struct dp_opts *o,
 			      "generation", (json_int_t)rep->generation);
 
 	dp_counts_set(j, &rep->table);
+	json_object_set_new(j, "datapath",
+			    json_string(dp_datapath_name(rep->datapath)));
+	if (rep->datapath == DP_DATAPATH_FLOWER) {
+		json_object_set_new(j, "filters", json_integer(rep->filters));
+		json_object_set_new(j, "in_hw", json_integer(rep->in_hw));
+	}
 	if (rep->pins[0])
 		json_object_set_new(j, "pins", json_string(rep->pins));
 	if (rep->sysctl_changed)

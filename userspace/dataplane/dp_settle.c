@@ -41,7 +41,7 @@ int dp_node_settle(const char *dir, const struct dp_node *n, json_t **state)
 	char what[300];
 	struct stat sb;
 	const char *phase;
-	json_t *st;
+	json_t *st, *pending;
 	bool none;
 	int err;
 
@@ -62,13 +62,20 @@ int dp_node_settle(const char *dir, const struct dp_node *n, json_t **state)
 		n->teardown(dir, NULL, n);
 		return 1;
 	}
+	pending = dp_record_load_name(dir, DP_STATE_NEXT);
 	dp_state_settle(dir);
 	st = dp_record_load(dir);
 	phase = dp_record_phase(st);
 	if (st && !strcmp(phase, "attached")) {
+		if (pending && n->repair)
+			n->repair(
+				dir,
+				st); /* what fails is told; show tells it too */
+		json_decref(pending);
 		*state = st;
 		return 0;
 	}
+	json_decref(pending);
 	pr_warn("%s: %s was interrupted: %s\n", what,
 		!strcmp(phase, "attaching") ? "an attach" : "a detach",
 		!strcmp(phase, "attaching") ? "rolling it back" :

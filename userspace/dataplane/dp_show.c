@@ -14,10 +14,12 @@
 #include <bpf/libbpf.h>
 
 #include "dataplane/dp_anchor.h"
+#include "dataplane/dp_flower.h"
 #include "dataplane/dp_packed.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
+#include "dataplane/dp_report.h"
 #include "dataplane/dp_state.h"
 #include "dataplane/dp_switch.h"
 #include "model/rules_blob.h"
@@ -25,16 +27,6 @@
 #include "lib/log.h"
 #include "tagger_maps.h"
 #include "lib/util.h"
-
-static const char *const reason_names[TAGGER_LOSSY_REASONS] = {
-	[TAGGER_LOSSY_NO_CLASSIFY] = "no_classify",
-	[TAGGER_LOSSY_NO_REWRITE] = "no_rewrite",
-	[TAGGER_LOSSY_REWRITE] = "rewrite_lossy",
-	[TAGGER_LOSSY_BAD_HEADER] = "bad_header",
-	[TAGGER_LOSSY_NO_TABLE] = "no_table",
-	[TAGGER_LOSSY_UNCLASSIFIED] = "unclassified",
-	[TAGGER_LOSSY_MULTICAST] = "multicast",
-};
 
 struct pins {
 	int counters, stats, outer, gen;
@@ -76,34 +68,20 @@ static json_t *port_counters(const struct pins *p, int slot, int dir)
 			    !c.packets)
 				continue;
 			json_array_append_new(
-				arr, json_pack("{s:i,s:b,s:I,s:I}", "tag", tag,
-					       "lossless", ll, "packets",
-					       (json_int_t)c.packets, "bytes",
-					       (json_int_t)c.bytes));
+				arr, dp_show_counter_json(tag, ll, c.packets,
+							  c.bytes));
 		}
 	return arr;
 }
 
 static json_t *port_json(const struct pins *p, json_t *port)
 {
-	int slot = json_integer_value(json_object_get(port, "slot")), k;
+	int slot = json_integer_value(json_object_get(port, "slot"));
 	struct tagger_port_stats st;
-	json_t *j, *lossy = json_object();
 
 	percpu_sum(p, p->stats, slot, sizeof(st), &st);
-	for (k = 0; k < TAGGER_LOSSY_REASONS; k++)
-		json_object_set_new(lossy, reason_names[k],
-				    json_integer(st.lossy[k]));
-	j = json_pack("{s:O,s:O,s:O,s:o,s:o,s:o,s:I,s:I,s:I,s:I}", "port",
-		      json_object_get(port, "port"), "ifname",
-		      json_object_get(port, "ifname"), "ifindex",
-		      json_object_get(port, "ifindex"), "in",
-		      port_counters(p, slot, TAGGER_DIR_IN), "out",
-		      port_counters(p, slot, TAGGER_DIR_OUT), "lossy", lossy,
-		      "pfc_frames", (json_int_t)st.pfc_frames, "pause_frames",
-		      (json_int_t)st.pause_frames, "non_ip",
-		      (json_int_t)st.non_ip, "cnp", (json_int_t)st.cnp);
-	return j;
+	return dp_show_port_json(port, port_counters(p, slot, TAGGER_DIR_IN),
+				 port_counters(p, slot, TAGGER_DIR_OUT), &st);
 }
 
 /* The switch's own rules as the rules file gives them (null if unreadable). */
@@ -125,16 +103,14 @@ static json_t *switch_rules(const char *dir, json_t *state, const char *name)
 	return j;
 }
 
-int dp_switch_json(const struct dp_opts *o, json_t **out)
+/*
+ * The record of what runs, of this namespace and attached: 0, or an
+ * exit code after p_err. dir gets the switch's directory.
+ */
+static int view_attached(const struct dp_opts *o, char *dir, json_t **state)
 {
-	struct pins p = { .counters = -1, .stats = -1, .outer = -1, .gen = -1 };
-	json_t *state, *j, *ports, *port, *rules;
-	char dir[PATH_MAX], what[300], digest[DIGEST_STR] = "";
-	uint32_t zero = 0, gen = 0;
-	void *packed;
-	size_t plen = 0;
-	size_t i;
-	int ret = EXIT_USAGE;
+	char what[300];
+	json_t *st;
 
 	if (dp_path(dir, o->name, NULL))
 		return EXIT_USAGE;
@@ -153,59 +129,69 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 		close(rfd);
 	}
 	/* What runs: a swapped-in update not yet committed counts. */
-	state = dp_state_view(dir);
-	if (!state && errno == ENOENT) {
+	st = dp_state_view(dir);
+	if (!st && errno == ENOENT) {
 		p_err("switch %s is not attached (%s: %s)", o->name, dir,
 		      strerror(errno));
 		return EXIT_USAGE;
 	}
-	if (!state) { /* there, but unreadable: the system's failure */
+	if (!st) { /* there, but unreadable: the system's failure */
 		p_err("switch %s: its state in %s cannot be read: %s", o->name,
 		      dir, strerror(errno));
 		return EXIT_RUNTIME;
 	}
 	snprintf(what, sizeof(what), "switch %s", o->name);
-	if (!dp_state_netns_ok(state, what)) {
-		json_decref(state);
+	if (!dp_state_netns_ok(st, what)) {
+		json_decref(st);
 		return EXIT_USAGE;
 	}
-	if (strcmp(dp_record_phase(state), "attached")) {
+	if (strcmp(dp_record_phase(st), "attached")) {
 		p_err("switch %s is %s (or a tagger was killed doing so: the next "
 		      "attach, update or detach cleans up)",
 		      o->name,
-		      !strcmp(dp_record_phase(state), "attaching") ?
+		      !strcmp(dp_record_phase(st), "attaching") ?
 			      "being attached" :
 			      "being detached");
-		json_decref(state);
+		json_decref(st);
 		return EXIT_USAGE;
 	}
-	p.ncpu = libbpf_num_possible_cpus();
-	p.counters = dp_pin_open(dir, tagger_str(TAGGER_COUNTERS));
-	p.stats = dp_pin_open(dir, tagger_str(TAGGER_PORT_STATS));
-	p.outer = dp_pin_open(dir, tagger_str(TAGGER_RULES_OUTER));
-	p.gen = dp_pin_open(dir, tagger_str(TAGGER_GEN));
-	if (p.counters < 0 || p.stats < 0 || p.outer < 0 || p.gen < 0 ||
-	    p.ncpu < 1 || bpf_map_lookup_elem(p.gen, &zero, &gen)) {
+	*state = st;
+	return EXIT_OK;
+}
+
+/* The pinned maps show reads (flower: the generation only); 0 or -1. */
+static int open_pins(const char *dir, bool flower, struct pins *p,
+		     uint32_t *gen)
+{
+	uint32_t zero = 0;
+
+	p->ncpu = libbpf_num_possible_cpus();
+	p->gen = dp_pin_open(dir, tagger_str(TAGGER_GEN));
+	if (!flower) {
+		p->counters = dp_pin_open(dir, tagger_str(TAGGER_COUNTERS));
+		p->stats = dp_pin_open(dir, tagger_str(TAGGER_PORT_STATS));
+		p->outer = dp_pin_open(dir, tagger_str(TAGGER_RULES_OUTER));
+	}
+	if ((!flower && (p->counters < 0 || p->stats < 0 || p->outer < 0)) ||
+	    p->gen < 0 || p->ncpu < 1 ||
+	    bpf_map_lookup_elem(p->gen, &zero, gen)) {
 		p_err("%s: pinned maps missing or unreadable: %s", dir,
 		      strerror(errno));
-		ret = EXIT_RUNTIME;
-		goto out;
+		return -1;
 	}
-	ports = json_array();
-	json_array_foreach(json_object_get(state, "ports"), i, port)
-		json_array_append_new(ports, port_json(&p, port));
-	rules = switch_rules(dir, state, o->name);
-	packed = dp_state_packed(dir, state, &plen);
+	return 0;
+}
+
+/* The rules' digest (their version's name across a fabric), -j --packed. */
+static void set_rules_digest(const struct dp_opts *o, const char *dir,
+			     json_t *state, json_t *j)
+{
+	char digest[DIGEST_STR] = "";
+	size_t plen = 0;
+	void *packed = dp_state_packed(dir, state, &plen);
+
 	if (packed && digest_sha256(packed, plen, digest))
 		digest[0] = '\0';
-	j = json_pack("{s:s,s:O,s:I,s:O,s:O,s:s?,s:o,s:o}", "switch", o->name,
-		      "mode", json_object_get(state, "mode"), "generation",
-		      (json_int_t)gen, "table",
-		      json_object_get(state, "table") ?: json_null(),
-		      "rules_file", json_object_get(state, "rules_file"),
-		      "pins", dp_root_private() ? NULL : dir, "ports", ports,
-		      "rules", rules ?: json_null());
-	/* The version's name across a fabric (dp_packed.h), and its rules. */
 	json_object_set_new(j, "rules_digest",
 			    digest[0] ? json_string(digest) : json_null());
 	if (o->packed && packed) {
@@ -216,8 +202,44 @@ int dp_switch_json(const struct dp_opts *o, json_t **out)
 		free(b64);
 	}
 	free(packed);
-	*out = j;
-	ret = EXIT_OK;
+}
+
+int dp_switch_json(const struct dp_opts *o, json_t **out)
+{
+	struct pins p = { .counters = -1, .stats = -1, .outer = -1, .gen = -1 };
+	json_t *state = NULL, *j, *ports, *port, *rules;
+	char dir[PATH_MAX];
+	uint32_t gen = 0;
+	bool flower;
+	size_t i;
+	int ret = view_attached(o, dir, &state);
+
+	if (ret)
+		return ret;
+	flower = dp_record_flower(state);
+	if (open_pins(dir, flower, &p, &gen)) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	ports = json_array();
+	json_array_foreach(json_object_get(state, "ports"), i, port)
+		if (!flower)
+			json_array_append_new(ports, port_json(&p, port));
+	rules = switch_rules(dir, state, o->name);
+	j = json_pack("{s:s,s:s,s:O,s:I,s:O,s:O,s:s?,s:o,s:o}", "switch",
+		      o->name, "datapath", flower ? "flower" : "bpf", "mode",
+		      json_object_get(state, "mode"), "generation",
+		      (json_int_t)gen, "table",
+		      json_object_get(state, "table") ?: json_null(),
+		      "rules_file", json_object_get(state, "rules_file"),
+		      "pins", dp_root_private() ? NULL : dir, "ports", ports,
+		      "rules", rules ?: json_null());
+	set_rules_digest(o, dir, state, j);
+	ret = flower ? dp_flower_show(dir, state, o->name, j) : EXIT_OK;
+	if (ret)
+		json_decref(j);
+	else
+		*out = j;
 out:
 	close(p.counters);
 	close(p.stats);

@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "dataplane/dp_anchor.h"
+#include "dataplane/dp_flower.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
@@ -42,8 +43,8 @@ static void warn_asic_port(const struct dp_port *p)
 	if (link_switch_id(p->ifindex, id, sizeof(id)) == 1)
 		pr_warn("port %s: %s is a port of a switch ASIC (switch id %s): "
 			"packets the ASIC forwards never reach the eBPF data "
-			"plane; write the rules for the ASIC with 'tagger switch "
-			"export --offload' (tc flower, tagger-switch(8))\n",
+			"plane; attach with --datapath flower (tc flower filters "
+			"the driver can offload, tagger-switch(8))\n",
 			p->name, p->ifname, id);
 }
 
@@ -94,7 +95,8 @@ static struct dp_port *resolve_ports(const struct rules *r, int sw,
 			      TAGGER_MAX_IFINDEX - 1);
 			goto err;
 		}
-		warn_asic_port(&ports[i]);
+		if (o->datapath == DP_DATAPATH_BPF)
+			warn_asic_port(&ports[i]);
 		for (j = 0; j < i; j++)
 			if (ports[j].ifindex == ports[i].ifindex) {
 				p_err("ports %s and %s both map to %s",
@@ -234,13 +236,18 @@ static int install_table(const struct dp_job *j, const struct dp_port *ports,
 static json_t *attaching_state(const struct dp_opts *o,
 			       const struct dp_port *ports, int n)
 {
-	json_t *st = json_pack("{s:s,s:s,s:s,s:s,s:o,s:s,s:o}", "format",
-			       DP_STATE_FORMAT, "kind", "switch", "name",
-			       o->name, "phase", "attaching", "netns",
-			       dp_netns_json(), "mode", dp_mode_name(o->mode),
-			       "ports", ports_json(ports, n, NULL));
+	bool fl = o->datapath == DP_DATAPATH_FLOWER;
+	json_t *st =
+		json_pack("{s:s,s:s,s:s,s:s,s:o,s:s,s:o}", "format",
+			  DP_STATE_FORMAT, "kind", "switch", "name", o->name,
+			  "phase", "attaching", "netns", dp_netns_json(),
+			  "mode", dp_mode_name(fl ? DP_MODE_TC : o->mode),
+			  "ports", ports_json(ports, n, NULL));
 	int was = dp_sysctl_read();
 
+	/* Which teardown undoes it, whatever happens after. */
+	if (fl)
+		json_object_set_new(st, "datapath", json_string("flower"));
 	if (was) /* to restore, whatever happens after */
 		json_object_set_new(st, "sysctl_prio_was", json_integer(was));
 	return st;
@@ -335,7 +342,12 @@ int dp_switch_attach(const struct dp_opts *o, struct dp_report *rep)
 	err = dp_state_save(j.dir, DP_STATE_CUR, j.state);
 	if (err)
 		p_err("saving state in %s: %s", j.dir, strerror(-err));
-	ret = err ? EXIT_RUNTIME : attach_apply(o, &j, ports, n, &rep->attach);
+	if (err)
+		ret = EXIT_RUNTIME;
+	else if (o->datapath == DP_DATAPATH_FLOWER)
+		ret = dp_flower_attach(o, &j, ports, n, &rep->attach);
+	else
+		ret = attach_apply(o, &j, ports, n, &rep->attach);
 	if (!ret)
 		rep->json = dp_attach_json(o, &rep->attach);
 	/* The "attaching" record says what to undo (or nothing is there). */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dataplane/dp_flower.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_record.h"
 #include "dataplane/dp_report.h"
@@ -64,12 +65,19 @@ static int load_rules(const struct dp_opts *o, struct dp_job *j)
 	return j->sw;
 }
 
+/* After an interrupted update: the flower data path's filters to match. */
+static int switch_repair(const char *dir, json_t *state)
+{
+	return dp_record_flower(state) ? dp_flower_repair(dir, state) : 0;
+}
+
 /* A switch as dp_node_settle sees it. */
 static struct dp_node switch_node(const char *name)
 {
 	return (struct dp_node){ .kind = "switch",
 				 .name = name,
-				 .teardown = dp_switch_teardown };
+				 .teardown = dp_switch_teardown,
+				 .repair = switch_repair };
 }
 
 static void job_init(struct dp_job *j)
@@ -213,20 +221,15 @@ struct dp_port *dp_state_ports(json_t *state, int *n)
 	return ports;
 }
 
-/*
- * Detach what a switch record names, restore the sysctl, remove dir (the
- * record last). A record without handles (attaching) has tc filters at
- * DP_TC_PRIO/DP_TC_HANDLE if any; none at all, nothing attached.
- */
-int dp_switch_teardown(const char *dir, json_t *state,
-		       const struct dp_node *node)
+/* Every port's two hooks, as a record of the eBPF data plane names them. */
+static int bpf_teardown(const char *dir, json_t *state)
 {
 	static const char *const hook[2] = { "ingress", "egress" };
 	enum dp_mode mode = dp_node_mode(state);
-	json_t *port, *pv;
 	char link[IF_NAMESIZE + 32];
 	const char *ifname;
 	int k, err, ret = 0;
+	json_t *port;
 	size_t i;
 
 	json_array_foreach(json_object_get(state, "ports"), i, port) {
@@ -242,7 +245,23 @@ int dp_switch_teardown(const char *dir, json_t *state,
 			ret = ret ?: err;
 		}
 	}
-	pv = json_object_get(state, "sysctl_prio_was");
+	return ret;
+}
+
+/*
+ * Detach what a switch record names (its data path's way), restore the
+ * sysctl, remove dir (the record last). A record without handles
+ * (attaching) has tc filters at DP_TC_PRIO/DP_TC_HANDLE if any; none at
+ * all, nothing attached.
+ */
+int dp_switch_teardown(const char *dir, json_t *state,
+		       const struct dp_node *node)
+{
+	int ret = dp_record_flower(state) ? dp_flower_teardown(dir, state) :
+					    bpf_teardown(dir, state),
+	    err;
+	json_t *pv = json_object_get(state, "sysctl_prio_was");
+
 	if (pv)
 		dp_sysctl_restore(json_integer_value(pv));
 	err = dp_remove(dir);

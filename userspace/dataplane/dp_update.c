@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 
 #include "dataplane/dp_anchor.h"
+#include "dataplane/dp_flower.h"
 #include "dataplane/dp_inplace.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_pin_path.h"
@@ -384,6 +385,11 @@ int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
 		goto out;
 	/* From here on what fails is the kernel's or the system's doing. */
 	t1 = now_seconds();
+	if (dp_record_flower(j.state)) {
+		ret = dp_flower_update(o, &j, acyclic, u, &gen);
+		gen = -1; /* no in-place marking: flower has no idle table */
+		goto timed;
+	}
 	outer = dp_pin_open(j.dir, tagger_str(TAGGER_RULES_OUTER));
 	genfd = dp_pin_open(j.dir, tagger_str(TAGGER_GEN));
 	dp_phase("open the pinned maps");
@@ -394,6 +400,7 @@ int dp_switch_update(const struct dp_opts *o, struct dp_report *rep)
 		goto out;
 	}
 	ret = update_apply(o, &j, outer, genfd, acyclic, u, &gen);
+timed:
 	u->swap_seconds = now_seconds() - t1;
 	u->seconds = now_seconds() - t0;
 out:

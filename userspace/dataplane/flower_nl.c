@@ -392,6 +392,21 @@ int flower_nl_remove(struct tc *tc, int ifindex)
 	return err;
 }
 
+int flower_nl_gen_remove(struct tc *tc, int ifindex, int gen)
+{
+	int d, c, err = 0;
+
+	for (d = 0; d < 2 && !err; d++) {
+		struct present p = { 0 };
+
+		err = flower_nl_dump(tc, ifindex, d, note, &p);
+		for (c = 1; c < (int)sizeof(p.chain) && !err; c++)
+			if (p.chain[c] && flower_nl_gen(c) == gen)
+				err = chain_del(tc, ifindex, d, c);
+	}
+	return err;
+}
+
 struct dump {
 	bool egress;
 	flower_nl_cb cb;
@@ -412,10 +427,37 @@ static int stats_attr(const struct nlattr *a, void *data)
 	return MNL_CB_OK;
 }
 
+static int gact_attr(const struct nlattr *a, void *data)
+{
+	struct flower_nl_filter *f = data;
+	struct tc_gact p;
+
+	if (mnl_attr_get_type(a) == TCA_GACT_PARMS &&
+	    mnl_attr_get_payload_len(a) >= sizeof(p)) {
+		memcpy(&p, mnl_attr_get_payload(a), sizeof(p));
+		if (TC_ACT_EXT_CMP(p.action, TC_ACT_GOTO_CHAIN))
+			f->goto_chain = p.action & TC_ACT_EXT_VAL_MASK;
+	}
+	return MNL_CB_OK;
+}
+
+/* The kind comes first in an action (tcf_action_dump_1), its options later. */
 static int act_attr(const struct nlattr *a, void *data)
 {
-	if (mnl_attr_get_type(a) == TCA_ACT_STATS)
-		mnl_attr_parse_nested(a, stats_attr, data);
+	struct flower_nl_filter *f = data;
+
+	switch (mnl_attr_get_type(a)) {
+	case TCA_ACT_KIND:
+		f->gact = !strcmp(mnl_attr_get_str(a), "gact");
+		break;
+	case TCA_ACT_OPTIONS:
+		if (f->gact)
+			mnl_attr_parse_nested(a, gact_attr, f);
+		break;
+	case TCA_ACT_STATS:
+		mnl_attr_parse_nested(a, stats_attr, f);
+		break;
+	}
 	return MNL_CB_OK;
 }
 
@@ -456,7 +498,7 @@ static int dump_msg(const struct nlmsghdr *nlh, void *data)
 	struct dump *d = data;
 	const struct tcmsg *tm = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *tb[TCA_MAX + 1] = { 0 };
-	struct flower_nl_filter f = { .egress = d->egress };
+	struct flower_nl_filter f = { .egress = d->egress, .goto_chain = -1 };
 
 	/* a handle 0 message only says the kind of a pref's filters */
 	if (nlh->nlmsg_type != RTM_NEWTFILTER || !tm->tcm_handle)

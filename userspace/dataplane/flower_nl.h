@@ -24,6 +24,8 @@
  *   flower_nl_chains_del(tc, ifindex, gen)
  *        the chains of generation gen each direction uses
  *        (flower_tc_chain_used); a chain that is not there: -ENOENT
+ *   flower_nl_gen_remove(tc, ifindex, gen)
+ *        the chains of generation gen a dump shows (none there: 0)
  *   flower_nl_remove(tc, ifindex)
  *        everything tagger puts on a port: both entry filters and both
  *        generations' chains, those absent skipped; clsact stays (others
@@ -57,6 +59,8 @@ struct flower_nl_filter {
 	char kind[16];
 	int nact;
 	uint64_t packets, bytes; /* its first action's */
+	int goto_chain; /* its first action's goto target, or -1 */
+	bool gact; /* parsing: the first action is a gact */
 };
 
 typedef void (*flower_nl_cb)(const struct flower_nl_filter *f, void *arg);
@@ -76,6 +80,7 @@ int flower_nl_install(struct tc *tc, const struct flower_port *fp,
 int flower_nl_entry(struct tc *tc, int ifindex, int gen, bool egress,
 		    bool replace);
 int flower_nl_chains_del(struct tc *tc, int ifindex, int gen);
+int flower_nl_gen_remove(struct tc *tc, int ifindex, int gen);
 int flower_nl_remove(struct tc *tc, int ifindex);
 int flower_nl_dump(struct tc *tc, int ifindex, bool egress, flower_nl_cb cb,
 		   void *arg);

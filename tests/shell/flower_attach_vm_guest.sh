@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside the VM of tests/shell/test_flower_attach_vm.sh: `tagger
+# switch attach --datapath flower` and every later command on it. $1: the
+# repository, $2: the unpacked Debian kernel, $3: the update's rules, then
+# RULES:SWITCH pairs. Per switch: the cases of tests/shell/flower_pkts.py
+# through the eBPF data plane and through the flower data path, both
+# attached by tagger, must leave alike ("SAME name"), and show's counters
+# of the two must agree ("COUNTERS SAME name"); show names the flower
+# data path, generation 0 on every port; detach leaves no filter and no
+# state. Then, on the first switch: an update under a steady flow, and
+# updates and a detach killed at their netlink and bpf calls.
+set -u
+cd "$1" || exit 1
+kdir=$2
+upd=$3
+shift 3
+for m in cls_flower act_pedit act_skbedit act_csum act_gact sch_prio \
+	sch_ingress bridge; do
+	modprobe -d "$kdir" "$m" || { echo "modprobe $m failed"; exit 1; }
+done
+mkdir -p /tmp/bpffs && mount -t bpf bpf /tmp/bpffs || exit 1
+export TAGGER_BPF_ROOT=/tmp/bpffs/tagger
+W=$(mktemp -d)
+T="$PWD/build/tagger"
+source tests/shell/flower_vm_lib.sh
+
+# Filters of tagger's chains (1..6) on every port, and cls_bpf filters.
+leftovers() {
+	local i d
+	for ((i = 0; i < $1; i++)); do
+		for d in ingress egress; do
+			sw tc filter show dev "p$i" "$d" 2>/dev/null
+		done
+	done | grep -cE 'chain [1-6] |bpf|pref 1 flower'
+}
+
+# What show says each port runs: "ingress/egress" parities, one a line.
+running() {
+	sw "$T" -j switch show "$1" | jq -r '.ports[] |
+		"\(.running.ingress)/\(.running.egress)"' | sort -u
+}
+
+one() {
+	local rules=$1 name=$2 ports n i maps=() spec
+	ports=$("$T" -j switch export "$name" "$rules" | jq -r '.ports[].port') ||
+		return 1
+	mapfile -t ports <<<"$ports"
+	n=${#ports[@]}
+	make_switch "$n" || { echo "DIFF $name: no switch"; return 1; }
+	spec=$W/$name.spec.json
+	make_spec "$rules" "${ports[@]}" >"$spec"
+	for ((i = 0; i < n; i++)); do maps+=("${ports[i]}=p$i"); done
+	sw "$T" switch attach "$name" "$rules" "${maps[@]}" >/dev/null ||
+		{ echo "DIFF $name: bpf attach failed"; drop_switch "$n"; return 1; }
+	python3 tests/shell/flower_pkts.py run "$spec" "$W/x.json" --no-qinq
+	sw "$T" -j switch show "$name" >"$W/$name.bpf.show"
+	echo "$name bpf: $(python3 tests/shell/flower_pkts.py run "$spec" \
+		"$W/$name.bpf.json")"
+	sw "$T" switch detach "$name" >/dev/null
+	sw "$T" switch attach "$name" "$rules" "${maps[@]}" --datapath flower ||
+		{ echo "DIFF $name: flower attach failed"; drop_switch "$n"; return 1; }
+	sw "$T" -j switch show "$name" >"$W/$name.fl0.show" &&
+		jq -e '.datapath == "flower" and .generation == 0 and
+		([.ports[] | .filters > 0 and .running.ingress == 0 and
+		  .running.egress == 0] | all)' "$W/$name.fl0.show" >/dev/null &&
+		echo "SHOW FLOWER $name"
+	python3 tests/shell/flower_pkts.py run "$spec" "$W/x.json" --no-qinq
+	sw "$T" -j switch show "$name" >"$W/$name.flower.show"
+	echo "$name flower: $(python3 tests/shell/flower_pkts.py run "$spec" \
+		"$W/$name.flower.json")"
+	python3 tests/shell/flower_pkts.py diff "$spec" "$W/$name.bpf.json" \
+		"$W/$name.flower.json" && echo "SAME $name"
+	python3 tests/shell/flower_pkts.py counters "$W/$name.bpf.show" \
+		"$W/$name.flower.show" && echo "COUNTERS SAME $name"
+	sw "$T" switch show "$name" | head -3
+	if [ "$name" = "$FIRST" ]; then
+		update_under_flow "$name" "$spec"
+		crashes "$name" "$rules" "$n"
+		elsewhere "$name" "$rules" "$n"
+	fi
+	sw "$T" switch detach "$name" >/dev/null &&
+		[ "$(leftovers "$n")" = 0 ] &&
+		! [ -e "$TAGGER_BPF_ROOT/$name" ] && echo "DETACHED CLEAN $name"
+	drop_switch "$n"
+}
+
+# A steady flow a -> b, tag 10 (rewritten to 30 by the attached rules, to
+# 20 by $upd) while `switch update` swaps the tables: every packet leaves
+# with one of the two tags.
+update_under_flow() {
+	local name=$1 spec=$2
+	(sleep 1 && sw "$T" switch update "$name" "$upd" --force >/dev/null &&
+		echo "update applied") &
+	echo "flow $(python3 tests/shell/flower_pkts.py flow "$spec" a b 10 2)"
+	wait
+	echo "running after the update: $(running "$name" | tr '\n' ' ')"
+	echo "generation $(sw "$T" -j switch show "$name" | jq .generation)"
+	sw tc filter show dev p1 egress >"$W/after"
+	echo "chains old $(grep -cE 'chain [123] ' "$W/after")"
+	echo "chains new $(grep -cE 'chain [456] ' "$W/after")"
+}
+
+# After a kill: show answers (or says an attach or detach is under way),
+# and the next update leaves every port on its generation's chains only.
+consistent() {
+	local name=$1 what=$2 g
+	if ! sw "$T" -j switch show "$name" >"$W/show" 2>"$W/show.err" &&
+		! grep -q "being\|not attached" "$W/show.err"; then
+		echo "INCONSISTENT $what: show failed: $(head -c 300 "$W/show.err")"
+		return
+	fi
+	sw "$T" switch update "$name" "$upd" --force >/dev/null 2>"$W/upd.err" ||
+		sw "$T" switch attach "$name" "$upd" "${MAPS[@]}" \
+			--datapath flower >/dev/null 2>>"$W/upd.err" || {
+		echo "INCONSISTENT $what: the next command failed: $(head -c 300 "$W/upd.err")"
+		return
+	}
+	g=$(sw "$T" -j switch show "$name" | jq '.generation % 2')
+	if [ "$(running "$name")" != "$g/$g" ]; then
+		echo "INCONSISTENT $what: ports run $(running "$name" | tr '\n' ' '), generation parity $g"
+	fi
+	# the other generation's chains are gone from every port
+	if sw tc filter show dev p0 egress | grep -qE "chain $((g ? 1 : 4)) "; then
+		echo "INCONSISTENT $what: generation $((1 - g))'s chains are left"
+	fi
+}
+
+# Kill at the K-th call of syscall $2 of command "$@" (after $1 $2).
+kill_at() {
+	local k=$1 sc=$2
+	shift 2
+	sw strace -f -o /dev/null -e trace="$sc" -e inject="$sc:signal=KILL:when=$k" \
+		"$T" "$@" >/dev/null 2>&1
+}
+
+calls() {
+	local sc=$1
+	shift
+	sw strace -f -c -o "$W/count" -e trace="$sc" "$T" "$@" >/dev/null 2>&1
+	awk -v s="$sc" '$NF == s {print $4}' "$W/count"
+}
+
+crashes() {
+	local name=$1 rules=$2 n=$3 sc total k step kills=0
+	MAPS=()
+	for ((k = 0; k < n; k++)); do MAPS+=("${ports[k]}=p$k"); done
+	if ! command -v strace >/dev/null; then
+		echo "CRASH UNCHECKED: no strace"
+		return
+	fi
+	for sc in sendto bpf; do
+		total=$(calls "$sc" switch update "$name" "$rules" --force)
+		step=$(( (${total:-0} + 11) / 12 ))
+		for ((k = 1; k <= ${total:-0}; k += step)); do
+			kill_at "$k" "$sc" switch update "$name" "$rules" --force
+			consistent "$name" "update killed at $sc #$k of $total"
+			kills=$((kills + 1))
+		done
+	done
+	total=$(calls sendto switch detach "$name")
+	sw "$T" switch attach "$name" "$rules" "${MAPS[@]}" --datapath flower \
+		>/dev/null 2>&1
+	step=$(( (${total:-0} + 7) / 8 ))
+	for ((k = 1; k <= ${total:-0}; k += step)); do
+		kill_at "$k" sendto switch detach "$name"
+		consistent "$name" "detach killed at sendto #$k of $total"
+		kills=$((kills + 1))
+	done
+	# attach killed: the next attach rolls it back and succeeds
+	sw "$T" switch detach "$name" >/dev/null 2>&1
+	total=$(calls sendto switch attach "$name" "$rules" "${MAPS[@]}" \
+		--datapath flower)
+	sw "$T" switch detach "$name" >/dev/null 2>&1
+	step=$(( (${total:-0} + 7) / 8 ))
+	for ((k = 1; k <= ${total:-0}; k += step)); do
+		kill_at "$k" sendto switch attach "$name" "$rules" "${MAPS[@]}" \
+			--datapath flower
+		consistent "$name" "attach killed at sendto #$k of $total"
+		sw "$T" switch detach "$name" >/dev/null 2>&1
+		[ "$(leftovers "$n")" = 0 ] ||
+			echo "INCONSISTENT attach killed at sendto #$k: filters left after detach"
+		kills=$((kills + 1))
+	done
+	sw "$T" switch attach "$name" "$rules" "${MAPS[@]}" --datapath flower \
+		>/dev/null 2>&1
+	echo "CRASHES $kills"
+}
+
+# The record's namespace: another one is refused, naming it; veths offload
+# nothing: --offload is refused with the kernel's words, leaving nothing.
+elsewhere() {
+	local name=$1 rules=$2 n=$3 err
+	ip netns add other
+	err=$(ip netns exec other "$T" switch show "$name" 2>&1)
+	[ $? = 2 ] && grep -q "another network namespace" <<<"$err" &&
+		echo "OTHER NETNS REFUSED"
+	ip netns del other
+	sw "$T" switch detach "$name" >/dev/null
+	err=$(sw "$T" switch attach "$name" "$rules" "${MAPS[@]}" --datapath flower \
+		--offload 2>&1)
+	[ $? = 3 ] && [ "$(leftovers "$n")" = 0 ] &&
+		! [ -e "$TAGGER_BPF_ROOT/$name" ] && echo "OFFLOAD REFUSED: $err"
+	sw "$T" switch attach "$name" "$rules" "${MAPS[@]}" --datapath flower \
+		>/dev/null
+}
+
+FIRST=${1##*:}
+for arg in "$@"; do
+	one "${arg%%:*}" "${arg##*:}"
+done
+rm -rf "$W"

@@ -1,0 +1,55 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+# What the VM guests of the flower tests share (sourced, in the guest, from
+# the repository's top): a switch as a bridge in namespace sw, and the
+# cases file of tests/shell/flower_pkts.py for it.
+
+sw() { ip netns exec sw "$@"; }
+
+# The switch's ports p0.. in netns sw, bridged; their peers h0.. here.
+make_switch() {
+	local n=$1 i mac
+	# No IPv6 of the switch's own (router solicitations, MLD) in the
+	# queues whose packet counts are the measure.
+	ip netns add sw &&
+		sw sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1 &&
+		sw ip link add br0 type bridge mcast_snooping 0 || return 1
+	for ((i = 0; i < n; i++)); do
+		ip link add "h$i" type veth peer name "p$i" netns sw || return 1
+		sysctl -qw "net.ipv6.conf.h$i.disable_ipv6=1"
+		ip link set "h$i" up
+		sw ip link set "p$i" master br0 up
+		mac=$(cat "/sys/class/net/h$i/address")
+		sw bridge fdb add "$mac" dev "p$i" master static
+		sw tc qdisc add dev "p$i" root handle 1: prio bands 8 \
+			priomap 0 1 2 3 4 5 6 7 0 0 0 0 0 0 0 0 || return 1
+	done
+	sw ip link set br0 up
+}
+
+drop_switch() {
+	local i
+	for ((i = 0; i < $1; i++)); do ip link del "h$i" 2>/dev/null; done
+	ip netns del sw
+}
+
+# The cases file of rules $1 for the switch ports $2..., on p0.. / h0..
+make_spec() {
+	local rules=$1 i=0 p
+	shift
+	echo '{"ports": {'
+	for p in "$@"; do
+		printf '%s"%s": ["h%d", "%s", "sw", "p%d"]\n' \
+			"$([ "$i" -gt 0 ] && echo ,)" "$p" "$i" \
+			"$(cat "/sys/class/net/h$i/address")" "$i"
+		i=$((i + 1))
+	done
+	echo '}, "tags":'
+	jq -c '[.tags[].tag]' "$rules"
+	echo ', "lossy_tag":'
+	jq '.lossy.tag' "$rules"
+	echo ', "lossy_prio":'
+	jq '.lossy.priority' "$rules"
+	echo '}'
+}
