@@ -51,7 +51,9 @@ TEST_SRCS := $(wildcard tests/unit/*/*.c tests/bpf/*.c)
 TEST_OBJS := $(TEST_SRCS:tests/%.c=$(OUTPUT)/tests/%.o)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(OUTPUT)/fuzz/%)
-BENCH_SRCS := $(wildcard tests/bench/*.c)
+BENCH_LIB  := tests/bench/bench_harness.c
+BENCH_SRCS := $(filter-out $(BENCH_LIB),$(wildcard tests/bench/*.c))
+BENCH_OBJS := $(BENCH_LIB:tests/%.c=$(OUTPUT)/tests/%.o)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(OUTPUT)/bench/%)
 
 TAGGER    := $(OUTPUT)/tagger
@@ -172,12 +174,13 @@ fuzz: $(FUZZ_BINS) ## longer fuzzing of every parser (FUZZ_SECONDS per target)
 fuzz-smoke: $(FUZZ_BINS)
 	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh $(FUZZ_BINS)
 
-# Benchmark helpers: tests/bench/X.c -> build/bench/X, with the userspace
-# objects (as the test runner links them).
-$(OUTPUT)/bench/%: tests/bench/%.c $(LIB_OBJS) | $(BPF_SKELS)
+# Benchmark helpers: tests/bench/X.c -> build/bench/X, with their shared
+# harness (bench_harness.c) and the userspace objects (as the test runner
+# links them).
+$(OUTPUT)/bench/%: tests/bench/%.c $(BENCH_OBJS) $(LIB_OBJS) | $(BPF_SKELS)
 	$(Q)mkdir -p $(@D)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) -o $@ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $< $(BENCH_OBJS) $(LIB_OBJS) -o $@ $(LDLIBS)
 
 bench: pkgs ## benchmarks (ratios measured in one run)
 	$(Q)$(MAKE) --no-print-directory all $(BENCH_BINS)
@@ -219,7 +222,7 @@ clean: ## remove build/
 
 # Header dependencies, the fuzz objects' too: a changed struct must rebuild
 # them, or a target links objects of two layouts.
--include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) \
+-include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BENCH_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) \
 	$(FUZZ_BINS:$(OUTPUT)/fuzz/%=$(OUTPUT)/fuzz/obj/%.d)
 
 # ---- Documentation, completion, Debian package (Documentation/, bash-completion/, debian/)

@@ -67,7 +67,7 @@ have_verdict() {
 		skip "$2: no verdict, the pause accounting leaked: $(q "$1" ".modes.$2.verdict.accounting_leaks | tostring")"
 	fail "$2: no verdict: $why $(q "$1" ".modes.$2.verdict.schedule.problems | tostring")"
 }
-# The reasons for no verdict that are not a failure (vmlab/scenario.sh):
+# The reasons for no verdict that are not a failure (vmlab/scenario-verdict.sh):
 # the cycle's links never congested (sc_uncongested_why), or the machine
 # could not keep the flows' schedule.
 uncongested_why() { [[ $1 == "links never congested: "* ]]; }

@@ -21,6 +21,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bench_harness.h"
 #include "dataplane/dp_table.h"
 #include "tagger_port.skel.h"
 #include "tagger_skb.h"
@@ -72,24 +73,6 @@ static void fill(struct dp_table *t, size_t entries)
 	}
 }
 
-static double run_ns(int prog, uint8_t *pkt, int len, uint32_t mark, int repeat)
-{
-	struct __sk_buff ctx = { .ifindex = IF_OUT,
-				 .ingress_ifindex = IF_IN,
-				 .mark = mark };
-	uint8_t out[256];
-	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt, .data_size_in = len,
-		    .data_out = out, .data_size_out = sizeof(out),
-		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx),
-		    .repeat = repeat);
-
-	if (bpf_prog_test_run_opts(prog, &o)) {
-		perror("test run");
-		exit(1);
-	}
-	return o.duration; /* average ns per run */
-}
-
 static void set_slot(int fd, uint32_t ifindex, uint32_t slot)
 {
 	if (bpf_map_update_elem(fd, &ifindex, &slot, BPF_ANY)) {
@@ -98,39 +81,24 @@ static void set_slot(int fd, uint32_t ifindex, uint32_t slot)
 	}
 }
 
-static int empty_prog(void)
-{
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
-		  .dst_reg = 0,
-		  .imm = TAGGER_TC_NEXT },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	int fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "empty", "GPL", insns,
-			       2, NULL);
-
-	if (fd < 0) {
-		perror("load empty program");
-		exit(1);
-	}
-	return fd;
-}
-
 int main(int argc, char **argv)
 {
 	static const size_t defaults[] = { 10, 1000, 100000, 1000000 };
 	int repeat = argc > 1 ? atoi(argv[1]) : 1000000;
 	int nsizes = argc > 2 ? argc - 2 : 4, s, r, k;
-	uint8_t pkt[74] = { 0 };
+	uint8_t pkt[BENCH_PKT_LEN];
+	struct bench_run run = { .ifindex = IF_OUT,
+				 .iif = IF_IN,
+				 .mark = TAGGER_MARK(1, 3),
+				 .pkt = pkt,
+				 .len = sizeof(pkt),
+				 .repeat = repeat };
 	struct tagger_port_bpf *skel;
 	struct bpf_map *m;
-	int empty = empty_prog(), progs[3], s_fd;
+	int progs[3], s_fd;
 
-	/* Ethernet + IPv4 (tos 10 << 2) + UDP, checksum left as is. */
-	memcpy(pkt + 12, "\x08\x00\x45\x28\x00\x3c\x00\x00\x00\x00\x40\x11",
-	       12);
-	memcpy(pkt + 26, "\x0a\x00\x00\x01\x0a\x00\x00\x02", 8);
-	progs[0] = empty;
+	bench_ipv4(pkt, 10 << 2, 0, 0);
+	progs[0] = bench_empty_prog();
 	printf("%-9s %6s %9s %9s %9s %9s %9s\n", "entries", "ports", "empty_ns",
 	       "ingress_ns", "egress_ns", "added_ns", "ratio");
 	for (s = 0; s < nsizes; s++) {
@@ -169,8 +137,10 @@ int main(int argc, char **argv)
 		close(fd);
 		for (r = 0; r < 5; r++)
 			for (k = 0; k < 3; k++) {
-				double ns = run_ns(progs[k], pkt, sizeof(pkt),
-						   TAGGER_MARK(1, 3), repeat);
+				double ns;
+
+				run.prog = progs[k];
+				ns = bench_run(&run);
 
 				if (ns < best[k])
 					best[k] = ns;

@@ -23,7 +23,6 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <net/if.h>
@@ -31,6 +30,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bench_harness.h"
 #include "pfc.skel.h"
 #include "pfc_maps.h"
 #include "tagger_skb.h"
@@ -44,24 +44,6 @@ static void sh(const char *cmd)
 		fprintf(stderr, "failed: %s\n", cmd);
 		exit(1);
 	}
-}
-
-static int empty_prog(void)
-{
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
-		  .dst_reg = 0,
-		  .imm = TAGGER_TC_NEXT },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	int fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "empty", "GPL", insns,
-			       2, NULL);
-
-	if (fd < 0) {
-		perror("load empty program");
-		exit(1);
-	}
-	return fd;
 }
 
 /* pfc_ingress with ECN on priority 3 between kmin and kmax (off: 0). */
@@ -94,23 +76,12 @@ static struct pfc_bpf *load(uint32_t ifindex, int ecn, uint64_t kmin,
 }
 
 /* One test run; its in-kernel duration (ns), and whether it marked CE. */
-static double run1(int prog, uint32_t ifindex, const uint8_t *pkt, int len,
-		   int *ce)
+static double run1(struct bench_run *r, int *ce)
 {
-	struct __sk_buff ctx = { .ifindex = ifindex,
-				 .ingress_ifindex = ifindex,
-				 .mark = TAGGER_MARK(1, 3) };
-	uint8_t out[128];
-	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt, .data_size_in = len,
-		    .data_out = out, .data_size_out = sizeof(out),
-		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = 1);
+	double ns = bench_run(r);
 
-	if (bpf_prog_test_run_opts(prog, &o)) {
-		perror("test run");
-		exit(1);
-	}
-	*ce = (out[15] & 3) == 3;
-	return o.duration;
+	*ce = (r->out[15] & 3) == 3;
+	return ns;
 }
 
 int main(int argc, char **argv)
@@ -121,8 +92,11 @@ int main(int argc, char **argv)
 	long marked[NPROGS] = { 0 };
 	struct pfc_bpf *skel[NPROGS] = { 0 };
 	int progs[NPROGS];
-	uint8_t pkt[74] = { 0 };
-	uint32_t ifindex;
+	uint8_t pkt[BENCH_PKT_LEN];
+	struct bench_run run = { .mark = TAGGER_MARK(1, 3),
+				 .pkt = pkt,
+				 .len = sizeof(pkt),
+				 .repeat = 1 };
 
 	if (unshare(CLONE_NEWNET)) {
 		perror("unshare");
@@ -132,16 +106,13 @@ int main(int argc, char **argv)
 	   " ip link set pfcb0 up && ip link set pfcb1 up &&"
 	   " ip addr add 10.0.0.254/24 dev pfcb0 &&"
 	   " sysctl -qw net.ipv4.ip_forward=1");
-	ifindex = if_nametoindex("pfcb1");
-	/* Ethernet + IPv4 (DSCP 24, ECT(0)) to 10.0.0.2 + UDP 4791. */
-	memcpy(pkt + 12, "\x08\x00\x45\x62\x00\x3c\x00\x00\x00\x00\x40\x11",
-	       12);
-	memcpy(pkt + 26, "\x0a\x00\x00\x01\x0a\x00\x00\x02\x30\x39\x12\xb7",
-	       12);
-	progs[EMPTY] = empty_prog();
-	skel[OFF] = load(ifindex, 0, 0, 0);
-	skel[NOMARK] = load(ifindex, 1, 1ull << 40, 1ull << 41);
-	skel[MARK] = load(ifindex, 1, 0, 1);
+	run.ifindex = run.iif = if_nametoindex("pfcb1");
+	/* DSCP 24, ECT(0), to 10.0.0.2, UDP 12345 -> 4791. */
+	bench_ipv4(pkt, 24 << 2 | 2, 12345, 4791);
+	progs[EMPTY] = bench_empty_prog();
+	skel[OFF] = load(run.ifindex, 0, 0, 0);
+	skel[NOMARK] = load(run.ifindex, 1, 1ull << 40, 1ull << 41);
+	skel[MARK] = load(run.ifindex, 1, 0, 1);
 	for (k = OFF; k < NPROGS; k++)
 		progs[k] = bpf_program__fd(skel[k]->progs.pfc_ingress);
 	for (k = 0; k < NPROGS; k++)
@@ -149,9 +120,9 @@ int main(int argc, char **argv)
 	for (r = 0; r < rounds; r++)
 		for (k = 0; k < NPROGS; k++) {
 			sum = 0;
+			run.prog = progs[k];
 			for (i = 0; i < calls; i++) {
-				sum += run1(progs[k], ifindex, pkt, sizeof(pkt),
-					    &ce);
+				sum += run1(&run, &ce);
 				marked[k] += ce;
 			}
 			if (sum / calls < best[k])

@@ -19,6 +19,9 @@ struct pkt {
 
 enum { PKT_V4, PKT_V6, PKT_ARP, PKT_PFC };
 
+/* The traffic class byte of a DSCP and an ECN codepoint. */
+#define TOS(dscp, ecn) ((uint8_t)((dscp) << 2 | (ecn)))
+
 static inline uint16_t ip_csum(const uint8_t *h, int len)
 {
 	uint32_t s = 0;
@@ -120,6 +123,24 @@ static inline void pkt_build(struct pkt *p, int kind, int vlan, uint8_t tos,
 	b[o + 3] = dport & 255;
 	b[o + 5] = plen;
 	p->len = o + plen;
+}
+
+/* The BTH of a pkt_build() packet: the first bytes of its 16-byte payload. */
+#define BTH(p) ((p)->b + (p)->len - 16)
+
+/* A RoCEv2 datagram to 4791 with BTH opcode op (0x81: a CNP). */
+static inline void pkt_roce(struct pkt *p, int kind, uint8_t tos, uint8_t op)
+{
+	pkt_build(p, kind, 0, tos, 0, 4791);
+	BTH(p)[0] = op;
+}
+
+/* A PFC frame whose class-enable vector is vector, every quanta 0. */
+static inline void pkt_pfc(struct pkt *p, uint8_t vector)
+{
+	pkt_build(p, PKT_PFC, 0, 0, 0, 0);
+	memset(p->b + 16, 0, 18);
+	p->b[17] = vector;
 }
 
 /* Insert len bytes at off (headers go in front of what is there). */

@@ -6,9 +6,9 @@
  * counters read back. Rule tables come from a rules JSON through the
  * loader's own code (rules_from_json + dp_table_build/create/install).
  *
- * Ports: "a" is ifindex 1 (lo: test runs need a real device for the port
- * the program runs on), "b" is ifindex 7 (only ever the ingress port seen
- * from egress, which needs no device).
+ * Ports: "a" is ifindex 1 (IF_LO, the device the program runs on), "b"
+ * is ifindex 7 (only ever the ingress port seen from egress, which needs
+ * no device). Loading is dp_load.h's.
  *
  * API:
  *   rules_json, rules2_json        switch S, and S with 10 rewritten to 30
@@ -19,8 +19,8 @@
  *   ingress(&pkt), egress(&pkt, mark)   one packet through a port program
  *   counter(slot, dir, dscp, lossless), lossy(slot, reason),
  *   port_stat(slot, off)           the counters, summed over the CPUs
+ *   PORT_STAT(slot, field)         port_stat() of a tagger_port_stats field
  *   percpu_sum(m, idx, off)        one per-CPU field, summed
- *   TOS(dscp, ecn)
  */
 #ifndef __TAGGER_TESTS_DP_PORT_FIX_H
 #define __TAGGER_TESTS_DP_PORT_FIX_H
@@ -33,17 +33,17 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "dp_load.h"
 #include "dp_pkt.h"
 #include "dp_run.h"
 #include "dataplane/dp_table.h"
 #include "tagger_port.skel.h"
 #include "tagger_skb.h"
 
-#define IF_A 1
+#define IF_A IF_LO
 #define IF_B 7
 #define SLOT_A 1
 #define SLOT_B 2
-#define NEXT 0xffffffffu
 
 static const char *const rules_json __attribute__((unused)) =
 	"{\"format\":\"tagger-rules/1\",\"lossy\":{\"tag\":0,\"priority\":0},"
@@ -102,33 +102,17 @@ static inline int table_from(const char *json, struct dp_table *tab)
 static inline void install(const char *json, int first)
 {
 	struct dp_table tab;
-	int fd;
 
 	table_from(json, &tab);
-	fd = dp_table_create(&tab);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_ge(dp_table_install(bpf_map__fd(skel->maps.tagger_rules),
-					  bpf_map__fd(skel->maps.tagger_gen),
-					  fd, first),
-			 0);
-	close(fd); /* the outer map holds it */
+	port_install(skel, &tab, first);
 	dp_table_free(&tab);
 }
 
 static inline void setup(void)
 {
-	struct bpf_map *m;
-	int tmpl;
-
 	if (geteuid())
 		return;
-	skel = tagger_port_bpf__open();
-	ck_assert_ptr_nonnull(skel);
-	bpf_object__for_each_map(m, skel->obj) bpf_map__set_pin_path(m, NULL);
-	tmpl = dp_prepare(skel, 2);
-	ck_assert_int_ge(tmpl, 0);
-	ck_assert_int_eq(tagger_port_bpf__load(skel), 0);
-	close(tmpl);
+	skel = port_load(2);
 	ck_assert_int_eq(
 		dp_ifslots_set(bpf_map__fd(skel->maps.tagger_ifslot), ports, 2),
 		0);
@@ -183,6 +167,7 @@ static inline uint64_t port_stat(uint32_t slot, size_t off)
 	return percpu_sum(skel->maps.tagger_port_stats, slot, off);
 }
 
-#define TOS(dscp, ecn) ((uint8_t)((dscp) << 2 | (ecn)))
+#define PORT_STAT(slot, field) \
+	port_stat(slot, offsetof(struct tagger_port_stats, field))
 
 #endif /* __TAGGER_TESTS_DP_PORT_FIX_H */

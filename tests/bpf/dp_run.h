@@ -6,8 +6,12 @@
  *
  * API:
  *   NEED_ROOT()        at the top of a test: skip it, saying so, unless root
+ *   NEXT               TAGGER_TC_NEXT as a test run returns it
  *   struct run         ret, ctx, out
  *   pkt_run(prog, in, ifindex, iif, mark, priority)
+ *   assert_only_tos_changed(out, in)
+ *                      out is in but for its traffic class (and the
+ *                      IPv4 checksum that covers it)
  */
 #ifndef __TAGGER_TESTS_DP_RUN_H
 #define __TAGGER_TESTS_DP_RUN_H
@@ -28,6 +32,8 @@
 			return;                                                \
 		}                                                              \
 	} while (0)
+
+#define NEXT 0xffffffffu
 
 struct run {
 	uint32_t ret;
@@ -56,6 +62,23 @@ static inline struct run pkt_run(struct bpf_program *prog, const struct pkt *in,
 	r.out.len = o.data_size_out;
 	r.out.l3 = in->l3;
 	return r;
+}
+
+static inline void assert_only_tos_changed(const struct pkt *out,
+					   const struct pkt *in)
+{
+	struct pkt o = *out;
+	int l3 = in->l3;
+
+	if ((in->b[l3] >> 4) == 4) {
+		o.b[l3 + 1] = in->b[l3 + 1];
+		o.b[l3 + 10] = in->b[l3 + 10];
+		o.b[l3 + 11] = in->b[l3 + 11];
+	} else {
+		o.b[l3] = in->b[l3];
+		o.b[l3 + 1] = in->b[l3 + 1];
+	}
+	ck_assert_mem_eq(o.b, in->b, in->len);
 }
 
 #endif /* __TAGGER_TESTS_DP_RUN_H */

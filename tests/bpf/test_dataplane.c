@@ -196,22 +196,16 @@ START_TEST(non_ip_passes_untouched_and_pfc_is_counted)
 	ck_assert_uint_eq(r.ctx.priority, 7);
 	ck_assert_uint_eq(r.ctx.mark, 0);
 	ck_assert_mem_eq(r.out.b, p.b, p.len);
-	ck_assert_uint_eq(
-		port_stat(SLOT_A, offsetof(struct tagger_port_stats, non_ip)),
-		1);
+	ck_assert_uint_eq(PORT_STAT(SLOT_A, non_ip), 1);
 	pkt_build(&p, PKT_PFC, 0, 0, 0, 0);
 	r = ingress(&p);
 	ck_assert_uint_eq(r.ret, NEXT); /* handed on to the pause machinery */
 	ck_assert_uint_eq(r.ctx.mark, 0);
 	ck_assert_mem_eq(r.out.b, p.b, p.len);
-	ck_assert_uint_eq(port_stat(SLOT_A, offsetof(struct tagger_port_stats,
-						     pfc_frames)),
-			  1);
+	ck_assert_uint_eq(PORT_STAT(SLOT_A, pfc_frames), 1);
 	p.b[14] = 0x00; /* opcode 0x0001: 802.3x PAUSE */
 	ingress(&p);
-	ck_assert_uint_eq(port_stat(SLOT_A, offsetof(struct tagger_port_stats,
-						     pause_frames)),
-			  1);
+	ck_assert_uint_eq(PORT_STAT(SLOT_A, pause_frames), 1);
 	r = egress(&p, 0);
 	ck_assert_mem_eq(r.out.b, p.b, p.len);
 }
@@ -246,18 +240,14 @@ START_TEST(qinq_is_classified_and_rewritten)
 		ck_assert_uint_eq(pkt_tos(&r.out), TOS(20, 2));
 	}
 	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_IN, 10, 1), 4);
-	ck_assert_uint_eq(
-		port_stat(SLOT_A, offsetof(struct tagger_port_stats, non_ip)),
-		0);
+	ck_assert_uint_eq(PORT_STAT(SLOT_A, non_ip), 0);
 	/* A third tag is beyond the parser: passed untouched as non-IP. */
 	pkt_build(&p, PKT_V4, 1, TOS(10, 1), 0, 9);
 	pkt_push_vlan(&p, 0x8100);
 	pkt_push_vlan(&p, 0x88a8);
 	r = ingress(&p);
 	ck_assert_uint_eq(r.ctx.mark, 0);
-	ck_assert_uint_eq(
-		port_stat(SLOT_A, offsetof(struct tagger_port_stats, non_ip)),
-		1);
+	ck_assert_uint_eq(PORT_STAT(SLOT_A, non_ip), 1);
 }
 END_TEST
 

@@ -4,48 +4,11 @@
  * UDP port, never by a fragment's port, and group-addressed packets of
  * the class left lossy. Skips without root.
  */
-#include <check.h>
-
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
-
-#include "dp_pkt.h"
-#include "dp_run.h"
-#include "tagger_host.skel.h"
-#include "tagger_maps.h"
-
-#define IF_A 1
-#define NEXT 0xffffffffu
-#define TOS(dscp, ecn) ((uint8_t)((dscp) << 2 | (ecn)))
-
-static struct tagger_host_bpf *host_load(void)
-{
-	struct tagger_host_tag t = { .set = 1, .dscp = 10, .prio = 3 };
-	struct tagger_host_cfg cfg = { .udp_lo = 4791, .udp_hi = 4791 };
-	struct tagger_host_bpf *h;
-	struct bpf_map *m;
-	uint32_t idx;
-
-	h = tagger_host_bpf__open();
-	ck_assert_ptr_nonnull(h);
-	bpf_object__for_each_map(m, h->obj) bpf_map__set_pin_path(m, NULL);
-	ck_assert_int_eq(tagger_host_bpf__load(h), 0);
-	idx = TAGGER_HOST_UDP_ENTRY;
-	ck_assert_int_eq(
-		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_tags), &idx,
-				    &t, 0),
-		0);
-	idx = 0;
-	ck_assert_int_eq(
-		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg), &idx,
-				    &cfg, 0),
-		0);
-	return h;
-}
+#include "dp_load.h"
 
 static uint8_t host_tos(struct tagger_host_bpf *h, const struct pkt *p)
 {
-	struct run r = pkt_run(h->progs.tagger_host_egress, p, IF_A, 0, 0, 7);
+	struct run r = host_egress(h, p);
 
 	return pkt_tos(&r.out);
 }
@@ -53,46 +16,26 @@ static uint8_t host_tos(struct tagger_host_bpf *h, const struct pkt *p)
 /* Host egress: the lossless class leaves with the host's initial tag. */
 START_TEST(host_sets_the_initial_tag_by_dscp_or_udp_port)
 {
-	struct tagger_host_bpf *h;
 	struct tagger_host_tag t = { .set = 1, .dscp = 10, .prio = 3 };
-	struct tagger_host_cfg cfg = { .udp_lo = 4791, .udp_hi = 4791 };
-	struct bpf_map *m;
+	struct tagger_host_bpf *h;
 	struct pkt p;
 	struct run r;
-	uint32_t idx;
 
 	NEED_ROOT();
-	h = tagger_host_bpf__open();
-	ck_assert_ptr_nonnull(h);
-	bpf_object__for_each_map(m, h->obj) bpf_map__set_pin_path(m, NULL);
-	ck_assert_int_eq(tagger_host_bpf__load(h), 0);
-	idx = 26; /* the application's class DSCP */
-	ck_assert_int_eq(
-		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_tags), &idx,
-				    &t, 0),
-		0);
-	idx = TAGGER_HOST_UDP_ENTRY;
-	ck_assert_int_eq(
-		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_tags), &idx,
-				    &t, 0),
-		0);
-	idx = 0;
-	ck_assert_int_eq(
-		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg), &idx,
-				    &cfg, 0),
-		0);
+	h = host_load(); /* UDP 4791: tag 10, priority 3 */
+	host_set_tag(h, 26, &t); /* the application's class DSCP */
 
 	pkt_build(&p, PKT_V4, 0, TOS(26, 2), 0, 9);
-	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	r = host_egress(h, &p);
 	ck_assert_uint_eq(r.ret, NEXT);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(10, 2));
 	ck_assert(ip_csum_ok(&r.out));
 	ck_assert_uint_eq(r.ctx.priority, 3);
 	pkt_build(&p, PKT_V6, 0, TOS(0, 1), 0, 4791);
-	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	r = host_egress(h, &p);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(10, 1));
 	pkt_build(&p, PKT_V4, 0, TOS(0, 1), 0, 4790); /* not the class */
-	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	r = host_egress(h, &p);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 1));
 	ck_assert_uint_eq(r.ctx.priority, 7);
 	tagger_host_bpf__destroy(h);
@@ -163,54 +106,40 @@ START_TEST(host_keeps_group_addressed_packets_lossy)
 	struct tagger_host_bpf *h;
 	struct pkt p;
 	struct run r;
-	uint32_t zero = 0;
 
 	NEED_ROOT();
 	h = host_load();
-	ck_assert_int_eq(
-		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg), &zero,
-				    &cfg, 0),
-		0);
+	host_set_cfg(h, &cfg);
 	pkt_build(&p, PKT_V4, 0, TOS(10, 1), 0, 4791);
 	pkt_dst4(&p, "\xe0\x00\x00\x05");
-	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	r = host_egress(h, &p);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 1));
 	ck_assert(ip_csum_ok(&r.out));
 	ck_assert_uint_eq(r.ctx.priority, 1);
 	pkt_build(&p, PKT_V4, 1, TOS(26, 0), 0, 4791);
 	pkt_dmac(&p, "\xff\xff\xff\xff\xff\xff");
-	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	r = host_egress(h, &p);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 0));
 	ck_assert_uint_eq(r.ctx.priority, 1);
 	pkt_build(&p, PKT_V6, 0, TOS(10, 2), 0, 4791);
 	pkt_dst6(&p, v6_mcast);
-	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	r = host_egress(h, &p);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 2));
 	ck_assert_uint_eq(r.ctx.priority, 1);
 	/* Unicast of the class: the initial tag. */
 	pkt_build(&p, PKT_V4, 0, TOS(26, 1), 0, 4791);
-	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	r = host_egress(h, &p);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(10, 1));
 	ck_assert_uint_eq(r.ctx.priority, 3);
 	/* Not the class: as sent, group addressed or not. */
 	pkt_build(&p, PKT_V4, 0, TOS(26, 1), 0, 53);
 	pkt_dst4(&p, "\xe0\x00\x00\x05");
-	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	r = host_egress(h, &p);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(26, 1));
 	ck_assert_uint_eq(r.ctx.priority, 7);
 	tagger_host_bpf__destroy(h);
 }
 END_TEST
-
-/* The BTH of a pkt_build() packet: the first bytes of its 16-byte payload. */
-#define BTH(p) ((p)->b + (p)->len - 16)
-
-/* A RoCEv2 datagram to 4791 with BTH opcode op (0x81: a CNP). */
-static void roce(struct pkt *p, int kind, uint8_t tos, uint8_t op)
-{
-	pkt_build(p, kind, 0, tos, 0, 4791);
-	BTH(p)[0] = op;
-}
 
 /*
  * Host egress with a "cnp" in the rules: a CNP leaves with its DSCP and
@@ -229,36 +158,33 @@ START_TEST(host_gives_cnps_their_own_class)
 				       .cnp_prio = 6 };
 	struct tagger_host_tag t = { .set = 1, .dscp = 10, .prio = 3 };
 	struct tagger_host_bpf *h;
-	uint32_t zero = 0, k;
+	uint32_t k;
 	struct pkt p;
 	struct run r;
 
 	NEED_ROOT();
 	h = host_load();
-	ck_assert_int_eq(
-		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg), &zero,
-				    &cfg, 0),
-		0);
-	roce(&p, PKT_V4, TOS(26, 1), 0x81);
-	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	host_set_cfg(h, &cfg);
+	pkt_roce(&p, PKT_V4, TOS(26, 1), 0x81);
+	r = host_egress(h, &p);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(46, 1));
 	ck_assert(ip_csum_ok(&r.out));
 	ck_assert_uint_eq(r.ctx.priority, 6);
 	/* RoCE data (RC SEND only, 0x04) and other opcodes: the class. */
-	roce(&p, PKT_V4, TOS(26, 2), 0x04);
-	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	pkt_roce(&p, PKT_V4, TOS(26, 2), 0x04);
+	r = host_egress(h, &p);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(10, 2));
 	ck_assert_uint_eq(r.ctx.priority, 3);
-	roce(&p, PKT_V4, TOS(26, 2), 0x80);
+	pkt_roce(&p, PKT_V4, TOS(26, 2), 0x80);
 	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 2));
 	/* Opcode 0x81 to another port is no CNP. */
 	pkt_build(&p, PKT_V4, 0, TOS(26, 1), 0, 4790);
 	BTH(&p)[0] = 0x81;
 	ck_assert_uint_eq(host_tos(h, &p), TOS(26, 1));
 	/* IPv6, behind an extension header: flow label kept. */
-	roce(&p, PKT_V6, TOS(26, 3), 0x81);
+	pkt_roce(&p, PKT_V6, TOS(26, 3), 0x81);
 	pkt_ext6(&p, 60, 0, 0);
-	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	r = host_egress(h, &p);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(46, 3));
 	ck_assert_uint_eq(r.ctx.priority, 6);
 	ck_assert_uint_eq(r.out.b[r.out.l3 + 1] & 15, 0x0a);
@@ -266,18 +192,12 @@ START_TEST(host_gives_cnps_their_own_class)
 	ck_assert_uint_eq(r.out.b[r.out.l3 + 3], 0xde);
 	/* Every packet is the class (no selector): CNPs still apart. */
 	for (k = 0; k < TAGGER_DSCP_MAX; k++)
-		ck_assert_int_eq(bpf_map_update_elem(
-					 bpf_map__fd(h->maps.tagger_host_tags),
-					 &k, &t, 0),
-				 0);
+		host_set_tag(h, k, &t);
 	cfg.udp_lo = cfg.udp_hi = 0;
-	ck_assert_int_eq(
-		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg), &zero,
-				    &cfg, 0),
-		0);
-	roce(&p, PKT_V4, TOS(10, 1), 0x81);
+	host_set_cfg(h, &cfg);
+	pkt_roce(&p, PKT_V4, TOS(10, 1), 0x81);
 	ck_assert_uint_eq(host_tos(h, &p), TOS(46, 1));
-	roce(&p, PKT_V4, TOS(0, 1), 0x04);
+	pkt_roce(&p, PKT_V4, TOS(0, 1), 0x04);
 	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 1));
 	tagger_host_bpf__destroy(h);
 }
@@ -296,34 +216,27 @@ START_TEST(host_never_gives_cnps_the_data_tag)
 				       .lossy_dscp = 0,
 				       .lossy_prio = 1 };
 	struct tagger_host_bpf *h;
-	uint32_t zero = 0;
 	struct pkt p;
 	struct run r;
 
 	NEED_ROOT();
 	h = host_load();
-	ck_assert_int_eq(
-		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg), &zero,
-				    &cfg, 0),
-		0);
-	roce(&p, PKT_V4, TOS(26, 1), 0x81);
-	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	host_set_cfg(h, &cfg);
+	pkt_roce(&p, PKT_V4, TOS(26, 1), 0x81);
+	r = host_egress(h, &p);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(0, 1));
 	ck_assert(ip_csum_ok(&r.out));
 	ck_assert_uint_eq(r.ctx.priority, 1);
-	roce(&p, PKT_V6, TOS(26, 1), 0x81);
+	pkt_roce(&p, PKT_V6, TOS(26, 1), 0x81);
 	ck_assert_uint_eq(host_tos(h, &p), TOS(0, 1));
 	/* The data: the initial tag. */
-	roce(&p, PKT_V4, TOS(26, 1), 0x0a);
+	pkt_roce(&p, PKT_V4, TOS(26, 1), 0x0a);
 	ck_assert_uint_eq(host_tos(h, &p), TOS(10, 1));
 	/* Not picked (a DSCP selector of 26 only): as sent. */
 	cfg.udp_lo = cfg.udp_hi = 0;
-	ck_assert_int_eq(
-		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg), &zero,
-				    &cfg, 0),
-		0);
-	roce(&p, PKT_V4, TOS(48, 1), 0x81);
-	r = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 7);
+	host_set_cfg(h, &cfg);
+	pkt_roce(&p, PKT_V4, TOS(48, 1), 0x81);
+	r = host_egress(h, &p);
 	ck_assert_uint_eq(pkt_tos(&r.out), TOS(48, 1));
 	ck_assert_uint_eq(r.ctx.priority, 7);
 	tagger_host_bpf__destroy(h);

@@ -6,7 +6,6 @@
  * the fixture is dp_port_fix.h.
  */
 #include "dp_port_fix.h"
-#include "tagger_host.skel.h"
 
 /* rules_json with a CNP class: DSCP 46, priority 6. */
 static const char *const rules_cnp_json =
@@ -33,11 +32,7 @@ START_TEST(egress_rewrites_dscp_keeps_ecn_and_checksum)
 		ck_assert(ip_csum_ok(&r.out));
 		ck_assert_uint_eq(r.ctx.priority, 4); /* tag 20's priority */
 		ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(1, 3));
-		/* Nothing but the TOS byte and the checksum changed. */
-		r.out.b[p.l3 + 1] = p.b[p.l3 + 1];
-		r.out.b[p.l3 + 10] = p.b[p.l3 + 10];
-		r.out.b[p.l3 + 11] = p.b[p.l3 + 11];
-		ck_assert_mem_eq(r.out.b, p.b, p.len);
+		assert_only_tos_changed(&r.out, &p);
 	}
 	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_OUT, 20, 1), 4);
 }
@@ -159,8 +154,7 @@ START_TEST(cnp_class_is_never_lossless_nor_rewritten)
 	ck_assert_uint_eq(r.ret, NEXT);
 	ck_assert_uint_eq(r.ctx.priority, 6);
 	ck_assert_uint_eq(r.ctx.mark, TAGGER_MARK(0, 6) | TAGGER_MARK_GEN);
-	ck_assert_uint_eq(
-		port_stat(SLOT_A, offsetof(struct tagger_port_stats, cnp)), 1);
+	ck_assert_uint_eq(PORT_STAT(SLOT_A, cnp), 1);
 	ck_assert_uint_eq(lossy(SLOT_A, TAGGER_LOSSY_NO_CLASSIFY), 1);
 	ck_assert_uint_eq(counter(SLOT_A, TAGGER_DIR_IN, 46, 0), 2);
 	r = egress(&p, r.ctx.mark);
@@ -200,33 +194,19 @@ START_TEST(cnps_from_a_host_stay_apart_through_a_switch)
 				       .cnp_set = 1,
 				       .cnp_dscp = 46,
 				       .cnp_prio = 6 };
-	struct tagger_host_tag t = { .set = 1, .dscp = 10, .prio = 3 };
 	struct tagger_host_bpf *h;
-	uint32_t idx = TAGGER_HOST_UDP_ENTRY, zero = 0;
 	struct run hr, in, out;
-	struct bpf_map *m;
 	struct pkt p;
 	int k;
 
 	NEED_ROOT();
 	install(rules_cnp_json, 0);
-	h = tagger_host_bpf__open();
-	ck_assert_ptr_nonnull(h);
-	bpf_object__for_each_map(m, h->obj) bpf_map__set_pin_path(m, NULL);
-	ck_assert_int_eq(tagger_host_bpf__load(h), 0);
-	ck_assert_int_eq(
-		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_tags), &idx,
-				    &t, 0),
-		0);
-	ck_assert_int_eq(
-		bpf_map_update_elem(bpf_map__fd(h->maps.tagger_host_cfg), &zero,
-				    &cfg, 0),
-		0);
+	h = host_load(); /* UDP 4791: tag 10, priority 3 */
+	host_set_cfg(h, &cfg);
 	for (k = 0; k < 2; k++) {
 		uint8_t op = k ? 0x81 : 0x0a; /* RC SEND only, then a CNP */
 
-		pkt_build(&p, k ? PKT_V6 : PKT_V4, 0, TOS(26, 2), 0, 4791);
-		p.b[p.len - 16] = op;
+		pkt_roce(&p, k ? PKT_V6 : PKT_V4, TOS(26, 2), op);
 		hr = pkt_run(h->progs.tagger_host_egress, &p, IF_A, 0, 0, 0);
 		in = ingress(&hr.out);
 		out = egress(&hr.out, in.ctx.mark);

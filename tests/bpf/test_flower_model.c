@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "dp_load.h"
 #include "dp_pkt.h"
 #include "dp_run.h"
 #include "dataplane/dp_table.h"
@@ -24,7 +25,7 @@
 #include "tagger_port.skel.h"
 #include "tagger_skb.h"
 
-#define IF_RUN 1 /* lo: the port a program runs on needs a device */
+#define IF_RUN IF_LO /* the port a program runs on needs a device */
 #define IF_BASE 100 /* ifindex of port i: IF_BASE + i */
 #define IF_ELSEWHERE 99 /* an interface that is no port of the switch */
 #define FIXTURES "tests/bpf/fixtures/"
@@ -46,17 +47,9 @@ struct side {
 static void load(struct world *w)
 {
 	struct dp_table tab;
-	struct bpf_map *m;
-	int n = w->r->sw[w->sw].nports, i, tmpl, fd;
+	int n = w->r->sw[w->sw].nports, i;
 
-	w->skel = tagger_port_bpf__open();
-	ck_assert_ptr_nonnull(w->skel);
-	bpf_object__for_each_map(m, w->skel->obj)
-		bpf_map__set_pin_path(m, NULL);
-	tmpl = dp_prepare(w->skel, n);
-	ck_assert_int_ge(tmpl, 0);
-	ck_assert_int_eq(tagger_port_bpf__load(w->skel), 0);
-	close(tmpl);
+	w->skel = port_load(n);
 	w->ports = calloc(n, sizeof(*w->ports));
 	w->fl = calloc(n, sizeof(*w->fl));
 	for (i = 0; i < n; i++) {
@@ -71,13 +64,7 @@ static void load(struct world *w)
 			       w->ports, n),
 		0);
 	dp_table_build(w->r, w->sw, w->ports, &tab);
-	fd = dp_table_create(&tab);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_ge(
-		dp_table_install(bpf_map__fd(w->skel->maps.tagger_rules),
-				 bpf_map__fd(w->skel->maps.tagger_gen), fd, 1),
-		0);
-	close(fd);
+	port_install(w->skel, &tab, 1);
 	dp_table_free(&tab);
 }
 

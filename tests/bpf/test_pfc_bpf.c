@@ -34,7 +34,6 @@
 #define XOFF 100 /* bytes: two of dp_pkt.h's 58-byte packets cross it */
 #define XON 50
 #define QUANTA 0x1234
-#define NEXT 0xffffffffu /* TAGGER_TC_NEXT as the test run returns it */
 #define SHOT 2 /* TC_ACT_SHOT */
 
 static struct pfc_bpf *skel;
@@ -177,9 +176,7 @@ START_TEST(pfc_frame_is_consumed_and_counted_per_priority)
 	struct run r;
 
 	NEED_ROOT();
-	pkt_build(&f, PKT_PFC, 0, 0, 0, 0);
-	memset(f.b + 16, 0, 18);
-	f.b[17] = 1u << 3 | 1u << 4; /* class-enable vector: 3 and 4 */
+	pkt_pfc(&f, 1u << 3 | 1u << 4); /* class-enable vector: 3 and 4 */
 	f.b[18 + 2 * 3] = f.b[19 + 2 * 3] = 0xff; /* 3: 65535, 4: 0 quanta */
 	r = ingress(&f, 0);
 	ck_assert_uint_eq(r.ret, SHOT);
@@ -212,9 +209,7 @@ START_TEST(a_record_wakes_the_agent_only_when_it_does_not_poll)
 	int ep;
 
 	NEED_ROOT();
-	pkt_build(&f, PKT_PFC, 0, 0, 0, 0);
-	memset(f.b + 16, 0, 18);
-	f.b[17] = 1u << 3; /* a resume of priority 3 */
+	pkt_pfc(&f, 1u << 3); /* a resume of priority 3 */
 	nevs = 0;
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, NULL,
 			      NULL);
@@ -520,16 +515,11 @@ START_TEST(ecn_marks_only_ect_and_keeps_headers_valid)
 	ck_assert(ecn_run(&p, 3, 2 * KMAX, &out));
 	ck_assert_uint_eq(pkt_tos(&out), 24 << 2 | 3);
 	ck_assert(ip_csum_ok(&out));
-	out.b[p.l3 + 1] = p.b[p.l3 + 1];
-	out.b[p.l3 + 10] = p.b[p.l3 + 10];
-	out.b[p.l3 + 11] = p.b[p.l3 + 11];
-	ck_assert_mem_eq(out.b, p.b, p.len);
+	assert_only_tos_changed(&out, &p);
 	pkt_build(&p, PKT_V6, 0, 32 << 2 | 2, 0, 4791);
 	ck_assert(ecn_run(&p, 4, KMAX, &out));
 	ck_assert_uint_eq(pkt_tos(&out), 32 << 2 | 3);
-	out.b[p.l3] = p.b[p.l3];
-	out.b[p.l3 + 1] = p.b[p.l3 + 1];
-	ck_assert_mem_eq(out.b, p.b, p.len);
+	assert_only_tos_changed(&out, &p);
 	ck_assert_uint_eq(p.b[p.l3 + 1] & 15, 0x0a); /* the flow label */
 	ck_assert_uint_eq(pp(0, 3).ecn_marked, 1);
 	ck_assert_uint_eq(pp(0, 4).ecn_marked, 1);

@@ -141,6 +141,14 @@ void dp_cli_usage_line(FILE *f, const char *lead, const struct dp_verb *v)
 	free(opts);
 }
 
+void dp_cli_usage(FILE *f, const struct dp_verb *verbs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		dp_cli_usage_line(f, i ? "       " : "Usage: ", &verbs[i]);
+}
+
 static bool is_map(const char *a)
 {
 	const char *eq = strchr(a, '=');

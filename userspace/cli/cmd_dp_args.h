@@ -28,12 +28,15 @@
  *                                ends with a zeroed entry
  *   dp_cli_usage_line(f, lead, v)  v's usage line after lead ("Usage: "),
  *                                its options from the table
+ *   dp_cli_usage(f, verbs, n)    the usage lines of the n verbs of a
+ *                                table, the first after "Usage: "
  *   dp_valid_ifname(s)           as the kernel's dev_valid_name()
  */
 #ifndef __TAGGER_DP_CLI_H
 #define __TAGGER_DP_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "dataplane/dp_switch.h"
@@ -54,5 +57,6 @@ struct opt;
 int dp_cli_run(int argc, char **argv, const struct dp_verb *v);
 struct opt *dp_cli_opts(const char *which);
 void dp_cli_usage_line(FILE *f, const char *lead, const struct dp_verb *v);
+void dp_cli_usage(FILE *f, const struct dp_verb *verbs, size_t n);
 
 #endif /* __TAGGER_DP_CLI_H */

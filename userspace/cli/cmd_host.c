@@ -64,14 +64,12 @@ static const struct dp_verb verbs[] = {
 static int help(int argc, char **argv)
 {
 	struct opt *opts;
-	size_t i;
 
 	if (json_output) {
 		json_emit(json_null());
 		return 0;
 	}
-	for (i = 0; i < ARRAY_SIZE(verbs); i++)
-		dp_cli_usage_line(stderr, i ? "       " : "Usage: ", &verbs[i]);
+	dp_cli_usage(stderr, verbs, ARRAY_SIZE(verbs));
 	fprintf(stderr,
 		"\n"
 		"Host NAME's packets of the lossless class leave IFNAME with the host's\n"

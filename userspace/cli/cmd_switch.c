@@ -307,14 +307,12 @@ static const struct opt pack_opts[] = {
 static int help(int argc, char **argv)
 {
 	struct opt *opts;
-	size_t i;
 
 	if (json_output) {
 		json_emit(json_null());
 		return 0;
 	}
-	for (i = 0; i < ARRAY_SIZE(verbs); i++)
-		dp_cli_usage_line(stderr, i ? "       " : "Usage: ", &verbs[i]);
+	dp_cli_usage(stderr, verbs, ARRAY_SIZE(verbs));
 	fprintf(stderr,
 		"       %1$s [-j] switch pack RULES.json { -o | --output } FILE\n"
 		"       %1$s [-j] switch export NAME RULES [PORT=IFNAME ...] [OPTIONS]\n"

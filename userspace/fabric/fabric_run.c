@@ -135,72 +135,103 @@ static int ms_left(int64_t deadline)
 	return left < 0 ? 0 : left > 1000 ? 1000 : (int)left;
 }
 
-int fabric_run_prog(const struct fabric_host *h, const char *prog,
-		    const char *const *words, struct fabric_run *res)
-{
-	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, px[2] = { -1, -1 }, k;
-	struct sink s[2] = { { .max = FABRIC_RUN_MAX_OUT },
-			     { .max = 1 << 20 } };
-	struct child_err ce;
-	bool timed_out = false, open_[2] = { true, true };
-	char timeout[64], **argv;
-	int64_t deadline;
-	struct pollfd pfd[2];
+/*
+ * One run: the child, its three pipes (stdout, stderr, and the exec pipe
+ * that carries a struct child_err if it could not get to its program)
+ * and what it wrote.
+ */
+struct proc {
+	int po[2], pe[2], px[2];
+	struct sink s[2]; /* stdout, stderr */
+	bool open_[2]; /* their pipes not at their end yet */
+	bool timed_out;
 	pid_t pid;
-	int st = 0, ret = -1;
+	int status; /* waitpid's */
+};
 
-	memset(res, 0, sizeof(*res));
-	snprintf(timeout, sizeof(timeout), "ConnectTimeout=%d", h->timeout);
-	argv = make_argv(h, prog, words, timeout);
-	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC) ||
-	    pipe2(px, O_CLOEXEC)) {
+/* Pipes and the child; false with res->err saying why not. */
+static bool spawn(const struct fabric_host *h, const char *prog, char **argv,
+		  struct proc *c, struct fabric_run *res)
+{
+	if (pipe2(c->po, O_CLOEXEC) || pipe2(c->pe, O_CLOEXEC) ||
+	    pipe2(c->px, O_CLOEXEC)) {
 		snprintf(res->err, sizeof(res->err), "pipe: %s",
 			 strerror(errno));
-		goto out;
+		return false;
 	}
-	deadline = now_ns() + (int64_t)h->timeout * 1000000000;
-	pid = fork();
-	if (pid < 0) {
+	c->pid = fork();
+	if (c->pid < 0) {
 		snprintf(res->err, sizeof(res->err), "fork: %s",
 			 strerror(errno));
-		goto out;
+		return false;
 	}
-	if (!pid)
-		child(h, prog, argv, po[1], pe[1], px[1]);
-	close(po[1]);
-	close(pe[1]);
-	close(px[1]);
-	po[1] = pe[1] = px[1] = -1;
-	s[0].fd = po[0];
-	s[1].fd = pe[0];
-	while (open_[0] || open_[1]) {
+	if (!c->pid)
+		child(h, prog, argv, c->po[1], c->pe[1], c->px[1]);
+	close(c->po[1]);
+	close(c->pe[1]);
+	close(c->px[1]);
+	c->po[1] = c->pe[1] = c->px[1] = -1;
+	c->s[0].fd = c->po[0];
+	c->s[1].fd = c->pe[0];
+	return true;
+}
+
+/*
+ * stdout and stderr read until both end, the deadline passes (timed_out)
+ * or stdout overflows; poll waits at most a second at a time.
+ */
+static void read_output(struct proc *c, int64_t deadline)
+{
+	struct pollfd pfd[2];
+	int k;
+
+	while (c->open_[0] || c->open_[1]) {
 		int n = 0, m;
 
 		for (k = 0; k < 2; k++)
-			if (open_[k])
-				pfd[n++] =
-					(struct pollfd){ s[k].fd, POLLIN, 0 };
+			if (c->open_[k])
+				pfd[n++] = (struct pollfd){ c->s[k].fd, POLLIN,
+							    0 };
 		if (!ms_left(deadline)) {
-			timed_out = true;
+			c->timed_out = true;
 			break;
 		}
 		m = poll(pfd, n, ms_left(deadline));
 		if (m < 0 && errno != EINTR)
 			break;
 		for (k = 0, n = 0; m > 0 && k < 2; k++) {
-			if (!open_[k])
+			if (!c->open_[k])
 				continue;
-			if (pfd[n++].revents && !drain(&s[k]))
-				open_[k] = false;
+			if (pfd[n++].revents && !drain(&c->s[k]))
+				c->open_[k] = false;
 		}
-		if (s[0].over)
+		if (c->s[0].over)
 			break;
 	}
-	if (open_[0] || open_[1])
-		kill(-pid, SIGKILL);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+}
+
+/* Its process group killed if it is not done, and the child waited for. */
+static void reap(struct proc *c)
+{
+	if (c->open_[0] || c->open_[1])
+		kill(-c->pid, SIGKILL);
+	while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
 		;
-	if (read(px[0], &ce, sizeof(ce)) == sizeof(ce)) {
+}
+
+/*
+ * The result: 0 with the exit code and stdout if the command ran to its
+ * end, else -1 with why it did not: the child's own failure (from the
+ * exec pipe) first, then the timeout, the overflow, a signal, ssh's 255.
+ */
+static int report(const struct fabric_host *h, const char *arg0, struct proc *c,
+		  struct fabric_run *res)
+{
+	struct sink *out = &c->s[0], *err = &c->s[1];
+	struct child_err ce;
+	int st = c->status;
+
+	if (read(c->px[0], &ce, sizeof(ce)) == sizeof(ce)) {
 		if (ce.stage == 0)
 			snprintf(res->err, sizeof(res->err),
 				 "cannot enter the network namespace "
@@ -208,38 +239,68 @@ int fabric_run_prog(const struct fabric_host *h, const char *prog,
 				 h->netns, strerror(ce.err));
 		else
 			snprintf(res->err, sizeof(res->err),
-				 "cannot run %s: %s", argv[0],
-				 strerror(ce.err));
-	} else if (timed_out) {
+				 "cannot run %s: %s", arg0, strerror(ce.err));
+	} else if (c->timed_out) {
 		snprintf(res->err, sizeof(res->err),
 			 "no answer in %d s (tagger_timeout): killed",
 			 h->timeout);
-	} else if (s[0].over) {
+	} else if (out->over) {
 		snprintf(res->err, sizeof(res->err),
 			 "more than %lu bytes of output", FABRIC_RUN_MAX_OUT);
 	} else if (!WIFEXITED(st)) {
 		snprintf(res->err, sizeof(res->err), "killed by signal %d",
 			 WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	} else if (h->transport == FABRIC_SSH && WEXITSTATUS(st) == 255) {
-		last_line(s[1].buf ?: "", s[1].len, res->err, sizeof(res->err));
+		last_line(err->buf ?: "", err->len, res->err, sizeof(res->err));
 		if (!res->err[0])
 			snprintf(res->err, sizeof(res->err), "ssh failed");
 	} else {
 		res->status = WEXITSTATUS(st);
-		res->out = s[0].buf ?: xstrdup("");
-		res->len = s[0].len;
-		s[0].buf = NULL;
-		last_line(s[1].buf ?: "", s[1].len, res->err, sizeof(res->err));
-		ret = 0;
+		res->out = out->buf ?: xstrdup("");
+		res->len = out->len;
+		out->buf = NULL;
+		last_line(err->buf ?: "", err->len, res->err, sizeof(res->err));
+		return 0;
 	}
-out:
+	return -1;
+}
+
+static void proc_close(struct proc *c)
+{
+	int k;
+
 	for (k = 0; k < 2; k++) {
-		close(po[k]);
-		close(pe[k]);
-		close(px[k]);
+		close(c->po[k]);
+		close(c->pe[k]);
+		close(c->px[k]);
 	}
-	free(s[0].buf);
-	free(s[1].buf);
+	free(c->s[0].buf);
+	free(c->s[1].buf);
+}
+
+int fabric_run_prog(const struct fabric_host *h, const char *prog,
+		    const char *const *words, struct fabric_run *res)
+{
+	struct proc c = { .po = { -1, -1 },
+			  .pe = { -1, -1 },
+			  .px = { -1, -1 },
+			  .s = { { .max = FABRIC_RUN_MAX_OUT },
+				 { .max = 1 << 20 } },
+			  .open_ = { true, true } };
+	char timeout[64], **argv;
+	int64_t deadline;
+	int ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	snprintf(timeout, sizeof(timeout), "ConnectTimeout=%d", h->timeout);
+	argv = make_argv(h, prog, words, timeout);
+	deadline = now_ns() + (int64_t)h->timeout * 1000000000;
+	if (spawn(h, prog, argv, &c, res)) {
+		read_output(&c, deadline);
+		reap(&c);
+		ret = report(h, argv[0], &c, res);
+	}
+	proc_close(&c);
 	free(argv);
 	return ret;
 }
