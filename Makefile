@@ -53,10 +53,13 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(OUTPUT)/fuzz/%)
 BENCH_SRCS := $(wildcard tests/bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(OUTPUT)/bench/%)
+# Test helpers: tests/helpers/X.c -> build/helpers/X (with the userspace
+# objects), and the LD_PRELOAD of the DCB test as a shared object.
+HELPER_BINS := $(OUTPUT)/helpers/dcb_tool $(OUTPUT)/helpers/dcb_fake.so
 
 TAGGER    := $(OUTPUT)/tagger
 
-.PHONY: all deps pkgs vm-kernel test check check-layers lint format bench-ab unit shell-tests fuzz fuzz-smoke bench \
+.PHONY: all deps pkgs vm-kernel test check helpers check-layers lint format bench-ab unit shell-tests fuzz fuzz-smoke bench \
 	demo install clean help
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -149,7 +152,7 @@ test: deps ## deps, then everything `make check` runs
 	$(Q)$(MAKE) --no-print-directory check
 
 # No installing: what needs a missing package or root skips and says so.
-check: check-layers all $(OUTPUT)/test_runner $(FUZZ_BINS) ## build, unit, BPF, namespace, lab and VM tests, fuzz smoke
+check: check-layers all $(OUTPUT)/test_runner $(FUZZ_BINS) $(HELPER_BINS) ## build, unit, BPF, namespace, lab and VM tests, fuzz smoke
 	$(Q)bash tests/run.sh
 
 check-layers: ## no file of userspace/ includes a folder above its layer, nor its folder in a circle
@@ -178,6 +181,18 @@ $(OUTPUT)/bench/%: tests/bench/%.c $(LIB_OBJS) | $(BPF_SKELS)
 	$(Q)mkdir -p $(@D)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) -o $@ $(LDLIBS)
+
+$(OUTPUT)/helpers/%: tests/helpers/%.c $(LIB_OBJS) | $(BPF_SKELS)
+	$(Q)mkdir -p $(@D)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) -o $@ $(LDLIBS)
+
+$(OUTPUT)/helpers/%.so: tests/helpers/%.c
+	$(Q)mkdir -p $(@D)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -fPIC -shared $< -o $@ -lmnl -ldl
+
+helpers: $(HELPER_BINS) ## the test helpers (build/helpers/)
 
 bench: pkgs ## benchmarks (ratios measured in one run)
 	$(Q)$(MAKE) --no-print-directory all $(BENCH_BINS)
