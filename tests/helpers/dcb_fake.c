@@ -13,7 +13,9 @@
  * The port it pretends: PFC capable of 8 priorities, none enabled, delay
  * 0; ETS of 8 classes; a buffer of 1 MiB; app entries DSCP 26 -> 0 and
  * EtherType 0x8906 -> 3; with DCB_FAKE=rewr also a rewr table (priority
- * 0 -> DSCP 0), as kernel 6.3+ reports it.
+ * 0 -> DSCP 0), as kernel 6.3+ reports it; with DCB_FAKE=ok a SET or DEL
+ * the kernel refused is answered as done (status 0), so that a sequence
+ * of changes (a restore) is sent to its end.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -36,6 +38,28 @@ static void put_app(struct nlmsghdr *nlh, int sel, int prio, int proto)
 			     .protocol = proto };
 
 	mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, sizeof(a), &a);
+}
+
+/*
+ * The ACK a request that asked for one gets after its answer (the
+ * kernel's refusal it replaces was both).
+ */
+static size_t ack(char *buf, size_t at, const struct nlmsghdr *req)
+{
+	struct nlmsghdr *nlh;
+	struct nlmsgerr *e;
+
+	if (!(req->nlmsg_flags & NLM_F_ACK))
+		return at;
+	nlh = mnl_nlmsg_put_header(buf + at);
+	nlh->nlmsg_type = NLMSG_ERROR;
+	nlh->nlmsg_flags = NLM_F_CAPPED;
+	nlh->nlmsg_seq = req->nlmsg_seq;
+	nlh->nlmsg_pid = req->nlmsg_pid;
+	e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
+	e->error = 0;
+	e->msg = *req;
+	return at + nlh->nlmsg_len;
 }
 
 static ssize_t fake(char *buf, const struct nlmsgerr *e)
@@ -70,7 +94,23 @@ static ssize_t fake(char *buf, const struct nlmsgerr *e)
 		mnl_attr_nest_end(nlh, tab);
 	}
 	mnl_attr_nest_end(nlh, ieee);
-	return nlh->nlmsg_len;
+	return ack(buf, nlh->nlmsg_len, &req);
+}
+
+/* The status a SET or DEL of a DCB-capable port is answered with. */
+static ssize_t done(char *buf, const struct nlmsgerr *e)
+{
+	struct nlmsghdr req = e->msg, *nlh = mnl_nlmsg_put_header(buf);
+	struct dcbmsg *d;
+
+	nlh->nlmsg_type = RTM_SETDCB;
+	nlh->nlmsg_seq = req.nlmsg_seq;
+	nlh->nlmsg_pid = req.nlmsg_pid;
+	d = mnl_nlmsg_put_extra_header(nlh, sizeof(*d));
+	d->dcb_family = AF_UNSPEC;
+	d->cmd = DCB_CMD_IEEE_SET;
+	mnl_attr_put_u8(nlh, DCB_ATTR_IEEE, 0);
+	return ack(buf, nlh->nlmsg_len, &req);
 }
 
 ssize_t recvmsg(int fd, struct msghdr *m, int flags)
@@ -88,8 +128,12 @@ ssize_t recvmsg(int fd, struct msghdr *m, int flags)
 		return n;
 	h = m->msg_iov[0].iov_base;
 	e = NLMSG_DATA(h);
-	if (h->nlmsg_type != NLMSG_ERROR || e->error != -EOPNOTSUPP ||
-	    e->msg.nlmsg_type != RTM_GETDCB)
+	if (h->nlmsg_type != NLMSG_ERROR || e->error != -EOPNOTSUPP)
 		return n;
-	return fake(m->msg_iov[0].iov_base, e);
+	if (e->msg.nlmsg_type == RTM_GETDCB)
+		return fake(m->msg_iov[0].iov_base, e);
+	if (e->msg.nlmsg_type == RTM_SETDCB && getenv("DCB_FAKE") &&
+	    strstr(getenv("DCB_FAKE"), "ok"))
+		return done(m->msg_iov[0].iov_base, e);
+	return n;
 }

@@ -17,7 +17,7 @@ struct nlmsghdr *dcb_msg(char *buf, int type, int cmd, const char *ifname)
 	struct dcbmsg *d;
 
 	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
 	d = mnl_nlmsg_put_extra_header(nlh, sizeof(*d));
 	d->dcb_family = AF_UNSPEC;
 	d->cmd = cmd;

@@ -5,9 +5,10 @@
  * iproute2's `dcb` sends, attribute for attribute, so that a port set up by
  * tagger and one set up by hand are told the same thing.
  *
- * Every request is NLM_F_REQUEST only, as dcb's: the kernel answers a DCB
- * command with a message of its own (the GET's state, or a SET's status
- * in a u8 DCB_ATTR_IEEE) and an NLMSG_ERROR only on a refusal before the
+ * Every request asks for an ACK, as dcb's do (NLM_F_REQUEST | NLM_F_ACK):
+ * the kernel answers a DCB command with a message of its own (the GET's
+ * state, or a SET's status in a u8 DCB_ATTR_IEEE: the driver's verdict)
+ * and then the ACK; with an NLMSG_ERROR alone when it refused before the
  * command ran (no device, no DCB operations, no CAP_NET_ADMIN). An IEEE
  * request names its device by DCB_ATTR_IFNAME (DCB has no ifindex) and
  * carries one DCB_ATTR_IEEE nest:

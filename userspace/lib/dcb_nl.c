@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <libmnl/libmnl.h>
 #include <net/if.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -109,7 +110,8 @@ static int refused(struct dcb_nl *d, const struct nlmsghdr *req,
 int dcb_nl_talk(struct dcb_nl *d, struct nlmsghdr *nlh, mnl_cb_t cb, void *arg)
 {
 	char buf[DCB_MSG_BUF * 2];
-	int n;
+	int n, r = 0;
+	bool answered = false;
 
 	d->err[0] = '\0';
 	nlh->nlmsg_seq = ++d->seq;
@@ -135,13 +137,23 @@ int dcb_nl_talk(struct dcb_nl *d, struct nlmsghdr *nlh, mnl_cb_t cb, void *arg)
 		     mnl_nlmsg_ok(h, n); h = mnl_nlmsg_next(h, &n)) {
 			if (h->nlmsg_seq != nlh->nlmsg_seq)
 				continue; /* an earlier request's, or a notice */
-			if (h->nlmsg_type == NLMSG_ERROR)
-				return refused(d, nlh, h);
-			if (h->nlmsg_type != RTM_GETDCB &&
-			    h->nlmsg_type != RTM_SETDCB)
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				int e = refused(d, nlh, h);
+
+				if (e || answered)
+					return e ? e : r;
+				snprintf(d->err, sizeof(d->err),
+					 "%s: the kernel acknowledged without "
+					 "an answer",
+					 req_ifname(nlh));
+				return -EBADMSG;
+			}
+			if (answered || (h->nlmsg_type != RTM_GETDCB &&
+					 h->nlmsg_type != RTM_SETDCB))
 				continue;
-			n = cb ? cb(h, arg) : MNL_CB_OK;
-			return n < 0 ? n : 0;
+			answered = true;
+			r = cb ? cb(h, arg) : 0;
+			r = r < 0 ? r : 0; /* kept until the ACK */
 		}
 	}
 }

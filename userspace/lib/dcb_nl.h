@@ -4,10 +4,10 @@
  * one NETLINK_ROUTE socket, bounded in time, with the kernel's own words
  * on a refusal. The socket is the caller's network namespace's.
  *
- * A DCB request asks for no ACK (dcb's do not either): the kernel answers
- * each with exactly one message, its RTM_GETDCB or RTM_SETDCB answer or
- * an NLMSG_ERROR, so the read ends at the first message of the request's
- * sequence number. An NLMSG_ERROR of -EOPNOTSUPP is the kernel's answer
+ * The kernel answers a DCB request with its RTM_GETDCB or RTM_SETDCB
+ * message and the ACK, or with an NLMSG_ERROR alone; the read ends at
+ * the ACK or error of the request's sequence number, bounded by
+ * DCB_REPLY_TIMEOUT_MS a read. An NLMSG_ERROR of -EOPNOTSUPP is the kernel's answer
  * for a device whose driver has no DCB operations (veth, lo, dummy), said
  * so in err.
  *
