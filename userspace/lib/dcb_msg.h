@@ -35,6 +35,7 @@
  *   dcb_msg_pfc(buf, ifname, pfc)        SET of PFC
  *   dcb_msg_ets(buf, ifname, ets)        SET of ETS
  *   dcb_msg_buffer(buf, ifname, b)       SET of the buffer
+ *   (the readers take a whole message: nlmsg_len within what was read)
  *   dcb_parse_state(nlh, s)              a GET answer into s: 0, -EINVAL
  *   dcb_parse_status(nlh)                a SET or DEL answer: 0 or the
  *                                        driver's -errno; -EINVAL if it

@@ -94,14 +94,18 @@ json_t *dcb_state_json(const struct dcb_state *s)
 struct rd {
 	char *err;
 	size_t len;
+	const char *sect; /* "pfc.", or "" at the top */
 };
 
 static int bad(struct rd *r, const char *fmt, ...)
 {
 	va_list ap;
 
+	int n = snprintf(r->err, r->len, "%s", r->sect ? r->sect : "");
+
 	va_start(ap, fmt);
-	vsnprintf(r->err, r->len, fmt, ap);
+	if (n >= 0 && (size_t)n < r->len)
+		vsnprintf(r->err + n, r->len - n, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
@@ -171,15 +175,23 @@ static int keys(struct rd *r, const json_t *o, const char *what,
 	const json_t *v;
 	int i;
 
+	const char *sect = r->sect;
+	int e = 0;
+
+	r->sect = NULL;
 	if (!json_is_object(o))
-		return bad(r, "%s: not an object", what);
-	json_object_foreach((json_t *)o, k, v) {
-		for (i = 0; known[i] && strcmp(known[i], k); i++)
-			;
-		if (!known[i])
-			return bad(r, "%s: unknown key \"%s\"", what, k);
-	}
-	return 0;
+		e = bad(r, "%s: not an object", what);
+	else
+		json_object_foreach((json_t *)o, k, v) {
+			for (i = 0; known[i] && strcmp(known[i], k); i++)
+				;
+			if (!known[i]) {
+				e = bad(r, "%s: unknown key \"%s\"", what, k);
+				break;
+			}
+		}
+	r->sect = sect;
+	return e;
 }
 
 static int rd_pfc(struct rd *r, const json_t *o, struct ieee_pfc *p)
@@ -197,12 +209,11 @@ static int rd_pfc(struct rd *r, const json_t *o, struct ieee_pfc *p)
 	p->delay = delay;
 	a = json_object_get(o, "enabled");
 	if (!json_is_array(a))
-		return bad(r, "pfc.enabled: not an array of priorities");
+		return bad(r, "enabled: not an array of priorities");
 	json_array_foreach(a, i, x) {
 		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
 		    json_integer_value(x) >= DCB_PRIOS)
-			return bad(r, "pfc.enabled[%zu]: not a priority 0..7",
-				   i);
+			return bad(r, "enabled[%zu]: not a priority 0..7", i);
 		p->pfc_en |= 1u << json_integer_value(x);
 	}
 	return 0;
@@ -289,7 +300,7 @@ int dcb_state_from_json(const json_t *j, struct dcb_state *s, char *err,
 		"ifname",    "pfc",	   "ets",	 "buffer", "dscp_prio",
 		"prio_dscp", "other_apps", "other_rewr", NULL
 	};
-	struct rd r = { err, len };
+	struct rd r = { err, len, NULL };
 	const json_t *x;
 	long long n;
 	int e;
@@ -306,15 +317,21 @@ int dcb_state_from_json(const json_t *j, struct dcb_state *s, char *err,
 	e = rd_pairs(&r, json_object_get(j, "dscp_prio"), "dscp_prio", s);
 	if (!e && (x = json_object_get(j, "pfc"))) {
 		s->has |= DCB_HAS_PFC;
+		r.sect = "pfc.";
 		e = rd_pfc(&r, x, &s->pfc);
+		r.sect = NULL;
 	}
 	if (!e && (x = json_object_get(j, "ets"))) {
 		s->has |= DCB_HAS_ETS;
+		r.sect = "ets.";
 		e = rd_ets(&r, x, &s->ets);
+		r.sect = NULL;
 	}
 	if (!e && (x = json_object_get(j, "buffer"))) {
 		s->has |= DCB_HAS_BUFFER;
+		r.sect = "buffer.";
 		e = rd_buffer(&r, x, &s->buffer);
+		r.sect = NULL;
 	}
 	if (!e && (x = json_object_get(j, "prio_dscp"))) {
 		s->has |= DCB_HAS_REWR;
@@ -323,6 +340,8 @@ int dcb_state_from_json(const json_t *j, struct dcb_state *s, char *err,
 	if (!e && json_object_get(j, "other_apps") &&
 	    !(e = num(&r, j, "other_apps", DCB_ENTRIES_MAX * 256, &n)))
 		s->app_other = n;
+	if (!e && json_object_get(j, "other_rewr") && !(s->has & DCB_HAS_REWR))
+		e = bad(&r, "other_rewr: without prio_dscp");
 	if (!e && json_object_get(j, "other_rewr") &&
 	    !(e = num(&r, j, "other_rewr", DCB_ENTRIES_MAX * 256, &n)))
 		s->rewr_other = n;
