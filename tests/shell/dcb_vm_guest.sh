@@ -64,7 +64,12 @@ step our-rewr env DCB_FAKE=rewr LD_PRELOAD="$FAKE" "$T" rewr-add dum0 3:26
 step our-rewr-old fake "$T" rewr-add dum0 3:26
 step our-restore env DCB_FAKE=ok LD_PRELOAD="$FAKE" "$T" restore dum0 \
 	"$W/saved.json"
-sleep 0.5
+# The VM is slow: stop the capture only once it holds an end marker.
+"$T" show mk.end >/dev/null 2>&1
+for _ in $(seq 100); do
+	grep -aq mk.end "$W/nl.pcap" && break
+	sleep 0.1
+done
 kill -INT "$tcpdump"
 wait "$tcpdump"
 echo "capture: $(grep -o '[0-9]* packets captured' "$W/tcpdump.log")"
