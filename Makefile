@@ -55,10 +55,13 @@ BENCH_LIB  := tests/bench/bench_harness.c
 BENCH_SRCS := $(filter-out $(BENCH_LIB),$(wildcard tests/bench/*.c))
 BENCH_OBJS := $(BENCH_LIB:tests/%.c=$(OUTPUT)/tests/%.o)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(OUTPUT)/bench/%)
+# Test helpers: tests/helpers/X.c -> build/helpers/X (with the userspace
+# objects), and the LD_PRELOAD of the DCB test as a shared object.
+HELPER_BINS := $(OUTPUT)/helpers/dcb_tool $(OUTPUT)/helpers/dcb_fake.so
 
 TAGGER    := $(OUTPUT)/tagger
 
-.PHONY: all deps pkgs vm-kernel test check check-layers lint format bench-ab unit shell-tests fuzz fuzz-smoke bench \
+.PHONY: all deps pkgs vm-kernel test check helpers check-layers lint format bench-ab unit shell-tests fuzz fuzz-smoke bench \
 	demo install clean help
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -151,7 +154,7 @@ test: deps ## deps, then everything `make check` runs
 	$(Q)$(MAKE) --no-print-directory check
 
 # No installing: what needs a missing package or root skips and says so.
-check: check-layers all $(OUTPUT)/test_runner $(FUZZ_BINS) ## build, unit, BPF, namespace, lab and VM tests, fuzz smoke
+check: check-layers all $(OUTPUT)/test_runner $(FUZZ_BINS) $(HELPER_BINS) ## build, unit, BPF, namespace, lab and VM tests, fuzz smoke
 	$(Q)bash tests/run.sh
 
 check-layers: ## no file of userspace/ includes a folder above its layer, nor its folder in a circle
@@ -181,6 +184,18 @@ $(OUTPUT)/bench/%: tests/bench/%.c $(BENCH_OBJS) $(LIB_OBJS) | $(BPF_SKELS)
 	$(Q)mkdir -p $(@D)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(BENCH_OBJS) $(LIB_OBJS) -o $@ $(LDLIBS)
+
+$(OUTPUT)/helpers/%: tests/helpers/%.c $(LIB_OBJS) | $(BPF_SKELS)
+	$(Q)mkdir -p $(@D)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) -o $@ $(LDLIBS)
+
+$(OUTPUT)/helpers/%.so: tests/helpers/%.c
+	$(Q)mkdir -p $(@D)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -fPIC -shared $< -o $@ -lmnl -ldl
+
+helpers: $(HELPER_BINS) ## the test helpers (build/helpers/)
 
 bench: pkgs ## benchmarks (ratios measured in one run)
 	$(Q)$(MAKE) --no-print-directory all $(BENCH_BINS)

@@ -3,7 +3,9 @@
  * Hardware PFC through DCB netlink (what iproute2's `dcb pfc` and `dcb app`
  * do): where a port's driver has IEEE DCB operations, PFC and the DSCP ->
  * priority map are configured there and no software pause is needed.
- * veth and lo have none: the probe says "unsupported".
+ * veth and lo have none: the probe says "unsupported". The whole IEEE
+ * state of a port (app and rewr tables, PFC with delay, ETS, buffers),
+ * its JSON and its restore are lib/dcb_port.h's.
  *
  * API:
  *   pfc_dcb_probe(ifname, msg, len)      1 supported, 0 not, <0 -errno
