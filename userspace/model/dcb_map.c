@@ -297,7 +297,10 @@ static void fill_rewr(struct dcb_map *m, const struct dcb_peer *peers, int p,
 				name, q->tag, port(m, q->in), port(m, out),
 				port(m, f->in), f->tag, p, port(m, out), keep);
 		else if (w[i] == WANT_NONE) {
-			if (!m->off_elp_total++) {
+			/* The example: one not sent back out its in-port. */
+			m->off_elp_total++;
+			if (m->off_in < 0 ||
+			    (m->off_in == m->off_out && q->in != out)) {
 				m->off_in = q->in;
 				m->off_tag = q->tag;
 				m->off_out = out;

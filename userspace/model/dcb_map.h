@@ -97,7 +97,8 @@ struct dcb_map {
 	uint8_t pfc_any; /* their union */
 	long *off_elp; /* [out] -> pairs kept lossless off the ELP there */
 	long off_elp_total;
-	int off_in, off_tag, off_out; /* the first of them, or -1 */
+	int off_in, off_tag,
+		off_out; /* one of them (in != out if any), or -1 */
 	struct dcb_problem *problems;
 	int nproblems, cap;
 };
