@@ -316,6 +316,7 @@ static int help(int argc, char **argv)
 	fprintf(stderr,
 		"       %1$s [-j] switch pack RULES.json { -o | --output } FILE\n"
 		"       %1$s [-j] switch export NAME RULES [PORT=IFNAME ...] [OPTIONS]\n"
+		"       %1$s [-j] switch check NAME RULES --datapath { bpf | flower | dcb } [PORT=IFNAME ...] [--strict]\n"
 		"where  RULES := { RULES.json | FILE of switch pack }\n"
 		"\n"
 		"Runs switch NAME's rules in tc programs on its ports, in this network\n"
@@ -366,6 +367,7 @@ int do_switch(int argc, char **argv)
 		{ "detach", do_detach },
 		{ "pack", do_pack },
 		{ "export", do_switch_export }, /* cmd_switch_export.c */
+		{ "check", do_switch_check }, /* cmd_switch_check.c */
 		{ "help", help },
 		{ 0 },
 	};

@@ -31,8 +31,8 @@
  *                                  reference) of switches not refused;
  *                                  src names the rules file
  */
-#ifndef __TAGGER_MAPS_H
-#define __TAGGER_MAPS_H
+#ifndef __TAGGER_MODEL_MAPS_H
+#define __TAGGER_MODEL_MAPS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -99,4 +99,4 @@ uint32_t maps_prio_mask(const struct maps *m, const struct maps_switch *ms,
 			int port);
 json_t *maps_json(const struct maps *m, const char *src);
 
-#endif /* __TAGGER_MAPS_H */
+#endif /* __TAGGER_MODEL_MAPS_H */
