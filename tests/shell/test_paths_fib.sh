@@ -7,7 +7,9 @@
 # T1, the lab's fast reroute bounces h1's traffic at L2 through S1: the
 # new paths are in from-fib's output and in diff's, and check-fib names
 # them (exit 1) under the up-down rules but not under rules compiled for
-# one bounce. A routing loop and a black hole put in by hand are named and
+# one bounce. With a second failure and two routes by hand the routing
+# has the paper's cyclic buffer dependency: check-fib with one lossless
+# priority names the paths that would need a second. A routing loop and a black hole put in by hand are named and
 # written as no path. With FRR (the lab's BGP mode), --source frr and
 # --source netlink both give all the shortest paths. Errors: an inventory
 # switch the topology lacks, a namespace that is gone, a bad --hosts.
@@ -92,6 +94,21 @@ check "check-fib under rules for one bounce: exit 0" test $? -eq 0
 "$T" paths check-fib bounce.json "$S/clos.topo" inv --priorities 3 >/dev/null
 check "... and with one lossless priority too" test $? -eq 0
 
+# L3 loses T4 too, and S1 sends h4 through L3, which bounces it up to S2:
+# h2 T2 L2 S1 L3 S2 L4 T4 h4 and h3 T3 L3 S2 L2 S1 L1 T1 h1 close the
+# paper's cycle L2 S1 L3 S2 L2, which one priority cannot break.
+check "fail L3:T4" $VMLAB -n "$F" fail L3:T4
+ip -n "$F-S1" route replace 10.0.0.6/32 dev L3 &&
+	ip -n "$F-L3" route replace 10.0.0.6/32 dev S2 || fail "routing h4 through L3"
+"$T" paths check-fib updown.json "$S/clos.topo" inv --priorities 1 >check4.out
+check "check-fib with one priority for a cycle: exit 1" test $? -eq 1
+cat check4.out
+check "... names a path that needs more" grep -qx "needs more priorities: h3 T3 L3 S2 L2 S1 L1 T1 h1" check4.out
+check "... and the count" grep -qx "the routing's paths need 2 lossless priorities, 1 available: some paths stay lossy" check4.out
+"$T" -j paths check-fib updown.json "$S/clos.topo" inv --priorities 1 >check4.json
+check "check-fib -j: the priorities" jqe '.priorities.needed == 2 and
+	.priorities.available == 1 and .priorities.lossy_paths > 0' check4.json
+
 # A loop (S1 sends h1 to L3, which sends it back to S1) and a black hole
 # (S2 without a route to h1).
 ip -n "$F-S1" route replace 10.0.0.0/32 dev L3 &&
@@ -100,7 +117,7 @@ ip -n "$F-S1" route replace 10.0.0.0/32 dev L3 &&
 "$T" paths from-fib "$S/clos.topo" inv -o broken.elp 2>broken.err
 check "from-fib with a loop and a black hole: exit 0" test $? -eq 0
 cat broken.err
-check "the loop is named" grep -q "^loop toward h1 (10.0.0.0): L3 S1 L3 (5 walks)" broken.err
+check "the loop is named" grep -q "^loop toward h1 (10.0.0.0): L3 S1 L3 ([0-9]* walks)" broken.err
 check "the black hole is named" grep -q "S2 has no route to 10.0.0.0 (h1)" broken.err
 check "no path toward h1 crosses a spine" bash -c "! grep -q ' S[12] .* h1$' broken.elp"
 "$T" -j paths from-fib "$S/clos.topo" inv -o /dev/null >broken.json
