@@ -83,8 +83,8 @@ static const char fib_about[] =
 	"\n"
 	"Reads every switch's forwarding table through INVENTORY's transport\n"
 	"(tagger-fabric(8)): ip -j route show table main and ip -j -6 route\n"
-	"(--source netlink), or vtysh -c 'show ip route json', 'show ipv6\n"
-	"route json' and 'show interface json' (--source frr; tagger_vtysh,\n"
+	"(--source netlink), or vtysh's show ip route json, show ipv6 route\n"
+	"json and show interface json (--source frr; tagger_vtysh,\n"
 	"tagger_vty_socket). A host's address is the one its switch routes\n"
 	"out of the port to it. For every ordered pair of hosts, every path\n"
 	"longest-prefix matches give, every ECMP next hop taken, a next hop\n"
@@ -104,7 +104,7 @@ static int from_fib_help(int argc, char **argv)
 		bin_name);
 	fprintf(stderr, "%s", fib_about);
 	fprintf(stderr,
-		"Writes the paths (ELP format, grouped by destination) to "
+		"\nWrites the paths (ELP format, grouped by destination) to "
 		"ELP,\n"
 		"stdout by default; with -j prints a summary instead.\n"
 		"\nOPTIONS:\n");
@@ -142,7 +142,7 @@ static int check_fib_help(int argc, char **argv)
 		bin_name);
 	fprintf(stderr, "%s", fib_about);
 	fprintf(stderr,
-		"Names the paths routing uses now that RULES do not keep\n"
+		"\nNames the paths routing uses now that RULES do not keep\n"
 		"lossless (a walk of the rules from the source host's tag, as\n"
 		"tagger verify walks them), and those that would need more\n"
 		"lossless priorities than LIST has (tagger compile of the\n"
