@@ -9,6 +9,10 @@
  *            for ipv6, and on switches cabled to hosts 'show interface
  *            json' for their own addresses (fib_frr.h): zebra's FIB
  *
+ * The commands run FABRIC_FIB_JOBS at a time (threads, each waiting on
+ * its command), their outputs are read in inventory order: the messages
+ * and the first error are those of a run one switch after the other.
+ *
  * An inventory switch (its tagger_switch name) must be a switch of the
  * topology; a switch of the topology not in the inventory has no FIB
  * (the walk names it where it gets there).
@@ -27,6 +31,8 @@
 #include "fabric/fabric_inv.h"
 #include "fabric/fib.h"
 #include "model/topo.h"
+
+#define FABRIC_FIB_JOBS 16
 
 enum fib_source {
 	FIB_SOURCE_NETLINK,

@@ -55,11 +55,10 @@ static void child(const struct fabric_host *h, const char *prog, char **argv,
 
 /* argv of the child: the transport's words, then the program's. */
 static char **make_argv(const struct fabric_host *h, const char *prog,
-			const char *const *words, char *timeout)
+			const char *const *words, char *timeout, char *port)
 {
 	char **a = xcalloc(FABRIC_RUN_MAX_WORDS + 16, sizeof(char *));
 	int n = 0, k;
-	static char port[8];
 
 	if (h->transport == FABRIC_SSH) {
 		a[n++] = "ssh";
@@ -72,7 +71,7 @@ static char **make_argv(const struct fabric_host *h, const char *prog,
 			a[n++] = h->user;
 		}
 		if (h->port) {
-			snprintf(port, sizeof(port), "%d", h->port);
+			snprintf(port, 8, "%d", h->port);
 			a[n++] = "-p";
 			a[n++] = port;
 		}
@@ -143,7 +142,7 @@ int fabric_run_prog(const struct fabric_host *h, const char *prog,
 			     { .max = 1 << 20 } };
 	struct child_err ce;
 	bool timed_out = false, open_[2] = { true, true };
-	char timeout[64], **argv;
+	char timeout[64], port[8], **argv; /* the caller's: threads run this */
 	int64_t deadline;
 	struct pollfd pfd[2];
 	pid_t pid;
@@ -151,7 +150,7 @@ int fabric_run_prog(const struct fabric_host *h, const char *prog,
 
 	memset(res, 0, sizeof(*res));
 	snprintf(timeout, sizeof(timeout), "ConnectTimeout=%d", h->timeout);
-	argv = make_argv(h, prog, words, timeout);
+	argv = make_argv(h, prog, words, timeout, port);
 	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC) ||
 	    pipe2(px, O_CLOEXEC)) {
 		snprintf(res->err, sizeof(res->err), "pipe: %s",
