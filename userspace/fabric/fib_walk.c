@@ -33,7 +33,13 @@ struct walk {
 	struct fib_walk_out *out;
 	struct dst *d;
 	int nd, dcap;
-	struct step *steps; /* node x destination */
+	/*
+	 * node x the destinations of the host walked to (k - k0): a host's
+	 * walks are all done before the next host's, so its lookups are
+	 * kept only meanwhile (memory: nodes x a host's addresses)
+	 */
+	struct step *steps;
+	int k0, nk;
 	int *onpath; /* per node: 1 + its position on the path, or 0 */
 	int32_t *hops;
 	int depth;
@@ -248,7 +254,7 @@ static json_t *hole_at(const struct walk *w, json_t *p, int sw, int k)
 /* Switch sw's forwarding of destination k. */
 static struct step *decide(struct walk *w, int sw, int k)
 {
-	struct step *s = &w->steps[(size_t)sw * w->nd + k];
+	struct step *s = &w->steps[(size_t)sw * w->nk + (k - w->k0)];
 	const struct dst *d = &w->d[k];
 	const struct fib_route *r;
 	const char *sn = node_name(w, sw), *hn = node_name(w, d->host);
@@ -464,6 +470,21 @@ static void walk_pair(struct walk *w, int src, int k)
 	}
 }
 
+static void steps_free(struct walk *w)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < (size_t)w->t->nnodes * w->nk; i++) {
+		for (k = 0; k < w->steps[i].nholes; k++)
+			json_decref(w->steps[i].holes[k]);
+		free(w->steps[i].holes);
+		free(w->steps[i].ports);
+	}
+	free(w->steps);
+	w->steps = NULL;
+}
+
 static bool walked(const struct fib_walk_in *in, int n)
 {
 	return in->t->nodes[n].kind == NODE_HOST && (!in->host || in->host[n]);
@@ -474,7 +495,6 @@ int fib_walk(const struct fib_walk_in *in, struct fib_walk_out *out)
 	const struct topo *t = in->t;
 	struct walk w = { .in = in, .t = t, .out = out };
 	int h, s, k, k0;
-	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	out->e = elp_new("fib");
@@ -484,8 +504,6 @@ int fib_walk(const struct fib_walk_in *in, struct fib_walk_out *out)
 	for (h = 0; h < t->nnodes; h++)
 		if (walked(in, h))
 			host_addrs(&w, h);
-	w.steps = xcalloc((size_t)t->nnodes * (w.nd ? w.nd : 1),
-			  sizeof(*w.steps));
 	w.onpath = xcalloc(t->nnodes, sizeof(int));
 	w.hops = xmalloc((t->nnodes + 1) * sizeof(int32_t));
 	for (h = 0, k0 = 0; h < t->nnodes; h++) {
@@ -493,6 +511,12 @@ int fib_walk(const struct fib_walk_in *in, struct fib_walk_out *out)
 			continue;
 		while (k0 < w.nd && w.d[k0].host < h)
 			k0++;
+		for (w.nk = 0; k0 + w.nk < w.nd && w.d[k0 + w.nk].host == h;
+		     w.nk++)
+			;
+		w.k0 = k0;
+		w.steps = xcalloc((size_t)t->nnodes * (w.nk ? w.nk : 1),
+				  sizeof(*w.steps));
 		for (s = 0; s < t->nnodes; s++) {
 			if (s == h || !walked(in, s))
 				continue;
@@ -509,14 +533,8 @@ int fib_walk(const struct fib_walk_in *in, struct fib_walk_out *out)
 			out->unreachable += !w.pair_paths;
 			out->truncated += w.stop;
 		}
+		steps_free(&w);
 	}
-	for (i = 0; i < (size_t)t->nnodes * w.nd; i++) {
-		for (k = 0; k < w.steps[i].nholes; k++)
-			json_decref(w.steps[i].holes[k]);
-		free(w.steps[i].holes);
-		free(w.steps[i].ports);
-	}
-	free(w.steps);
 	free(w.onpath);
 	free(w.hops);
 	free(w.d);
