@@ -12,6 +12,7 @@
 
 #include "cli/cmd.h"
 #include "cli/cmd_fc.h"
+#include "cli/cmd_paths_fib.h"
 #include "cli/gen_cli.h"
 #include "lib/log.h"
 #include "cli/opts.h"
@@ -304,6 +305,7 @@ static int help(int argc, char **argv)
 		fprintf(stderr, "\n");
 	}
 	fprintf(stderr, "       %s paths stats TOPO ELP\n", bin_name);
+	paths_fib_help();
 	fprintf(stderr,
 		"\n"
 		"Writes one path a line (ELP format) to FILE, stdout by default, for every\n"
@@ -427,6 +429,12 @@ int do_paths(int argc, char **argv)
 		return help(argc, argv);
 	if (!strcmp(argv[0], "stats"))
 		return do_paths_stats(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "from-fib"))
+		return do_paths_from_fib(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "diff"))
+		return do_paths_diff(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "check-fib"))
+		return do_paths_check_fib(argc - 1, argv + 1);
 	k = find_kind(&argc, &argv, &job.k);
 	if (!k)
 		return EXIT_USAGE;

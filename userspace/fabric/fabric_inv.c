@@ -268,9 +268,17 @@ static const struct kv *lookup(struct parse *p, struct raw_host *h,
 }
 
 static const char *const tagger_keys[] = {
-	"tagger_netns",	  "tagger_switch",	"tagger_bpf_root",
-	"tagger_pfc",	  "tagger_path",	"tagger_timeout",
-	"tagger_lldpcli", "tagger_lldp_socket", NULL,
+	"tagger_netns",
+	"tagger_switch",
+	"tagger_bpf_root",
+	"tagger_pfc",
+	"tagger_path",
+	"tagger_timeout",
+	"tagger_lldpcli",
+	"tagger_lldp_socket",
+	"tagger_vtysh",
+	"tagger_vty_socket",
+	NULL,
 };
 
 /* Every tagger_* key of kv known; -1 after input_err. */
@@ -290,7 +298,8 @@ static int keys_known(struct parse *p, const struct kvs *kv)
 				  "unknown key \"%s\" (tagger_netns, "
 				  "tagger_switch, tagger_bpf_root, tagger_pfc, "
 				  "tagger_path, tagger_timeout, "
-				  "tagger_lldpcli, tagger_lldp_socket)",
+				  "tagger_lldpcli, tagger_lldp_socket, "
+				  "tagger_vtysh, tagger_vty_socket)",
 				  kv->v[k].key);
 			return -1;
 		}
@@ -343,6 +352,10 @@ static int resolve(struct parse *p, struct raw_host *rh, struct fabric_host *h)
 		 &h->lldpcli) ||
 	    take(p, rh, "tagger_lldp_socket", path_ok,
 		 "expected an absolute path", &h->lldp_socket) ||
+	    take(p, rh, "tagger_vtysh", path_ok, "expected an absolute path",
+		 &h->vtysh) ||
+	    take(p, rh, "tagger_vty_socket", path_ok,
+		 "expected an absolute path", &h->vty_socket) ||
 	    take(p, rh, "ansible_host", fabric_word_ok,
 		 "not a host name or address", &h->host) ||
 	    take(p, rh, "ansible_user", user_ok, "not a user name", &h->user) ||
@@ -507,6 +520,8 @@ void fabric_inv_free(struct fabric_inv *inv)
 		free(h->tagger);
 		free(h->lldpcli);
 		free(h->lldp_socket);
+		free(h->vtysh);
+		free(h->vty_socket);
 	}
 	free(inv->h);
 	memset(inv, 0, sizeof(*inv));

@@ -53,6 +53,8 @@ struct fabric_host {
 	char *tagger; /* the tagger binary there (NULL: the default) */
 	char *lldpcli; /* lldpcli there (NULL: "lldpcli" in the PATH) */
 	char *lldp_socket; /* lldpd's control socket (NULL: lldpd's) */
+	char *vtysh; /* FRR's vtysh there (NULL: "vtysh" in the PATH) */
+	char *vty_socket; /* FRR's vty socket directory (NULL: FRR's) */
 	int timeout; /* seconds */
 	int line; /* where it was first listed */
 };

@@ -55,11 +55,10 @@ static void child(const struct fabric_host *h, const char *prog, char **argv,
 
 /* argv of the child: the transport's words, then the program's. */
 static char **make_argv(const struct fabric_host *h, const char *prog,
-			const char *const *words, char *timeout)
+			const char *const *words, char *timeout, char *port)
 {
 	char **a = xcalloc(FABRIC_RUN_MAX_WORDS + 16, sizeof(char *));
 	int n = 0, k;
-	static char port[8];
 
 	if (h->transport == FABRIC_SSH) {
 		a[n++] = "ssh";
@@ -287,13 +286,13 @@ int fabric_run_prog(const struct fabric_host *h, const char *prog,
 			  .s = { { .max = FABRIC_RUN_MAX_OUT },
 				 { .max = 1 << 20 } },
 			  .open_ = { true, true } };
-	char timeout[64], **argv;
+	char timeout[64], port[8], **argv; /* the caller's: threads run this */
 	int64_t deadline;
 	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
 	snprintf(timeout, sizeof(timeout), "ConnectTimeout=%d", h->timeout);
-	argv = make_argv(h, prog, words, timeout);
+	argv = make_argv(h, prog, words, timeout, port);
 	deadline = now_ns() + (int64_t)h->timeout * 1000000000;
 	if (spawn(h, prog, argv, &c, res)) {
 		read_output(&c, deadline);

@@ -13,7 +13,8 @@
  * Either way no shell runs here, stdin is /dev/null, and the command is
  * killed after the host's timeout. Its stdout is kept (up to
  * FABRIC_RUN_MAX_OUT bytes), and the last line of its stderr (the
- * "Error: ..." of tagger) for the report.
+ * "Error: ..." of tagger) for the report. Several threads may run
+ * commands at once (tagger paths from-fib asks its switches in parallel).
  *
  * API:
  *   fabric_run(h, words, &res)   0 if the command ran to its end (its
