@@ -71,7 +71,8 @@ static char **make_argv(const struct fabric_host *h, const char *prog,
 			a[n++] = h->user;
 		}
 		if (h->port) {
-			snprintf(port, sizeof(port), "%d", h->port);
+			snprintf(port, 8, "%d",
+				 h->port); /* the caller's char[8] */
 			a[n++] = "-p";
 			a[n++] = port;
 		}
