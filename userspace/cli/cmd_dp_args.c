@@ -50,6 +50,7 @@ static const struct opt_enum modes[] = {
 static const struct opt_enum datapaths[] = {
 	{ "bpf", DP_DATAPATH_BPF },
 	{ "flower", DP_DATAPATH_FLOWER },
+	{ "dcb", DP_DATAPATH_DCB },
 	{ NULL },
 };
 
@@ -72,8 +73,9 @@ static const struct dp_opt {
 		   "tcx if the kernel has it, else tc (default auto)") },
 	{ "switch attach",
 	  OPT_ENUM("--datapath", &datapath, datapaths,
-		   "where the rules run: bpf (tc programs, default) or flower "
-		   "(tc flower filters, for switch ASICs)") },
+		   "where the rules run: bpf (tc programs, default), flower "
+		   "(tc flower filters, for switch ASICs) or dcb (the ports' "
+		   "DCB maps)") },
 	{ "switch attach",
 	  OPT_FLAG(
 		  "--offload", &o.offload,

@@ -28,7 +28,7 @@ static void print_attach(const struct dp_opts *o, const struct dp_report *rep)
 		printf("set net.ipv4.ip_forward_update_priority = 0 (was %d): "
 		       "forwarding keeps the priority tagger sets\n",
 		       a->sysctl_was);
-	if (a->datapath == DP_DATAPATH_FLOWER)
+	if (!strcmp(a->datapath, "flower"))
 		printf("switch %s: %d ports attached as tc flower filters: "
 		       "%lld filters, %lld in hardware; %s%s\n",
 		       o->name, a->ports, a->filters, a->in_hw,

@@ -14,18 +14,18 @@
 
 #include "dataplane/dp_anchor.h"
 #include "dataplane/dp_flower.h"
+#include "dataplane/dp_hold.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
 #include "dataplane/dp_report.h"
 #include "dataplane/dp_settle.h"
 #include "dataplane/dp_state.h"
-#include "dataplane/dp_switch_int.h"
+#include "dataplane/dp_job.h"
 #include "dataplane/dp_table.h"
 #include "dataplane/flower_nl.h"
 #include "lib/log.h"
 #include "lib/util.h"
-#include "tagger_hold.skel.h"
 #include "tagger_maps.h"
 
 /* One switch's filters as flower_nl sends them. */
@@ -170,80 +170,7 @@ static int fl_count(struct fl *x, struct count *c)
 	return fl_err(x, err);
 }
 
-/* ---- the holders: what keeps the record in the kernel ---- */
-
-static json_t *hold_handle(void)
-{
-	return json_pack("[i,i]", DP_TC_HANDLE, DP_HOLD_PRIO);
-}
-
-static int hold_attach(int prog, int ifindex, bool egress)
-{
-	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
-		    .attach_point = egress ? BPF_TC_EGRESS : BPF_TC_INGRESS);
-	LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = prog, .handle = DP_TC_HANDLE,
-		    .priority = DP_HOLD_PRIO);
-	int err = bpf_tc_hook_create(&hook);
-
-	if (err && err != -EEXIST)
-		return err;
-	return bpf_tc_attach(&hook, &opts);
-}
-
-/* Load, pin, anchor and attach the holders on ifindex; 0 or -errno. */
-static int hold_setup(const char *dir, int ifindex, int64_t gen)
-{
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = dir);
-	struct tagger_hold_bpf *skel = tagger_hold_bpf__open_opts(&oo);
-	char path[PATH_MAX + 64];
-	uint32_t zero = 0, g = gen;
-	int err, fds[2];
-
-	if (!skel)
-		return -errno;
-	err = tagger_hold_bpf__load(skel);
-	fds[0] = bpf_program__fd(skel->progs.hold_ingress);
-	fds[1] = bpf_program__fd(skel->progs.hold_egress);
-	if (!err && bpf_map_update_elem(bpf_map__fd(skel->maps.tagger_gen),
-					&zero, &g, BPF_ANY))
-		err = -errno;
-	if (!err)
-		err = dp_pin_path(path, sizeof(path), dir, "prog_ingress") ?:
-			      bpf_program__pin(skel->progs.hold_ingress, path);
-	if (!err)
-		err = dp_pin_path(path, sizeof(path), dir, "prog_egress") ?:
-			      bpf_program__pin(skel->progs.hold_egress, path);
-	if (!err)
-		err = dp_anchor_create(dir, fds, 2);
-	if (!err)
-		err = hold_attach(fds[0], ifindex, false);
-	if (!err)
-		err = hold_attach(fds[1], ifindex, true);
-	tagger_hold_bpf__destroy(skel); /* pins and filters keep them */
-	return err;
-}
-
 /* ---- attach ---- */
-
-static json_t *ports_json(const struct dp_port *ports, int n)
-{
-	json_t *arr = json_array();
-	int i;
-
-	for (i = 0; i < n; i++) {
-		json_t *p =
-			json_pack("{s:s,s:s,s:i,s:i}", "port", ports[i].name,
-				  "ifname", ports[i].ifname, "ifindex",
-				  ports[i].ifindex, "slot", ports[i].slot);
-
-		if (i == 0) { /* the holders: a hook's [handle, prio] */
-			json_object_set_new(p, "ingress", hold_handle());
-			json_object_set_new(p, "egress", hold_handle());
-		}
-		json_array_append_new(arr, p);
-	}
-	return arr;
-}
 
 /* The record's "table": the rules' counts, and the filters installed. */
 static void record_table(json_t *state, const struct dp_opts *o,
@@ -284,7 +211,7 @@ int dp_flower_attach(const struct dp_opts *o, struct dp_job *j,
 	struct count c = { 0 };
 	int err;
 
-	err = n ? hold_setup(j->dir, ports[0].ifindex, 0) : -EINVAL;
+	err = n ? dp_hold_setup(j->dir, ports[0].ifindex, 0) : -EINVAL;
 	if (err) {
 		p_err("loading the holder programs on %s: %s",
 		      n ? ports[0].ifname : "no port", strerror(-err));
@@ -294,14 +221,14 @@ int dp_flower_attach(const struct dp_opts *o, struct dp_job *j,
 		return EXIT_RUNTIME;
 	rep->sysctl_changed = dp_sysctl_prio(&rep->sysctl_was);
 	json_object_set_new(j->state, "phase", json_string("attached"));
-	json_object_set_new(j->state, "ports", ports_json(ports, n));
+	json_object_set_new(j->state, "mode", json_string("tc")); /* holders */
+	json_object_set_new(j->state, "ports", dp_hold_ports_json(ports, n));
 	json_object_set_new(j->state, "generation", json_integer(0));
 	json_object_set_new(j->state, "offload", json_boolean(o->offload));
 	record_table(j->state, o, j, ports, &c);
 	err = dp_state_save_rules(j->dir, DP_STATE_CUR, j->state, j->r);
 	if (err)
 		return dp_state_save_err(o, j->dir, err);
-	rep->datapath = DP_DATAPATH_FLOWER;
 	rep->mode = DP_MODE_TC;
 	rep->ports = n;
 	rep->generation = 0;
@@ -408,8 +335,7 @@ int dp_flower_update(const struct dp_opts *o, struct dp_job *j, bool acyclic,
 int dp_flower_teardown(const char *dir, json_t *state)
 {
 	struct dp_port *ports;
-	json_t *hold = hold_handle();
-	int n, p, k, err = 0;
+	int n, p, err = 0;
 	struct fl x;
 
 	ports = dp_state_ports(state, &n);
@@ -427,17 +353,9 @@ int dp_flower_teardown(const char *dir, json_t *state)
 		err = -EIO;
 		p_err("netlink: %s", strerror(EIO));
 	}
-	/* The holders sit at known places: an "attaching" record has them too. */
-	for (k = 0; n && k < 2; k++) {
-		/* no link pin: the holders are cls_bpf filters */
-		int e = dp_hook_teardown(dir, ports[0].ifname, k, "no_link",
-					 hold, DP_MODE_TC);
-
-		err = err ?: e;
-	}
+	err = err ?: dp_hold_teardown(dir, state);
 	fl_free(&x);
 	dp_free_ports(ports, n);
-	json_decref(hold);
 	return err;
 }
 
@@ -463,3 +381,12 @@ int dp_flower_repair(const char *dir, json_t *state)
 	dp_free_ports(ports, n);
 	return err;
 }
+
+const struct dp_path dp_flower_path = {
+	.name = "flower",
+	.attach = dp_flower_attach,
+	.update = dp_flower_update,
+	.teardown = dp_flower_teardown,
+	.repair = dp_flower_repair,
+	.show = dp_flower_show,
+};

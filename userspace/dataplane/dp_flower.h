@@ -8,8 +8,7 @@
  * and the lock (dp_switch_int.h), the record and its transaction
  * (dp_state.h), the anchor that finds a node again without pins
  * (dp_anchor.h), the namespace check, update's union check, show's
- * document. The record says "datapath": "flower" (dp_record_flower) and
- * every later command takes that path.
+ * document (dp_path.h).
  *
  * The kernel keeps the record with two holder programs
  * (bpf/tagger_hold.bpf.c) bound to the anchor and attached to the first
@@ -32,6 +31,7 @@
  * per port, what the kernel runs.
  *
  * API:
+ *   dp_flower_path           the data path, "flower" (struct dp_path)
  *   dp_flower_attach(o, j, ports, n, rep)   after the "attaching" record
  *                            (dp_switch.c): the holders and the anchor,
  *                            the filters on every port, the sysctl, the
@@ -45,10 +45,10 @@
  *                            too, at their known places); 0 or -errno
  *                            after p_err
  *   dp_flower_repair(dir, state)     the repair above; 0 or -errno
- *   dp_flower_show(dir, state, name, j)   fill show's document j (made
- *                            from the record) with the ports as the
- *                            kernel's filters count them; 0 or an exit
- *                            code after p_err
+ *   dp_flower_show(dir, state, j)   fill show's document j (made from
+ *                            the record) with the ports as the kernel's
+ *                            filters count them; 0 or an exit code after
+ *                            p_err (dp_flower_show.c)
  */
 #ifndef __TAGGER_DP_FLOWER_H
 #define __TAGGER_DP_FLOWER_H
@@ -57,10 +57,9 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#include "dataplane/dp_opts.h"
+#include "dataplane/dp_path.h"
 
-struct dp_job;
-struct dp_port;
+extern const struct dp_path dp_flower_path;
 
 int dp_flower_attach(const struct dp_opts *o, struct dp_job *j,
 		     const struct dp_port *ports, int n,
@@ -69,6 +68,6 @@ int dp_flower_update(const struct dp_opts *o, struct dp_job *j, bool acyclic,
 		     struct dp_update_report *u, int64_t *gen);
 int dp_flower_teardown(const char *dir, json_t *state);
 int dp_flower_repair(const char *dir, json_t *state);
-int dp_flower_show(const char *dir, json_t *state, const char *name, json_t *j);
+int dp_flower_show(const char *dir, json_t *state, json_t *j);
 
 #endif /* __TAGGER_DP_FLOWER_H */

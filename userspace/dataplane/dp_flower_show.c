@@ -167,10 +167,11 @@ static int show_ports(struct tc *tc, json_t *state, const struct rules *r,
 	return ret;
 }
 
-int dp_flower_show(const char *dir, json_t *state, const char *name, json_t *j)
+int dp_flower_show(const char *dir, json_t *state, json_t *j)
 {
+	const char *name = json_string_value(json_object_get(state, "name"));
 	struct rules *r = dp_state_rules(dir, state);
-	int sw = r ? rules_find_switch(r, name) : -1, ret, err;
+	int sw = r && name ? rules_find_switch(r, name) : -1, ret, err;
 	json_t *ports = json_array();
 	struct tc tc;
 

@@ -7,7 +7,8 @@
  *
  * API:
  *   struct dp_opts                       what the command line gave
- *   enum dp_datapath, dp_datapath_name(d)   where a switch's rules run
+ *   enum dp_datapath                     where a switch's rules run
+ *                                        (dp_paths.h: by name)
  *   struct dp_table_counts               a rule table's counts
  *   struct dp_attach_report, dp_union_report, dp_update_report,
  *   dp_detach_report, dp_host_report     what each subcommand did
@@ -26,12 +27,8 @@
 enum dp_datapath {
 	DP_DATAPATH_BPF, /* the tc programs of bpf/tagger_port.bpf.c */
 	DP_DATAPATH_FLOWER, /* tc flower filters, offloadable */
+	DP_DATAPATH_DCB, /* the ports' DCB app, rewr and PFC tables */
 };
-
-static inline const char *dp_datapath_name(enum dp_datapath d)
-{
-	return d == DP_DATAPATH_FLOWER ? "flower" : "bpf";
-}
 
 struct dp_opts {
 	const char *name;
@@ -57,7 +54,7 @@ struct dp_table_counts {
 };
 
 struct dp_attach_report {
-	enum dp_datapath datapath;
+	const char *datapath; /* its name (dp_paths.h) */
 	enum dp_mode mode; /* the one the ports got */
 	long long filters, in_hw; /* flower: tc filters, those in hardware */
 	int ports;

@@ -420,10 +420,3 @@ int64_t dp_record_gen(json_t *rec)
 
 	return json_is_integer(g) ? json_integer_value(g) : -1;
 }
-
-bool dp_record_flower(json_t *rec)
-{
-	const char *d = json_string_value(json_object_get(rec, "datapath"));
-
-	return d && !strcmp(d, "flower");
-}

@@ -46,10 +46,6 @@
  *   dp_record_phase(rec)           "attaching", "attached" or "detaching"
  *   dp_record_netns_here(rec)      true if rec records this process's
  *                                  network namespace
- *   dp_record_flower(rec)          true if rec's switch runs its rules as
- *                                  tc flower filters ("datapath": "flower",
- *                                  dp_flower.h); records without one are
- *                                  the eBPF data plane's
  */
 #ifndef __TAGGER_DP_RECORD_H
 #define __TAGGER_DP_RECORD_H
@@ -79,6 +75,5 @@ int dp_record_quiet_mark(int fd, int64_t gen);
 int64_t dp_record_gen(json_t *rec);
 const char *dp_record_phase(json_t *rec);
 bool dp_record_netns_here(json_t *rec);
-bool dp_record_flower(json_t *rec);
 
 #endif /* __TAGGER_DP_RECORD_H */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The reports' -j documents; see dp_report.h. */
 #include <jansson.h>
+#include <string.h>
 
 #include "dataplane/dp_report.h"
 #include "tagger_maps.h"
@@ -75,9 +76,8 @@ json_t *dp_attach_json(const struct dp_opts *o,
 			      "generation", (json_int_t)rep->generation);
 
 	dp_counts_set(j, &rep->table);
-	json_object_set_new(j, "datapath",
-			    json_string(dp_datapath_name(rep->datapath)));
-	if (rep->datapath == DP_DATAPATH_FLOWER) {
+	json_object_set_new(j, "datapath", json_string(rep->datapath));
+	if (!strcmp(rep->datapath, "flower")) {
 		json_object_set_new(j, "filters", json_integer(rep->filters));
 		json_object_set_new(j, "in_hw", json_integer(rep->in_hw));
 	}

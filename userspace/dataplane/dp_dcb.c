@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The DCB data path of tagger switch; see dp_dcb.h. */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dataplane/dp_dcb.h"
+#include "dataplane/dp_hold.h"
+#include "dataplane/dp_job.h"
+#include "dataplane/dp_pin.h"
+#include "dataplane/dp_pin_path.h"
+#include "dataplane/dp_record.h"
+#include "dataplane/dp_report.h"
+#include "dataplane/dp_state.h"
+#include "dataplane/dp_table.h"
+#include "dataplane/dp_union.h"
+#include "lib/dcb_port.h"
+#include "lib/dcb_state.h"
+#include "lib/log.h"
+#include "lib/util.h"
+#include "model/dcb_map.h"
+#include "tagger_maps.h"
+
+/* The DCB form of switch sw; links_doc's "links" name the next hops. */
+static int map_build(const struct rules *r, int sw, json_t *links_doc,
+		     struct dcb_map *m)
+{
+	struct dcb_peer *peers = xcalloc(r->sw[sw].nports + 1, sizeof(*peers));
+	struct dp_links l;
+	int has = json_object_get(links_doc, "links") ?
+			  dp_links_from_json(links_doc, "rules", &l) :
+			  0;
+
+	if (has > 0) {
+		dcb_peers(r, sw, l.a, l.b, l.n, peers);
+		dp_links_free(&l);
+	}
+	dcb_map_build(r, sw, has > 0 ? peers : NULL, m);
+	free(peers);
+	return has < 0 ? -EINVAL : 0;
+}
+
+/* Every rule the DCB form cannot hold, named; EXIT_PROBLEM if any. */
+static int refuse(const struct dcb_map *m, const char *name)
+{
+	bool seen[DCB_KINDS] = { false };
+	int k;
+
+	if (!m->nproblems)
+		return EXIT_OK;
+	for (k = 0; k < m->nproblems; k++) {
+		p_err("%s", m->problems[k].msg);
+		seen[m->problems[k].kind] = true;
+	}
+	for (k = 0; k < DCB_KINDS; k++)
+		if (seen[k])
+			pr_warn("%s: %s\n", dcb_problem_kind_name(k),
+				dcb_problem_remedy(k));
+	p_err("switch %s: %d rules cannot run on DCB (tagger switch check "
+	      "%s RULES --datapath dcb lists them): nothing changed",
+	      name, m->nproblems, name);
+	return EXIT_PROBLEM;
+}
+
+/* One port's app, rewr and PFC settings from the map. */
+static int apply_port(struct dcb_nl *d, const char *ifname,
+		      const struct dcb_map *m, int p)
+{
+	int8_t prio[DCB_DSCPS], dscp[DCB_PRIOS];
+	int i, err;
+
+	for (i = 0; i < DCB_DSCPS; i++)
+		prio[i] = (int8_t)m->app[p * RULES_NTAGS + i];
+	for (i = 0; i < DCB_PRIOS; i++)
+		dscp[i] = m->rewr_set[p] & (1u << i) ?
+				  (int8_t)m->rewr[p * RULES_NPRIOS + i] :
+				  -1;
+	err = dcb_port_dscp(d, ifname, prio);
+	if (!err && m->rewr_set[p])
+		err = dcb_port_rewr(d, ifname, dscp);
+	if (!err)
+		err = dcb_port_pfc(d, ifname, m->pfc[p], -1);
+	return err;
+}
+
+/* Every port of the record's from the map; 0 or -errno after p_err. */
+static int apply_all(json_t *state, const struct dcb_map *m)
+{
+	struct dcb_nl d;
+	json_t *port;
+	size_t i;
+	int err = dcb_nl_open(&d);
+
+	if (err) {
+		p_err("DCB netlink: %s", strerror(-err));
+		return err;
+	}
+	json_array_foreach(json_object_get(state, "ports"), i, port) {
+		const char *ifname =
+			json_string_value(json_object_get(port, "ifname"));
+
+		err = apply_port(&d, ifname, m, (int)i);
+		if (err) {
+			p_err("DCB on %s: %s", ifname, d.err);
+			break;
+		}
+	}
+	dcb_nl_close(&d);
+	return err;
+}
+
+/*
+ * Each port's DCB state as found, into the record's ports ("dcb_saved"),
+ * before anything is changed: what detach (or a killed attach's rollback)
+ * puts back. 0 or -errno after p_err (a device without DCB: named).
+ */
+static int save_ports(json_t *state)
+{
+	struct dcb_state s;
+	struct dcb_nl d;
+	json_t *port;
+	size_t i;
+	int err = dcb_nl_open(&d);
+
+	if (err) {
+		p_err("DCB netlink: %s", strerror(-err));
+		return err;
+	}
+	json_array_foreach(json_object_get(state, "ports"), i, port) {
+		const char *ifname =
+			json_string_value(json_object_get(port, "ifname"));
+
+		err = dcb_port_read(&d, ifname, &s);
+		if (err) {
+			p_err("DCB on %s: %s", ifname, d.err);
+			break;
+		}
+		json_object_set_new(port, "dcb_saved", dcb_state_json(&s));
+	}
+	dcb_nl_close(&d);
+	return err;
+}
+
+static int map_of(const struct dp_job *j, struct dcb_map *m)
+{
+	if (map_build(j->r, j->sw, j->doc, m)) {
+		dcb_map_free(m);
+		return EXIT_USAGE; /* p_err'd */
+	}
+	return refuse(m, j->r->sw[j->sw].name);
+}
+
+int dp_dcb_attach(const struct dp_opts *o, struct dp_job *j,
+		  const struct dp_port *ports, int n,
+		  struct dp_attach_report *rep)
+{
+	struct dp_table tab = { 0 };
+	struct dcb_map m;
+	int ret = map_of(j, &m), err;
+
+	if (ret)
+		return ret;
+	json_object_set_new(j->state, "ports", dp_hold_ports_json(ports, n));
+	err = save_ports(j->state);
+	/* the found state in a record before the first change */
+	err = err ?: dp_state_save(j->dir, DP_STATE_CUR, j->state);
+	err = err ?: n ? dp_hold_setup(j->dir, ports[0].ifindex, 0) : -EINVAL;
+	err = err ?: apply_all(j->state, &m);
+	if (err) {
+		dcb_map_free(&m);
+		return EXIT_RUNTIME;
+	}
+	rep->sysctl_changed = dp_sysctl_prio(&rep->sysctl_was);
+	json_object_set_new(j->state, "phase", json_string("attached"));
+	json_object_set_new(j->state, "mode", json_string("tc")); /* holders */
+	json_object_set_new(j->state, "generation", json_integer(0));
+	dp_table_build(j->r, j->sw, ports, &tab);
+	dp_switch_record_rules(j->state, o, j->doc, &tab);
+	dp_table_free(&tab);
+	dcb_map_free(&m);
+	err = dp_state_save_rules(j->dir, DP_STATE_CUR, j->state, j->r);
+	if (err)
+		return dp_state_save_err(o, j->dir, err);
+	rep->mode = DP_MODE_TC;
+	rep->ports = n;
+	rep->generation = 0;
+	rep->table = dp_counts_get(json_object_get(j->state, "table"));
+	if (!dp_root_private())
+		snprintf(rep->pins, sizeof(rep->pins), "%s", j->dir);
+	return EXIT_OK;
+}
+
+/*
+ * DCB has no second table to swap to: the new maps are written over the
+ * old, port by port (each app entry replaced, never removed first). The
+ * record goes first ("state_new"), then the generation moves (the commit
+ * point), then the ports are written, then the record is committed; the
+ * repair after a kill writes the recorded maps again.
+ */
+int dp_dcb_update(const struct dp_opts *o, struct dp_job *j, bool acyclic,
+		  struct dp_update_report *u, int64_t *gen)
+{
+	struct dp_table tab = { 0 };
+	struct dp_port *ports;
+	struct dcb_map m;
+	int ret = map_of(j, &m), err, genfd, n;
+	int64_t next;
+
+	*gen = -1;
+	if (ret)
+		return ret;
+	genfd = dp_pin_open(j->dir, tagger_str(TAGGER_GEN));
+	next = genfd < 0 ? genfd : dp_table_next(genfd);
+	ports = dp_state_ports(j->state, &n);
+	dp_table_build(j->r, j->sw, ports, &tab);
+	dp_free_ports(ports, n);
+	json_object_set_new(j->state, "union_acyclic", json_boolean(acyclic));
+	json_object_set_new(j->state, "generation", json_integer(next));
+	dp_switch_record_rules(j->state, o, j->doc, &tab);
+	dp_table_free(&tab);
+	err = next < 0 ? (int)next :
+			 dp_state_save_rules(j->dir, DP_STATE_NEXT, j->state,
+					     j->r);
+	if (!err) {
+		err = dp_table_go(genfd, next);
+		if (err)
+			dp_state_drop(j->dir);
+	}
+	if (!err) {
+		*gen = next; /* committed: the next command completes it */
+		err = apply_all(j->state, &m) ?: dp_state_commit(j->dir);
+	}
+	if (genfd >= 0)
+		close(genfd);
+	dcb_map_free(&m);
+	if (err == -EFBIG)
+		return dp_state_save_err(o, j->dir, err);
+	if (err) {
+		if (*gen < 0)
+			p_err("%s: %s", j->dir, strerror(-err));
+		return EXIT_RUNTIME;
+	}
+	u->updated = true;
+	u->generation = *gen;
+	u->table = dp_counts_get(json_object_get(j->state, "table"));
+	return EXIT_OK;
+}
+
+int dp_dcb_repair(const char *dir, json_t *state)
+{
+	const char *name = json_string_value(json_object_get(state, "name"));
+	struct rules *r = dp_state_rules(dir, state);
+	int sw = r && name ? rules_find_switch(r, name) : -1, err;
+	struct dcb_map m;
+
+	if (sw < 0) {
+		p_err("%s: the attached rules cannot be read", dir);
+		rules_free(r);
+		return -EINVAL;
+	}
+	pr_warn("%s: writing generation %lld's DCB maps to every port again\n",
+		dir, (long long)dp_record_gen(state));
+	err = map_build(r, sw, state, &m) ?: apply_all(state, &m);
+	dcb_map_free(&m);
+	rules_free(r);
+	return err;
+}
+
+/* Each port's saved state put back, then the holders taken away. */
+int dp_dcb_teardown(const char *dir, json_t *state)
+{
+	struct dcb_state s;
+	struct dcb_nl d;
+	char why[256];
+	json_t *port, *saved;
+	size_t i;
+	int err = dcb_nl_open(&d), e;
+	bool open = !err;
+
+	if (err)
+		p_err("DCB netlink: %s", strerror(-err));
+	json_array_foreach(json_object_get(state, "ports"), i, port) {
+		const char *ifname =
+			json_string_value(json_object_get(port, "ifname"));
+
+		saved = json_object_get(port, "dcb_saved");
+		if (!open || !saved || !if_nametoindex(ifname ?: ""))
+			continue; /* nothing changed there yet, or gone */
+		e = dcb_state_from_json(saved, &s, why, sizeof(why));
+		if (e)
+			p_err("%s: the DCB state saved for %s: %s", dir, ifname,
+			      why);
+		else if ((e = dcb_port_restore(&d, ifname, &s)) < 0)
+			p_err("restoring DCB on %s: %s", ifname, d.err);
+		err = err ?: e < 0 ? e : 0;
+	}
+	if (open)
+		dcb_nl_close(&d);
+	e = dp_hold_teardown(dir, state);
+	return err ?: e;
+}
+
+/* What the ports hold now, as read back; DCB keeps no counters per rule. */
+int dp_dcb_show(const char *dir, json_t *state, json_t *j)
+{
+	struct tagger_port_stats none = { 0 };
+	json_t *ports = json_array(), *port, *pj;
+	struct dcb_state s;
+	struct dcb_nl d;
+	size_t i;
+	int err = dcb_nl_open(&d);
+
+	(void)dir;
+	json_array_foreach(json_object_get(state, "ports"), i, port) {
+		const char *ifname =
+			json_string_value(json_object_get(port, "ifname"));
+
+		pj = dp_show_port_json(port, json_array(), json_array(), &none);
+		if (!err && !dcb_port_read(&d, ifname, &s))
+			json_object_set_new(pj, "dcb", dcb_state_json(&s));
+		else
+			json_object_set_new(pj, "dcb", json_null());
+		json_array_append_new(ports, pj);
+	}
+	if (!err)
+		dcb_nl_close(&d);
+	json_object_set_new(j, "ports", ports);
+	return EXIT_OK;
+}
+
+const struct dp_path dp_dcb_path = {
+	.name = "dcb",
+	.attach = dp_dcb_attach,
+	.update = dp_dcb_update,
+	.teardown = dp_dcb_teardown,
+	.repair = dp_dcb_repair,
+	.show = dp_dcb_show,
+};
