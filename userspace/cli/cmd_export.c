@@ -166,7 +166,7 @@ static int do_sonic(int argc, char **argv)
 	rc = sonic_buffer(&a);
 	if (rc)
 		return rc;
-	rc = maps_cli_load(file, a.max_classes, a.max_prios, &x);
+	rc = maps_cli_load(file, a.max_classes, a.max_prios, false, &x);
 	if (rc)
 		goto out;
 	sw = rules_find_switch(x.r, a.sw);
