@@ -183,8 +183,6 @@ static bool read_classify(struct mp *c, json_t *v, struct maps_switch *ms,
 			      tag);
 	c->cls_at[at] = k + 1;
 	ms->cls[at] = (uint16_t)cls;
-	if ((uint32_t)at < ms->rep[cls])
-		ms->rep[cls] = (uint32_t)at;
 	if (maps_prio_lossless(r, ms->prio[cls]) &&
 	    rules_tag_rank(r, tag) > c->top_rank[cls]) {
 		c->top_rank[cls] = rules_tag_rank(r, tag);
@@ -289,6 +287,10 @@ static bool read_switch(struct mp *c, json_t *v, struct maps_switch *ms)
 		c->top_rank[k] = -1;
 	ok = read_entries(c, v, "classify", ms, read_classify) &&
 	     read_entries(c, v, "rewrite", ms, read_rewrite);
+	/* each class's first pair, as the builder numbers them: a witness */
+	for (k = 0; k < ms->nports * RULES_NTAGS; k++)
+		if (ms->rep[ms->cls[k]] == UINT32_MAX)
+			ms->rep[ms->cls[k]] = (uint32_t)k;
 	free(c->cls_at);
 	free(c->rw_at);
 	free(c->top_rank);
