@@ -22,7 +22,7 @@ static json_t *switch_json(const struct maps *m, const struct maps_switch *ms)
 
 	for (in = 0; in < ms->nports; in++)
 		json_array_append_new(pj, json_string(ports[in]));
-	for (in = 0; in < ms->nports; in++)
+	for (in = 0; in < ms->nports && !ms->saturated; in++)
 		for (d = 0; d < RULES_NTAGS; d++) {
 			if (!pair_lossless(m, ms, in, d))
 				continue;
@@ -55,9 +55,8 @@ json_t *maps_rules_json(const struct maps *m, const json_t *links)
 
 	maps_shared_json(m->r, o);
 	for (s = 0; s < m->nsw; s++)
-		if (!m->sw[s].refused)
-			json_object_set_new(sws, m->r->sw[s].name,
-					    switch_json(m, &m->sw[s]));
+		json_object_set_new(sws, m->r->sw[s].name,
+				    switch_json(m, &m->sw[s]));
 	json_object_set_new(o, "switches", sws);
 	if (links)
 		json_object_set(o, "links", (json_t *)links);
@@ -72,7 +71,7 @@ long maps_rules_count(const struct maps *m)
 	for (s = 0; s < m->nsw; s++) {
 		const struct maps_switch *ms = &m->sw[s];
 
-		for (in = 0; in < ms->nports && !ms->refused; in++)
+		for (in = 0; in < ms->nports && !ms->saturated; in++)
 			for (d = 0; d < RULES_NTAGS; d++) {
 				if (!pair_lossless(m, ms, in, d))
 					continue;

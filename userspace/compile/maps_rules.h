@@ -16,9 +16,11 @@
  *
  * API:
  *   maps_rules_json(m, links)      the rules document (new reference) of
- *                                  every switch of m that is not refused;
- *                                  links (may be NULL): the topology's
- *                                  links, copied as "links"
+ *                                  every switch of m, in m's order (refused
+ *                                  ones too: their maps are complete, but
+ *                                  for a saturated one, which gets no
+ *                                  rules); links (may be NULL): the
+ *                                  topology's links, copied as "links"
  *   maps_rules_count(m)            the rules that document holds
  */
 #ifndef __TAGGER_MAPS_RULES_H
