@@ -68,6 +68,63 @@ jq '.switches.T1.rewrite[0].new_tag = 99' cb.json >bad2.json
 expect 2 maps bad2.json
 grep_err "switches.T1.rewrite[0].new_tag"
 
+# The maps run as rules: from the rules and from the maps document, the
+# same rules, which verify deadlock-free with every ELP path lossless.
+expect 0 maps cb.json --rules -o cb.run.json
+grep_err "written as 284 rules"
+jcheck '.format == "tagger-rules/1" and (.switches | length) == 10 and (.links | length) > 0' cb.run.json
+jcheck '.hosts == {"h1": {"tag": 1, "classes": [1]}, "h2": {"tag": 1, "classes": [1]},
+	"h3": {"tag": 1, "classes": [1]}, "h4": {"tag": 1, "classes": [1]}}' cb.run.json
+expect 0 maps cb.maps.json --rules -o cb.run2.json
+cmp cb.run.json cb.run2.json || fail "the rules of the maps differ by where they came from"
+expect 0 verify "$TOP/vmlab/scenarios/clos.topo" cb.elp cb.run.json
+expect 0 -j verify "$TOP/vmlab/scenarios/clos.topo" cb.elp cb.run.json
+jcheck '.deadlock_free and .monotonic and .lossless_paths == 888'
+expect 0 -j maps cb.maps.json --rules
+jcheck '.input == "maps" and .rules == 284 and .check.ok and .check.cbd.acyclic'
+# a maps document read and written again is the same document
+expect 0 maps cb.maps.json -o cb.maps2.json
+cmp cb.maps.json cb.maps2.json || fail "maps -> maps changed the document"
+# SONiC from the maps document: the same entries as from the rules
+expect 0 export sonic cb.json --switch L2 -o L2.rules.json
+expect 0 export sonic cb.maps.json --switch L2 -o L2.maps.json
+cmp L2.rules.json L2.maps.json || fail "export sonic differs from the maps"
+
+# Coarser maps from elsewhere: T1 puts DSCP 1 from L1 into the class of
+# DSCP 2 from L1, so it runs as that class: its priority, and toward h1
+# that class's DSCP, elsewhere lossy, where a path bounced at T1 needed
+# it lossless: the verifier finds the paths the coarse maps lose.
+c=$(jq '.switches.T1.classify[] | select(.in == "L1" and .tag == 2) | .class' cb.maps.json)
+jq ".switches.T1.classify |= map(if .in == \"L1\" and .tag == 1 then .class = $c else . end)" \
+	cb.maps.json >coarse.maps.json
+expect 0 maps coarse.maps.json --rules -o coarse.run.json
+jcheck '[.switches.T1.classify[] | select(.in == "L1") | .priority] == [2, 2]' coarse.run.json
+jcheck '[.switches.T1.rewrite[] | select(.in == "L1") | [.tag, .out, .new_tag]] ==
+	[[1, "h1", 2], [2, "h1", 2]]' coarse.run.json
+expect 1 -j verify "$TOP/vmlab/scenarios/clos.topo" cb.elp coarse.run.json
+jcheck '.deadlock_free and .lossless_paths < 888'
+# ...and a maps file needing more classes than allowed is refused by name.
+expect 1 maps cb.maps.json --max-classes 4 --rules -o never.json
+[ ! -e never.json ] || fail "a refused run wrote its output"
+grep_err "switch L1 needs 5 traffic classes, at most 4 are allowed"
+jq '.max_classes = 4' cb.maps.json >four.maps.json
+expect 1 -j maps four.maps.json --rules
+jcheck '[.refused[] | .switch] == ["L1", "L2", "L3", "L4"] and .input == "maps"'
+
+# Bad maps: exit 2 with the JSON path.
+jq '.switches.L2.rewrite[0].new_tag = 1 | .switches.L2.rewrite[0].class = 0' cb.maps.json >bad3.json
+expect 2 maps bad3.json --rules
+grep_err "bad3.json: switches.L2.rewrite[0].new_tag: class 0 has the lossy priority 0"
+jq '.switches.L2.classify[0].in = "eth9"' cb.maps.json >bad4.json
+expect 2 maps bad4.json
+grep_err 'bad4.json: switches.L2.classify[0].in: port "eth9" is not in switches.L2.ports'
+jq '.format = "tagger-rulez/1"' cb.maps.json >bad5.json
+expect 2 maps bad5.json
+grep_err 'bad5.json: format: must be "tagger-rules/1" or "tagger-maps/1"'
+printf '{"format": "tagger-maps/1",\n "lossy": }' >bad6.json
+expect 2 maps bad6.json --rules
+grep_err "bad6.json:2:"
+
 # SONiC: one switch's entries.
 expect 0 export sonic cb.json --switch L2 --cable-length 5 -o L2.json
 jcheck 'keys == ["BUFFER_PG", "BUFFER_PROFILE", "CABLE_LENGTH", "DSCP_TO_TC_MAP",

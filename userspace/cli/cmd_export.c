@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tagger export sonic RULES.json --switch NAME: one switch's per-port maps
- * as SONiC config_db entries, buffers from the headroom model.
+ * tagger export sonic { RULES.json | MAPS.json } --switch NAME: one switch's
+ * per-port maps as SONiC config_db entries, buffers from the headroom model.
  */
 #include <stdio.h>
 #include <string.h>
@@ -79,11 +79,12 @@ static int help(int argc, char **argv)
 
 	sonic_opts(t, &a);
 	fprintf(stderr,
-		"Usage: %s [-j] export sonic RULES.json --switch NAME [ { -o | --output } FILE ]\n"
-		"                   [ OPTIONS ]\n"
+		"Usage: %s [-j] export sonic { RULES.json | MAPS.json } --switch NAME\n"
+		"                   [ { -o | --output } FILE ] [ OPTIONS ]\n"
 		"       %s export help\n"
 		"\n"
-		"sonic: the switch's per-port maps (see `%s maps`) as SONiC config_db\n"
+		"sonic: the switch's per-port maps (see `%s maps`: from the rules, or\n"
+		"a maps document) as SONiC config_db\n"
 		"entries: DSCP_TO_TC_MAP, TC_TO_DSCP_MAP, TC_TO_QUEUE_MAP,\n"
 		"TC_TO_PRIORITY_GROUP_MAP, PORT_QOS_MAP, CABLE_LENGTH, BUFFER_PROFILE,\n"
 		"BUFFER_PG and PFC_WD, the lossless profile from the headroom model\n"
@@ -157,7 +158,8 @@ static int do_sonic(int argc, char **argv)
 	if (opts_parse(t, argc, argv, &file, 1, &got))
 		return usage_help(help);
 	if (!got)
-		return usage_err(help, "export sonic takes RULES.json");
+		return usage_err(help,
+				 "export sonic takes RULES.json or MAPS.json");
 	if (!a.sw)
 		return usage_err(help, "export sonic needs --switch NAME");
 	if (!valid_name(a.pool) || strlen(a.pool) > 64)
@@ -166,7 +168,7 @@ static int do_sonic(int argc, char **argv)
 	rc = sonic_buffer(&a);
 	if (rc)
 		return rc;
-	rc = maps_cli_load(file, a.max_classes, a.max_prios, &x);
+	rc = maps_cli_load(file, a.max_classes, a.max_prios, false, &x);
 	if (rc)
 		goto out;
 	sw = rules_find_switch(x.r, a.sw);

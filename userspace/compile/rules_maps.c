@@ -153,26 +153,15 @@ static void build_switch(const struct rules *r, int sw, struct maps_switch *ms)
 int maps_build(const struct rules *r, int max_classes, int max_prios,
 	       struct maps *m)
 {
-	int s, p;
+	int s;
 
 	memset(m, 0, sizeof(*m));
 	m->r = r;
-	m->max_classes = max_classes;
-	m->max_prios = max_prios;
 	m->nsw = r->nsw;
 	m->sw = xcalloc(r->nsw ? r->nsw : 1, sizeof(*m->sw));
-	for (s = 0; s < r->nsw; s++) {
-		struct maps_switch *ms = &m->sw[s];
-
-		build_switch(r, s, ms);
-		for (p = 0; p < ms->nports; p++)
-			ms->prio_mask |= maps_prio_mask(m, ms, p);
-		ms->nprios = __builtin_popcount(ms->prio_mask);
-		ms->refused =
-			ms->nclasses > max_classes || ms->nprios > max_prios;
-		m->refused += ms->refused;
-	}
-	return m->refused ? 1 : 0;
+	for (s = 0; s < r->nsw; s++)
+		build_switch(r, s, &m->sw[s]);
+	return maps_set_limits(m, max_classes, max_prios) ? 1 : 0;
 }
 
 /*

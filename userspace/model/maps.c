@@ -94,23 +94,91 @@ static json_t *switch_json(const struct maps *m, const struct maps_switch *ms)
 			 classes, "classify", cls, "rewrite", rw);
 }
 
-json_t *maps_json(const struct maps *m, const char *src)
+int maps_set_limits(struct maps *m, int max_classes, int max_prios)
 {
-	const struct rules *r = m->r;
-	json_t *tags = json_array(), *sws = json_object(), *o;
-	int i, s;
+	int s, p;
 
+	m->max_classes = max_classes;
+	m->max_prios = max_prios;
+	m->refused = 0;
+	for (s = 0; s < m->nsw; s++) {
+		struct maps_switch *ms = &m->sw[s];
+
+		ms->prio_mask = 0;
+		for (p = 0; p < ms->nports; p++)
+			ms->prio_mask |= maps_prio_mask(m, ms, p);
+		ms->nprios = __builtin_popcount(ms->prio_mask);
+		ms->refused =
+			ms->nclasses > max_classes || ms->nprios > max_prios;
+		m->refused += ms->refused;
+	}
+	return m->refused;
+}
+
+static json_t *host_json(const struct rules_host *h)
+{
+	json_t *o = json_object(), *cls;
+	int k;
+
+	if (h->tag >= 0)
+		json_object_set_new(o, "tag", json_integer(h->tag));
+	if (h->nclasses) {
+		cls = json_array();
+		for (k = 0; k < h->nclasses; k++)
+			json_array_append_new(cls, json_integer(h->classes[k]));
+		json_object_set_new(o, "classes", cls);
+	}
+	return o;
+}
+
+void maps_shared_json(const struct rules *r, json_t *o)
+{
+	json_t *tags = json_array(), *v;
+	int i;
+
+	json_object_set_new(o, "lossy",
+			    json_pack("{s:i,s:i}", "tag", r->lossy_tag,
+				      "priority", r->lossy_prio));
+	if (r->cnp_tag >= 0)
+		json_object_set_new(o, "cnp",
+				    json_pack("{s:i,s:i}", "tag", r->cnp_tag,
+					      "priority", r->cnp_prio));
 	for (i = 0; i < r->ntags; i++)
 		json_array_append_new(
 			tags, json_pack("{s:i,s:i}", "tag", r->tags[i].tag,
 					"priority", r->tags[i].prio));
+	json_object_set_new(o, "tags", tags);
+	if (r->nclasses) {
+		v = json_array();
+		for (i = 0; i < r->nclasses; i++)
+			json_array_append_new(v,
+					      json_pack("{s:i,s:i}", "class",
+							r->class_ids[i], "tag",
+							r->class_tags[i]));
+		json_object_set_new(o, "classes", v);
+	}
+	if (r->nhosts) {
+		v = json_object();
+		for (i = 0; i < r->nhosts; i++)
+			json_object_set_new(v, r->hosts[i].name,
+					    host_json(&r->hosts[i]));
+		json_object_set_new(o, "hosts", v);
+	}
+}
+
+json_t *maps_json(const struct maps *m, const char *src)
+{
+	const struct rules *r = m->r;
+	json_t *sws = json_object(), *o;
+	int s;
+
 	for (s = 0; s < m->nsw; s++)
 		if (!m->sw[s].refused)
 			json_object_set_new(sws, r->sw[s].name,
 					    switch_json(m, &m->sw[s]));
-	o = json_pack("{s:s,s:s,s:i,s:{s:i,s:i},s:o,s:o}", "format",
-		      MAPS_FORMAT, "rules", src ? src : "", "max_classes",
-		      m->max_classes, "lossy", "tag", r->lossy_tag, "priority",
-		      r->lossy_prio, "tags", tags, "switches", sws);
+	o = json_pack("{s:s,s:s,s:i}", "format", MAPS_FORMAT, "rules",
+		      src ? src : "", "max_classes", m->max_classes);
+	maps_shared_json(r, o);
+	json_object_set_new(o, "switches", sws);
 	return o;
 }

@@ -27,9 +27,29 @@
  *   maps_prio_mask(m, ms, port)    the lossless priorities on port: the
  *                                  classes classified there (ingress) and
  *                                  the queues out of it (egress)
+ *   maps_set_limits(m, max_classes, max_prios)
+ *                                  each switch's lossless priorities
+ *                                  (prio_mask, nprios) and whether it is
+ *                                  refused under these limits; how many are
  *   maps_json(m, src)              the "tagger-maps/1" document (new
  *                                  reference) of switches not refused;
  *                                  src names the rules file
+ *   maps_shared_json(r, o)         the members the maps share with the
+ *                                  rules ("lossy", "cnp", "tags",
+ *                                  "classes", "hosts") from r into o
+ *
+ * Reading (maps_parse.c):
+ *   maps_doc_load(path)            a document of either format, rules or
+ *                                  maps (new reference; the caller looks
+ *                                  at "format"), or NULL after
+ *                                  "file:line:col: ..." (exit 2)
+ *   maps_from_json(root, name, m)  the maps of a "tagger-maps/1" document
+ *                                  into m, limited by its "max_classes";
+ *                                  returns the rules m->r points at (new:
+ *                                  the shared members and each switch's
+ *                                  ports, no classify or rewrite rules),
+ *                                  or NULL after "name: json.path: ..."
+ *                                  (exit 2)
  */
 #ifndef __TAGGER_MODEL_MAPS_H
 #define __TAGGER_MODEL_MAPS_H
@@ -97,6 +117,11 @@ int maps_queue(const struct maps *m, const struct maps_switch *ms, int cls,
 	       int out);
 uint32_t maps_prio_mask(const struct maps *m, const struct maps_switch *ms,
 			int port);
+int maps_set_limits(struct maps *m, int max_classes, int max_prios);
 json_t *maps_json(const struct maps *m, const char *src);
+void maps_shared_json(const struct rules *r, json_t *o);
+
+json_t *maps_doc_load(const char *path);
+struct rules *maps_from_json(json_t *root, const char *name, struct maps *m);
 
 #endif /* __TAGGER_MODEL_MAPS_H */

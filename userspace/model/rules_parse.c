@@ -21,8 +21,7 @@
 #include <string.h>
 
 #include "lib/json_path.h"
-#include "lib/json_skim.h"
-#include "lib/lines.h"
+#include "lib/json_doc.h"
 #include "lib/log.h"
 #include "model/rules.h"
 #include "lib/util.h"
@@ -477,55 +476,19 @@ struct rules *rules_from_json(json_t *root, const char *name)
 	return c.r;
 }
 
-/* Unknown and metadata keys are not read: do not let jansson build them big. */
-static int check_ignored(const char *key, size_t keylen, size_t span, void *arg)
-{
-	static const char *const read[] = { "format",	"lossy",   "cnp",
-					    "tags",	"classes", "hosts",
-					    "switches", "links" };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(read); i++)
-		if (strlen(read[i]) == keylen && !memcmp(read[i], key, keylen))
-			return 0;
-	if (span <= RULES_MAX_IGNORED)
-		return 0;
-	input_err(arg, 0,
-		  "top-level key \"%.*s\" holds %zu bytes; keys this reader "
-		  "ignores may hold at most %lu MiB",
-		  (int)(keylen < 64 ? keylen : 64), key, span,
-		  RULES_MAX_IGNORED >> 20);
-	return 1;
-}
+/* The top-level keys the reader reads (json_doc.h limits the others). */
+static const char *const rules_read_keys[] = { "format",   "lossy",   "cnp",
+					       "tags",	   "classes", "hosts",
+					       "switches", "links",   NULL };
 
 struct rules *rules_load(const char *path, json_t **doc)
 {
-	json_error_t jerr;
-	struct lines lr;
+	json_t *root = json_doc_load(path, RULES_MAX_BYTES, rules_read_keys,
+				     RULES_MAX_IGNORED);
 	struct rules *r;
-	json_t *root;
 
-	/* One read and an in-memory parse: jansson's file reader goes by getc. */
-	if (lines_open_max(&lr, path, RULES_MAX_BYTES))
+	if (!root)
 		return NULL;
-	/* jansson would take a NUL for the end of the text */
-	if (lines_nul_line(&lr))
-		input_err(path, lines_nul_line(&lr), "NUL byte");
-	if (lines_nul_line(&lr) ||
-	    json_skim_top(lr.buf, lr.len, check_ignored, (void *)path)) {
-		lines_close(&lr);
-		return NULL;
-	}
-	root = json_loadb(lr.buf, lr.len, JSON_REJECT_DUPLICATES, &jerr);
-	lines_close(&lr);
-	if (!root) {
-		if (jerr.line > 0)
-			input_err(path, jerr.line, "%d: %s", jerr.column,
-				  jerr.text);
-		else
-			input_err(path, 0, "%s", jerr.text);
-		return NULL;
-	}
 	r = rules_from_json(root, path);
 	if (r && doc)
 		*doc = root;
