@@ -164,6 +164,24 @@ int tc_plug(struct tc *tc, int ifindex, uint32_t parent, uint32_t handle,
 }
 
 /*
+ * A fresh bfifo grafted under parent: the qdisc there is destroyed with
+ * the packets it holds (the watchdog's flush). No handle and NLM_F_EXCL:
+ * the kernel always creates a new one, whatever is there.
+ */
+int tc_fifo_graft(struct tc *tc, int ifindex, uint32_t parent, uint32_t limit)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = msg_start(
+		tc, buf, RTM_NEWQDISC,
+		NLM_F_CREATE | NLM_F_REPLACE | NLM_F_EXCL, ifindex, parent, 0);
+	struct tc_fifo_qopt q = { .limit = limit };
+
+	mnl_attr_put_strz(nlh, TCA_KIND, "bfifo");
+	mnl_attr_put(nlh, TCA_OPTIONS, sizeof(q), &q);
+	return tc_talk(tc, nlh, NULL, NULL);
+}
+
+/*
  * A direct-action program can set only the minor of the class (tc_classid
  * is 16 bits in the qdisc cb); the major comes from TCA_BPF_CLASSID, which
  * libbpf's bpf_tc_attach() does not set.
