@@ -102,10 +102,10 @@ static bool active(const json_t *pr)
 	       jget_int(pr, "queue_drops") || jget_int(pr, "drops");
 }
 
-/* Seconds since the epoch as local time, "-" for null. */
+/* Milliseconds since the epoch as local time, "-" for null. */
 static const char *when(const json_t *v, char *buf, size_t len)
 {
-	time_t t = (time_t)json_number_value(v);
+	time_t t = (time_t)(json_number_value(v) / 1000);
 	struct tm tm;
 
 	if (!json_is_number(v) || !localtime_r(&t, &tm) ||
@@ -127,8 +127,8 @@ static void show_storm(const json_t *pr)
 	       "%s, watchdog drops %lld (flushed %lld, ingress %lld)\n",
 	       jget_bool(pr, "storm") ? "IN STORM" : "none now",
 	       jget_int(pr, "storms"),
-	       when(json_object_get(pr, "storm_start"), a, sizeof(a)),
-	       when(json_object_get(pr, "storm_end"), b, sizeof(b)),
+	       when(json_object_get(pr, "storm_start_ms"), a, sizeof(a)),
+	       when(json_object_get(pr, "storm_end_ms"), b, sizeof(b)),
 	       json_is_object(wd) ? jget_str(wd, "action") : "-",
 	       jget_int(pr, "watchdog_drops"), jget_int(pr, "watchdog_flushed"),
 	       jget_int(pr, "watchdog_rx_drops"));

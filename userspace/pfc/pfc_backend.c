@@ -160,8 +160,10 @@ static int mqprio_gate(struct pfc_queues *q, int port, int prio, bool closed)
  */
 static int htb_flush(struct pfc_queues *q, int port, int prio)
 {
+	const uint32_t h[2] = { (0x40u + prio) << 16, (0x48u + prio) << 16 };
+
 	return tc_fifo_graft(&q->tc, q->cfg->ports[port].ifindex,
-			     PFC_GATE_HANDLE(prio) | 1,
+			     PFC_GATE_HANDLE(prio) | 1, h,
 			     queue_limit(q->cfg, prio));
 }
 

@@ -14,7 +14,8 @@
  *                Documentation/kernel-notes.md). Works on this kernel.
  *
  * Handles: root 1:, HTB classes 1:1 (link) and 1:10+prio, gate qdiscs
- * 20+prio: (TBF/plug), mqprio TBFs 30+prio:.
+ * 20+prio: (TBF/plug), mqprio TBFs 30+prio:, a flushed TBF's new bfifo
+ * 40+prio: or 48+prio:.
  *
  * API:
  *   struct pfc_queues, pfc_queues_setup(q, cfg, want, classify_fd)

@@ -213,10 +213,13 @@ void pfc_add_totals(struct pfc_totals *t, const struct pfc_state *st, int p,
 		t->lossy_drops += drops;
 }
 
-/* Wall-clock ns as seconds since the epoch; 0 (never) as null. */
+/*
+ * Wall-clock ns as milliseconds since the epoch (an integer: -j prints
+ * reals to 6 digits); 0 (never) as null.
+ */
 static json_t *epoch_json(uint64_t ns)
 {
-	return ns ? json_real(ns / 1e9) : json_null();
+	return ns ? json_integer((json_int_t)(ns / 1000000)) : json_null();
 }
 
 /*
@@ -234,8 +237,8 @@ static void storm_json(json_t *o, const struct pfc_state *st, int port, int p)
 	json_object_set_new(o, "storms",
 			    json_integer((json_int_t)s->wd_events));
 	json_object_set_new(o, "storm", json_boolean(w->storm));
-	json_object_set_new(o, "storm_start", epoch_json(w->start_rt));
-	json_object_set_new(o, "storm_end", epoch_json(w->end_rt));
+	json_object_set_new(o, "storm_start_ms", epoch_json(w->start_rt));
+	json_object_set_new(o, "storm_end_ms", epoch_json(w->end_rt));
 	/* All the watchdog dropped: at egress, flushed, at ingress. */
 	json_object_set_new(
 		o, "watchdog_drops",
@@ -391,12 +394,16 @@ static void settings_json(json_t *o, const struct pfc_state *st)
 	json_object_set_new(o, "lossy_limit", json_integer(st->lossy_limit));
 	json_object_set_new(o, "sched", json_string(pfc_sched_name(st->sched)));
 	json_object_set_new(o, "ecn", ecn_json(st));
-	json_object_set_new(o, "watchdog",
-			    json_pack("{s:i,s:i,s:s,s:I}", "detect_ms",
-				      st->wd_detect_ms, "restore_ms",
-				      st->wd_restore_ms, "action",
-				      pfc_wd_action_name(st->wd_action),
-				      "events", (json_int_t)st->wd_events));
+	/* The node's defaults, its storms, the big red switch (asked for,
+	 * and in force). */
+	json_object_set_new(
+		o, "watchdog",
+		json_pack("{s:i,s:i,s:s,s:I,s:b,s:b}", "detect_ms",
+			  st->wd_detect_ms, "restore_ms", st->wd_restore_ms,
+			  "action", pfc_wd_action_name(st->wd_action), "events",
+			  (json_int_t)st->wd_events, "big_red_switch",
+			  st->brs != 0, "big_red_switch_asked",
+			  st->brs_req != 0));
 }
 
 static json_t *totals_json(const struct pfc_state *st,
