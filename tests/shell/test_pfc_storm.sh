@@ -56,7 +56,8 @@ for bad in p2:3:100 p9:3:100:300:drop p2:1:100:300:drop p2:3:0:300:drop \
 		--watchdog "$bad" 2>"$TGR_TMP/bad.err"
 	rc=$?
 	check "--watchdog $bad: exit 2, naming it" \
-		[ "$rc" = 2 ] && grep -q -- "--watchdog $bad" "$TGR_TMP/bad.err"
+		grep -q -- "--watchdog $bad" "$TGR_TMP/bad.err"
+	check "... exit 2" [ "$rc" = 2 ]
 done
 
 # --- drop ---
@@ -78,18 +79,18 @@ pfc_show sw2 >"$TGR_TMP/drop.json"
 ns_exec sw2 "$TAGGER" pfc show sw2
 last=$(cat "$TGR_TMP/last_pause")
 cat "$TGR_TMP/agent-sw2.log"
-check "drop: one storm detected on sw2 p2 prio 3" [ "$(J drop "$Q['storms']")" = 1 ]
+check "drop: one storm detected on sw2 p2 prio 3" [ "$(J drop "${Q}['storms']")" = 1 ]
 check "drop: in storm mid-way, 1.3 s in, restoration 0.4 s: PAUSEs still come" \
-	[ "$(J drop-mid "$Q['storm']")" = True ]
+	[ "$(J drop-mid "${Q}['storm']")" = True ]
 check "drop: the queue's packets dropped, counted (watchdog_drops)" \
-	[ "$(J drop "$Q['watchdog_drops']")" -gt 0 ]
+	[ "$(J drop "${Q}['watchdog_drops']")" -gt 0 ]
 check "drop: h2's priority 3 packets dropped at sw2's ingress" \
-	[ "$(J drop "$Q['watchdog_rx_drops']")" -gt 0 ]
+	[ "$(J drop "${Q}['watchdog_rx_drops']")" -gt 0 ]
 check "drop: sw2 sent no PAUSE to h2 for priority 3" \
-	[ "$(J drop "$Q['pfc_tx']")" = 0 ]
+	[ "$(J drop "${Q}['pfc_tx']")" = 0 ]
 check "drop: not lossless drops (named apart)" \
 	[ "$(J drop "d['totals']['watchdog_drops']")" -gt 0 ]
-check "drop: restored once the PAUSEs stopped" [ "$(J drop "$Q['storm']")" = False ]
+check "drop: restored once the PAUSEs stopped" [ "$(J drop "${Q}['storm']")" = False ]
 check "drop: the storm lasted as long as the PAUSEs (not a fixed timer)" \
 	python3 -c "
 import json
@@ -101,7 +102,7 @@ assert e - last >= 0.4 - 0.05, 'restored within the restoration time'
 assert e - last < 1.5, 'restored late'
 "
 check "drop: the settings are in show -j" \
-	[ "$(J drop "$Q['watchdog']['action']") $(J drop "$Q['watchdog']['restore_ms']")" = "drop 400" ]
+	[ "$(J drop "${Q}['watchdog']['action']") $(J drop "${Q}['watchdog']['restore_ms']")" = "drop 400" ]
 check "drop: show prints the storm" \
 	sh -c "ip netns exec $(ns_name sw2) $TAGGER pfc show sw2 | grep -q 'storm: none now, 1 storm(s)'"
 
@@ -138,12 +139,12 @@ pfc_show sw2 >"$TGR_TMP/fwd.json"
 got=$(python3 -c "import json; print(json.load(open('$TGR_TMP/recv-fwd.json'))['5004']['received'])")
 sent=$(python3 -c "import json; print(json.load(open('$TGR_TMP/flow-5004.json'))['sent'])")
 echo "forward: sent $sent got $got"
-check "forward: one storm" [ "$(J fwd "$Q['storms']")" = 1 ]
+check "forward: one storm" [ "$(J fwd "${Q}['storms']")" = 1 ]
 check "forward: traffic ignored the PAUSEs (every packet reached h2)" \
-	[ "$sent" -gt 0 ] && [ "$got" = "$sent" ]
-check "forward: the PAUSEs were ignored" [ "$(J fwd "$Q['pfc_rx_ignored']")" -gt 0 ]
-check "forward: nothing dropped by the watchdog" [ "$(J fwd "$Q['watchdog_drops']")" = 0 ]
-check "forward: restored" [ "$(J fwd "$Q['storm']")" = False ]
+	[ "$sent" -gt 0 -a "$got" = "$sent" ]
+check "forward: the PAUSEs were ignored" [ "$(J fwd "${Q}['pfc_rx_ignored']")" -gt 0 ]
+check "forward: nothing dropped by the watchdog" [ "$(J fwd "${Q}['watchdog_drops']")" = 0 ]
+check "forward: restored" [ "$(J fwd "${Q}['storm']")" = False ]
 
 # --- alert ---
 sw2 --cpu-latency none --watchdog p2:3:100:300:alert
@@ -154,10 +155,10 @@ spid=$!
 sleep 1
 pfc_show sw2 >"$TGR_TMP/alert-mid.json"
 wait $spid
-check "alert: one storm" [ "$(J alert-mid "$Q['storms']")" = 1 ]
+check "alert: one storm" [ "$(J alert-mid "${Q}['storms']")" = 1 ]
 check "alert: the queue stays paused, PAUSEs honoured" \
-	[ "$(J alert-mid "$Q['paused']")" = True ] && [ "$(J alert-mid "$Q['pfc_rx_ignored']")" = 0 ]
-check "alert: nothing dropped" [ "$(J alert-mid "$Q['watchdog_drops']")" = 0 ]
+	[ "$(J alert-mid "${Q}['paused']") $(J alert-mid "${Q}['pfc_rx_ignored']")" = "True 0" ]
+check "alert: nothing dropped" [ "$(J alert-mid "${Q}['watchdog_drops']")" = 0 ]
 sleep 1
 
 # --- the big red switch on a running agent ---
@@ -179,7 +180,7 @@ check "big red switch: not counted as a storm (the alert's one only)" \
 ns_exec sw2 "$TAGGER" pfc watchdog sw2 big-red-switch off || fail "big-red-switch off"
 pfc_show sw2 >"$TGR_TMP/brs-off.json"
 check "big red switch: off again, the queue's own action back" \
-	[ "$(J brs-off "d['watchdog']['big_red_switch']") $(J brs-off "$Q['watchdog']['action']")" = "False alert" ]
+	[ "$(J brs-off "d['watchdog']['big_red_switch']") $(J brs-off "${Q}['watchdog']['action']")" = "False alert" ]
 check "big red switch: a node with no agent state: exit 2" \
 	sh -c "ip netns exec $(ns_name sw2) $TAGGER pfc watchdog nosuch big-red-switch on 2>/dev/null; [ \$? = 2 ]"
 check "big red switch: a bad word exits 2" \
