@@ -148,12 +148,16 @@ check "forward: restored" [ "$(J fwd "${Q}['storm']")" = False ]
 
 # --- alert ---
 sw2 --cpu-latency none --watchdog p2:3:100:300:alert
-flow 2 10 5005
+flow 4 10 5005
 sleep 0.3
-storm 1.5 &
+storm 3 &
 spid=$!
-sleep 1
-pfc_show sw2 >"$TGR_TMP/alert-mid.json"
+# A busy machine starts the flow late: wait for the storm (at most 2.5 s).
+for _ in $(seq 25); do
+	pfc_show sw2 >"$TGR_TMP/alert-mid.json"
+	[ "$(J alert-mid "${Q}['storms']")" = 1 ] && break
+	sleep 0.1
+done
 wait $spid
 check "alert: one storm" [ "$(J alert-mid "${Q}['storms']")" = 1 ]
 check "alert: the queue stays paused, PAUSEs honoured" \
