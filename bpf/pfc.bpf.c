@@ -6,7 +6,8 @@
  *                the agent), classifies by DSCP when no tagger classifier
  *                ran, and adds forwarded packets to the (in-port, priority)
  *                buffer counter; crossing XOFF sends a PAUSE (lib/pfc_frame.h)
- *                and tells the agent.
+ *                and tells the agent; the watchdog's drop action drops a
+ *                storming port's ingress here.
  *   pfc_egress   tc egress, attached last: turns a PAUSE clone into the
  *                frame, priority for locally sent packets, the watchdog's
  *                "drop" action, and the log of what enters each egress
@@ -59,7 +60,8 @@ int pfc_ingress(struct __sk_buff *skb)
 		skb->mark = mark;
 		skb->priority = prio;
 	}
-	pfc_account_in(skb, slot, mark, kind, &pkt);
+	if (pfc_account_in(skb, slot, mark, kind, &pkt))
+		return TC_ACT_SHOT; /* the watchdog's drop (pfc_maps.h) */
 	return TAGGER_TC_NEXT;
 }
 

@@ -69,9 +69,15 @@ struct pfc_pp {
 	__u64 xon_at; /* in: bpf_ktime_get_ns() of an XON crossing
 				 * whose first packet back has not arrived */
 	__u64 ecn_marked; /* in: packets marked CE here (pfc_ecn_p()) */
+	__u32 drop_in; /* in: the watchdog's "drop" (or the big red
+				 * switch): drop this port's packets of this
+				 * priority at ingress, never count them, so
+				 * that no PAUSE is sent for it */
+	__u32 pad_wd;
+	__u64 in_drops; /* in: packets dropped by drop_in */
 };
 
-_Static_assert(sizeof(struct pfc_pp) == 152, "pfc_pp layout");
+_Static_assert(sizeof(struct pfc_pp) == 168, "pfc_pp layout");
 
 /* How the BPF side files a drop reason (table filled by the agent). */
 enum pfc_drop_kind {

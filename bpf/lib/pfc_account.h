@@ -8,7 +8,8 @@
  *
  * API:
  *   pfc_account_in(skb, slot, mark, kind, pkt)   ingress: count, XOFF, and
- *                                                its refresh, ECN
+ *                                                its refresh, ECN; 1: drop
+ *                                                it (the watchdog's drop)
  *   pfc_ecn(skb, c, kind, pkt, bytes, prio)      mark CE by the occupancy
  *   pfc_log_queued(skb, slot, q, mark)           egress: the queue's log
  *   pfc_give_back(skb, dropped, reason)          tracepoints: return, XON
@@ -163,19 +164,25 @@ static __always_inline void pfc_ecn(struct __sk_buff *skb, struct pfc_pp *c,
 	__sync_fetch_and_add(&c->ecn_marked, 1);
 }
 
-static __always_inline void pfc_account_in(struct __sk_buff *skb, __u32 slot,
-					   __u32 mark, int kind,
-					   const struct tagger_pkt *pkt)
+static __always_inline int pfc_account_in(struct __sk_buff *skb, __u32 slot,
+					  __u32 mark, int kind,
+					  const struct tagger_pkt *pkt)
 {
 	__u32 prio = mark & TAGGER_MARK_PRIO_MASK, len = skb->len;
 	struct pfc_pp *c;
 	__u64 now_b;
 
 	if (!forwarding || !pfc_forwarded(skb, kind, pkt))
-		return; /* delivered here: not buffered */
+		return 0; /* delivered here: not buffered */
 	c = pfc_pp_get(slot, prio);
 	if (!c)
-		return;
+		return 0;
+	if (c->drop_in) {
+		/* A storm from this port's peer: nothing of it is buffered,
+		 * so nothing crosses XOFF and no PAUSE goes to the peer. */
+		__sync_fetch_and_add(&c->in_drops, 1);
+		return 1;
+	}
 	mark |= TAGGER_MARK_ACCT;
 	skb->mark = mark;
 	__sync_fetch_and_add(&c->pkts, 1);
@@ -186,7 +193,7 @@ static __always_inline void pfc_account_in(struct __sk_buff *skb, __u32 slot,
 	if (agent_asleep && __sync_lock_test_and_set(&agent_asleep, 0))
 		pfc_emit(PFC_EV_WAKE, slot, prio, 0, 0);
 	if (!(mark & TAGGER_MARK_LOSSLESS))
-		return; /* lossy priorities never pause */
+		return 0; /* lossy priorities never pause */
 	if (ecn_mask)
 		pfc_ecn(skb, c, kind, pkt, now_b, prio);
 	if (c->xon_at)
@@ -203,6 +210,7 @@ static __always_inline void pfc_account_in(struct __sk_buff *skb, __u32 slot,
 		__sync_fetch_and_add(&c->xoff_crossings, 1);
 		pfc_emit(PFC_EV_XOFF, slot, prio, sent, 0);
 	}
+	return 0;
 }
 
 /*

@@ -9,6 +9,10 @@
       counts datagrams per port until IDLE_SECONDS without any;
       prints {"PORT": {"received": N, "max_seq": S, "mbit": R,
                        "max_gap_ms": longest silence between two datagrams}}
+  pfc_traffic.py pause IFNAME PRIO EVERY_MS SECONDS
+      a PFC storm: an 802.1Qbb PAUSE (65535 quanta) for PRIO out of IFNAME
+      every EVERY_MS for SECONDS; prints {"frames": N, "last": the
+      CLOCK_REALTIME of the last one}
 """
 import json
 import select
@@ -91,11 +95,32 @@ def recv(ports, idle):
     print(json.dumps(out))
 
 
+def pause(ifname, prio, every_ms, seconds):
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((ifname, 0))
+    src = open(f"/sys/class/net/{ifname}/address").read().strip()
+    quanta = [0] * 8
+    quanta[prio] = 65535
+    frame = (bytes.fromhex("0180c2000001") + bytes.fromhex(src.replace(":", ""))
+             + struct.pack("!HHH8H", 0x8808, 0x0101, 1 << prio, *quanta))
+    frame += bytes(60 - len(frame))
+    end = time.monotonic() + seconds
+    n, last = 0, 0.0
+    while time.monotonic() < end:
+        s.send(frame)
+        last = time.time()
+        n += 1
+        time.sleep(every_ms / 1000)
+    print(json.dumps({"frames": n, "last": last}))
+
+
 if __name__ == "__main__":
     a = sys.argv[1:]
     if a and a[0] == "send" and len(a) in (6, 7):
         send(a[1], int(a[2]), int(a[3]), float(a[4]), float(a[5]),
              int(a[6]) if len(a) == 7 else 1400)
+    elif a and a[0] == "pause" and len(a) == 5:
+        pause(a[1], int(a[2]), float(a[3]), float(a[4]))
     elif a and a[0] == "recv" and len(a) == 3:
         recv([int(p) for p in a[1].split(",")], float(a[2]))
     else:

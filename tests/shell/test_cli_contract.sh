@@ -221,7 +221,7 @@ check "metrics serve --listen=127.0.0.1:0: listens" \
 	sh -c "timeout 2 $T -j metrics serve --listen=127.0.0.1:0 --pfc=tgr-none | head -1 | jq -e '.listen | test(\"^127.0.0.1:[0-9]+$\")' >/dev/null"
 
 # Exact names only: a prefix of an option is refused.
-for cmd in "pfc agent n p=lo --watchdog 5" "pfc agent n p=lo --rt 5" \
+for cmd in "pfc agent n p=lo --watchdog-m 5" "pfc agent n p=lo --rt 5" \
 	"pfc agent n p=lo --lossless-lim 1m" "pfc headroom --cab 3" \
 	"pfc headroom --port 2" "metrics show --sw x" "metrics serve --list 127.0.0.1:0"; do
 	check "$cmd: a prefix, refused" is_error 2 $T -j $cmd

@@ -122,13 +122,14 @@ for n in h1 sw1 sw2 h2; do ns_exec "$n" "$TAGGER" pfc stop "$n" || fail "stop $n
 
 # The state of an agent of a release before: version 5 ended before
 # busy_poll_us, asleep, ticks, sleeps and the netlink counters (48 bytes),
-# and the heartbeats of version 7 (64 bytes, pfc_standby.h) and the ECN
-# settings and counters of version 8 (4264 bytes) follow them.
+# and the heartbeats of version 7 (64 bytes, pfc_standby.h), the ECN
+# settings and counters of version 8 (4264 bytes) and the storm watchdog
+# of version 9 (24584 bytes, pfc_storm.h) follow them.
 python3 - "$PFC_DIR/sw1/state" <<'PY'
 import os, struct, sys
 with open(sys.argv[1], "r+b") as f:
     f.seek(4); f.write(struct.pack("<I", 5))
-    f.truncate(os.path.getsize(sys.argv[1]) - 48 - 64 - 4264)
+    f.truncate(os.path.getsize(sys.argv[1]) - 48 - 64 - 4264 - 24584)
 PY
 pfc_show sw1 >"$TGR_TMP/sw1-v5.json" || fail "show of a version 5 state"
 check "a version 5 state shows: busy_poll_us and idle null" \

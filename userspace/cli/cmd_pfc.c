@@ -6,6 +6,7 @@
  *   tagger [-j] pfc show NAME                          counters
  *   tagger pfc stop NAME                               stop, clean up
  *   tagger pfc send IFNAME PRIOS QUANTA [--count N]    one PFC frame
+ *   tagger pfc watchdog NAME big-red-switch on|off     on a running agent
  *   tagger [-j] pfc headroom [--rate R] [--mtu N] ...  the buffer model
  *
  * Options are "--opt V" or "--opt=V".
@@ -27,6 +28,7 @@
 #include "cli/cmd_pfc.h"
 #include "pfc/pfc_config.h"
 #include "pfc/pfc_frame.h"
+#include "pfc/pfc_node.h"
 #include "pfc/pfc_port.h"
 #include "pfc/pfc_state.h"
 #include "lib/util.h"
@@ -46,6 +48,7 @@ int pfc_help(int argc, char **argv)
 		"       %1$s [-j] pfc show NAME [--dir DIR]\n"
 		"       %1$s pfc stop NAME [--dir DIR]\n"
 		"       %1$s pfc send IFNAME PRIOS QUANTA [--count N]\n"
+		"       %1$s [-j] pfc watchdog NAME big-red-switch { on | off } [--dir DIR]\n"
 		"       %1$s [-j] pfc headroom [--rate RATE] [{ --mtu BYTES | --frame BYTES }]\n"
 		"                    [LINK...] [--lossless PRIOS] [--ports N [--buffer B]]\n"
 		"       %1$s pfc help\n"
@@ -337,13 +340,44 @@ static int do_stop(int argc, char **argv)
 	return pfc_stop(argv[0], dir);
 }
 
-static const struct cmd pfc_cmds[] = { { "agent", do_agent },
-				       { "show", do_pfc_show },
-				       { "stop", do_stop },
-				       { "detach", do_stop },
-				       { "send", do_send },
-				       { "headroom", do_headroom },
-				       { 0 } };
+/* pfc watchdog NAME big-red-switch on|off [--dir DIR] */
+static int do_watchdog(int argc, char **argv)
+{
+	char dir[PATH_MAX], *w[4];
+	int r, got;
+	bool on;
+
+	if (argc < 1 || is_help(argv[0]))
+		return argc ? pfc_help(0, NULL) :
+			      usage_err(pfc_help, "pfc watchdog needs NAME");
+	r = pfc_node_dir_words(argc, argv, w, 4, &got, dir, sizeof(dir),
+			       pfc_help);
+	if (r)
+		return r;
+	if (got != 3 || strcmp(w[1], "big-red-switch"))
+		return usage_err(pfc_help, "pfc watchdog NAME big-red-switch "
+					   "{ on | off }");
+	if (strcmp(w[2], "on") && strcmp(w[2], "off"))
+		return usage_err(pfc_help, "big-red-switch: \"%s\": on or off",
+				 w[2]);
+	on = !strcmp(w[2], "on");
+	r = pfc_node_brs(w[0], dir, on);
+	if (r)
+		return r;
+	if (json_output)
+		json_emit(json_pack("{s:s,s:b}", "node", w[0], "big_red_switch",
+				    on));
+	else
+		pr_info("%s: big red switch %s\n", w[0], on ? "on" : "off");
+	return 0;
+}
+
+static const struct cmd pfc_cmds[] = {
+	{ "agent", do_agent },	     { "watchdog", do_watchdog },
+	{ "show", do_pfc_show },     { "stop", do_stop },
+	{ "detach", do_stop },	     { "send", do_send },
+	{ "headroom", do_headroom }, { 0 }
+};
 
 int do_pfc(int argc, char **argv)
 {

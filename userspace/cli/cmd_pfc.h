@@ -6,6 +6,9 @@
  *   do_pfc_show(argc, argv)                  tagger pfc show NAME [dir DIR]
  *   pfc_node_dir(argc, argv, buf, len, help) NAME [--dir DIR] -> state dir,
  *                                            and NAME into argv[0]
+ *   pfc_node_dir_words(argc, argv, words, n, &got, buf, len, help)
+ *                                            the same, NAME and up to n - 1
+ *                                            words after it into words[]
  *   pfc_stop(node, dir)                      stop the agent, or clean up
  *   pfc_help(argc, argv)                     the usage of `tagger pfc`
  *   pfc_node_opts                            show's and stop's options
@@ -50,6 +53,9 @@ int pfc_t_pro_opt(const struct opt *o, const char *v);
 int pfc_cable_opt(const struct opt *o, const char *v);
 int pfc_node_dir(int argc, char **argv, char *buf, size_t len,
 		 int (*help)(int argc, char **argv));
+int pfc_node_dir_words(int argc, char **argv, char **words, int nwords,
+		       int *got, char *buf, size_t len,
+		       int (*help)(int argc, char **argv));
 int pfc_stop(const char *node, const char *dir);
 int pfc_help(int argc, char **argv);
 int pfc_prio_mask(const char *s, uint32_t *mask);

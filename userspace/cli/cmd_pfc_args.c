@@ -16,6 +16,7 @@
 #include "lib/util.h"
 #include "pfc/pfc_config.h"
 #include "pfc/pfc_frame.h"
+#include "pfc/pfc_wd_config.h"
 
 int pfc_prio_mask(const char *s, uint32_t *mask)
 {
@@ -244,10 +245,36 @@ static const struct opt_enum sched_names[] = { { "wrr", PFC_SCHED_WRR },
 					       { "strict", PFC_SCHED_STRICT },
 					       { NULL } };
 
-static const struct opt_enum wd_action_names[] = { { "report", PFC_WD_REPORT },
-						   { "ignore", PFC_WD_IGNORE },
-						   { "drop", PFC_WD_DROP },
-						   { NULL } };
+/* SONiC pfcwd's names, and the two of before (report, ignore). */
+static const struct opt_enum wd_action_names[] = {
+	{ "alert", PFC_WD_ALERT },    { "forward", PFC_WD_FORWARD },
+	{ "drop", PFC_WD_DROP },      { "report", PFC_WD_ALERT },
+	{ "ignore", PFC_WD_FORWARD }, { NULL }
+};
+
+/* --watchdog PORT:PRIO:...: kept until the ports are known. */
+static int wd_spec_opt(const struct opt *o, const char *v)
+{
+	struct pfc_config *c = o->out;
+
+	if (c->wd_nspecs >= PFC_WD_MAX_SPECS) {
+		p_err("--watchdog: more than %d", PFC_WD_MAX_SPECS);
+		return 1;
+	}
+	c->wd_spec[c->wd_nspecs++] = v;
+	return 0;
+}
+
+static const struct opt_enum on_off[] = { { "on", 1 }, { "off", 0 }, { NULL } };
+
+/* --big-red-switch on|off. */
+static int brs_opt(const struct opt *o, const char *v)
+{
+	if (strcmp(v, "on") && strcmp(v, "off"))
+		return -1;
+	*(bool *)o->out = !strcmp(v, "on");
+	return 0;
+}
 
 static const struct opt_enum backend_names[] = { { "auto", PFC_BACKEND_AUTO },
 						 { "mqprio",
@@ -257,7 +284,7 @@ static const struct opt_enum backend_names[] = { { "auto", PFC_BACKEND_AUTO },
 						 { NULL } };
 
 /* The agent's options, into c, *trace and *dir; t ends with { 0 }. */
-#define AGENT_NOPTS 28
+#define AGENT_NOPTS 30
 static void agent_opts(struct opt t[AGENT_NOPTS + 1], struct pfc_config *c,
 		       const char **trace, const char **dir)
 {
@@ -281,12 +308,19 @@ static void agent_opts(struct opt t[AGENT_NOPTS + 1], struct pfc_config *c,
 			 "scheduling between priorities (default wrr)"),
 		OPT_FUNC("--weights", weights_opt, c->weight, "W0,...,W7",
 			 "WRR weights of the 8 priorities, 1 to 1000"),
-		OPT_INT("--watchdog-ms", &c->wd_detect_ms, 1, 3600000, "MS",
-			"report a queue paused this long (default 200)"),
-		OPT_INT("--watchdog-restore-ms", &c->wd_restore_ms, 1, 3600000,
-			"MS", "how long ignore and drop act (default 200)"),
+		OPT_INT("--watchdog-ms", &c->wd_detect_ms, 1, PFC_WD_MAX_MS,
+			"MS", "storm: a queue paused this long (default 200)"),
+		OPT_INT("--watchdog-restore-ms", &c->wd_restore_ms, 1,
+			PFC_WD_MAX_MS, "MS",
+			"restored after this long without PAUSE (200)"),
 		OPT_ENUM("--watchdog-action", &c->wd_action, wd_action_names,
-			 "what the watchdog does (default report)"),
+			 "what the watchdog does (default alert)"),
+		OPT_FUNC("--watchdog", wd_spec_opt, c,
+			 "PORT:PRIO:DETECT_MS:RESTORE_MS:ACTION",
+			 "one queue's watchdog (PORT * : every port)"),
+		OPT_FUNC("--big-red-switch", brs_opt, &c->big_red_switch,
+			 "on|off", "every lossless queue drops (default off)",
+			 .names = on_off),
 		OPT_ENUM("--backend", &c->backend, backend_names,
 			 "the queues (default auto: dcb, mqprio, htb)"),
 		OPT_FUNC("--dscp-map", dscp_map_opt, c->dscp_prio,
@@ -393,6 +427,7 @@ int pfc_agent_args(struct pfc_config *c, int argc, char **argv,
 	/* Room for every word, so that a port too many is named as such. */
 	char **pos = xcalloc(argc + 1, sizeof(*pos));
 	struct opt opts[AGENT_NOPTS + 1];
+	char why[PFC_WD_WHY_LEN];
 	int r, got;
 
 	agent_opts(opts, c, trace, dir);
@@ -400,5 +435,7 @@ int pfc_agent_args(struct pfc_config *c, int argc, char **argv,
 		    usage_help(pfc_help) :
 		    agent_node(c, pos, got);
 	free(pos);
+	if (!r && pfc_wd_specs_apply(c, why, sizeof(why)))
+		r = usage_err(pfc_help, "%s", why);
 	return r;
 }

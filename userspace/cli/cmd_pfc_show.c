@@ -49,11 +49,21 @@ int pfc_node_dir(int argc, char **argv, char *buf, size_t len,
 	char *name;
 	int got;
 
+	return pfc_node_dir_words(argc, argv, &name, 1, &got, buf, len, help);
+}
+
+int pfc_node_dir_words(int argc, char **argv, char **words, int nwords,
+		       int *got, char *buf, size_t len,
+		       int (*help)(int argc, char **argv))
+{
+	char *name;
+
 	node_dir = NULL;
-	if (opts_parse(pfc_node_opts, argc, argv, &name, 1, &got))
+	if (opts_parse(pfc_node_opts, argc, argv, words, nwords, got))
 		return usage_help(help);
-	if (!got)
+	if (!*got)
 		return usage_err(help, "NAME is missing");
+	name = words[0];
 	if (!valid_name(name))
 		return usage_err(help, "bad node name \"%s\"", name);
 	argv[0] = name; /* the callers name the node argv[0] */
@@ -92,6 +102,38 @@ static bool active(const json_t *pr)
 	       jget_int(pr, "queue_drops") || jget_int(pr, "drops");
 }
 
+/* Milliseconds since the epoch as local time, "-" for null. */
+static const char *when(const json_t *v, char *buf, size_t len)
+{
+	time_t t = (time_t)(json_number_value(v) / 1000);
+	struct tm tm;
+
+	if (!json_is_number(v) || !localtime_r(&t, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+		return "-";
+	return buf;
+}
+
+/* The storm watchdog of a lossless queue, once it saw a storm. */
+static void show_storm(const json_t *pr)
+{
+	const json_t *wd = json_object_get(pr, "watchdog");
+	char a[32], b[32];
+
+	if (!jget_int(pr, "storms") && !jget_bool(pr, "storm") &&
+	    !jget_int(pr, "watchdog_drops"))
+		return;
+	printf("                  storm: %s, %lld storm(s), last %s -> %s, "
+	       "%s, watchdog drops %lld (flushed %lld, ingress %lld)\n",
+	       jget_bool(pr, "storm") ? "IN STORM" : "none now",
+	       jget_int(pr, "storms"),
+	       when(json_object_get(pr, "storm_start_ms"), a, sizeof(a)),
+	       when(json_object_get(pr, "storm_end_ms"), b, sizeof(b)),
+	       json_is_object(wd) ? jget_str(wd, "action") : "-",
+	       jget_int(pr, "watchdog_drops"), jget_int(pr, "watchdog_flushed"),
+	       jget_int(pr, "watchdog_rx_drops"));
+}
+
 static void show_prio(const json_t *pr)
 {
 	printf("  prio %lld %-8s in: %lld B buffered (peak %lld), %lld/%lld "
@@ -118,6 +160,7 @@ static void show_prio(const json_t *pr)
 	       jget_int(pr, "pfc_rx"), jget_int(pr, "pfc_rx_resume"),
 	       jget_int(pr, "queue_bytes"), jget_int(pr, "queue_packets"),
 	       jget_int(pr, "queue_drops"), jget_int(pr, "watchdog_events"));
+	show_storm(pr);
 }
 
 /* Idle agents sleep without a tick (pfc_idle.h). */
@@ -183,11 +226,14 @@ static void show_header(const json_t *o)
 	       prios_str(json_object_get(o, "lossless"), buf, sizeof(buf)),
 	       jget_str(o, "sched"));
 	printf("  xoff %lld xon %lld headroom %lld quanta %lld watchdog %lld ms "
-	       "%s, %lld events\n",
+	       "%s, restore %lld ms, %lld events%s\n",
 	       jget_at(o, "xoff", 3), jget_at(o, "xon", 3),
 	       jget_at(o, "headroom", 3), jget_int(o, "quanta"),
 	       jget_int(wd, "detect_ms"), jget_str(wd, "action"),
-	       jget_int(wd, "events"));
+	       jget_int(wd, "restore_ms"), jget_int(wd, "events"),
+	       jget_bool(wd, "big_red_switch") ?
+		       ", BIG RED SWITCH ON (every lossless queue drops)" :
+		       "");
 	if (jget_bool(o, "running"))
 		printf("  pid %lld, standby %lld, %lld takeover(s)\n",
 		       jget_int(o, "pid"), jget_int(o, "standby_pid"),

@@ -68,7 +68,21 @@ static const struct field prio_fields[] = {
 	C("watchdog_events", "tagger_pfc_watchdog_events_total",
 	  "Times the watchdog found an egress queue paused too long."),
 	C("watchdog_drops", "tagger_pfc_watchdog_drops_total",
-	  "Packets the watchdog's drop action dropped."),
+	  "Packets the watchdog's drop action dropped (egress, flushed, ingress)."),
+	C("watchdog_flushed", "tagger_pfc_watchdog_flushed_packets_total",
+	  "Packets the watchdog's drop action flushed from an egress queue."),
+	C("watchdog_rx_drops", "tagger_pfc_watchdog_ingress_drops_total",
+	  "Packets of a storming port the drop action dropped at ingress."),
+	C("storms", "tagger_pfc_storms_total",
+	  "PFC storms the watchdog detected on an egress queue."),
+	G("storm", "tagger_pfc_storm",
+	  "1 while an egress queue is in a PFC storm (not yet restored)."),
+	{ "storm_start_ms", "tagger_pfc_storm_last_start_timestamp_seconds",
+	  PROM_GAUGE, 1e-3,
+	  "When the last PFC storm on an egress queue began (0: never)." },
+	{ "storm_end_ms", "tagger_pfc_storm_last_end_timestamp_seconds",
+	  PROM_GAUGE, 1e-3,
+	  "When the last PFC storm on an egress queue was restored (0: not)." },
 	C("failure_drops", "tagger_pfc_failure_drops_total",
 	  "Packets lost to a failure (link down, no route)."),
 	C("leftover_drops", "tagger_pfc_leftover_drops_total",
@@ -207,6 +221,10 @@ static void agent_metrics(struct prom *p, const char *node, json_t *doc)
 	prom_add(p, "tagger_pfc_lossy_drops_total", PROM_COUNTER,
 		 "Drops of lossy packets on a node.", l, 1,
 		 num(t, "lossy_drops"));
+	prom_add(
+		p, "tagger_pfc_big_red_switch", PROM_GAUGE,
+		"1 while every lossless queue of a node drops (big red switch).",
+		l, 1, num(json_object_get(doc, "watchdog"), "big_red_switch"));
 	prom_add(p, "tagger_pfc_resyncs_total", PROM_COUNTER,
 		 "Times the buffer accounting was resynchronised.", l, 1,
 		 num(t, "resyncs"));

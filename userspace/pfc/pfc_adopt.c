@@ -185,6 +185,22 @@ void pfc_adopt_counters(struct pfc_state *st, const struct pfc_state *old)
 		st->ports[i].gso = old->ports[i].gso;
 		st->ports[i].offloads_saved = old->ports[i].offloads_saved;
 	}
+	for (i = 0; i < st->nports; i++) {
+		uint32_t p;
+
+		/* Storms go on; the settings are the new agent's. */
+		for (p = 0; p < PFC_PRIOS; p++) {
+			struct pfc_state_wd *w = &st->wd[i][p];
+			const struct pfc_state_wd *o = &old->wd[i][p];
+
+			w->storm = o->storm;
+			w->start_rt = o->start_rt;
+			w->end_rt = o->end_rt;
+			w->flushed = o->flushed;
+			w->rx_drops = o->rx_drops;
+		}
+	}
+	st->brs = old->brs; /* in force in the maps: the tick sees brs_req */
 	st->wd_events = old->wd_events;
 	st->events_lost = old->events_lost;
 	st->resyncs = old->resyncs;

@@ -20,6 +20,7 @@
 #include "pfc/pfc_loop.h"
 #include "pfc/pfc_setup.h"
 #include "pfc/pfc_standby.h"
+#include "pfc/pfc_storm.h"
 
 /* The pid file is for people and scripts; commands check the lock. */
 /*
@@ -212,14 +213,12 @@ static void rebuild(struct pfc_agent *a)
 			g->closed = sp->gate_closed;
 			g->until = sp->gate_until;
 			g->since = sp->paused_since;
-			g->wd.until = sp->wd_until;
-			g->wd.fired = sp->wd_until != 0;
-			g->ignoring = sp->wd_until != 0;
 			a->sent[port][p] = sp->pause_sent;
 			if (sp->pause_sent)
 				a->refresh_at[port] = now_ns();
 		}
 	}
+	pfc_storm_rebuild(a, now_ns()); /* storms, the big red switch */
 }
 
 /*

@@ -151,16 +151,47 @@ static int mqprio_gate(struct pfc_queues *q, int port, int prio, bool closed)
 	return r;
 }
 
+/*
+ * The packets a TBF gate holds are in its child, a bfifo (TBF's class 1):
+ * a fresh one grafted there frees them (the kfree_skb tracepoint returns
+ * their bytes). The gate itself stays, with its statistics, so that the
+ * recount's alignment of log and queue (pfc_recount.h) only has to be
+ * relearned from the next empty queue, as after any drop it did not see.
+ */
+static int htb_flush(struct pfc_queues *q, int port, int prio)
+{
+	const uint32_t h[2] = { (0x40u + prio) << 16, (0x48u + prio) << 16 };
+
+	return tc_fifo_graft(&q->tc, q->cfg->ports[port].ifindex,
+			     PFC_GATE_HANDLE(prio) | 1, h,
+			     queue_limit(q->cfg, prio));
+}
+
+/*
+ * The plug is the queue and the gate at once, and replacing it would
+ * reset the statistics the recount reads: not flushed (the man page says
+ * so); the drop action's other parts still hold.
+ */
+static int mqprio_flush(struct pfc_queues *q, int port, int prio)
+{
+	(void)q;
+	(void)port;
+	(void)prio;
+	return -EOPNOTSUPP;
+}
+
 static const struct pfc_backend htb_backend = {
 	.name = "htb-tbf",
 	.setup = htb_setup,
 	.gate = htb_gate,
+	.flush = htb_flush,
 };
 
 static const struct pfc_backend mqprio_backend = {
 	.name = "mqprio-plug",
 	.setup = mqprio_setup,
 	.gate = mqprio_gate,
+	.flush = mqprio_flush,
 };
 
 static int setup_all(struct pfc_queues *q)
@@ -252,6 +283,11 @@ int pfc_queues_adopt(struct pfc_queues *q, const struct pfc_config *cfg,
 int pfc_gate(struct pfc_queues *q, int port, int prio, bool closed)
 {
 	return q->be->gate(q, port, prio, closed);
+}
+
+int pfc_flush(struct pfc_queues *q, int port, int prio)
+{
+	return q->be->flush(q, port, prio);
 }
 
 void pfc_queues_teardown(struct pfc_queues *q)

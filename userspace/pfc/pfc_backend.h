@@ -14,12 +14,16 @@
  *                Documentation/kernel-notes.md). Works on this kernel.
  *
  * Handles: root 1:, HTB classes 1:1 (link) and 1:10+prio, gate qdiscs
- * 20+prio: (TBF/plug), mqprio TBFs 30+prio:.
+ * 20+prio: (TBF/plug), mqprio TBFs 30+prio:, a flushed TBF's new bfifo
+ * 40+prio: or 48+prio:.
  *
  * API:
  *   struct pfc_queues, pfc_queues_setup(q, cfg, want, classify_fd)
  *   pfc_queues_adopt(q, cfg, backend)  take over queues a dead agent left
  *   pfc_gate(q, port, prio, closed)    change a gate (only on a change)
+ *   pfc_flush(q, port, prio)           drop what a queue holds (the
+ *                                      watchdog's drop): htb-tbf only,
+ *                                      -EOPNOTSUPP on mqprio-plug
  *   pfc_queues_teardown(q)
  *   PFC_GATE_HANDLE(prio)              the qdisc whose stats are the queue
  */
@@ -43,6 +47,7 @@ struct pfc_backend {
 	const char *name;
 	int (*setup)(struct pfc_queues *q, int port);
 	int (*gate)(struct pfc_queues *q, int port, int prio, bool closed);
+	int (*flush)(struct pfc_queues *q, int port, int prio);
 };
 
 struct pfc_queues {
@@ -63,6 +68,7 @@ int pfc_queues_setup(struct pfc_queues *q, const struct pfc_config *cfg,
 int pfc_queues_adopt(struct pfc_queues *q, const struct pfc_config *cfg,
 		     const char *backend);
 int pfc_gate(struct pfc_queues *q, int port, int prio, bool closed);
+int pfc_flush(struct pfc_queues *q, int port, int prio);
 void pfc_queues_teardown(struct pfc_queues *q);
 
 #endif /* __TAGGER_PFC_BACKEND_H */

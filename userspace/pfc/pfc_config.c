@@ -22,7 +22,7 @@ void pfc_config_init(struct pfc_config *c)
 	c->sched = PFC_SCHED_WRR;
 	c->wd_detect_ms = 200;
 	c->wd_restore_ms = 200;
-	c->wd_action = PFC_WD_REPORT;
+	c->wd_action = PFC_WD_ALERT;
 	c->backend = PFC_BACKEND_AUTO;
 	c->rt_prio = PFC_DEFAULT_RT_PRIO;
 	c->cpu_latency_us = PFC_DEFAULT_CPU_LATENCY;
@@ -283,9 +283,9 @@ int pfc_parse_dscp_map(const char *s, uint8_t map[64])
 
 const char *pfc_wd_action_name(enum pfc_wd_action a)
 {
-	return a == PFC_WD_DROP	  ? "drop" :
-	       a == PFC_WD_IGNORE ? "ignore" :
-				    "report";
+	return a == PFC_WD_DROP	   ? "drop" :
+	       a == PFC_WD_FORWARD ? "forward" :
+				     "alert";
 }
 
 const char *pfc_sched_name(enum pfc_sched s)

@@ -79,7 +79,23 @@
 #define PFC_ECN_KMAX_MAX 0xffffffffull
 
 enum pfc_sched { PFC_SCHED_WRR, PFC_SCHED_STRICT };
-enum pfc_wd_action { PFC_WD_REPORT, PFC_WD_IGNORE, PFC_WD_DROP };
+/*
+ * The watchdog's actions, SONiC pfcwd's: alert only counts a storm;
+ * forward ignores the upstream's PAUSEs; drop also flushes the queue,
+ * drops its new packets and the port's ingress at that priority, and
+ * sends no PAUSE for it. The values are those the state has always
+ * recorded (report, ignore, drop before).
+ */
+enum pfc_wd_action { PFC_WD_ALERT, PFC_WD_FORWARD, PFC_WD_DROP };
+#define PFC_WD_MAX_MS 3600000u /* detection and restoration: 1 h at most */
+#define PFC_WD_MAX_SPECS 512 /* --watchdog options an agent takes */
+
+/* One queue's watchdog (pfc_wd_config.h); set: not the node's defaults. */
+struct pfc_wd_cfg {
+	uint32_t detect_ms, restore_ms;
+	uint32_t action; /* enum pfc_wd_action */
+	uint32_t set;
+};
 enum pfc_backend_req {
 	PFC_BACKEND_AUTO,
 	PFC_BACKEND_MQPRIO,
@@ -113,8 +129,14 @@ struct pfc_config {
 	uint64_t lossless_limit, lossy_limit;
 	enum pfc_sched sched;
 	uint32_t weight[PFC_PRIOS];
-	uint32_t wd_detect_ms, wd_restore_ms;
-	enum pfc_wd_action wd_action;
+	uint32_t wd_detect_ms, wd_restore_ms; /* the defaults of every */
+	enum pfc_wd_action wd_action; /* lossless queue */
+	/* --watchdog PORT:PRIO:..., resolved once the ports are known
+	 * (pfc_wd_config.h), and the queues' own settings from them */
+	const char *wd_spec[PFC_WD_MAX_SPECS];
+	int wd_nspecs;
+	struct pfc_wd_cfg wd[PFC_MAX_PORTS][PFC_PRIOS];
+	bool big_red_switch; /* --big-red-switch on at start */
 	enum pfc_backend_req backend;
 	uint8_t dscp_prio[64];
 	bool keep_offloads;

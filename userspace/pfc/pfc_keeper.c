@@ -23,7 +23,8 @@
 
 /*
  * Priorities of a port the BPF side holds above XOFF: its XOFF PAUSE went
- * out from BPF, and the loop may not have read that event yet.
+ * out from BPF, and the loop may not have read that event yet. Not those
+ * whose ingress the watchdog drops: no PAUSE goes to a storming peer.
  */
 static uint8_t bpf_xoff(struct pfc_agent *a, int port)
 {
@@ -32,7 +33,10 @@ static uint8_t bpf_xoff(struct pfc_agent *a, int port)
 
 	for (p = 0; p < PFC_PRIOS; p++)
 		if (((a->cfg->lossless_mask >> p) & 1) &&
-		    __atomic_load_n(&pp_of(a, port, p)->xoff, __ATOMIC_ACQUIRE))
+		    __atomic_load_n(&pp_of(a, port, p)->xoff,
+				    __ATOMIC_ACQUIRE) &&
+		    !__atomic_load_n(&pp_of(a, port, p)->drop_in,
+				     __ATOMIC_ACQUIRE))
 			vec |= 1u << p;
 	return vec;
 }

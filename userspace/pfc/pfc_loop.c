@@ -23,6 +23,8 @@
 #include "pfc/pfc_repair.h"
 #include "pfc/pfc_ring_pos.h"
 #include "pfc/pfc_standby.h"
+#include "pfc/pfc_storm.h"
+#include "pfc/pfc_wd_config.h"
 #include "pfc.skel.h"
 
 #define TICK_MAX_NS 100000000ull /* statistics at least every 100 ms */
@@ -79,6 +81,7 @@ static void tick(struct pfc_agent *a)
 	if (!r && (!a->forwarding || !a->ring || pfc_agent_recount(a)))
 		pfc_agent_resync(a, (const uint64_t(*)[PFC_PRIOS])seen);
 	now = now_ns();
+	pfc_brs_tick(a, now);
 	for (port = 0; port < c->nports; port++) {
 		for (p = 0; p < PFC_PRIOS; p++) {
 			struct pfc_pp *b = pp_of(a, port, p);
@@ -101,7 +104,7 @@ static void tick(struct pfc_agent *a)
 			sp->last_drop_reason = b->last_drop_reason;
 			a->st->ecn_marked[port][p] = b->ecn_marked;
 			if (pfc_lossless(a, p))
-				pfc_watchdog(a, port, p, now);
+				pfc_storm_tick(a, port, p, now);
 		}
 	}
 	a->st->bpf_refreshes =
@@ -111,8 +114,8 @@ static void tick(struct pfc_agent *a)
 	__atomic_store_n(&a->st->updated, now, __ATOMIC_RELEASE);
 	if (a->trace)
 		fflush(a->trace);
-	a->tick_len = c->wd_detect_ms * 1000000ull / 4 < TICK_MAX_NS ?
-			      c->wd_detect_ms * 1000000ull / 4 :
+	a->tick_len = pfc_wd_tick_ms(c) * 1000000ull / 4 < TICK_MAX_NS ?
+			      pfc_wd_tick_ms(c) * 1000000ull / 4 :
 			      TICK_MAX_NS;
 	a->tick_at = now + a->tick_len;
 	a->poll_spent = 0;

@@ -168,7 +168,6 @@ static json_t *prio_json(const struct pfc_state *st, int p,
 	U("queue_drops", s->q_drops);
 	U("tx_packets", s->q_packets);
 	U("tx_bytes", s->q_bytes);
-	U("watchdog_drops", s->egress_drops);
 	U("failure_drops", s->failure_drops);
 	U("leftover_drops", s->leftover_drops);
 	if (s->drops) {
@@ -214,6 +213,52 @@ void pfc_add_totals(struct pfc_totals *t, const struct pfc_state *st, int p,
 		t->lossy_drops += drops;
 }
 
+/*
+ * Wall-clock ns as milliseconds since the epoch (an integer: -j prints
+ * reals to 6 digits); 0 (never) as null.
+ */
+static json_t *epoch_json(uint64_t ns)
+{
+	return ns ? json_integer((json_int_t)(ns / 1000000)) : json_null();
+}
+
+/*
+ * The storm watchdog of a lossless queue (pfc_storm.h): its settings,
+ * storms, the last one's start and end, what its drop action dropped.
+ * Null for a lossy priority; the counters alone for the state of an agent
+ * before the storm watchdog (version 8 or older).
+ */
+static void storm_json(json_t *o, const struct pfc_state *st, int port, int p)
+{
+	const struct pfc_state_wd *w = &st->wd[port][p];
+	const struct pfc_state_prio *s = &st->ports[port].prio[p];
+	bool ll = (st->lossless_mask >> p) & 1;
+
+	json_object_set_new(o, "storms",
+			    json_integer((json_int_t)s->wd_events));
+	json_object_set_new(o, "storm", json_boolean(w->storm));
+	json_object_set_new(o, "storm_start_ms", epoch_json(w->start_rt));
+	json_object_set_new(o, "storm_end_ms", epoch_json(w->end_rt));
+	/* All the watchdog dropped: at egress, flushed, at ingress. */
+	json_object_set_new(
+		o, "watchdog_drops",
+		json_integer((json_int_t)(s->egress_drops + w->flushed +
+					  w->rx_drops)));
+	json_object_set_new(o, "watchdog_flushed",
+			    json_integer((json_int_t)w->flushed));
+	json_object_set_new(o, "watchdog_rx_drops",
+			    json_integer((json_int_t)w->rx_drops));
+	json_object_set_new(
+		o, "watchdog",
+		!ll || st->version < 9 ?
+			json_null() :
+			json_pack("{s:i,s:i,s:s}", "detect_ms",
+				  (int)w->detect_ms, "restore_ms",
+				  (int)w->restore_ms, "action",
+				  st->brs ? "drop" :
+					    pfc_wd_action_name(w->action)));
+}
+
 /* The ports and their priorities; their sums into *t. */
 static json_t *ports_json(const struct pfc_state *st, uint64_t now,
 			  struct pfc_totals *t)
@@ -238,6 +283,10 @@ static json_t *ports_json(const struct pfc_state *st, uint64_t now,
 				pj, "ecn_marked",
 				json_integer((json_int_t)st->ecn_marked[i][p]));
 			t->ecn_marked += st->ecn_marked[i][p];
+			storm_json(pj, st, i, p);
+			t->wd_drops += sp->prio[p].egress_drops +
+				       st->wd[i][p].flushed +
+				       st->wd[i][p].rx_drops;
 			json_array_append_new(pr, pj);
 			pfc_add_totals(t, st, p, &sp->prio[p], now);
 		}
@@ -345,19 +394,23 @@ static void settings_json(json_t *o, const struct pfc_state *st)
 	json_object_set_new(o, "lossy_limit", json_integer(st->lossy_limit));
 	json_object_set_new(o, "sched", json_string(pfc_sched_name(st->sched)));
 	json_object_set_new(o, "ecn", ecn_json(st));
-	json_object_set_new(o, "watchdog",
-			    json_pack("{s:i,s:i,s:s,s:I}", "detect_ms",
-				      st->wd_detect_ms, "restore_ms",
-				      st->wd_restore_ms, "action",
-				      pfc_wd_action_name(st->wd_action),
-				      "events", (json_int_t)st->wd_events));
+	/* The node's defaults, its storms, the big red switch (asked for,
+	 * and in force). */
+	json_object_set_new(
+		o, "watchdog",
+		json_pack("{s:i,s:i,s:s,s:I,s:b,s:b}", "detect_ms",
+			  st->wd_detect_ms, "restore_ms", st->wd_restore_ms,
+			  "action", pfc_wd_action_name(st->wd_action), "events",
+			  (json_int_t)st->wd_events, "big_red_switch",
+			  st->brs != 0, "big_red_switch_asked",
+			  st->brs_req != 0));
 }
 
 static json_t *totals_json(const struct pfc_state *st,
 			   const struct pfc_totals *t)
 {
 	return json_pack(
-		"{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I,s:I}",
+		"{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I,s:I,s:I}",
 		"pfc_tx", (json_int_t)t->pfc_tx, "pfc_rx",
 		(json_int_t)t->pfc_rx, "xoff_crossings", (json_int_t)t->xoff,
 		"buffered_bytes", (json_int_t)t->buffered, "lossless_drops",
@@ -367,7 +420,8 @@ static json_t *totals_json(const struct pfc_state *st,
 		(json_int_t)t->leftover_drops, "paused_ms", t->paused_ns / 1e6,
 		"watchdog_events", (json_int_t)st->wd_events, "underflow",
 		(json_int_t)t->underflow, "resyncs", (json_int_t)st->resyncs,
-		"ecn_marked", (json_int_t)t->ecn_marked);
+		"ecn_marked", (json_int_t)t->ecn_marked, "watchdog_drops",
+		(json_int_t)t->wd_drops);
 }
 
 json_t *pfc_node_json(const struct pfc_state *st, enum pfc_agent_status as,
@@ -510,5 +564,45 @@ int pfc_node_stop(const char *node, const char *dir, int *stopped_pid)
 		unlink(path);
 	}
 	*stopped_pid = 0;
+	return 0;
+}
+
+int pfc_node_brs(const char *node, const char *dir, bool on)
+{
+	struct pfc_state *st;
+	int r, i;
+
+	r = state_get(node, dir, true, &st);
+	if (r)
+		return r;
+	if (agent_status(dir, st) != PFC_AGENT_RUNNING) {
+		pfc_state_unmap(st);
+		p_err("%s: no pause agent runs for %s", node, node);
+		return EXIT_RUNTIME;
+	}
+	if (st->version < 9) {
+		pfc_state_unmap(st);
+		p_err("%s: the running agent is of a release without the big "
+		      "red switch; restart it",
+		      node);
+		return EXIT_RUNTIME;
+	}
+	/* The one word of the state written from outside (pfc_state.h). */
+	__atomic_store_n(&st->brs_req, on, __ATOMIC_RELEASE);
+	r = pfc_proc_signal(st->pid, st->pid_start, SIGUSR1);
+	for (i = 0; !r && i < 2000; i++) {
+		if (__atomic_load_n(&st->brs, __ATOMIC_ACQUIRE) == on)
+			break;
+		sleep_ms(1);
+	}
+	if (!r && __atomic_load_n(&st->brs, __ATOMIC_ACQUIRE) != on)
+		r = -ETIMEDOUT;
+	pfc_state_unmap(st);
+	if (r) {
+		p_err("%s: the agent did not put the big red switch %s in force: "
+		      "%s (it will at its next tick if it runs)",
+		      node, on ? "on" : "off", strerror(-r));
+		return EXIT_RUNTIME;
+	}
 	return 0;
 }

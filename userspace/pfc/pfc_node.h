@@ -15,12 +15,15 @@
  *   pfc_node_json(st, as, now)           the show -j document
  *   pfc_show_json(node, dir, &out)       both in one (the metrics)
  *   pfc_node_stop(node, dir, &pid)            pid: the agent stopped, or 0
+ *   pfc_node_brs(node, dir, on)          the big red switch of a running
+ *                                        agent (pfc_storm.h), once in force
  *   struct pfc_totals, pfc_add_totals(), pfc_paused_ns(), pfc_resume_avg_us()
  */
 #ifndef __TAGGER_PFC_NODE_H
 #define __TAGGER_PFC_NODE_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "pfc/pfc_state.h"
@@ -29,7 +32,8 @@ enum pfc_agent_status { PFC_AGENT_STOPPED, PFC_AGENT_RUNNING, PFC_AGENT_DIED };
 
 struct pfc_totals {
 	uint64_t pfc_tx, pfc_rx, xoff, buffered, ll_drops, lossy_drops,
-		failure_drops, leftover_drops, paused_ns, underflow, ecn_marked;
+		failure_drops, leftover_drops, paused_ns, underflow, ecn_marked,
+		wd_drops;
 };
 
 const char *pfc_status_name(enum pfc_agent_status a);
@@ -39,6 +43,7 @@ json_t *pfc_node_json(const struct pfc_state *st, enum pfc_agent_status as,
 		      uint64_t now);
 int pfc_show_json(const char *node, const char *dir, json_t **out);
 int pfc_node_stop(const char *node, const char *dir, int *stopped_pid);
+int pfc_node_brs(const char *node, const char *dir, bool on);
 uint64_t pfc_paused_ns(const struct pfc_state_prio *s, uint64_t now);
 double pfc_resume_avg_us(const struct pfc_state_prio *s);
 void pfc_add_totals(struct pfc_totals *t, const struct pfc_state *st, int p,

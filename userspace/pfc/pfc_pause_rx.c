@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The upstream's PAUSEs: the gates they close and open; see pfc_pause_rx.h. */
-#include <inttypes.h>
 #include <string.h>
 
 #include "lib/log.h"
@@ -99,6 +98,9 @@ void pfc_on_rx(struct pfc_agent *a, const struct pfc_event *e)
 
 		if (!((e->vector >> p) & 1))
 			continue;
+		/* A storm ends only once the PAUSEs stop (pfc_watchdog.h). */
+		if (pfc_lossless(a, p) && e->quanta[p])
+			pfc_wd_paused(&g->wd, now_ns());
 		if (!pfc_lossless(a, p) || g->ignoring) {
 			/* Lossy priorities are never paused. */
 			sp_of(a, port, p)->pfc_rx_ignored++;
@@ -120,43 +122,5 @@ void pfc_on_rx(struct pfc_agent *a, const struct pfc_event *e)
 		pfc_gate_set(a, port, p, true, e->ts);
 		if (g->closed)
 			sp_of(a, port, p)->gate_until = g->until;
-	}
-}
-
-void pfc_watchdog(struct pfc_agent *a, int port, int prio, uint64_t now)
-{
-	const struct pfc_config *c = a->cfg;
-	struct pfc_pause_gate *g = &a->gate[port][prio];
-	struct pfc_state_prio *sp = sp_of(a, port, prio);
-	uint64_t paused_for = 0;
-	enum pfc_wd_verdict v;
-
-	v = pfc_wd_step(&g->wd, c->wd_action, c->wd_detect_ms * 1000000ull,
-			c->wd_restore_ms * 1000000ull, g->closed, g->since,
-			sp->q_qlen, now, &paused_for);
-	if (v == PFC_WD_FIRE) {
-		sp->wd_events++;
-		sp->wd_last_ns = paused_for;
-		a->st->wd_events++;
-		pr_warn("watchdog: %s port %s (%s) prio %d paused %" PRIu64
-			" ms with %" PRIu64 " packets queued; %s\n",
-			c->node, c->ports[port].name, c->ports[port].ifname,
-			prio, paused_for / 1000000, sp->q_qlen,
-			pfc_wd_action_name(c->wd_action));
-		if (c->wd_action == PFC_WD_REPORT)
-			return;
-		g->ignoring = true;
-		sp->wd_until = g->wd.until;
-		if (c->wd_action == PFC_WD_DROP)
-			__atomic_store_n(&pp_of(a, port, prio)->drop_out, 1,
-					 __ATOMIC_RELEASE);
-		pfc_gate_set(a, port, prio, false, now);
-	} else if (v == PFC_WD_RESTORE) {
-		g->ignoring = false;
-		sp->wd_until = 0;
-		__atomic_store_n(&pp_of(a, port, prio)->drop_out, 0,
-				 __ATOMIC_RELEASE);
-		pr_info("watchdog: %s port %s prio %d restored\n", c->node,
-			c->ports[port].name, prio);
 	}
 }

@@ -2,8 +2,8 @@
 /*
  * The upstream's PAUSEs: a PFC frame in closes the gate of each lossless
  * priority it names (the qdisc, pfc_backend.h) until its quanta expire or
- * a resume comes; the watchdog reopens a gate paused too long with
- * packets queued. struct pfc_pause_gate (pfc_agent_int.h) is what the
+ * a resume comes; while the storm watchdog acts on a queue (pfc_storm.h)
+ * its PAUSEs are ignored, but still noted. struct pfc_pause_gate (pfc_agent_int.h) is what the
  * agent knows of each.
  *
  * API:
@@ -12,7 +12,6 @@
  *   pfc_gate_late(a, should, now) a gate that should have opened at
  *                                 should opens at now: the latest is kept
  *   pfc_on_rx(a, e)               a PFC frame came in
- *   pfc_watchdog(a, port, prio, now)  at each tick, per lossless priority
  */
 #ifndef __TAGGER_PFC_PAUSE_RX_H
 #define __TAGGER_PFC_PAUSE_RX_H
@@ -27,6 +26,5 @@ void pfc_gate_set(struct pfc_agent *a, int port, int prio, bool closed,
 		  uint64_t ev_ts);
 void pfc_gate_late(struct pfc_agent *a, uint64_t should, uint64_t now);
 void pfc_on_rx(struct pfc_agent *a, const struct pfc_event *e);
-void pfc_watchdog(struct pfc_agent *a, int port, int prio, uint64_t now);
 
 #endif /* __TAGGER_PFC_PAUSE_RX_H */

@@ -78,7 +78,9 @@ static void send_frame(struct pfc_agent *a, int port, uint8_t vector,
 void pfc_on_xoff(struct pfc_agent *a, int port, int prio, uint64_t ts,
 		 bool sent)
 {
-	if (a->sent[port][prio])
+	/* The watchdog's drop: no PAUSE for a storming peer (pfc_storm.h). */
+	if (a->sent[port][prio] ||
+	    __atomic_load_n(&pp_of(a, port, prio)->drop_in, __ATOMIC_ACQUIRE))
 		return;
 	if (sent) {
 		sp_of(a, port, prio)->pfc_tx++;
@@ -107,6 +109,22 @@ static void on_xon(struct pfc_agent *a, int port, int prio, uint64_t ts)
 	sp_of(a, port, prio)->pause_sent = 0;
 	pfc_expect_end(&a->expect[port][prio][PFC_EXPECT_XON], ts);
 	pfc_trace(a, 'N', port, prio, ts, now_ns());
+	for (p = 0; p < PFC_PRIOS; p++)
+		if (a->sent[port][p])
+			return;
+	a->refresh_at[port] = 0;
+}
+
+void pfc_pause_withdraw(struct pfc_agent *a, int port, int prio)
+{
+	int p;
+
+	if (!a->sent[port][prio])
+		return;
+	send_frame(a, port, 1u << prio, true);
+	a->sent[port][prio] = false;
+	sp_of(a, port, prio)->pause_sent = 0;
+	pfc_expect_cancel(&a->expect[port][prio][PFC_EXPECT_XON]);
 	for (p = 0; p < PFC_PRIOS; p++)
 		if (a->sent[port][p])
 			return;
@@ -161,7 +179,8 @@ void pfc_reconcile(struct pfc_agent *a, int port, int prio)
 	    __atomic_compare_exchange_n(&c->xoff, &one, 0, false,
 					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		x = 0;
-	if (x && !a->sent[port][prio]) {
+	if (x && !a->sent[port][prio] &&
+	    !__atomic_load_n(&c->drop_in, __ATOMIC_ACQUIRE)) {
 		a->st->events_lost++;
 		pfc_on_xoff(a, port, prio, now_ns(), false);
 	} else if (!x && a->sent[port][prio]) {

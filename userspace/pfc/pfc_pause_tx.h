@@ -12,7 +12,11 @@
  *                                    priorities of vec, counted: 0 or
  *                                    -errno (the loop and the keeper)
  *   pfc_refresh(a, port, now)        its refresh is due: sent, or ended
- *   pfc_on_xoff(a, port, prio, ts, sent)  XOFF crossed (sent: by BPF)
+ *   pfc_on_xoff(a, port, prio, ts, sent)  XOFF crossed (sent: by BPF);
+ *                                    nothing while the watchdog drops the
+ *                                    port's ingress at prio (drop_in)
+ *   pfc_pause_withdraw(a, port, prio) a PAUSE of ours in force ends now
+ *                                    (a resume), whatever the buffer
  *   pfc_on_xon_seen(a, e)            an XON crossing read from the ring
  *   pfc_on_resumed(a, e)             the upstream's first packet after it
  *   pfc_reconcile(a, port, prio)     the frames agree with the counters
@@ -31,6 +35,7 @@ int pfc_send_pause(struct pfc_agent *a, int port, uint8_t vec, bool resume);
 void pfc_refresh(struct pfc_agent *a, int port, uint64_t now);
 void pfc_on_xoff(struct pfc_agent *a, int port, int prio, uint64_t ts,
 		 bool sent);
+void pfc_pause_withdraw(struct pfc_agent *a, int port, int prio);
 void pfc_on_xon_seen(struct pfc_agent *a, const struct pfc_event *e);
 void pfc_on_resumed(struct pfc_agent *a, const struct pfc_event *e);
 void pfc_reconcile(struct pfc_agent *a, int port, int prio);

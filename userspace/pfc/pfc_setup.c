@@ -16,6 +16,7 @@
 #include "pfc/pfc_agent_int.h"
 #include "pfc/pfc_reasons.h"
 #include "pfc/pfc_setup.h"
+#include "pfc/pfc_storm.h"
 #include "pfc.skel.h"
 
 #define RING_SIZE (sizeof(uint64_t) * PFC_MAX_PORTS * PFC_PRIOS * PFC_RING)
@@ -193,6 +194,7 @@ void pfc_setup_record(struct pfc_agent *a)
 	st->wd_action = c->wd_action;
 	st->wd_detect_ms = c->wd_detect_ms;
 	st->wd_restore_ms = c->wd_restore_ms;
+	pfc_storm_setup(a); /* each queue's, and the big red switch */
 	st->nports = c->nports;
 	st->frame = c->frame;
 	st->rt_prio = a->rt.rt_prio;

@@ -220,11 +220,12 @@ static int map_state(int fd, bool write, struct pfc_state **st)
 
 /*
  * The state of version 5 ended where busy_poll_us begins, 6 at beat, 7 at
- * ecn_mask.
+ * ecn_mask, 8 at brs_req.
  */
 #define PFC_STATE_V5_SIZE offsetof(struct pfc_state, busy_poll_us)
 #define PFC_STATE_V6_SIZE offsetof(struct pfc_state, beat)
 #define PFC_STATE_V7_SIZE offsetof(struct pfc_state, ecn_mask)
+#define PFC_STATE_V8_SIZE offsetof(struct pfc_state, brs_req)
 
 /*
  * An agent of the version before (still running through an upgrade): its
@@ -304,7 +305,8 @@ int pfc_state_open(const char *dir, bool write, struct pfc_state **st)
 		r = map_state(fd, write, st);
 	else if (sb.st_size == PFC_STATE_V5_SIZE ||
 		 sb.st_size == PFC_STATE_V6_SIZE ||
-		 sb.st_size == PFC_STATE_V7_SIZE)
+		 sb.st_size == PFC_STATE_V7_SIZE ||
+		 sb.st_size == PFC_STATE_V8_SIZE)
 		r = map_state_old(fd, write, sb.st_size, st);
 	else
 		r = -EPROTO;
@@ -313,6 +315,7 @@ int pfc_state_open(const char *dir, bool write, struct pfc_state **st)
 		return r;
 	if ((*st)->magic != PFC_STATE_MAGIC ||
 	    (*st)->version != (sb.st_size == sizeof(**st) ? PFC_STATE_VERSION :
+			       sb.st_size == PFC_STATE_V8_SIZE ? 8 :
 			       sb.st_size == PFC_STATE_V7_SIZE ? 7 :
 			       sb.st_size == PFC_STATE_V6_SIZE ? 6 :
 								 5)) {

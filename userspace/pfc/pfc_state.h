@@ -27,7 +27,7 @@
  *                                  replacing the old file only when whole
  *                                  (0 or -errno: -ENOSPC when /run is full)
  *   pfc_state_open(dir, write, &st) reader (or `stop`, write): map it; a
- *                                  version 5, 6 or 7 state (agents of
+ *                                  version 5, 6, 7 or 8 state (agents of
  *                                  releases before) reads with the
  *                                  fields since added as 0
  *   pfc_state_snapshot(st, copy)   consistent copy (retries while updated)
@@ -45,7 +45,7 @@
 #include "pfc/pfc_config.h"
 
 #define PFC_STATE_MAGIC 0x54504643u /* "TPFC" */
-#define PFC_STATE_VERSION 8
+#define PFC_STATE_VERSION 9
 /* The default state root; the agents' directories are in PFC_RUN_DIR/pfc. */
 #define PFC_RUN_DIR "/run/tagger"
 
@@ -77,6 +77,17 @@ struct pfc_state_prio {
 	uint64_t gate_until; /* CLOCK_MONOTONIC ns the pause ends */
 	uint32_t pause_sent; /* a PAUSE of ours is in force upstream */
 	uint32_t pad2;
+};
+
+/* A lossless queue's storm watchdog (pfc_watchdog.h), since version 9. */
+struct pfc_state_wd {
+	uint32_t detect_ms, restore_ms; /* its settings (pfc_wd_config.h) */
+	uint32_t action; /* enum pfc_wd_action */
+	uint32_t storm; /* 1: in a storm (detected, not restored) */
+	uint64_t start_rt, end_rt; /* CLOCK_REALTIME ns of the last storm's
+				    * start and end (0: none, or not over) */
+	uint64_t flushed; /* packets the drop action flushed from the queue */
+	uint64_t rx_drops; /* ... dropped at the port's ingress */
 };
 
 struct pfc_state_port {
@@ -149,6 +160,14 @@ struct pfc_state {
 	uint64_t ecn_kmin[PFC_PRIOS], ecn_kmax[PFC_PRIOS];
 	/* packets marked CE, per in-port and priority */
 	uint64_t ecn_marked[PFC_MAX_PORTS][PFC_PRIOS];
+	/*
+	 * Since version 9 (the storm watchdog); older states read them as
+	 * 0. The big red switch (every lossless queue in drop): brs_req is
+	 * the one word written from outside the agent (`pfc watchdog NODE
+	 * big-red-switch`, then SIGUSR1), brs what the agent put in force.
+	 */
+	uint32_t brs_req, brs;
+	struct pfc_state_wd wd[PFC_MAX_PORTS][PFC_PRIOS];
 };
 
 int pfc_state_dir(const char *dir, bool make, const char **why);

@@ -164,6 +164,34 @@ int tc_plug(struct tc *tc, int ifindex, uint32_t parent, uint32_t handle,
 }
 
 /*
+ * A fresh bfifo grafted under parent: the qdisc there is destroyed with
+ * the packets it holds (the watchdog's flush). The kernel changes, rather
+ * than replaces, a qdisc of the same kind and handle, and NLM_F_EXCL
+ * refuses that: so the first of the two handles that is not the one there
+ * now is taken.
+ */
+int tc_fifo_graft(struct tc *tc, int ifindex, uint32_t parent,
+		  const uint32_t handle[2], uint32_t limit)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct tc_fifo_qopt q = { .limit = limit };
+	struct nlmsghdr *nlh;
+	int i, r = -EINVAL;
+
+	for (i = 0; i < 2; i++) {
+		nlh = msg_start(tc, buf, RTM_NEWQDISC,
+				NLM_F_CREATE | NLM_F_REPLACE | NLM_F_EXCL,
+				ifindex, parent, handle[i]);
+		mnl_attr_put_strz(nlh, TCA_KIND, "bfifo");
+		mnl_attr_put(nlh, TCA_OPTIONS, sizeof(q), &q);
+		r = tc_talk(tc, nlh, NULL, NULL);
+		if (r != -EEXIST)
+			break;
+	}
+	return r;
+}
+
+/*
  * A direct-action program can set only the minor of the class (tc_classid
  * is 16 bits in the qdisc cb); the major comes from TCA_BPF_CLASSID, which
  * libbpf's bpf_tc_attach() does not set.

@@ -13,6 +13,10 @@
  *                                        the same for tc_plug)
  *   tc_mqprio(tc, ifindex, handle, ntc)  prio i -> tc i -> tx queue i
  *   tc_plug(tc, ifindex, parent, handle, action, limit, create)
+ *   tc_fifo_graft(tc, ifindex, parent, handle[2], limit)
+ *                                        a new bfifo under parent (one of
+ *                                        two handles), the qdisc there
+ *                                        and its packets gone
  *   tc_bpf_classifier(tc, ifindex, qdisc, fd, name)
  *                                        cls_bpf (direct action) on a qdisc,
  *                                        its classid major = the qdisc's
@@ -46,6 +50,8 @@ int tc_tbf(struct tc *tc, int ifindex, uint32_t parent, uint32_t handle,
 int tc_mqprio(struct tc *tc, int ifindex, uint32_t handle, int ntc);
 int tc_plug(struct tc *tc, int ifindex, uint32_t parent, uint32_t handle,
 	    int action, uint32_t limit, bool create);
+int tc_fifo_graft(struct tc *tc, int ifindex, uint32_t parent,
+		  const uint32_t handle[2], uint32_t limit);
 int tc_bpf_classifier(struct tc *tc, int ifindex, uint32_t qdisc, int fd,
 		      const char *name);
 int tc_qdisc_stats(struct tc *tc,

@@ -9,12 +9,13 @@
 #include "pfc/pfc_ident.h"
 #include "pfc/pfc_state.h"
 #include "pfc/pfc_watch.h"
+#include "pfc/pfc_wd_config.h"
 
 #define TICK_MAX_NS 100000000ull /* as pfc_loop.c's */
 
 uint64_t pfc_stall_ns(const struct pfc_config *c)
 {
-	uint64_t tick = c->wd_detect_ms * 1000000ull / 4, pause = UINT64_MAX;
+	uint64_t tick = pfc_wd_tick_ms(c) * 1000000ull / 4, pause = UINT64_MAX;
 	uint64_t d;
 	int port;
 

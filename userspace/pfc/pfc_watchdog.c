@@ -1,30 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
-/* PFC watchdog decisions; see pfc_watchdog.h. */
+/* PFC storm watchdog decisions; see pfc_watchdog.h. */
 #include "pfc/pfc_watchdog.h"
 
-enum pfc_wd_verdict pfc_wd_step(struct pfc_wd *w, enum pfc_wd_action action,
-				uint64_t detect_ns, uint64_t restore_ns,
+#define MS 1000000ull
+
+enum pfc_wd_verdict pfc_wd_step(struct pfc_wd *w, const struct pfc_wd_cfg *cfg,
 				bool closed, uint64_t paused_since,
 				uint64_t qlen, uint64_t now,
 				uint64_t *paused_for)
 {
-	if (w->until) {
-		if (now < w->until)
-			return PFC_WD_NONE;
-		/* Restoration time over: back to normal PFC, re-armed. */
-		w->until = 0;
-		w->fired = false;
-		return PFC_WD_RESTORE;
-	}
-	if (!closed || !qlen) {
-		w->fired = false; /* the episode ended */
+	bool stuck = closed && qlen;
+
+	if (w->storm) {
+		if (cfg->action == PFC_WD_ALERT ?
+			    !stuck :
+			    now >= w->quiet_since &&
+				    now - w->quiet_since >=
+					    cfg->restore_ms * MS) {
+			w->storm = false;
+			return PFC_WD_RESTORE;
+		}
 		return PFC_WD_NONE;
 	}
-	if (w->fired || now < paused_since || now - paused_since < detect_ns)
+	if (!stuck || now < paused_since ||
+	    now - paused_since < cfg->detect_ms * MS)
 		return PFC_WD_NONE;
-	w->fired = true;
+	w->storm = true;
+	w->quiet_since = now;
 	*paused_for = now - paused_since;
-	if (action != PFC_WD_REPORT)
-		w->until = now + (restore_ns ? restore_ns : 1);
 	return PFC_WD_FIRE;
+}
+
+void pfc_wd_paused(struct pfc_wd *w, uint64_t now)
+{
+	if (w->storm && now > w->quiet_since)
+		w->quiet_since = now;
 }

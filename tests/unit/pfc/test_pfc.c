@@ -10,6 +10,7 @@
 #include "pfc/pfc_frame.h"
 #include "pfc_maps.h"
 #include "pfc/pfc_watchdog.h"
+#include "pfc/pfc_wd_config.h"
 #include "testlib.h"
 
 static const uint8_t src[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
@@ -210,55 +211,95 @@ START_TEST(thresholds_have_hysteresis)
 }
 END_TEST
 
-START_TEST(watchdog_reports_once_per_episode)
+START_TEST(watchdog_detects_a_storm_once)
 {
 	const uint64_t ms = 1000000;
+	struct pfc_wd_cfg c = { 200, 300, PFC_WD_ALERT, 1 };
 	struct pfc_wd w = { 0 };
 	uint64_t t = 0;
 
 	/* Paused 150 ms with packets: not yet. */
-	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_REPORT, 200 * ms, 200 * ms,
-				     true, 1000 * ms, 5, 1150 * ms, &t),
+	ck_assert_int_eq(pfc_wd_step(&w, &c, true, 1000 * ms, 5, 1150 * ms, &t),
 			 PFC_WD_NONE);
-	/* 250 ms: fires once, with how long. */
-	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_REPORT, 200 * ms, 200 * ms,
-				     true, 1000 * ms, 5, 1250 * ms, &t),
+	/* Paused long but nothing queued: not a storm. */
+	ck_assert_int_eq(pfc_wd_step(&w, &c, true, 1000 * ms, 0, 1250 * ms, &t),
+			 PFC_WD_NONE);
+	/* 250 ms with packets: a storm, with how long. */
+	ck_assert_int_eq(pfc_wd_step(&w, &c, true, 1000 * ms, 5, 1250 * ms, &t),
 			 PFC_WD_FIRE);
 	ck_assert_uint_eq(t, 250 * ms);
-	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_REPORT, 200 * ms, 200 * ms,
-				     true, 1000 * ms, 5, 1400 * ms, &t),
+	ck_assert_int_eq(pfc_wd_step(&w, &c, true, 1000 * ms, 5, 1400 * ms, &t),
 			 PFC_WD_NONE);
-	/* The gate opens: a later episode fires again. */
-	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_REPORT, 200 * ms, 200 * ms,
-				     false, 0, 5, 1500 * ms, &t),
-			 PFC_WD_NONE);
-	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_REPORT, 200 * ms, 200 * ms,
-				     true, 1600 * ms, 5, 1900 * ms, &t),
+	/* alert ends with the condition, whatever the restoration time. */
+	ck_assert_int_eq(pfc_wd_step(&w, &c, false, 0, 5, 1410 * ms, &t),
+			 PFC_WD_RESTORE);
+	ck_assert_int_eq(pfc_wd_step(&w, &c, true, 1600 * ms, 5, 1900 * ms, &t),
 			 PFC_WD_FIRE);
 }
 END_TEST
 
-START_TEST(watchdog_ignores_empty_queues_and_restores)
+START_TEST(watchdog_restores_only_after_quiet)
 {
 	const uint64_t ms = 1000000;
+	struct pfc_wd_cfg c = { 200, 100, PFC_WD_DROP, 1 };
 	struct pfc_wd w = { 0 };
-	uint64_t t = 0;
+	uint64_t t = 0, now;
 
-	/* Paused long but nothing queued: not a storm. */
-	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_DROP, 200 * ms, 100 * ms, true,
-				     0, 0, 900 * ms, &t),
-			 PFC_WD_NONE);
-	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_DROP, 200 * ms, 100 * ms, true,
-				     0, 3, 900 * ms, &t),
+	ck_assert_int_eq(pfc_wd_step(&w, &c, true, 0, 3, 900 * ms, &t),
 			 PFC_WD_FIRE);
-	ck_assert_uint_eq(w.until, 1000 * ms);
-	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_DROP, 200 * ms, 100 * ms, false,
-				     0, 3, 950 * ms, &t),
+	/* The gate is open now (ignored), but PAUSEs keep coming: a storm
+	 * that keeps pausing is never restored. */
+	for (now = 950 * ms; now < 5000 * ms; now += 50 * ms) {
+		pfc_wd_paused(&w, now - 10 * ms);
+		ck_assert_int_eq(pfc_wd_step(&w, &c, false, 0, 0, now, &t),
+				 PFC_WD_NONE);
+	}
+	/* The last PAUSE at 4940 ms: restored 100 ms later, not before. */
+	ck_assert_int_eq(pfc_wd_step(&w, &c, false, 0, 0, 5030 * ms, &t),
 			 PFC_WD_NONE);
-	ck_assert_int_eq(pfc_wd_step(&w, PFC_WD_DROP, 200 * ms, 100 * ms, false,
-				     0, 3, 1000 * ms, &t),
+	ck_assert_int_eq(pfc_wd_step(&w, &c, false, 0, 0, 5040 * ms, &t),
 			 PFC_WD_RESTORE);
-	ck_assert_uint_eq(w.until, 0);
+	ck_assert(!w.storm);
+}
+END_TEST
+
+START_TEST(watchdog_specs_parse_and_refuse)
+{
+	struct pfc_config c;
+	char why[PFC_WD_WHY_LEN];
+	struct pfc_wd_cfg w;
+
+	pfc_config_init(&c);
+	c.nports = 2;
+	strcpy(c.ports[0].name, "p1");
+	strcpy(c.ports[1].name, "p2");
+	c.wd_spec[c.wd_nspecs++] = "*:3:100:400:forward";
+	c.wd_spec[c.wd_nspecs++] = "p2:3:50:60:drop";
+	ck_assert_int_eq(pfc_wd_specs_apply(&c, why, sizeof(why)), 0);
+	w = pfc_wd_of(&c, 0, 3);
+	ck_assert_uint_eq(w.detect_ms, 100);
+	ck_assert_uint_eq(w.restore_ms, 400);
+	ck_assert_uint_eq(w.action, PFC_WD_FORWARD);
+	w = pfc_wd_of(&c, 1, 3);
+	ck_assert_uint_eq(w.action, PFC_WD_DROP);
+	w = pfc_wd_of(&c, 1, 4); /* the defaults */
+	ck_assert_uint_eq(w.detect_ms, 200);
+	ck_assert_uint_eq(w.action, PFC_WD_ALERT);
+	ck_assert_uint_eq(pfc_wd_tick_ms(&c), 50);
+	c.wd_spec[c.wd_nspecs++] = "p2:1:50:60:drop";
+	ck_assert_int_eq(pfc_wd_specs_apply(&c, why, sizeof(why)), -1);
+	ck_assert_ptr_nonnull(strstr(why, "p2:1:50:60:drop"));
+	ck_assert_ptr_nonnull(strstr(why, "not lossless"));
+	c.wd_spec[c.wd_nspecs - 1] = "p9:3:50:60:drop";
+	ck_assert_int_eq(pfc_wd_specs_apply(&c, why, sizeof(why)), -1);
+	c.wd_spec[c.wd_nspecs - 1] = "p1:3:0:60:drop";
+	ck_assert_int_eq(pfc_wd_specs_apply(&c, why, sizeof(why)), -1);
+	c.wd_spec[c.wd_nspecs - 1] = "p1:3:10:60:panic";
+	ck_assert_int_eq(pfc_wd_specs_apply(&c, why, sizeof(why)), -1);
+	c.wd_spec[c.wd_nspecs - 1] = "p1:3:10:60";
+	ck_assert_int_eq(pfc_wd_specs_apply(&c, why, sizeof(why)), -1);
+	c.wd_spec[c.wd_nspecs - 1] = "p1:3:10:60:drop:x";
+	ck_assert_int_eq(pfc_wd_specs_apply(&c, why, sizeof(why)), -1);
 }
 END_TEST
 
@@ -274,8 +315,9 @@ Suite *pfc_suite(void)
 	tcase_add_test(tc, defaults_follow_the_buffer_model);
 	tcase_add_test(tc, dscp_maps_parse);
 	tcase_add_test(tc, thresholds_have_hysteresis);
-	tcase_add_test(tc, watchdog_reports_once_per_episode);
-	tcase_add_test(tc, watchdog_ignores_empty_queues_and_restores);
+	tcase_add_test(tc, watchdog_detects_a_storm_once);
+	tcase_add_test(tc, watchdog_restores_only_after_quiet);
+	tcase_add_test(tc, watchdog_specs_parse_and_refuse);
 	tcase_add_test(tc, ecn_settings_are_checked_against_xoff);
 	suite_add_tcase(s, tc);
 	return s;
