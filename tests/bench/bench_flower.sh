@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The flower data path (tagger switch export) against the eBPF one, issue 26:
+# The flower data path (tagger switch attach --datapath flower) against the
+# eBPF one, issue 26:
 #  1. Entries per switch (tc flower filters, tagger stats --datapath
 #     flower): fat-tree k=8 with 1-bounce paths between ToRs (compiled
 #     --algorithm clos), fat-tree k=16 up-down between ToRs, Jellyfish-1000
@@ -9,9 +10,9 @@
 #     kernel support needed.
 #  2. In the QEMU VM of vmlab/vm.sh (skipped when `vmlab/vm.sh info`
 #     fails, or not root): the largest switch of the fat-tree k=8 table,
-#     its install by `switch export --apply` against `switch attach`, a
-#     one-rule update (`export --apply --update --generation G` against
-#     `switch update`), alternating, medians; then the per-packet cost of
+#     its install by `switch attach --datapath flower` against `switch
+#     attach`, a one-rule `switch update` on each, alternating, medians;
+#     then the per-packet cost of
 #     software flower against BPF: bursts of one frame from a Python
 #     AF_PACKET sender through the switch namespace (wall and busy CPU per
 #     frame), with no data path as the floor (tests/bench/

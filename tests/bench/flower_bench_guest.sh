@@ -5,12 +5,12 @@
 # rewrite of switch $5 changed, $6: rounds, $7: packets a burst.
 #
 # Three namespaces hold switch $5 as a bridge of its ports (p0.., their
-# peers here named <ns>0..): "fl" runs the flower filters of `tagger switch
-# export --apply`, "bp" the eBPF data plane (`tagger switch attach`), "no"
-# nothing. Per round, alternating flower and BPF: a fresh install (wall
-# time of the command, the table removed between rounds), then a one-rule
-# update (export --apply --update with the generation flipped, against
-# switch update), back and forth between the two rule files. Then bursts
+# peers here named <ns>0..): "fl" runs the flower data path (`tagger switch
+# attach --datapath flower`), "bp" the eBPF data plane (`tagger switch
+# attach`), "no" nothing. Per round, alternating flower and BPF: a fresh
+# install (wall time of the command, detached between rounds), then a
+# one-rule update (`tagger switch update`, on each), back and forth
+# between the two rule files. Then bursts
 # of one frame sent through each namespace's in-port to its out-port, a
 # lossless tag that one of the switch's rewrites changes (classify at
 # ingress, rewrite at egress), no/bpf/flower in turn each round. Prints
@@ -51,30 +51,27 @@ make_switch() {
 }
 for ns in no fl bp; do make_switch "$ns" || { echo "no switch $ns"; exit 1; }; done
 
-fl() { ip netns exec fl "$T" switch export "$name" "$@" "${maps[@]}" --apply >/dev/null; }
+fl() { TAGGER_BPF_ROOT=/tmp/bpffs/fl ip netns exec fl "$T" switch "$@" >/dev/null; }
 bp() { TAGGER_BPF_ROOT=/tmp/bpffs/bp ip netns exec bp "$T" switch "$@" >/dev/null; }
-fl_clear() {
-	local i
-	for ((i = 0; i < n; i++)); do ip netns exec fl tc qdisc del dev "p$i" clsact; done
-}
 
 echo "switch $name: $n ports, $("$T" -j switch export "$name" "$rules" |
 	jq '[.ports[] | .ingress_filters + .egress_filters] | add') flower filters"
 for ((r = 0; r < rounds; r++)); do
-	t0=$(now); fl "$rules" || { echo "export --apply failed"; exit 1; }; t1=$(now)
+	t0=$(now); fl attach "$name" "$rules" "${maps[@]}" --datapath flower ||
+		{ echo "attach --datapath flower failed"; exit 1; }; t1=$(now)
 	echo "install flower $(ms "$t0" "$t1")"
 	t0=$(now); bp attach "$name" "$rules" "${maps[@]}" || { echo "attach failed"; exit 1; }; t1=$(now)
 	echo "install bpf $(ms "$t0" "$t1")"
 	if ((r < rounds - 1)); then
-		fl_clear
+		fl detach "$name"
 		bp detach "$name"
 	fi
 done
-# One rule back and forth: to rules1 at generation 1, back at 0.
+# One rule back and forth: to rules1, back.
 for ((r = 0; r < 2 * rounds; r++)); do
-	f=$rules1 g=1
-	((r % 2)) && f=$rules g=0
-	t0=$(now); fl "$f" --update --generation "$g" || { echo "update failed"; exit 1; }; t1=$(now)
+	f=$rules1
+	((r % 2)) && f=$rules
+	t0=$(now); fl update "$name" "$f" || { echo "flower update failed"; exit 1; }; t1=$(now)
 	echo "update flower $(ms "$t0" "$t1")"
 	t0=$(now); bp update "$name" "$f" || { echo "switch update failed"; exit 1; }; t1=$(now)
 	echo "update bpf $(ms "$t0" "$t1")"
