@@ -53,6 +53,22 @@ check "lossy priority among lossless ones: exit 2" test $rc = 2
 $T compile clos.topo b1.elp --algorithm clos --dscp 26,27 --priorities 3,4 -o c.json 2>/dev/null
 check "DSCP and priority options reach the rules" \
 	test "$(jq -c '[.tags[].tag, .tags[].priority]' c.json)" = '[26,27,3,4]'
+$T compile clos.topo b1.elp --dscp 26,27 --priorities 3,4 --cnp-dscp 48 \
+	--cnp-priority 6 -o cnp.json 2>/dev/null
+check "--cnp-dscp/--cnp-priority: the rules' \"cnp\"" \
+	test "$(jq -c .cnp cnp.json)" = '{"tag":48,"priority":6}'
+check "  which the rules reader takes (tagger verify)" \
+	$T verify clos.topo b1.elp cnp.json
+$T compile clos.topo b1.elp --dscp 26,27 --priorities 3,4 --cnp-dscp 27 \
+	--cnp-priority 6 -o /dev/null 2>err; rc=$?
+check "  a CNP DSCP the compile uses as a tag: exit 2 naming it" \
+	sh -c "test $rc = 2 && grep -q 'cnp: tag 27 is a lossless tag' err"
+$T compile clos.topo b1.elp --dscp 26,27 --priorities 3,4 --cnp-dscp 48 \
+	--cnp-priority 4 -o /dev/null 2>err; rc=$?
+check "  a CNP priority of a lossless tag: exit 2 naming it" \
+	sh -c "test $rc = 2 && grep -q 'priority 4 is the priority of lossless tag 27' err"
+$T compile clos.topo b1.elp --cnp-dscp 48 -o /dev/null 2>err; rc=$?
+check "  --cnp-dscp alone: exit 2" test $rc = 2
 $T topo ring 4 -o ring.topo && $T paths ecmp ring.topo -o ring.elp
 check "clos algorithm without layers: exit 2" \
 	sh -c "$T compile ring.topo ring.elp --algorithm clos 2>/dev/null; test \$? = 2"

@@ -74,6 +74,7 @@ check "HELP and TYPE once per family ($fams)" \
 	  "$(grep -c '^# HELP' "$out")" = "$fams" ]
 for m in 'tagger_switch_packets_total{node="S1",port="hp",direction="in",tag="10",class="lossless"}' \
 	 'tagger_switch_lossy_total{node="S1",port="hp",reason=' \
+	 'tagger_switch_cnp_packets_total{node="S1",port="hp"} 0' \
 	 'tagger_pfc_agent_up{node="sw1"} 1' 'tagger_pfc_paused_seconds_total{' \
 	 'tagger_pfc_frames_sent_total{' 'tagger_pfc_buffered_bytes{' \
 	 'tagger_metrics_collect_success{kind="pfc",node="sw1"} 1'; do

@@ -71,6 +71,9 @@ static int check_opts(const struct compile_opts *o)
 				NULL,
 				"DSCP %d is both a lossless tag and the lossy tag",
 				o->lossy_dscp);
+	if ((o->cnp_dscp < 0) != (o->cnp_prio < 0))
+		return usage_err(NULL, "--cnp-dscp and --cnp-priority go "
+				       "together");
 	return 0;
 }
 
@@ -146,6 +149,10 @@ static const struct opt compile_opts_table[] = {
 		"the lossy priority (default 0)"),
 	OPT_INT("--lossy-dscp", &arg.o.lossy_dscp, 0, 63, "D",
 		"the lossy tag's DSCP codepoint (default 0)"),
+	OPT_INT("--cnp-dscp", &arg.o.cnp_dscp, 0, 63, "D",
+		"RoCEv2 CNPs a class of their own: this DSCP (\"cnp\")"),
+	OPT_INT("--cnp-priority", &arg.o.cnp_prio, 0, 7, "P",
+		"... and this priority, no lossless tag's (with --cnp-dscp)"),
 	OPT_FLAG("--strict", &arg.o.strict,
 		 "exit 1 if any path cannot stay lossless"),
 	OPT_FLAG("--compress", &arg.o.compress,
@@ -448,6 +455,24 @@ static int run_exact(const struct topo *t, const struct elp *e,
 	return c->verify ? verify_compiled(t, e, r, *rules, o->threads, oc) : 0;
 }
 
+/*
+ * The CNP class against the tags the compile used: its DSCP no tag's,
+ * its priority no lossless tag's (rules_check() says which); 0 if it
+ * fits or there is none, else -1 after the error.
+ */
+static int cnp_fits(json_t *rules, const struct compile_opts *o)
+{
+	struct rules *chk;
+
+	if (o->cnp_dscp < 0)
+		return 0;
+	chk = rules_from_json(rules, "--cnp-dscp/--cnp-priority");
+	if (!chk)
+		return -1;
+	rules_free(chk);
+	return 0;
+}
+
 int do_compile(int argc, char **argv)
 {
 	struct compile_cli c = { .verify = true, .bound = true };
@@ -477,6 +502,8 @@ int do_compile(int argc, char **argv)
 	phase_mark(&pc, "tagging");
 	rules = compile_rules_json(t, &r, &o);
 	phase_mark(&pc, "rules");
+	if (cnp_fits(rules, &o))
+		goto out;
 	ret = EXIT_OK;
 	if (c.verify && verify_compiled(t, e, &r, rules, o.threads, &oc))
 		ret = EXIT_PROBLEM;

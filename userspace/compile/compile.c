@@ -65,6 +65,7 @@ void compile_opts_init(struct compile_opts *o)
 	o->ndscp = TAG_MAX;
 	o->lossy_prio = 0;
 	o->lossy_dscp = 0;
+	o->cnp_dscp = o->cnp_prio = -1;
 	o->two_orders = true;
 }
 

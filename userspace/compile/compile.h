@@ -65,6 +65,7 @@ struct compile_opts {
 	int ndscp;
 	int lossy_prio;
 	int lossy_dscp;
+	int cnp_dscp, cnp_prio; /* the CNP class ("cnp"), -1: none */
 	bool strict;
 	bool compress;
 	int threads; /* 0: one per online CPU (at most COMPILE_THREADS_MAX) */

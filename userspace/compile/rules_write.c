@@ -87,7 +87,7 @@ json_t *compile_rules_json(const struct topo *t, const struct compile_result *r,
 {
 	json_t *tags = json_array(), *classes = json_array(),
 	       *hosts = json_object();
-	json_t *sw = json_object();
+	json_t *sw = json_object(), *doc;
 	int i, c;
 
 	for (i = 0; i < r->nlossless; i++)
@@ -114,7 +114,7 @@ json_t *compile_rules_json(const struct topo *t, const struct compile_result *r,
 	for (i = 0; i < r->nsw; i++)
 		json_object_set_new(sw, t->nodes[r->sw[i].node].name,
 				    switch_json(t, &r->sw[i], o));
-	return json_pack(
+	doc = json_pack(
 		"{s:s,s:{s:s,s:s,s:i,s:i,s:b},s:{s:i,s:i},s:o,s:o,s:o,s:o,s:o}",
 		"format", "tagger-rules/1", "compiler", "algorithm",
 		o->algo->name, "chosen", r->algo->name, "classes", o->nclasses,
@@ -122,4 +122,10 @@ json_t *compile_rules_json(const struct topo *t, const struct compile_result *r,
 		"tag", o->lossy_dscp, "priority", o->lossy_prio, "tags", tags,
 		"classes", classes, "hosts", hosts, "links", links_json(t),
 		"switches", sw);
+	/* the CNP class: rules_check() judges it against the tags used */
+	if (o->cnp_dscp >= 0)
+		json_object_set_new(doc, "cnp",
+				    json_pack("{s:i,s:i}", "tag", o->cnp_dscp,
+					      "priority", o->cnp_prio));
+	return doc;
 }

@@ -75,6 +75,10 @@ static void port_metrics(struct prom *p, const char *node, json_t *port)
 	prom_add(p, "tagger_switch_non_ip_packets_total", PROM_COUNTER,
 		 "Packets neither IPv4 nor IPv6 on a switch port.", l, 2,
 		 num(port, "non_ip"));
+	prom_add(p, "tagger_switch_cnp_packets_total", PROM_COUNTER,
+		 "RoCEv2 congestion notifications (the rules' CNP class) a "
+		 "switch port classified.",
+		 l, 2, num(port, "cnp"));
 }
 
 void metrics_switch(struct prom *p, json_t *doc)
