@@ -10,8 +10,10 @@
  * finds the eBPF data plane's programs, even after its pins are gone.
  *
  * They read the generation map (TAGGER_GEN), which holds the generation
- * the record's flower chains are of, so the kernel keeps it with them and
- * the search finds it among their maps. Should a packet ever reach them
+ * the record's filters are of (entry 0) and whether an update is moving
+ * the ports to it (entry 1, TAGGER_HOLD_FLUX: the next command repairs
+ * what a kill left half moved), so the kernel keeps it with them and the
+ * search finds it among their maps. Should a packet ever reach them
  * (a kernel without the entry filter's chain), they let it pass on.
  */
 #include <linux/bpf.h>
@@ -24,7 +26,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, __u32);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);

@@ -58,6 +58,10 @@
 #define __tagger_str(x) #x
 #define tagger_str(x) __tagger_str(x)
 
+/* The holders' generation map (bpf/tagger_hold.bpf.c): entry 1, nonzero
+ * while an update moves the ports to entry 0's generation. */
+#define TAGGER_HOLD_FLUX 1
+
 #define TAGGER_DSCP_MAX 64
 #define TAGGER_RULE_SLOTS 2 /* generations alive at once */
 #define TAGGER_MAX_PORTS 256 /* port slots 1..255 */

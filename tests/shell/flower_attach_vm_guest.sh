@@ -110,6 +110,15 @@ consistent() {
 		echo "INCONSISTENT $what: show failed: $(head -c 300 "$W/show.err")"
 		return
 	fi
+	# A command that settles and repairs, then stops (other ports than
+	# the attached rules'): the repair alone must leave every port on
+	# the recorded generation.
+	sw "$T" switch update "$name" "$W/otherports.json" --force >/dev/null 2>&1
+	if sw "$T" -j switch show "$name" >"$W/show" 2>/dev/null; then
+		g=$(jq '.generation % 2' "$W/show")
+		[ "$(running "$name")" = "$g/$g" ] ||
+			echo "INCONSISTENT $what: after the repair ports run $(running "$name" | tr '\n' ' '), generation parity $g"
+	fi
 	sw "$T" switch update "$name" "$upd" --force >/dev/null 2>"$W/upd.err" ||
 		sw "$T" switch attach "$name" "$upd" "${MAPS[@]}" \
 			--datapath flower >/dev/null 2>>"$W/upd.err" || {
@@ -143,6 +152,7 @@ calls() {
 
 crashes() {
 	local name=$1 rules=$2 n=$3 sc total k step kills=0
+	jq --arg s "$name" '.switches[$s].ports[0] += "x"' "$rules" >"$W/otherports.json"
 	MAPS=()
 	for ((k = 0; k < n; k++)); do MAPS+=("${ports[k]}=p$k"); done
 	if ! command -v strace >/dev/null; then

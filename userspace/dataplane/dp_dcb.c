@@ -249,13 +249,17 @@ int dp_dcb_update(const struct dp_opts *o, struct dp_job *j, bool acyclic,
 	return EXIT_OK;
 }
 
-int dp_dcb_repair(const char *dir, json_t *state)
+int dp_dcb_repair(const char *dir, json_t *state, bool interrupted)
 {
 	const char *name = json_string_value(json_object_get(state, "name"));
-	struct rules *r = dp_state_rules(dir, state);
-	int sw = r && name ? rules_find_switch(r, name) : -1, err;
+	struct rules *r;
 	struct dcb_map m;
+	int sw, err;
 
+	if (!interrupted) /* a killed update leaves a pending record */
+		return 0;
+	r = dp_state_rules(dir, state);
+	sw = r && name ? rules_find_switch(r, name) : -1;
 	if (sw < 0) {
 		p_err("%s: the attached rules cannot be read", dir);
 		rules_free(r);

@@ -24,7 +24,8 @@
  * API:
  *   dp_dcb_path                        the data path, "dcb"
  *   dp_dcb_attach(o, j, ports, n, rep), dp_dcb_update(o, j, acyclic, u,
- *   &gen), dp_dcb_teardown(dir, state), dp_dcb_repair(dir, state),
+ *   &gen), dp_dcb_teardown(dir, state), dp_dcb_repair(dir, state,
+ *   interrupted),
  *   dp_dcb_show(dir, state, j)         its operations (dp_path.h)
  */
 #ifndef __TAGGER_DP_DCB_H
@@ -44,7 +45,7 @@ int dp_dcb_attach(const struct dp_opts *o, struct dp_job *j,
 int dp_dcb_update(const struct dp_opts *o, struct dp_job *j, bool acyclic,
 		  struct dp_update_report *u, int64_t *gen);
 int dp_dcb_teardown(const char *dir, json_t *state);
-int dp_dcb_repair(const char *dir, json_t *state);
+int dp_dcb_repair(const char *dir, json_t *state, bool interrupted);
 int dp_dcb_show(const char *dir, json_t *state, json_t *j);
 
 #endif /* __TAGGER_DP_DCB_H */

@@ -254,7 +254,8 @@ static int update_swap(struct fl *x, const char *dir, int genfd, int64_t next,
 		dp_state_drop(dir);
 		return err;
 	}
-	err = dp_table_go(genfd, next);
+	/* from the move until every port is moved: the repair's mark */
+	err = dp_hold_flux_set(genfd, true) ?: dp_table_go(genfd, next);
 	if (err) {
 		p_err("moving the generation to %lld: %s", (long long)next,
 		      strerror(-err));
@@ -263,7 +264,9 @@ static int update_swap(struct fl *x, const char *dir, int genfd, int64_t next,
 		return err;
 	}
 	*gen = next; /* live from here on; the next command completes it */
-	err = fl_entries(x, g, true) ?: fl_chains_del(x, !g);
+	err = fl_entries(x, g, true)	   ?:
+		      fl_chains_del(x, !g) ?:
+					     dp_hold_flux_set(genfd, false);
 	if (!err)
 		err = dp_state_commit(dir);
 	return err;
@@ -359,14 +362,15 @@ int dp_flower_teardown(const char *dir, json_t *state)
 	return err;
 }
 
-int dp_flower_repair(const char *dir, json_t *state)
+int dp_flower_repair(const char *dir, json_t *state, bool interrupted)
 {
 	int64_t g = dp_record_gen(state);
 	struct dp_port *ports;
+	int n, err, genfd;
 	struct fl x;
-	int n, err;
 
-	if (g < 0)
+	/* pending record or not, a kill after the move left the mark */
+	if (g < 0 || (!interrupted && dp_hold_flux(dir) <= 0))
 		return 0;
 	pr_warn("%s: pointing every port at generation %lld's filters\n", dir,
 		(long long)g);
@@ -377,6 +381,11 @@ int dp_flower_repair(const char *dir, json_t *state)
 	err = err					 ?:
 		      fl_entries(&x, (int)(g & 1), true) ?:
 		      fl_chains_del(&x, !(g & 1));
+	genfd = dp_pin_open(dir, tagger_str(TAGGER_GEN));
+	if (!err && genfd >= 0)
+		err = dp_hold_flux_set(genfd, false);
+	if (genfd >= 0)
+		close(genfd);
 	fl_free(&x);
 	dp_free_ports(ports, n);
 	return err;

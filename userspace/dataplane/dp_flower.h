@@ -19,12 +19,15 @@
  *   2. generation next's chains on every port (tc chains of parity
  *      next % 2, flower_tc.h; an interrupted update's leftovers there
  *      deleted first)
- *   3. the generation map moves to next: the commit point
+ *   3. the holders' flux mark is set (dp_hold.h), then the generation
+ *      map moves to next: the commit point
  *   4. every port's two entry filters go to the new chains (a packet
  *      meets the old chains or the new, never half of either)
- *   5. the old chains deleted, the record committed
+ *   5. the old chains deleted, the mark cleared, the record committed
  * Killed before 3, the next command drops the record (dp_state_settle)
- * and repairs; killed after it, commits it and repairs: the repair points
+ * and repairs; killed after it, the record is the new one (the anchor's
+ * live slot follows the generation, even with no pin left) and the mark
+ * says the ports may be half moved, so it repairs: the repair points
  * every entry filter at the record's generation and deletes the other
  * generation's chains, which completes 4 and 5 or undoes 2. show reads
  * each port's entry filters, so between a kill and the repair it names,
@@ -44,7 +47,11 @@
  *                            flower record names (an "attaching" one's
  *                            too, at their known places); 0 or -errno
  *                            after p_err
- *   dp_flower_repair(dir, state)     the repair above; 0 or -errno
+ *   dp_flower_repair(dir, state, interrupted)   the repair above, when
+ *                            a pending record was settled (interrupted)
+ *                            or the holders' flux mark says an update was
+ *                            killed moving the ports (dp_hold.h); 0 or
+ *                            -errno
  *   dp_flower_show(dir, state, j)   fill show's document j (made from
  *                            the record) with the ports as the kernel's
  *                            filters count them; 0 or an exit code after
@@ -67,7 +74,7 @@ int dp_flower_attach(const struct dp_opts *o, struct dp_job *j,
 int dp_flower_update(const struct dp_opts *o, struct dp_job *j, bool acyclic,
 		     struct dp_update_report *u, int64_t *gen);
 int dp_flower_teardown(const char *dir, json_t *state);
-int dp_flower_repair(const char *dir, json_t *state);
+int dp_flower_repair(const char *dir, json_t *state, bool interrupted);
 int dp_flower_show(const char *dir, json_t *state, json_t *j);
 
 #endif /* __TAGGER_DP_FLOWER_H */

@@ -17,6 +17,7 @@
 #include "dataplane/dp_settle.h"
 #include "dataplane/dp_table.h"
 #include "tagger_hold.skel.h"
+#include "tagger_maps.h"
 
 static json_t *hold_handle(void)
 {
@@ -97,4 +98,23 @@ int dp_hold_teardown(const char *dir, json_t *state)
 	}
 	json_decref(hold);
 	return err;
+}
+
+int dp_hold_flux_set(int gen_fd, bool on)
+{
+	uint32_t k = TAGGER_HOLD_FLUX, v = on;
+
+	return bpf_map_update_elem(gen_fd, &k, &v, BPF_ANY) ? -errno : 0;
+}
+
+int dp_hold_flux(const char *dir)
+{
+	int fd = dp_pin_open(dir, tagger_str(TAGGER_GEN)), err;
+	uint32_t k = TAGGER_HOLD_FLUX, v = 0;
+
+	if (fd < 0)
+		return fd;
+	err = bpf_map_lookup_elem(fd, &k, &v) ? -errno : 0;
+	close(fd);
+	return err ? err : v != 0;
 }

@@ -18,10 +18,17 @@
  *                                      the holders' [handle, prio]
  *   dp_hold_teardown(dir, state)       detach them from the record's
  *                                      first port; 0 or -errno after p_err
+ *   dp_hold_flux_set(gen_fd, on)       mark (or clear) that an update is
+ *                                      moving the ports to the generation
+ *                                      (TAGGER_HOLD_FLUX): a kill before
+ *                                      the clear leaves the mark for the
+ *                                      next command's repair; 0 or -errno
+ *   dp_hold_flux(dir)                  1 marked, 0 not, -errno
  */
 #ifndef __TAGGER_DP_HOLD_H
 #define __TAGGER_DP_HOLD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <jansson.h>
 
@@ -30,5 +37,7 @@ struct dp_port;
 int dp_hold_setup(const char *dir, int ifindex, int64_t gen);
 json_t *dp_hold_ports_json(const struct dp_port *ports, int n);
 int dp_hold_teardown(const char *dir, json_t *state);
+int dp_hold_flux_set(int gen_fd, bool on);
+int dp_hold_flux(const char *dir);
 
 #endif /* __TAGGER_DP_HOLD_H */

@@ -33,8 +33,13 @@
  *     teardown(dir, state)          take away what a record names (an
  *                                   "attaching" one's too); 0 or -errno
  *                                   after p_err
- *     repair(dir, state)            or NULL: after an interrupted update
- *                                   was settled (dp_settle.h)
+ *     repair(dir, state, interrupted)   or NULL: make the ports run
+ *                                   what the settled record says, at the
+ *                                   start of every command that locks;
+ *                                   interrupted: an update's record was
+ *                                   just committed or dropped
+ *                                   (dp_settle.h); else the data path
+ *                                   knows itself whether it must act
  *     show(dir, state, j)           fill show's document j: "ports"
  *                                   (dp_show_port_json's shape) and what
  *                                   the data path adds; 0 or an exit code
@@ -61,7 +66,7 @@ struct dp_path {
 		      struct dp_update_report *u, int64_t *gen);
 	void (*after_update)(const char *dir, int64_t gen);
 	int (*teardown)(const char *dir, json_t *state);
-	int (*repair)(const char *dir, json_t *state);
+	int (*repair)(const char *dir, json_t *state, bool interrupted);
 	int (*show)(const char *dir, json_t *state, json_t *j);
 };
 

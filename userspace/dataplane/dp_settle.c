@@ -67,10 +67,9 @@ int dp_node_settle(const char *dir, const struct dp_node *n, json_t **state)
 	st = dp_record_load(dir);
 	phase = dp_record_phase(st);
 	if (st && !strcmp(phase, "attached")) {
-		if (pending && n->repair)
-			n->repair(
-				dir,
-				st); /* what fails is told; show tells it too */
+		/* what fails is told; show tells it too */
+		if (n->repair)
+			n->repair(dir, st, pending != NULL);
 		json_decref(pending);
 		*state = st;
 		return 0;

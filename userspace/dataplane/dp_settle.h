@@ -63,12 +63,12 @@ struct dp_node {
 	int (*teardown)(const char *dir, json_t *state,
 			const struct dp_node *node);
 	/*
-	 * Or NULL. After an interrupted update's record was committed or
-	 * dropped (dp_state_settle): make what the kernel runs match the
-	 * attached record state where the record alone does not decide
-	 * it (dp_flower.h). 0 or -errno after p_err.
+	 * Or NULL. Once the record is settled and attached: make what the
+	 * kernel runs match the record where the record alone does not
+	 * decide it (dp_path.h); interrupted: an update's pending record
+	 * was committed or dropped just now. 0 or -errno after p_err.
 	 */
-	int (*repair)(const char *dir, json_t *state);
+	int (*repair)(const char *dir, json_t *state, bool interrupted);
 };
 
 int dp_node_settle(const char *dir, const struct dp_node *node, json_t **state);

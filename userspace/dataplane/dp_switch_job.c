@@ -43,12 +43,12 @@ static int load_rules(const struct dp_opts *o, struct dp_job *j)
 	return j->sw;
 }
 
-/* After an interrupted update: the data path's own repair, if it has one. */
-static int switch_repair(const char *dir, json_t *state)
+/* The data path's own repair, if it has one (dp_path.h). */
+static int switch_repair(const char *dir, json_t *state, bool interrupted)
 {
 	const struct dp_path *path = dp_path_of(state);
 
-	return path && path->repair ? path->repair(dir, state) : 0;
+	return path && path->repair ? path->repair(dir, state, interrupted) : 0;
 }
 
 /* A switch as dp_node_settle sees it. */
