@@ -446,6 +446,7 @@ static void run_request(int fd, const void *buf, size_t len)
 	const char *ifname = NULL;
 	int dom = 0, lock, status = 0;
 	socklen_t dl = sizeof(dom);
+	json_error_t jerr;
 	json_t *root, *j;
 
 	if (len < NLMSG_HDRLEN + sizeof(*d) || nlh->nlmsg_len > len ||
@@ -470,7 +471,14 @@ static void run_request(int fd, const void *buf, size_t len)
 	lock = state_lock(file);
 	if (lock < 0)
 		return;
-	root = json_load_file(file, 0, NULL) ?: json_object();
+	root = json_load_file(file, 0, &jerr);
+	if (!root && !access(file, F_OK)) {
+		fprintf(stderr, "dcb_fake: %s:%d: %s\n", file, jerr.line,
+			jerr.text);
+		close(lock);
+		return; /* the kernel's refusal stands */
+	}
+	root = root ?: json_object();
 	j = json_object_get(root, ifname);
 	if (json_is_false(j))
 		goto out; /* no DCB: the kernel's refusal stands */

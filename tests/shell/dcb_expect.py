@@ -96,9 +96,10 @@ def expect(rules, name):
     return res
 
 
-def entries(port, table, sel=None):
+def entries(port, table, dscp=None):
+    """A table's entries: all, the DSCP ones (dscp True), or the others."""
     return sorted(tuple(e) for e in port[table]
-                  if sel is None or (e[0] == sel) == (sel > 0))
+                  if dscp is None or (e[0] == DSCP_SEL) == dscp)
 
 
 def device(state, before, exp, models):
@@ -109,9 +110,9 @@ def device(state, before, exp, models):
             bad.append(f"{ifname}: not in the state files")
             continue
         app = sorted((DSCP_SEL, d, p) for d, p in enumerate(want["app"]))
-        if entries(now, "app", DSCP_SEL) != app:
-            bad.append(f"{ifname}: app {entries(now, 'app', DSCP_SEL)}")
-        if entries(now, "app", -DSCP_SEL) != entries(was, "app", -DSCP_SEL):
+        if entries(now, "app", True) != app:
+            bad.append(f"{ifname}: app {entries(now, 'app', True)}")
+        if entries(now, "app", False) != entries(was, "app", False):
             bad.append(f"{ifname}: other selectors' app entries changed")
         rewr = sorted(e for e in entries(was, "rewr")
                       if e[0] != DSCP_SEL or str(e[2]) not in want["rewr"])

@@ -275,10 +275,36 @@ int dp_dcb_attach(const struct dp_opts *o, struct dp_job *j,
 /*
  * DCB has no second table to swap to: the new maps are written over the
  * old, port by port (each app entry replaced, never removed first). The
- * record goes first ("state_new"), then the generation moves (the commit
- * point), then the ports are written, then the record is committed; the
- * repair after a kill writes the recorded maps again.
+ * record goes first ("state_new"), then the ports are written, then the
+ * generation moves (the commit point), then the record is committed. The
+ * writes come before the commit point because the anchor commits a
+ * record by its generation alone (dp_anchor.h): a record of the running
+ * generation is never seen as pending again, and nothing would repair
+ * ports written after the move. So a kill before the move leaves a
+ * pending record of the next generation, which the next command drops
+ * and then repairs the ports back to the running one's maps; a kill
+ * after it, ports that hold the new maps already. A write that fails
+ * puts the running generation's maps back at once.
  */
+/*
+ * An update that did not go live: the running generation's maps back on
+ * the ports, then its record dropped; if they cannot be written, the
+ * record is left pending for the next command, which drops it and writes
+ * them (dp_node_settle).
+ */
+static void back_out(const char *dir)
+{
+	json_t *cur = dp_record_load(dir);
+
+	if (cur && !dp_dcb_repair(dir, cur))
+		dp_state_drop(dir);
+	else
+		p_err("%s: the ports may hold some of the new maps: the next "
+		      "command writes the running generation's again",
+		      dir);
+	json_decref(cur);
+}
+
 int dp_dcb_update(const struct dp_opts *o, struct dp_job *j, bool acyclic,
 		  struct dp_update_report *u, int64_t *gen)
 {
@@ -304,13 +330,13 @@ int dp_dcb_update(const struct dp_opts *o, struct dp_job *j, bool acyclic,
 			 dp_state_save_rules(j->dir, DP_STATE_NEXT, j->state,
 					     j->r);
 	if (!err) {
-		err = dp_table_go(genfd, next);
+		err = apply_all(j->state, &m) ?: dp_table_go(genfd, next);
 		if (err)
-			dp_state_drop(j->dir);
+			back_out(j->dir);
 	}
 	if (!err) {
 		*gen = next; /* committed: the next command completes it */
-		err = apply_all(j->state, &m) ?: dp_state_commit(j->dir);
+		err = dp_state_commit(j->dir);
 	}
 	if (genfd >= 0)
 		close(genfd);
