@@ -193,7 +193,7 @@ $(OUTPUT)/helpers/%: tests/helpers/%.c $(LIB_OBJS) | $(BPF_SKELS)
 $(OUTPUT)/helpers/%.so: tests/helpers/%.c
 	$(Q)mkdir -p $(@D)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) -fPIC -shared $< -o $@ -lmnl -ldl
+	$(Q)$(CC) $(CFLAGS) -fPIC -shared $< -o $@ -lmnl -ljansson -ldl
 
 helpers: $(HELPER_BINS) ## the test helpers (build/helpers/)
 

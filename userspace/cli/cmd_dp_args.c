@@ -10,10 +10,13 @@
 
 #include "cli/cmd.h"
 #include "cli/cmd_dp_args.h"
+#include "cli/cmd_pfc.h"
 #include "cli/opts.h"
 #include "dataplane/dp_pin.h"
+#include "lib/dcb_port.h"
 #include "lib/log.h"
 #include "lib/util.h"
+#include "pfc/pfc_config.h"
 
 /*
  * The kernel's dev_valid_name(): 1-15 characters, not "." or "..", no '/',
@@ -81,6 +84,16 @@ static const struct dp_opt {
 		  "--offload", &o.offload,
 		  "flower: in the switch ASIC only (skip_sw); refused where the "
 		  "driver cannot") },
+	{ "switch attach",
+	  OPT_RATE("--speed", &o.dcb.speed_bps, 1000000, "RATE",
+		   "dcb: the ports' speed, for PFC's delay and the buffers "
+		   "(default 100gbit)") },
+	{ "switch attach",
+	  OPT_FUNC("--cable-length", pfc_cable_opt, &o.dcb.cable_m, "METERS",
+		   "dcb: every port's cable, 5 ns/m (default 5)") },
+	{ "switch attach",
+	  OPT_INT("--mtu", &o.dcb.mtu, 68, 65535, "BYTES",
+		  "dcb: the largest frame is BYTES + 18 (default 9100)") },
 	{ "switch update",
 	  OPT_STR("--topo", &o.topo_file, "FILE",
 		  "the union check's links (for rules without)") },
@@ -206,6 +219,46 @@ static int split_words(char **pos, int got, int npos, const struct dp_verb *v)
 	return check_names(pos, words, v->help);
 }
 
+/*
+ * --speed, --cable-length, --mtu: the headroom model (tagger pfc
+ * headroom's, a hardware sender: PAUSE processing of PFC_HW_T_PRO_Q
+ * quanta) gives PFC's delay, 2 r t_wire in bits, and a lossless
+ * priority's buffer, XON + headroom as export sonic sizes it. 0, or
+ * EXIT_USAGE after p_err.
+ */
+static int dcb_model(struct dp_dcb_model *m)
+{
+	struct pfc_config c = { .t_pro_quanta = PFC_HW_T_PRO_Q };
+	uint16_t bits;
+
+	m->set = m->speed_bps || m->cable_m != UINT32_MAX || m->mtu;
+	if (!m->set)
+		return 0;
+	if (o.datapath != DP_DATAPATH_DCB) {
+		p_err("--speed, --cable-length and --mtu are for --datapath dcb");
+		return EXIT_USAGE;
+	}
+	m->speed_bps = m->speed_bps ?: PFC_HW_RATE;
+	m->cable_m = m->cable_m != UINT32_MAX ? m->cable_m : PFC_HW_CABLE_M;
+	m->mtu = m->mtu ?: PFC_HW_MTU;
+	c.cable_m = m->cable_m;
+	if (dcb_pfc_delay_bits(m->speed_bps,
+			       (uint64_t)m->cable_m * PFC_NS_PER_M, &bits)) {
+		p_err("--cable-length %u at --speed %llu bit/s: PFC's delay "
+		      "(the cable's round trip in bits) exceeds its 16 bits",
+		      m->cable_m, (unsigned long long)m->speed_bps);
+		return EXIT_USAGE;
+	}
+	if (pfc_port_model(&c, m->speed_bps, m->mtu) ||
+	    c.xon[0] + c.headroom[0] > UINT32_MAX) {
+		p_err("the headroom model has no buffer at these settings");
+		return EXIT_USAGE;
+	}
+	m->delay_bits = bits;
+	m->buffer_bytes = c.xon[0] + c.headroom[0];
+	return 0;
+}
+
 int dp_cli_run(int argc, char **argv, const struct dp_verb *v)
 {
 	struct dp_report rep = { 0 };
@@ -218,6 +271,7 @@ int dp_cli_run(int argc, char **argv, const struct dp_verb *v)
 		npos++;
 	memset(&o, 0, sizeof(o));
 	o.class_id = -1;
+	o.dcb.cable_m = UINT32_MAX; /* given or not */
 	o.maps = xcalloc(argc + 1, sizeof(char *));
 	mode = DP_MODE_AUTO;
 	datapath = DP_DATAPATH_BPF;
@@ -238,6 +292,8 @@ int dp_cli_run(int argc, char **argv, const struct dp_verb *v)
 		p_err("--offload is for --datapath flower");
 		goto out;
 	}
+	if (dcb_model(&o.dcb))
+		goto out;
 	log_libbpf();
 	ret = v->run(&o, &rep);
 	if (rep.json && json_output)

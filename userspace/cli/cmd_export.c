@@ -18,10 +18,10 @@
 #include "pfc/pfc_config.h"
 #include "pfc/pfc_frame.h"
 
-#define SONIC_DEFAULT_RATE 100000000000ull /* 100 Gbit/s */
-#define SONIC_DEFAULT_MTU 9100 /* SONiC's port MTU */
-#define SONIC_DEFAULT_CABLE_M 5
-#define SONIC_DEFAULT_T_PRO_Q 60 /* the hardware cap of PAUSE processing */
+#define SONIC_DEFAULT_RATE PFC_HW_RATE
+#define SONIC_DEFAULT_MTU PFC_HW_MTU
+#define SONIC_DEFAULT_CABLE_M PFC_HW_CABLE_M
+#define SONIC_DEFAULT_T_PRO_Q PFC_HW_T_PRO_Q
 #define SONIC_NOPTS 15
 
 struct sonic_args {
@@ -109,18 +109,8 @@ static int fill_json(FILE *f, const void *arg)
 static int sonic_buffer(struct sonic_args *a)
 {
 	struct pfc_config *c = &a->c;
-	uint32_t cable = c->cable_m;
-	uint64_t ns = c->t_pro_ns;
-	uint32_t q = c->t_pro_quanta;
 
-	pfc_config_init(c);
-	c->cable_m = cable;
-	c->t_pro_ns = ns;
-	c->t_pro_quanta = q;
-	c->rate_bps = a->rate;
-	c->frame = a->mtu + 18;
-	c->nports = 1;
-	if (pfc_config_finish(c)) {
+	if (pfc_port_model(c, a->rate, a->mtu)) {
 		p_err("the buffer model has no XON below XOFF at these settings");
 		return EXIT_USAGE;
 	}

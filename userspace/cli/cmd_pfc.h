@@ -17,6 +17,15 @@
  *                                            o->out) and cable length (into
  *                                            the double at o->out), for
  *                                            every command that takes them
+ *   pfc_port_model(c, rate_bps, mtu)         the headroom model of one port
+ *                                            of a hardware switch (export
+ *                                            sonic, switch attach
+ *                                            --datapath dcb): c's cable
+ *                                            and t_pro kept, the rest
+ *                                            from rate_bps and frames of
+ *                                            mtu + 18; 0, or -1 if XON
+ *                                            is not below XOFF
+ *   PFC_HW_*                                 its defaults: SONiC's port
  *   pfc_prio_mask(s, &mask)                  "3,4", "0-7", "none"; -1 if bad
  *   pfc_agent_args(c, argc, argv, &trace, &dir)
  *                                            the agent's options, NAME and
@@ -41,6 +50,11 @@
 
 struct pfc_config;
 
+#define PFC_HW_RATE 100000000000ull /* 100 Gbit/s */
+#define PFC_HW_MTU 9100 /* SONiC's port MTU */
+#define PFC_HW_CABLE_M 5
+#define PFC_HW_T_PRO_Q 60 /* the hardware cap of PAUSE processing */
+
 /* What `headroom` takes besides the options it shares with the agent. */
 struct pfc_headroom_args {
 	int mtu, frame, ports;
@@ -58,6 +72,7 @@ int pfc_node_dir_words(int argc, char **argv, char **words, int nwords,
 		       int (*help)(int argc, char **argv));
 int pfc_stop(const char *node, const char *dir);
 int pfc_help(int argc, char **argv);
+int pfc_port_model(struct pfc_config *c, uint64_t rate_bps, int mtu);
 int pfc_prio_mask(const char *s, uint32_t *mask);
 int pfc_agent_args(struct pfc_config *c, int argc, char **argv,
 		   const char **trace, const char **dir);

@@ -139,6 +139,21 @@ int pfc_cable_opt(const struct opt *o, const char *v)
 	return pfc_parse_meters(v, o->out) ? 0 : -1;
 }
 
+int pfc_port_model(struct pfc_config *c, uint64_t rate_bps, int mtu)
+{
+	uint32_t cable = c->cable_m, q = c->t_pro_quanta;
+	uint64_t ns = c->t_pro_ns;
+
+	pfc_config_init(c);
+	c->cable_m = cable;
+	c->t_pro_ns = ns;
+	c->t_pro_quanta = q;
+	c->rate_bps = rate_bps;
+	c->frame = mtu + 18;
+	c->nports = 1;
+	return pfc_config_finish(c);
+}
+
 static int t_resp_opt(const struct opt *o, const char *v)
 {
 	return pfc_parse_time(v, "us", o->out) ? 0 : -1;

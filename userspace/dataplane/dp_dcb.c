@@ -65,32 +65,94 @@ static int refuse(const struct dcb_map *m, const char *name)
 	return EXIT_PROBLEM;
 }
 
-/* One port's app, rewr and PFC settings from the map. */
-static int apply_port(struct dcb_nl *d, const char *ifname,
-		      const struct dcb_map *m, int p)
+/*
+ * The buffers of a port whose lossless priorities are the mask lossless:
+ * each lossless priority q in buffer q, of size bytes; every other
+ * priority stays in the buffer it was found in, unless a lossless
+ * priority now takes that one: then it moves to the lowest buffer none
+ * takes. The other buffers keep the sizes found.
+ */
+static void model_buffer(struct dcbnl_buffer *b,
+			 const struct dcbnl_buffer *saved, uint8_t lossless,
+			 uint32_t size)
 {
-	int8_t prio[DCB_DSCPS], dscp[DCB_PRIOS];
-	int i, err;
+	int q, free_buf = 0;
 
+	memcpy(b->prio2buffer, saved->prio2buffer, sizeof(b->prio2buffer));
+	memcpy(b->buffer_size, saved->buffer_size, sizeof(b->buffer_size));
+	while (free_buf < DCB_PRIOS - 1 && lossless >> free_buf & 1)
+		free_buf++;
+	for (q = 0; q < DCB_PRIOS; q++)
+		if (lossless >> q & 1) {
+			b->prio2buffer[q] = q;
+			b->buffer_size[q] = size;
+		} else if (b->prio2buffer[q] < DCB_PRIOS &&
+			   lossless >> b->prio2buffer[q] & 1) {
+			b->prio2buffer[q] = free_buf;
+		}
+}
+
+/*
+ * What port p holds under the map: a function of the state saved before
+ * attach, the map and the recorded headroom model (model: NULL if none)
+ * alone, so that attach, update and the repair of either write the same.
+ * Every DSCP's app entry; rewr entries of the priorities the map sets,
+ * the others' as saved; PFC on the map's priorities with the model's
+ * delay (else the saved one); with the model the buffers of
+ * model_buffer(), else the saved ones. ETS and the entries of other
+ * selectors are left as they are now.
+ */
+static int port_want(struct dcb_nl *d, const char *ifname,
+		     const struct dcb_map *m, int p,
+		     const struct dcb_state *saved, const json_t *model,
+		     struct dcb_state *want)
+{
+	int i, r = dcb_port_read(d, ifname, want);
+
+	if (r)
+		return r;
+	if (m->rewr_set[p] && !(want->has & DCB_HAS_REWR))
+		r = snprintf(d->err, sizeof(d->err),
+			     "%s: the rewr table is not supported by this "
+			     "kernel (it came with Linux 6.3)",
+			     ifname);
+	else if (!(want->has & DCB_HAS_PFC))
+		r = snprintf(d->err, sizeof(d->err),
+			     "%s: its driver reports no PFC", ifname);
+	else if (model && !(want->has & DCB_HAS_BUFFER))
+		r = snprintf(d->err, sizeof(d->err),
+			     "%s: its driver reports no buffers (the headroom "
+			     "model's sizes cannot be written)",
+			     ifname);
+	if (r)
+		return -EOPNOTSUPP;
 	for (i = 0; i < DCB_DSCPS; i++)
-		prio[i] = (int8_t)m->app[p * RULES_NTAGS + i];
+		want->app[i] = 1u << m->app[p * RULES_NTAGS + i];
 	for (i = 0; i < DCB_PRIOS; i++)
-		dscp[i] = m->rewr_set[p] & (1u << i) ?
-				  (int8_t)m->rewr[p * RULES_NPRIOS + i] :
-				  -1;
-	err = dcb_port_dscp(d, ifname, prio);
-	if (!err && m->rewr_set[p])
-		err = dcb_port_rewr(d, ifname, dscp);
-	if (!err)
-		err = dcb_port_pfc(d, ifname, m->pfc[p], -1);
-	return err;
+		want->rewr[i] = m->rewr_set[p] >> i & 1 ?
+					1ull << m->rewr[p * RULES_NPRIOS + i] :
+					saved->rewr[i];
+	want->pfc.pfc_en = m->pfc[p];
+	want->pfc.delay = model ? json_integer_value(json_object_get(
+					  model, "delay_bits")) :
+				  saved->pfc.delay;
+	if (model)
+		model_buffer(&want->buffer, &saved->buffer, m->pfc[p],
+			     json_integer_value(
+				     json_object_get(model, "buffer_bytes")));
+	else if (saved->has & DCB_HAS_BUFFER)
+		model_buffer(&want->buffer, &saved->buffer, 0, 0);
+	return 0;
 }
 
 /* Every port of the record's from the map; 0 or -errno after p_err. */
 static int apply_all(json_t *state, const struct dcb_map *m)
 {
+	const json_t *model = json_object_get(state, "dcb_model");
+	struct dcb_state saved, want;
 	struct dcb_nl d;
 	json_t *port;
+	char why[256];
 	size_t i;
 	int err = dcb_nl_open(&d);
 
@@ -102,11 +164,20 @@ static int apply_all(json_t *state, const struct dcb_map *m)
 		const char *ifname =
 			json_string_value(json_object_get(port, "ifname"));
 
-		err = apply_port(&d, ifname, m, (int)i);
+		err = dcb_state_from_json(json_object_get(port, "dcb_saved"),
+					  &saved, why, sizeof(why));
 		if (err) {
+			p_err("the DCB state saved for %s: %s", ifname, why);
+			break;
+		}
+		err = port_want(&d, ifname, m, (int)i, &saved, model, &want);
+		if (!err)
+			err = dcb_port_restore(&d, ifname, &want);
+		if (err < 0) {
 			p_err("DCB on %s: %s", ifname, d.err);
 			break;
 		}
+		err = 0;
 	}
 	dcb_nl_close(&d);
 	return err;
@@ -164,6 +235,14 @@ int dp_dcb_attach(const struct dp_opts *o, struct dp_job *j,
 	if (ret)
 		return ret;
 	json_object_set_new(j->state, "ports", dp_hold_ports_json(ports, n));
+	if (o->dcb.set)
+		json_object_set_new(
+			j->state, "dcb_model",
+			json_pack("{s:I, s:i, s:i, s:i, s:i}", "speed_bps",
+				  (json_int_t)o->dcb.speed_bps, "cable_m",
+				  (int)o->dcb.cable_m, "mtu", (int)o->dcb.mtu,
+				  "delay_bits", (int)o->dcb.delay_bits,
+				  "buffer_bytes", (int)o->dcb.buffer_bytes));
 	err = save_ports(j->state);
 	/* the found state in a record before the first change */
 	err = err ?: dp_state_save(j->dir, DP_STATE_CUR, j->state);
@@ -196,10 +275,36 @@ int dp_dcb_attach(const struct dp_opts *o, struct dp_job *j,
 /*
  * DCB has no second table to swap to: the new maps are written over the
  * old, port by port (each app entry replaced, never removed first). The
- * record goes first ("state_new"), then the generation moves (the commit
- * point), then the ports are written, then the record is committed; the
- * repair after a kill writes the recorded maps again.
+ * record goes first ("state_new"), then the ports are written, then the
+ * generation moves (the commit point), then the record is committed. The
+ * writes come before the commit point because the anchor commits a
+ * record by its generation alone (dp_anchor.h): a record of the running
+ * generation is never seen as pending again, and nothing would repair
+ * ports written after the move. So a kill before the move leaves a
+ * pending record of the next generation, which the next command drops
+ * and then repairs the ports back to the running one's maps; a kill
+ * after it, ports that hold the new maps already. A write that fails
+ * puts the running generation's maps back at once.
  */
+/*
+ * An update that did not go live: the running generation's maps back on
+ * the ports, then its record dropped; if they cannot be written, the
+ * record is left pending for the next command, which drops it and writes
+ * them (dp_node_settle).
+ */
+static void back_out(const char *dir)
+{
+	json_t *cur = dp_record_load(dir);
+
+	if (cur && !dp_dcb_repair(dir, cur))
+		dp_state_drop(dir);
+	else
+		p_err("%s: the ports may hold some of the new maps: the next "
+		      "command writes the running generation's again",
+		      dir);
+	json_decref(cur);
+}
+
 int dp_dcb_update(const struct dp_opts *o, struct dp_job *j, bool acyclic,
 		  struct dp_update_report *u, int64_t *gen)
 {
@@ -225,13 +330,13 @@ int dp_dcb_update(const struct dp_opts *o, struct dp_job *j, bool acyclic,
 			 dp_state_save_rules(j->dir, DP_STATE_NEXT, j->state,
 					     j->r);
 	if (!err) {
-		err = dp_table_go(genfd, next);
+		err = apply_all(j->state, &m) ?: dp_table_go(genfd, next);
 		if (err)
-			dp_state_drop(j->dir);
+			back_out(j->dir);
 	}
 	if (!err) {
 		*gen = next; /* committed: the next command completes it */
-		err = apply_all(j->state, &m) ?: dp_state_commit(j->dir);
+		err = dp_state_commit(j->dir);
 	}
 	if (genfd >= 0)
 		close(genfd);

@@ -7,6 +7,8 @@
  *
  * API:
  *   struct dp_opts                       what the command line gave
+ *   struct dp_dcb_model                  the dcb data path's headroom
+ *                                        model
  *   enum dp_datapath                     where a switch's rules run
  *                                        (dp_paths.h: by name)
  *   struct dp_table_counts               a rule table's counts
@@ -19,6 +21,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <jansson.h>
 
 #include "dataplane/dp_attach.h"
@@ -30,6 +33,22 @@ enum dp_datapath {
 	DP_DATAPATH_DCB, /* the ports' DCB app, rewr and PFC tables */
 };
 
+/*
+ * switch attach --datapath dcb: the headroom model of its ports (tagger
+ * pfc headroom's, with a hardware sender's PAUSE processing), turned by
+ * the command line into what DCB takes: PFC's delay and the size of a
+ * lossless priority's buffer. Recorded at attach (dp_dcb.h), so that
+ * update and repair write the same.
+ */
+struct dp_dcb_model {
+	bool set; /* an option was given: write the delay and buffers */
+	uint64_t speed_bps;
+	uint32_t cable_m;
+	int mtu;
+	uint32_t delay_bits; /* 2 r t_wire, 16 bits */
+	uint32_t buffer_bytes; /* xon + headroom */
+};
+
 struct dp_opts {
 	const char *name;
 	const char *ifname; /* host */
@@ -39,6 +58,7 @@ struct dp_opts {
 	enum dp_mode mode;
 	enum dp_datapath datapath; /* switch attach */
 	bool offload; /* switch attach --datapath flower: skip_sw */
+	struct dp_dcb_model dcb; /* switch attach --datapath dcb */
 	const char *topo_file;
 	bool force;
 	bool packed; /* show: the attached rules, packed (dp_packed.h) */
