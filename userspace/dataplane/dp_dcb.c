@@ -296,7 +296,7 @@ static void back_out(const char *dir)
 {
 	json_t *cur = dp_record_load(dir);
 
-	if (cur && !dp_dcb_repair(dir, cur))
+	if (cur && !dp_dcb_repair(dir, cur, true))
 		dp_state_drop(dir);
 	else
 		p_err("%s: the ports may hold some of the new maps: the next "
