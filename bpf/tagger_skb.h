@@ -31,11 +31,21 @@
  *   TAGGER_TC_NEXT for it without looking.
  * - PFC frames (ethertype 0x8808) are counted by the data plane and
  *   consumed (dropped after processing) by the pause machinery.
+ * - A data path made of tc filters (the flower data path's software
+ *   filters) cannot return TAGGER_TC_NEXT: tc ends a hook's classification
+ *   at a filter's pass, and a goto chain never comes back to chain 0, so
+ *   the pause machinery's filters behind it there would see no packet.
+ *   Such a data path hands every packet of its chains on with "goto chain
+ *   TAGGER_TC_CHAIN_PFC" (its last action, and a last filter for the
+ *   packets none of its filters matched); the pause machinery attaches its
+ *   programs in chain 0 and in that chain. An empty chain ends like an
+ *   unmatched one (the packet passes), so either runs without the other.
  */
 #ifndef __TAGGER_SKB_H
 #define __TAGGER_SKB_H
 
 #define TAGGER_TC_NEXT (-1)
+#define TAGGER_TC_CHAIN_PFC 0x7467 /* "tg"; below 2^28, a goto's limit */
 
 #define TAGGER_MARK_VALID 0x80000000u /* a tagger classifier ran */
 #define TAGGER_MARK_LOSSLESS 0x40000000u /* ingress queue is lossless */

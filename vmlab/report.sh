@@ -13,9 +13,10 @@ for m in plain tagger; do [ -f "$OUT/$m/meta.tsv" ] && modes+=("$m"); done
 # One mode as JSON: flows with their samples and before/after means, the
 # events, the verdict and the pause counters.
 mode_json() {
-	local d=$OUT/$1 t0
+	local d=$OUT/$1 t0 dp
 	t0=$(awk '$1 == "t0" { print $2 }' "$d/meta.tsv")
-	jq -n --arg mode "$1" --argjson t0 "$t0" \
+	dp=$(awk '$1 == "datapath" { print $2 }' "$d/meta.tsv")
+	jq -n --arg mode "$1" --argjson t0 "$t0" --arg dp "${dp:-bpf}" \
 		--slurpfile rx <(cat "$d"/rx-*.json 2>/dev/null) \
 		--slurpfile tx <(cat "$d"/tx-*.json 2>/dev/null) \
 		--slurpfile verdict "$d/verdict.json" \
@@ -27,7 +28,7 @@ mode_json() {
 		 began: ((.[2] // .[0] | tonumber) - $t0)})) as $ev |
 	$verdict[0] as $v |
 	{
-	  mode: $mode, t0: $t0, events: $ev,
+	  mode: $mode, datapath: $dp, t0: $t0, events: $ev,
 	  window: (if $v.schedule then {from: ($v.schedule.last_event - $t0),
 		to: ($v.schedule.stop - $t0), seconds: $v.schedule.window} else null end),
 	  verdict: $v, pfc: $pfc[0],

@@ -50,7 +50,9 @@ sc_rules() {
 # Ports of a node in the lab.
 sc_ports() { awk -v n="$1" '$1 == "addr" && $2 == n { print $3 }' "$LAB_STATE/plan"; }
 
-# The data plane of the mode on every switch and host of the rules.
+# The data plane of the mode on every switch and host of the rules. The
+# switches run SC_DATAPATH; hosts are no switches: `tagger host attach`
+# tags their traffic whatever the switches run.
 sc_dataplane() {
 	local n
 	sc_rules "$1" || return 1
@@ -61,7 +63,7 @@ sc_dataplane() {
 		join(",")' "$SC_DIR/rules.json")
 	for n in $(jq -r '.switches | keys[]' "$SC_DIR/rules.json"); do
 		lab_exec "$n" "$TAGGER" switch attach "$n" "$SC_DIR/rules.json" \
-			>> "$SC_DIR/attach.log" 2>&1 ||
+			--datapath "$SC_DATAPATH" >> "$SC_DIR/attach.log" 2>&1 ||
 			{ lab_die "switch attach $n failed (see $SC_DIR/attach.log)"; return 1; }
 	done
 	for n in $(jq -r '.hosts | keys[]' "$SC_DIR/rules.json"); do

@@ -27,6 +27,10 @@
 #   SC_AFTER      after the senders stop, the quiet window (s) in which
 #                 nothing may move for a deadlock verdict
 #   SC_RATE       link rate (default 100mbit); SC_SIZE datagram payload
+#   SC_DATAPATH   where the switches run the rules (`tagger switch attach
+#                 --datapath`): bpf (default) or flower (tc flower
+#                 filters, software; needs cls_flower and its actions).
+#                 Both modes use it; hosts keep `tagger host attach`
 #   SC_DSCP       the lossless class's DSCP without Tagger (default 26)
 #   SC_PRIO       its priority without Tagger (default 3)
 #   SC_UDP_DPORTS the lossless class's UDP ports at the hosts (default 4791)
@@ -75,6 +79,7 @@ SC_READY=${SC_READY:-rate}
 SC_READY_MAX=${SC_READY_MAX:-10}
 SC_EVENT_MAX=${SC_EVENT_MAX:-15}
 SC_CONGESTED=${SC_CONGESTED:-10}
+SC_DATAPATH=${SC_DATAPATH:-bpf}
 SC_BG=()
 
 sc_now() { date +%s.%N | cut -c1-14; }
@@ -183,12 +188,17 @@ sc_timeline() {
 	done < <(grep -v '^[[:space:]]*\(#\|$\)' <<< "${SC_EVENTS:-}")
 }
 
-# sc_check_settings: SC_CONGESTED a percentage, SC_CYCLE two or more nodes
+# sc_check_settings: SC_DATAPATH bpf or flower, SC_CONGESTED a percentage,
+# SC_CYCLE two or more nodes
 # each linked to the next in SC_TOPO (a cycle the topology does not have
 # would measure nothing). Bad settings: a message and 2.
 sc_check_settings() {
 	local -a c
 	local i
+	case $SC_DATAPATH in
+	bpf|flower) ;;
+	*) echo "vmlab: SC_DATAPATH: bpf or flower, not \"$SC_DATAPATH\"" >&2; return 2 ;;
+	esac
 	[[ $SC_CONGESTED =~ ^[0-9]{1,2}([.][0-9]{1,3})?$|^100$ ]] ||
 		{ echo "vmlab: SC_CONGESTED: a percentage from 0 to 100, not \"$SC_CONGESTED\"" >&2; return 2; }
 	read -r -a c <<< "${SC_CYCLE:-}"
@@ -213,7 +223,7 @@ sc_run_mode() {
 	sc_pause_start || { lab_down; return 1; }
 	sleep 0.5
 	t0=$(sc_now)
-	printf 't0\t%s\nmode\t%s\n' "$t0" "$mode" > "$SC_DIR/meta.tsv"
+	printf 't0\t%s\nmode\t%s\ndatapath\t%s\n' "$t0" "$mode" "$SC_DATAPATH" > "$SC_DIR/meta.tsv"
 	sc_flows | jq -Rn '[inputs | split(" ") | map(select(length > 0)) |
 		{id: (.[0] | tonumber), src: .[1], dst: .[2], rate_mbps: (.[3] | tonumber)}]' \
 		> "$SC_DIR/flows.json"
@@ -249,7 +259,7 @@ sc_run_mode() {
 	lab_down
 }
 
-# usage: sc_main [plain|tagger|both] [--out DIR]
+# usage: sc_main [plain|tagger|both] [--out DIR] [--lab NAME] [--datapath bpf|flower]
 sc_main() {
 	local modes=both m
 	while [ $# -gt 0 ]; do
@@ -257,8 +267,9 @@ sc_main() {
 		plain|tagger|both) modes=$1 ;;
 		--out) SC_OUT=$2; shift ;;
 		--lab) LAB_NAME=$2; shift ;;
+		--datapath) SC_DATAPATH=$2; shift ;;
 		help|-h|--help)
-			echo "Usage: vmlab scenario $SC_NAME [plain|tagger|both] [--out DIR] [--lab NAME]" >&2
+			echo "Usage: vmlab scenario $SC_NAME [plain|tagger|both] [--out DIR] [--lab NAME] [--datapath bpf|flower]" >&2
 			return 0 ;;
 		*) echo "What is \"$1\"?" >&2; return 2 ;;
 		esac

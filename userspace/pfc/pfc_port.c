@@ -13,6 +13,8 @@
 
 #include "pfc/pfc_backend.h"
 #include "pfc/pfc_port.h"
+#include "pfc/pfc_tc.h"
+#include "tagger_skb.h"
 
 static int ethtool_val(int fd, const char *ifname, uint32_t cmd, uint32_t *v)
 {
@@ -81,27 +83,44 @@ int pfc_port_mtu(const char *ifname)
 	return r;
 }
 
-static int attach_one(int ifindex, enum bpf_tc_attach_point where,
-		      uint32_t parent, int fd)
+/*
+ * In chain 0 behind the data plane's programs, and in TAGGER_TC_CHAIN_PFC,
+ * where a data path of tc filters hands its packets on (tagger_skb.h):
+ * without that one the flower data path's packets never reach us.
+ */
+static int attach_one(struct tc *tc, int ifindex,
+		      enum bpf_tc_attach_point where, int fd)
 {
 	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
-			    .attach_point = where, .parent = parent);
+			    .attach_point = where);
 	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = fd, .handle = 1,
 			    .priority = PFC_TC_PREF, .flags = BPF_TC_F_REPLACE);
+	bool egress = where == BPF_TC_EGRESS;
 	int r;
 
 	r = bpf_tc_hook_create(&hook);
 	if (r && r != -EEXIST)
 		return r;
-	return bpf_tc_attach(&hook, &opts);
+	r = bpf_tc_attach(&hook, &opts);
+	return r     ?:
+		       tc_bpf_chain(tc, ifindex, egress, TAGGER_TC_CHAIN_PFC,
+				    PFC_TC_PREF, fd,
+				    egress ? "pfc_egress" : "pfc_ingress");
 }
 
 int pfc_port_attach(int ifindex, int in_fd, int out_fd)
 {
-	int r = in_fd < 0 ? 0 : attach_one(ifindex, BPF_TC_INGRESS, 0, in_fd);
+	struct tc tc;
+	int r = tc_open(&tc);
 
-	return r || out_fd < 0 ? r :
-				 attach_one(ifindex, BPF_TC_EGRESS, 0, out_fd);
+	if (r)
+		return r;
+	if (in_fd >= 0)
+		r = attach_one(&tc, ifindex, BPF_TC_INGRESS, in_fd);
+	if (!r && out_fd >= 0)
+		r = attach_one(&tc, ifindex, BPF_TC_EGRESS, out_fd);
+	tc_close(&tc);
+	return r;
 }
 
 /*
@@ -113,7 +132,8 @@ void pfc_port_detach(int ifindex)
 {
 	enum bpf_tc_attach_point pts[] = { BPF_TC_INGRESS, BPF_TC_EGRESS };
 	libbpf_print_fn_t was = libbpf_set_print(NULL);
-	int i;
+	struct tc tc;
+	int i, have_tc = !tc_open(&tc);
 
 	for (i = 0; i < 2; i++) {
 		DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
@@ -122,6 +142,11 @@ void pfc_port_detach(int ifindex)
 				    .priority = PFC_TC_PREF);
 
 		bpf_tc_detach(&hook, &opts);
+		if (have_tc)
+			tc_bpf_chain_del(&tc, ifindex, i, TAGGER_TC_CHAIN_PFC,
+					 PFC_TC_PREF);
 	}
+	if (have_tc)
+		tc_close(&tc);
 	libbpf_set_print(was);
 }

@@ -9,7 +9,9 @@
  *                                           PFC_OFFLOADS_READ)
  *   pfc_port_mtu(ifname)                    MTU, or -errno
  *   pfc_port_attach(ifindex, in_fd, out_fd) cls_bpf ingress+egress, last
- *                                           (an fd < 0: not that one)
+ *                                           in chain 0 and in
+ *                                           TAGGER_TC_CHAIN_PFC (an fd
+ *                                           < 0: not that one)
  *   pfc_port_detach(ifindex)                remove them (absent: ok)
  */
 #ifndef __TAGGER_PFC_PORT_H

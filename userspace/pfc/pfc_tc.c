@@ -218,6 +218,51 @@ int tc_bpf_classifier(struct tc *tc, int ifindex, uint32_t qdisc, int fd,
 	return tc_talk(tc, nlh, NULL, NULL);
 }
 
+static uint32_t clsact_parent(bool egress)
+{
+	return TC_H_MAKE(TC_H_CLSACT,
+			 egress ? TC_H_MIN_EGRESS : TC_H_MIN_INGRESS);
+}
+
+int tc_bpf_chain(struct tc *tc, int ifindex, bool egress, uint32_t chain,
+		 uint16_t pref, int fd, const char *name)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	/* Replace: a restarted agent puts its program over a dead one's. */
+	struct nlmsghdr *nlh =
+		msg_start(tc, buf, RTM_NEWTFILTER, NLM_F_CREATE | NLM_F_REPLACE,
+			  ifindex, clsact_parent(egress), 1);
+	struct tcmsg *t = mnl_nlmsg_get_payload(nlh);
+	struct nlattr *n;
+
+	t->tcm_info = TC_H_MAKE((uint32_t)pref << 16, htons(ETH_P_ALL));
+	mnl_attr_put_u32(nlh, TCA_CHAIN, chain);
+	mnl_attr_put_strz(nlh, TCA_KIND, "bpf");
+	n = mnl_attr_nest_start(nlh, TCA_OPTIONS);
+	mnl_attr_put_u32(nlh, TCA_BPF_FD, fd);
+	mnl_attr_put_strz(nlh, TCA_BPF_NAME, name);
+	mnl_attr_put_u32(nlh, TCA_BPF_FLAGS, TCA_BPF_FLAG_ACT_DIRECT);
+	mnl_attr_nest_end(nlh, n);
+	return tc_talk(tc, nlh, NULL, NULL);
+}
+
+int tc_bpf_chain_del(struct tc *tc, int ifindex, bool egress, uint32_t chain,
+		     uint16_t pref)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = msg_start(tc, buf, RTM_DELTFILTER, 0, ifindex,
+					 clsact_parent(egress), 1);
+	struct tcmsg *t = mnl_nlmsg_get_payload(nlh);
+	int r;
+
+	t->tcm_info = TC_H_MAKE((uint32_t)pref << 16, htons(ETH_P_ALL));
+	mnl_attr_put_u32(nlh, TCA_CHAIN, chain);
+	mnl_attr_put_strz(nlh, TCA_KIND, "bpf");
+	r = tc_talk(tc, nlh, NULL, NULL);
+	/* Not there (no clsact, no chain, no filter): nothing to remove. */
+	return r == -ENOENT || r == -EINVAL ? 0 : r;
+}
+
 struct stats_ctx {
 	void (*cb)(const struct tc_qstats *s, void *arg);
 	void *arg;

@@ -20,6 +20,12 @@
  *   tc_bpf_classifier(tc, ifindex, qdisc, fd, name)
  *                                        cls_bpf (direct action) on a qdisc,
  *                                        its classid major = the qdisc's
+ *   tc_bpf_chain(tc, ifindex, egress, chain, pref, fd, name)
+ *                                        cls_bpf (direct action, handle 1,
+ *                                        any protocol) in a chain of the
+ *                                        clsact hook, replacing one there
+ *   tc_bpf_chain_del(tc, ifindex, egress, chain, pref)
+ *                                        remove it (absent: 0)
  *   tc_qdisc_stats(tc, cb, arg)          dump every qdisc's queue stats
  * All return 0 or -errno, and are bounded as lib/tc_nl.h says: tc->err
  * holds the kernel's extack message, or why no answer came.
@@ -54,6 +60,10 @@ int tc_fifo_graft(struct tc *tc, int ifindex, uint32_t parent,
 		  const uint32_t handle[2], uint32_t limit);
 int tc_bpf_classifier(struct tc *tc, int ifindex, uint32_t qdisc, int fd,
 		      const char *name);
+int tc_bpf_chain(struct tc *tc, int ifindex, bool egress, uint32_t chain,
+		 uint16_t pref, int fd, const char *name);
+int tc_bpf_chain_del(struct tc *tc, int ifindex, bool egress, uint32_t chain,
+		     uint16_t pref);
 int tc_qdisc_stats(struct tc *tc,
 		   void (*cb)(const struct tc_qstats *s, void *arg), void *arg);
 

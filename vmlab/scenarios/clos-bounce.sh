@@ -14,13 +14,15 @@
 D=$(dirname "$0")
 SC_NAME=${SC_NAME:-clos-bounce}
 SC_TOPO=$D/clos.topo
-SC_ROUTES=$D/clos-flows.elp
+SC_ROUTES=${SC_ROUTES:-$D/clos-flows.elp}
 SC_ELP_KIND=bounce=1
 SC_ALGO=clos
 SC_FLOWS="1 h3 h1 ${SC_MBIT:-60}
 2 h2 h4 ${SC_MBIT:-60}"
 SC_CYCLE=${SC_CYCLE-L2 S1 L3 S2}
-SC_EVENTS="${SC_FAIL_AT:-2} fail L2:T1
-${SC_FAIL_AT:-2} fail L3:T4"
+# SC_EVENTS set (empty too) replaces the failures: routes that bounce
+# from the start (SC_ROUTES) close the same cycle without them.
+SC_EVENTS=${SC_EVENTS-"${SC_FAIL_AT:-2} fail L2:T1
+${SC_FAIL_AT:-2} fail L3:T4"}
 source "$D/../scenario.sh"
 sc_main "$@"
