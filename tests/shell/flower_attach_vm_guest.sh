@@ -161,8 +161,14 @@ crashes() {
 	fi
 	for sc in sendto bpf; do
 		total=$(calls "$sc" switch update "$name" "$rules" --force)
-		step=$(( (${total:-0} + 11) / 12 ))
-		for ((k = 1; k <= ${total:-0}; k += step)); do
+		step=$(( (${total:-0} + 5) / 6 ))
+		# every step-th call, and each of the last 30 sendtos: the
+		# entry filters' moves (2 a port, after the generation moved:
+		# the repair's hardest case), the old chains' deletion (a dump
+		# and 2 deletes a port and direction), the count (a dump a port
+		# and direction) come last
+		for k in $(seq 1 "$step" "${total:-0}") \
+			$([ "$sc" = sendto ] && seq "$((total > 30 ? total - 29 : 1))" "$total"); do
 			kill_at "$k" "$sc" switch update "$name" "$rules" --force
 			consistent "$name" "update killed at $sc #$k of $total"
 			kills=$((kills + 1))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Runs inside the VM of tests/shell/test_lab_flower_vm.sh: the modules of
+# Runs inside the VM of tests/shell/slow_lab_flower_vm.sh: the modules of
 # the flower data path from the unpacked Debian kernel, then the scenario
 # with its switches on `--datapath flower`. $1: the repository, $2: the
 # unpacked kernel, $3: the scenario, $4: its modes (plain, tagger, both);

@@ -36,6 +36,13 @@ static void print_attach(const struct dp_opts *o, const struct dp_report *rep)
 			       "state pinned in " :
 			       "state held by the kernel (no bpffs to pin in)",
 		       a->pins);
+	else if (!strcmp(a->datapath, "dcb"))
+		printf("switch %s: %d ports' DCB app, rewr and PFC settings "
+		       "written (their earlier ones kept for detach); %s%s\n",
+		       o->name, a->ports,
+		       a->pins[0] ? "state pinned in " :
+				    "state held by the kernel (no bpffs to pin in)",
+		       a->pins);
 	else
 		printf("switch %s: %d ports attached with %s, first on ingress "
 		       "and egress; %s%s\n",
@@ -158,7 +165,8 @@ static void print_show(const struct dp_opts *o, const struct dp_report *rep)
 	       jget_str(j, "switch"), jget_int(j, "generation"),
 	       flower ? (jget_bool(j, "offload") ? "flower, offloaded" :
 						   "flower") :
-			jget_str(j, "mode"),
+	       !strcmp(jget_str(j, "datapath"), "dcb") ? "dcb" :
+							 jget_str(j, "mode"),
 	       jget_int(tab, "entries"), jget_int(tab, "classify"),
 	       jget_int(tab, "rewrite"));
 	printf("rules %s\n", jget_str(j, "rules_file"));

@@ -145,6 +145,7 @@ static int flower_entries(struct check *c)
 	struct flower_port fp;
 	char msg[256];
 	int p, err;
+	bool hw;
 	long n;
 
 	for (p = 0; p < c->n; p++) {
@@ -153,8 +154,10 @@ static int flower_entries(struct check *c)
 			return EXIT_RUNTIME;
 		}
 		n = 0;
-		err = flower_tc_walk(&fp, 0, c->f[p].tc_offload == 1,
-				     count_filter, &n);
+		hw = c->f[p].tc_offload == 1;
+		err = flower_tc_walk(&fp, 0, hw, count_filter, &n);
+		n += flower_tc_handoffs(false, hw) +
+		     flower_tc_handoffs(true, hw);
 		flower_port_free(&fp);
 		if (err == -E2BIG) {
 			snprintf(msg, sizeof(msg),

@@ -134,11 +134,16 @@ static void act_csum(struct nlmsghdr *nlh, int n)
 	act_end(nlh, a, opts);
 }
 
-/* skbedit priority P [mark M/MASK] pass */
+/*
+ * skbedit priority P [mark M/MASK], then pass (hardware) or, in software,
+ * goto chain TAGGER_TC_CHAIN_PFC: on to the pause machinery (tagger_skb.h).
+ */
 static void act_skbedit(struct nlmsghdr *nlh, int n, int prio, bool mark,
-			bool lossless)
+			bool lossless, bool sw)
 {
-	struct tc_skbedit p = { .action = TC_ACT_OK };
+	struct tc_skbedit p = { .action = sw ? TC_ACT_GOTO_CHAIN |
+							  TAGGER_TC_CHAIN_PFC :
+					       TC_ACT_OK };
 	struct nlattr *opts, *a = act_start(nlh, n, "skbedit", &opts);
 
 	mnl_attr_put(nlh, TCA_SKBEDIT_PARMS, sizeof(p), &p);
@@ -168,7 +173,7 @@ static void actions(struct nlmsghdr *nlh, const struct flower_tc_filter *t)
 		if (fl->new_dscp >= 0 && t->fam == 0 && !t->hw)
 			act_csum(nlh, n++);
 		act_skbedit(nlh, n, fl->prio, !t->hw && !t->egress,
-			    fl->act == FLOWER_LOSSLESS);
+			    fl->act == FLOWER_LOSSLESS, !t->hw);
 	}
 	mnl_attr_nest_end(nlh, acts);
 }
@@ -298,12 +303,38 @@ static int install_one(const struct flower_tc_filter *t, void *arg)
 		NULL, NULL);
 }
 
+/*
+ * The last filter of a software chain: what none of its filters matched
+ * (PFC frames, ARP) goes on to the pause machinery too (tagger_skb.h).
+ */
+static int handoff(struct tc *tc, int ifindex, bool egress, int chain)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = filter_start(tc, buf, NLM_F_EXCL | NLM_F_CREATE,
+					    ifindex, egress, 0, chain,
+					    FLOWER_TC_HANDOFF_PREF, ETH_P_ALL);
+	struct nlattr *o = nest(nlh, TCA_OPTIONS);
+	struct nlattr *acts = nest(nlh, TCA_FLOWER_ACT);
+
+	act_goto(nlh, 1, TAGGER_TC_CHAIN_PFC);
+	mnl_attr_nest_end(nlh, acts);
+	mnl_attr_put_u32(nlh, TCA_FLOWER_FLAGS, TCA_CLS_FLAGS_SKIP_HW);
+	mnl_attr_nest_end(nlh, o);
+	return tc_talk(tc, nlh, NULL, NULL);
+}
+
 int flower_nl_install(struct tc *tc, const struct flower_port *fp,
 		      char *const *ifnames, int ifindex, int gen, bool hw)
 {
 	struct install in = { tc, ifindex, ifnames };
+	int err = flower_tc_walk(fp, gen, hw, install_one, &in), d, c;
 
-	return flower_tc_walk(fp, gen, hw, install_one, &in);
+	for (d = 0; d < 2 && !err && !hw; d++)
+		for (c = 0; c < FLOWER_CHAINS && !err; c++)
+			if (flower_tc_chain_used(d, c))
+				err = handoff(tc, ifindex, d,
+					      FLOWER_TC_CHAIN(gen, c));
+	return err;
 }
 
 int flower_nl_entry(struct tc *tc, int ifindex, int gen, bool egress,

@@ -202,7 +202,10 @@ static void actions(struct out *o, const struct flower_tc_filter *t)
 			TAGGER_MARK(fl->act == FLOWER_LOSSLESS, fl->prio),
 			TAGGER_MARK_VALID | TAGGER_MARK_LOSSLESS |
 				TAGGER_MARK_PRIO_MASK);
-	fprintf(o->f, " pass");
+	if (t->hw)
+		fprintf(o->f, " pass");
+	else
+		fprintf(o->f, " goto chain %d", TAGGER_TC_CHAIN_PFC);
 }
 
 static int line(const struct flower_tc_filter *t, void *arg)
@@ -231,7 +234,17 @@ int flower_tc_write(FILE *f, const struct flower_port *fp, char *const *ifnames,
 		    int port, int gen, bool hw)
 {
 	struct out o = { .f = f, .dev = ifnames[port], .ifnames = ifnames };
-	int err = flower_tc_walk(fp, gen, hw, line, &o);
+	int err = flower_tc_walk(fp, gen, hw, line, &o), d, c;
+
+	for (d = 0; d < 2 && !err && !hw; d++)
+		for (c = 0; c < FLOWER_CHAINS; c++)
+			if (flower_tc_chain_used(d, c))
+				fprintf(f,
+					"filter add dev %s %s chain %d pref %d protocol all flower skip_hw action goto chain %d\n",
+					o.dev, d ? "egress" : "ingress",
+					FLOWER_TC_CHAIN(gen, c),
+					FLOWER_TC_HANDOFF_PREF,
+					TAGGER_TC_CHAIN_PFC);
 
 	if (!err && ferror(f))
 		err = -EIO;
@@ -253,4 +266,13 @@ int flower_tc_chain_entry(FILE *f, const char *ifname, int gen, bool egress,
 		egress ? "egress" : "ingress", FLOWER_TC_ENTRY_PREF,
 		FLOWER_TC_CHAIN(gen, FLOWER_MAIN));
 	return ferror(f) ? -EIO : 0;
+}
+
+int flower_tc_handoffs(bool egress, bool hw)
+{
+	int c, n = 0;
+
+	for (c = 0; c < FLOWER_CHAINS && !hw; c++)
+		n += flower_tc_chain_used(egress, c);
+	return n;
 }

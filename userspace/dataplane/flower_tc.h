@@ -16,7 +16,13 @@
  * after a DSCP rewrite (csum ip4h) and, at ingress, set the skb mark the
  * pause machinery reads (tagger_skb.h); hardware filters (hw true) are skip_sw,
  * without csum or mark, which switch drivers refuse. skbedit comes last in
- * a filter's actions: kernels near 5.7 offloaded nothing after it.
+ * a filter's actions: kernels near 5.7 offloaded nothing after it. A
+ * software skbedit then goes to chain TAGGER_TC_CHAIN_PFC instead of
+ * passing, and every software chain ends with a filter (pref
+ * FLOWER_TC_HANDOFF_PREF) that sends what nothing matched there: tc ends
+ * classification at a pass and never returns to chain 0 after a goto,
+ * so the pause agent's programs (in chain 0 and in that chain) would
+ * otherwise see no packet and no PFC frame of a flower switch.
  *
  * The expansion is one walk (flower_tc_walk) that the batch lines and the
  * netlink messages of flower_nl.h are both made from: the tc filter at
@@ -38,6 +44,8 @@
  *   flower_tc_write(f, fp, ifnames, port, gen, hw)
  *        the filters of port (ifnames[i]: port i's interface); 0, -E2BIG
  *        when a chain needs more prefs than tc has, or -EIO
+ *   flower_tc_handoffs(egress, hw)    the hand-on filters a port has in
+ *        one direction: one per chain used in software, none in hardware
  *   flower_tc_chain_used(egress, c)   whether a direction's lists use
  *        chain c (ingress: main and group, egress: main and rewrite)
  *   flower_tc_chain_entry(f, ifname, gen, egress, replace)
@@ -52,7 +60,9 @@
 #include "model/flower_table.h"
 
 #define FLOWER_TC_CHAIN(gen, c) (1 + (gen)*FLOWER_CHAINS + (c))
-#define FLOWER_TC_MAX_PREF 0xffff
+#define FLOWER_TC_MAX_PREF 0xfffe
+#define FLOWER_TC_HANDOFF_PREF \
+	0xffff /* software: the rest to TAGGER_TC_CHAIN_PFC */
 #define FLOWER_TC_ENTRY_PREF 1 /* the chain-0 filter */
 #define FLOWER_TC_ENTRY_HANDLE 1
 
@@ -88,6 +98,7 @@ int flower_tc_origin(const struct flower_port *fp, int gen, bool egress,
 int flower_tc_write(FILE *f, const struct flower_port *fp, char *const *ifnames,
 		    int port, int gen, bool hw);
 bool flower_tc_chain_used(bool egress, int c);
+int flower_tc_handoffs(bool egress, bool hw);
 int flower_tc_chain_entry(FILE *f, const char *ifname, int gen, bool egress,
 			  bool replace);
 

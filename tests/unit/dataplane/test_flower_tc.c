@@ -35,7 +35,8 @@ static char *render(int port, int gen, bool hw, long *entries)
 	ck_assert_int_eq(flower_port_build(r, 0, port, &fp), 0);
 	ck_assert_int_eq(flower_tc_write(f, &fp, ifnames, port, gen, hw), 0);
 	fclose(f);
-	*entries = flower_list_entries(&fp.in) + flower_list_entries(&fp.out);
+	*entries = flower_list_entries(&fp.in) + flower_list_entries(&fp.out) +
+		   flower_tc_handoffs(false, hw) + flower_tc_handoffs(true, hw);
 	flower_port_free(&fp);
 	rules_free(r);
 	json_decref(root);
@@ -71,7 +72,11 @@ START_TEST(software_filters_classify_rewrite_and_fix_the_checksum)
 	ck_assert_ptr_nonnull(strstr(
 		s,
 		"filter add dev swp2 ingress chain 1 pref 10 protocol ipv6 flower skip_hw ip_tos 0x28/0xfc "
-		"action skbedit priority 3 mark 0xc0000003/0xc0000007 pass\n"));
+		"action skbedit priority 3 mark 0xc0000003/0xc0000007 goto chain 29799\n"));
+	/* what no filter of a chain matched goes on to the pause agent */
+	ck_assert_ptr_nonnull(strstr(
+		s, "filter add dev swp2 egress chain 3 pref 65535 protocol all "
+		   "flower skip_hw action goto chain 29799\n"));
 	/* group-addressed go to the group chain */
 	ck_assert_ptr_nonnull(strstr(
 		s,
@@ -79,9 +84,10 @@ START_TEST(software_filters_classify_rewrite_and_fix_the_checksum)
 		"dst_mac 01:00:00:00:00:00/01:00:00:00:00:00 action goto chain 2\n"));
 	/* rewrite at b's egress: from a, 10 -> 20, priority 4, ECN kept */
 	ck_assert_ptr_nonnull(strstr(
-		s, "protocol ip flower skip_hw indev swp1 ip_tos 0x28/0xfc "
-		   "action pedit ex munge ip dsfield set 0x50 retain 0xfc pipe "
-		   "action csum ip4h pipe action skbedit priority 4 pass\n"));
+		s,
+		"protocol ip flower skip_hw indev swp1 ip_tos 0x28/0xfc "
+		"action pedit ex munge ip dsfield set 0x50 retain 0xfc pipe "
+		"action csum ip4h pipe action skbedit priority 4 goto chain 29799\n"));
 	/* from b itself, a rule to the lossy tag */
 	ck_assert_ptr_nonnull(strstr(
 		s,
@@ -91,10 +97,11 @@ START_TEST(software_filters_classify_rewrite_and_fix_the_checksum)
 		s,
 		"filter add dev swp2 ingress chain 1 pref 1 protocol 802.1ad "
 		"flower skip_hw action skbedit priority 0 mark "
-		"0x80000000/0xc0000007 pass\n"));
+		"0x80000000/0xc0000007 goto chain 29799\n"));
 	ck_assert_ptr_nonnull(strstr(
-		s, "filter add dev swp2 egress chain 1 pref 1 protocol 802.1ad "
-		   "flower skip_hw action skbedit priority 0 pass\n"));
+		s,
+		"filter add dev swp2 egress chain 1 pref 1 protocol 802.1ad "
+		"flower skip_hw action skbedit priority 0 goto chain 29799\n"));
 	ck_assert_int_eq(count(s, "skip_sw"), 0);
 	free(s);
 }
