@@ -40,8 +40,9 @@ static void print_attach(const struct dp_opts *o, const struct dp_report *rep)
 		printf("switch %s: %d ports' DCB app, rewr and PFC settings "
 		       "written (their earlier ones kept for detach); %s%s\n",
 		       o->name, a->ports,
-		       a->pins[0] ? "state pinned in " :
-				    "state held by the kernel (no bpffs to pin in)",
+		       a->pins[0] ?
+			       "state pinned in " :
+			       "state held by the kernel (no bpffs to pin in)",
 		       a->pins);
 	else
 		printf("switch %s: %d ports attached with %s, first on ingress "

@@ -139,14 +139,14 @@ static int batch_lines(struct export *x, FILE *f)
 
 static json_t *port_json(const struct export *x, int p)
 {
-	return json_pack(
-		"{s:s, s:s, s:I, s:I}", "port", x->r->sw[x->sw].ports[p],
-		"ifname", x->ifnames[p], "ingress_filters",
-		(json_int_t)(flower_list_entries(&x->fp[p].in) +
-			     flower_tc_handoffs(false, x->offload)),
-		"egress_filters",
-		(json_int_t)(flower_list_entries(&x->fp[p].out) +
-			     flower_tc_handoffs(true, x->offload)));
+	return json_pack("{s:s, s:s, s:I, s:I}", "port",
+			 x->r->sw[x->sw].ports[p], "ifname", x->ifnames[p],
+			 "ingress_filters",
+			 (json_int_t)(flower_list_entries(&x->fp[p].in) +
+				      flower_tc_handoffs(false, x->offload)),
+			 "egress_filters",
+			 (json_int_t)(flower_list_entries(&x->fp[p].out) +
+				      flower_tc_handoffs(true, x->offload)));
 }
 
 /* --apply: every port's interface, here. */
