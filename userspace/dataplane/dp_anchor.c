@@ -31,6 +31,8 @@ static const char *const map_pins[] = {
 	tagger_str(TAGGER_GEN),
 	tagger_str(TAGGER_COUNTERS),
 	tagger_str(TAGGER_PORT_STATS),
+	tagger_str(TAGGER_SAMPLES),
+	tagger_str(TAGGER_SAMPLE_GATE),
 	tagger_str(TAGGER_HOST_TAGS),
 	tagger_str(TAGGER_HOST_CFG),
 	tagger_str(TAGGER_HOST_COUNTERS),
