@@ -141,7 +141,7 @@ int tagger_egress(struct __sk_buff *skb)
 				 TAGGER_LOSSY_NO_REWRITE;
 		/* Off the ELP: name the flow (rate-limited, lib/sample.h). */
 		if (reason == TAGGER_LOSSY_NO_REWRITE)
-			tagger_sample(skb, &p, kind, out, reason);
+			tagger_sample(skb, p.l3, kind, p.tos, out, reason);
 	} else if (kind != TAGGER_PKT_BAD_IP &&
 		   (v = tagger_cnp(tbl, p.tos >> 2))) {
 		/* The CNP class keeps its DSCP, at its priority. */

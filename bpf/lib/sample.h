@@ -19,13 +19,12 @@
  * of reading past it: a truncated transport header leaves the ports 0.
  *
  * API:
- *   tagger_sample(skb, &pkt, kind, out, reason)   sample the packet
- *                                                  leaving out port out
+ *   tagger_sample(skb, l3, kind, tos, out, reason)   sample the packet
+ *                    (IP header at l3, of kind IP4 or IP6, arrived with
+ *                    traffic class tos) leaving port slot out
  */
 #ifndef __TAGGER_LIB_SAMPLE_H
 #define __TAGGER_LIB_SAMPLE_H
-
-#include <stddef.h>
 
 #include "parse.h"
 #include "rules.h"
@@ -42,15 +41,20 @@ static __always_inline int tagger_has_ports(__u8 proto)
 	       proto == IPPROTO_SCTP;
 }
 
-static __always_inline void tagger_sample(struct __sk_buff *skb,
-					  const struct tagger_pkt *p, int kind,
-					  __u32 out, __u32 reason)
+/*
+ * The IP header is read again here, not taken from the parse: the fields
+ * only a sample needs (fragment, protocol, addresses) stay out of the
+ * programs' fast path, which would otherwise compute and keep them for
+ * every packet.
+ */
+static __always_inline void tagger_sample(struct __sk_buff *skb, __u32 l3,
+					  int kind, __u8 tos, __u32 out,
+					  __u32 reason)
 {
 	struct tagger_sample_gate *g =
 		bpf_map_lookup_elem(&TAGGER_SAMPLE_GATE, &out);
 	struct tagger_sample s = {};
-	__u32 l4 = p->l4;
-	__u8 proto = p->l4proto;
+	struct tagger_pkt q = { .l3 = l3 };
 	__be16 ports[2];
 	__u64 now;
 	int frag;
@@ -63,35 +67,36 @@ static __always_inline void tagger_sample(struct __sk_buff *skb,
 	g->last_ns = now;
 	s.ns = now;
 	s.reason = reason;
-	s.dscp = p->tos >> 2;
+	s.dscp = tos >> 2;
 	s.in_slot = tagger_slot(skb->ingress_ifindex);
 	s.out_slot = out;
 	s.len = skb->len;
 	if (kind == TAGGER_PKT_IP4) {
+		struct iphdr ip;
+
+		if (bpf_skb_load_bytes(skb, l3, &ip, sizeof(ip)))
+			return;
 		s.family = 4;
-		/* saddr, daddr: 8 bytes at 12 */
-		if (bpf_skb_load_bytes(skb,
-				       p->l3 + offsetof(struct iphdr, saddr),
-				       s.saddr, 4) ||
-		    bpf_skb_load_bytes(skb,
-				       p->l3 + offsetof(struct iphdr, daddr),
-				       s.daddr, 4))
-			return;
-		frag = p->frag;
+		__builtin_memcpy(s.saddr, &ip.saddr, 4);
+		__builtin_memcpy(s.daddr, &ip.daddr, 4);
+		q.l4proto = ip.protocol;
+		q.l4 = l3 + ip.ihl * 4;
+		frag = !!(ip.frag_off & bpf_htons(TAGGER_IP_FRAG));
 	} else {
-		s.family = 6;
-		if (bpf_skb_load_bytes(skb,
-				       p->l3 + offsetof(struct ipv6hdr, saddr),
-				       s.saddr, 16) ||
-		    bpf_skb_load_bytes(skb,
-				       p->l3 + offsetof(struct ipv6hdr, daddr),
-				       s.daddr, 16))
+		struct ipv6hdr ip6;
+
+		if (bpf_skb_load_bytes(skb, l3, &ip6, sizeof(ip6)))
 			return;
-		frag = tagger_ip6_l4(skb, p, &l4, &proto);
+		s.family = 6;
+		__builtin_memcpy(s.saddr, &ip6.saddr, 16);
+		__builtin_memcpy(s.daddr, &ip6.daddr, 16);
+		q.l4proto = ip6.nexthdr;
+		q.l4 = l3 + sizeof(ip6);
+		frag = tagger_ip6_l4(skb, &q, &q.l4, &q.l4proto);
 	}
-	s.proto = proto;
-	if (!frag && tagger_has_ports(proto) &&
-	    !bpf_skb_load_bytes(skb, l4, ports, sizeof(ports))) {
+	s.proto = q.l4proto;
+	if (!frag && tagger_has_ports(q.l4proto) &&
+	    !bpf_skb_load_bytes(skb, q.l4, ports, sizeof(ports))) {
 		s.sport = bpf_ntohs(ports[0]);
 		s.dport = bpf_ntohs(ports[1]);
 	}
