@@ -28,6 +28,16 @@
  *                       tagger_counter_index(port slot, dir, dscp, lossless)
  *   TAGGER_PORT_STATS   per-CPU array of struct tagger_port_stats by port
  *                       slot: lossy demotions per reason, PFC frames, ...
+ *   TAGGER_SAMPLES      ring buffer (TAGGER_SAMPLES_BYTES) of struct
+ *                       tagger_sample: the 5-tuples of packets demoted
+ *                       with reason no_rewrite, at most one per out port
+ *                       per TAGGER_SAMPLE_GAP_NS (bpf/lib/sample.h).
+ *                       Readers keep the last TAGGER_SAMPLES_KEPT records
+ *                       in the ring itself (userspace/dataplane/
+ *                       dp_samples.h), so every reader sees them.
+ *   TAGGER_SAMPLE_GATE  array of struct tagger_sample_gate by out port
+ *                       slot: the rate limit's clock, samples taken and
+ *                       lost (ring full)
  * The program's read-only tagger_nslots (ports + 1) is set before load and
  * sizes the tables and counters.
  *
@@ -51,6 +61,8 @@
 #define TAGGER_GEN tagger_gen
 #define TAGGER_COUNTERS tagger_counters
 #define TAGGER_PORT_STATS tagger_port_stats
+#define TAGGER_SAMPLES tagger_samples
+#define TAGGER_SAMPLE_GATE tagger_sample_gate
 #define TAGGER_HOST_TAGS tagger_host_tags
 #define TAGGER_HOST_CFG tagger_host_cfg
 #define TAGGER_HOST_COUNTERS tagger_host_counters
@@ -158,6 +170,43 @@ struct tagger_port_stats {
 	__u64 cnp; /* ingress: packets of the CNP class (TAGGER_F_CNP) */
 };
 
+/*
+ * A packet demoted with reason no_rewrite, as the egress program saw it
+ * before it rewrote the tag. Addresses in network order (IPv4 in the first
+ * four bytes); ports in host order, 0 when the packet has none (not TCP,
+ * UDP, UDP-Lite, DCCP or SCTP, a fragment, or too short to hold them).
+ */
+struct tagger_sample {
+	__u64 ns; /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u8 saddr[16];
+	__u8 daddr[16];
+	__u16 sport;
+	__u16 dport;
+	__u8 family; /* 4 or 6 */
+	__u8 proto; /* IPPROTO_* (IPv6: after the extension headers) */
+	__u8 dscp; /* the tag it arrived with */
+	__u8 reason; /* enum tagger_lossy_reason */
+	__u8 in_slot; /* port slots (0: not a port of the switch) */
+	__u8 out_slot;
+	__u8 pad[2];
+	__u32 len; /* skb->len */
+};
+
+struct tagger_sample_gate {
+	__u64 last_ns; /* when this port last took a sample */
+	__u64 taken; /* samples written to the ring */
+	__u64 lost; /* samples the full ring refused */
+};
+
+/*
+ * One sample per out port per TAGGER_SAMPLE_GAP_NS: 10 a second, so a
+ * flood of demoted packets costs the ring 640 bytes a second per port. A
+ * 16 KiB ring holds 256 records of 64 bytes (8 of header).
+ */
+#define TAGGER_SAMPLE_GAP_NS 100000000ULL
+#define TAGGER_SAMPLES_BYTES (16 << 10)
+#define TAGGER_SAMPLES_KEPT 16
+
 /* Entry TAGGER_HOST_UDP_ENTRY of TAGGER_HOST_TAGS: the UDP selector's tag. */
 #define TAGGER_HOST_UDP_ENTRY TAGGER_DSCP_MAX
 #define TAGGER_HOST_TAG_ENTRIES (TAGGER_DSCP_MAX + 1)
@@ -184,6 +233,9 @@ struct tagger_host_cfg {
 _Static_assert(sizeof(struct tagger_rule_val) == 4, "tagger_rule_val ABI");
 _Static_assert(sizeof(struct tagger_counter) == 16, "tagger_counter ABI");
 _Static_assert(sizeof(struct tagger_port_stats) == 88, "tagger_port_stats ABI");
+_Static_assert(sizeof(struct tagger_sample) == 56, "tagger_sample ABI");
+_Static_assert(sizeof(struct tagger_sample_gate) == 24,
+	       "tagger_sample_gate ABI");
 _Static_assert(sizeof(struct tagger_host_tag) == 4, "tagger_host_tag ABI");
 _Static_assert(sizeof(struct tagger_host_cfg) == 12, "tagger_host_cfg ABI");
 

@@ -13,6 +13,7 @@
 #include "lib/mcast.h"
 #include "lib/parse.h"
 #include "lib/rules.h"
+#include "lib/sample.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -138,6 +139,9 @@ int tagger_egress(struct __sk_buff *skb)
 		reason = v && (v->flags & TAGGER_F_RULE) ?
 				 TAGGER_LOSSY_REWRITE :
 				 TAGGER_LOSSY_NO_REWRITE;
+		/* Off the ELP: name the flow (rate-limited, lib/sample.h). */
+		if (reason == TAGGER_LOSSY_NO_REWRITE)
+			tagger_sample(skb, p.l3, kind, p.tos, out, reason);
 	} else if (kind != TAGGER_PKT_BAD_IP &&
 		   (v = tagger_cnp(tbl, p.tos >> 2))) {
 		/* The CNP class keeps its DSCP, at its priority. */

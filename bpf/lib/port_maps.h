@@ -69,4 +69,18 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } TAGGER_PORT_STATS SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, TAGGER_SAMPLES_BYTES);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} TAGGER_SAMPLES SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, TAGGER_MAX_PORTS);
+	__type(key, __u32);
+	__type(value, struct tagger_sample_gate);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} TAGGER_SAMPLE_GATE SEC(".maps");
+
 #endif /* __TAGGER_LIB_PORT_MAPS_H */

@@ -16,24 +16,12 @@
 source "$(dirname "$0")/../lib.sh"
 require_root
 require_cmd jq
-VMLAB=$TOP/vmlab/vmlab
-S=$TOP/vmlab/scenarios
+source "$TOP/tests/shell/fib_lab.sh"
 F=${TGR_PREFIX}f G=${TGR_PREFIX}g
 tgr_on_exit '$VMLAB -n $F down; $VMLAB -n $G down'
 cd "$TGR_TMP" || exit 1
 T=$TAGGER
 jqe() { jq -e "$@" >/dev/null; }
-
-# inventory LAB [KEY=VALUE...]: every switch of the Clos in LAB's namespaces.
-inventory() {
-	local lab=$1 s; shift
-	echo "[clos]"
-	for s in $(awk '$1 == "switch" { print $2 }' "$S/clos.topo"); do
-		echo "$s tagger_netns=$lab-$s $*" | sed "s/@SW@/$s/g"
-	done
-	echo "[clos:vars]"
-	echo "tagger_timeout=10"
-}
 
 "$T" paths updown "$S/clos.topo" -o updown.elp || fail "paths updown"
 "$T" paths bounce=1 "$S/clos.topo" -o bounce.elp || fail "paths bounce"

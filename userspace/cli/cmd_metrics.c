@@ -5,11 +5,13 @@
 #include <unistd.h>
 
 #include "cli/cmd.h"
+#include "cli/cmd_metrics_watch.h"
 #include "dataplane/dp_pin.h"
 #include "lib/log.h"
 #include "cli/opts.h"
 #include "metrics/metrics.h"
 #include "metrics/metrics_http.h"
+#include "fabric/fabric_fib.h"
 #include "lib/outfile.h"
 #include "lib/util.h"
 
@@ -19,6 +21,14 @@ struct opts {
 	const char *out; /* show */
 	const char *listen; /* serve */
 	int max_conns; /* serve */
+	struct fib_watch_opts watch; /* serve --check-fib */
+	struct fib_watch *w;
+};
+
+static const struct opt_enum source_names[] = {
+	{ "netlink", FIB_SOURCE_NETLINK },
+	{ "frr", FIB_SOURCE_FRR },
+	{ NULL },
 };
 
 /* --switch NAME, --pfc NAME: a node to read, as often as there are. */
@@ -39,7 +49,7 @@ static int node_opt(const struct opt *opt, const char *val)
  * verb's own from t[NNODES]; t ends with { 0 }.
  */
 #define NNODES 3
-#define NOPTS (NNODES + 2)
+#define NOPTS (NNODES + 8)
 static void verb_opts(struct opt t[NOPTS + 1], struct opts *o, bool serve)
 {
 	const struct opt nodes[NNODES] = {
@@ -60,6 +70,21 @@ static void verb_opts(struct opt t[NOPTS + 1], struct opts *o, bool serve)
 		OPT_INT("--max-connections", &o->max_conns, 1,
 			METRICS_HTTP_MAX_CONNS_LIMIT, "N",
 			"connections open at once"),
+		OPT_STR("--check-fib", &o->watch.rules, "RULES",
+			"check the routing's paths against RULES on every "
+			"route change (with --topo and --inventory)"),
+		OPT_STR("--topo", &o->watch.topo, "TOPO",
+			"--check-fib: the topology"),
+		OPT_STR("--inventory", &o->watch.inventory, "INVENTORY",
+			"--check-fib: the switches (tagger-fabric(8))"),
+		OPT_ENUM("--source", &o->watch.source, source_names,
+			 "--check-fib: ip -j route (netlink, default) or "
+			 "FRR's vtysh"),
+		OPT_INT("--poll", &o->watch.poll, 1, 86400, "SECONDS",
+			"--check-fib: how often ssh switches are read "
+			"(default 10)"),
+		OPT_INT("--first", &o->watch.first, 0, FIB_WATCH_FIRST_MAX, "N",
+			"--check-fib: paths named per kind (default 10)"),
 		{ 0 },
 	};
 
@@ -81,6 +106,8 @@ static int help(int argc, char **argv)
 	fprintf(stderr,
 		"Usage: %1$s [-j] metrics show [NODES] [-o FILE]\n"
 		"       %1$s [-j] metrics serve [--listen ADDR[:PORT]] [--max-connections N] [NODES]\n"
+		"                 [--check-fib RULES --topo TOPO --inventory INVENTORY\n"
+		"                  [--source netlink|frr] [--poll SECONDS] [--first N]]\n"
 		"where  NODES := [--switch NAME]... [--pfc NAME]... [--bpf-root DIR]\n"
 		"\n"
 		"NODES:\n",
@@ -113,6 +140,11 @@ static int help(int argc, char **argv)
 		"$TAGGER_BPF_ROOT or %2$s) and every pause agent\n"
 		"($TAGGER_PFC_DIR or /run/tagger/pfc) of this network namespace,\n"
 		"looked up again at every scrape.\n"
+		"--check-fib: tagger paths check-fib RULES TOPO INVENTORY on every\n"
+		"route or link change in the inventory's netns switches (events,\n"
+		"a burst checked once: 0.2 s after its last event, at most 1 s\n"
+		"after its first), every --poll seconds for ssh switches, its\n"
+		"findings as tagger_paths_* metrics (the first N paths by name).\n"
 		"Exit status: 0 ok, 2 bad usage; a node that cannot be read: that of\n"
 		"its `show` (serve reports it as tagger_metrics_collect_success 0);\n"
 		"3 if -o cannot be written or serve cannot listen.\n"
@@ -183,8 +215,11 @@ done:
 static int scrape(void *arg, FILE *f)
 {
 	struct prom *p = prom_new();
+	struct opts *o = arg;
 
-	metrics_collect(p, arg);
+	metrics_collect(p, &o->nodes);
+	if (o->w)
+		fib_watch_metrics(o->w, p);
 	prom_write(p, f);
 	prom_free(p);
 	return 0;
@@ -193,7 +228,9 @@ static int scrape(void *arg, FILE *f)
 static int do_serve(int argc, char **argv)
 {
 	struct sockaddr_storage ss;
-	struct opts o = { .max_conns = METRICS_HTTP_MAX_CONNS };
+	struct opts o = { .max_conns = METRICS_HTTP_MAX_CONNS,
+			  .watch = { .poll = FIB_WATCH_POLL_S,
+				     .first = FIB_WATCH_FIRST } };
 	char bound[80];
 	socklen_t len;
 	int r = parse(argc, argv, true, &o), fd;
@@ -206,6 +243,17 @@ static int do_serve(int argc, char **argv)
 			      "IPv6, numeric, port 0-65535)",
 			      o.listen);
 		goto done;
+	}
+	if (!o.watch.rules != !o.watch.topo ||
+	    !o.watch.rules != !o.watch.inventory) {
+		r = usage_err(help, "--check-fib, --topo and --inventory go "
+				    "together");
+		goto done;
+	}
+	if (o.watch.rules) {
+		r = fib_watch_start(&o.watch, &o.w);
+		if (r)
+			goto done;
 	}
 	fd = metrics_http_listen(&ss, len, bound, sizeof(bound));
 	if (fd < 0) {
@@ -220,7 +268,7 @@ static int do_serve(int argc, char **argv)
 	else
 		printf("listening on http://%s/metrics\n", bound);
 	fflush(stdout);
-	r = metrics_http_serve(fd, o.max_conns, scrape, &o.nodes);
+	r = metrics_http_serve(fd, o.max_conns, scrape, &o);
 	close(fd);
 	if (r)
 		p_err("serving %s: %s", bound, strerror(-r));

@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/verify.h"
 #include "cli/cmd.h"
 #include "cli/cmd_paths_fib.h"
 #include "cli/opts.h"
 #include "compile/compile.h"
 #include "fabric/fabric_fib.h"
+#include "fabric/fib_check.h"
 #include "fabric/fib_walk.h"
 #include "lib/json_get.h"
 #include "lib/lines.h"
@@ -430,89 +430,6 @@ int do_paths_diff(int argc, char **argv)
 	return rc;
 }
 
-/* The lossless priorities the switches have: --priorities, or all but
- * the rules' lossy and cnp priorities. */
-static int available_prios(const struct rules *r, struct compile_opts *o)
-{
-	int i, j, n = 0;
-
-	if (arg.prios.n) {
-		for (i = 0; i < arg.prios.n; i++) {
-			for (j = 0; j < i; j++)
-				if (arg.prios.v[j] == arg.prios.v[i]) {
-					p_err("--priorities: %d twice",
-					      arg.prios.v[i]);
-					return EXIT_USAGE;
-				}
-			if (arg.prios.v[i] == r->lossy_prio) {
-				p_err("--priorities: %d is the rules' lossy "
-				      "priority",
-				      r->lossy_prio);
-				return EXIT_USAGE;
-			}
-			o->prios[n++] = arg.prios.v[i];
-		}
-	} else {
-		for (i = 0; i < RULES_NPRIOS; i++)
-			if (i != r->lossy_prio && i != r->cnp_prio)
-				o->prios[n++] = i;
-	}
-	o->nprios = n;
-	o->lossy_prio = r->lossy_prio;
-	o->lossy_dscp = r->lossy_tag;
-	return EXIT_OK;
-}
-
-/* The routing's paths that the rules do not keep lossless. */
-static int not_lossless(const struct topo *t, const struct elp *e,
-			const struct rules *r, json_t **list, int64_t *walks)
-{
-	struct verify_opts vo = { .max_problems = 1 << 20 };
-	struct verify_result res;
-	int i, rc;
-
-	*list = json_array();
-	*walks = 0;
-	rc = verify_rules(t, e, r, &vo, &res);
-	if (rc == EXIT_USAGE)
-		return rc;
-	for (i = 0; i < res.nproblems; i++)
-		if (res.problems[i].kind == VERIFY_LOSSY_PATH)
-			json_array_append_new(
-				*list,
-				json_pack("{s:s,s:O}", "text",
-					  res.problems[i].text, "path",
-					  json_object_get(res.problems[i].json,
-							  "path")));
-	*walks = res.lossy_walks;
-	verify_result_free(&res);
-	return EXIT_OK;
-}
-
-/* What compiling the routing's paths for the available priorities gives. */
-static json_t *priorities(const struct topo *t, const struct elp *e,
-			  const struct compile_opts *o, int *lossy)
-{
-	struct compile_result cr;
-	json_t *j, *paths = json_array();
-	int i;
-
-	*lossy = 0;
-	if (compile_run(t, e, o, &cr))
-		return NULL;
-	for (i = 0; i < cr.nlossy_list; i++) {
-		char *text = elp_path_text(t, e, cr.lossy_list[i].path);
-
-		json_array_append_new(paths, json_string(text));
-		free(text);
-	}
-	*lossy = cr.lossy;
-	j = json_pack("{s:i,s:i,s:i,s:o}", "needed", cr.ntags, "available",
-		      o->nprios, "lossy_paths", cr.lossy, "first_lossy", paths);
-	compile_result_free(&cr);
-	return j;
-}
-
 static void print_check(const char *rules, const struct fib_walk_out *o,
 			json_t *nl, int64_t walks, json_t *pr)
 {
@@ -537,14 +454,14 @@ static void print_check(const char *rules, const struct fib_walk_out *o,
 
 int do_paths_check_fib(int argc, char **argv)
 {
+	struct fib_check c = { 0 };
 	struct compile_opts co;
 	struct fib_walk_out o;
 	struct rules *r;
 	struct topo *t;
-	json_t *nl = NULL, *pr = NULL, *sum;
-	int64_t walks = 0;
+	json_t *sum;
 	char *pos[3];
-	int got, rc, lossy = 0;
+	int got, rc;
 	bool want_out;
 
 	if (argc >= 1 && is_help(argv[0]))
@@ -564,13 +481,12 @@ int do_paths_check_fib(int argc, char **argv)
 	r = rules_parse(pos[0]);
 	t = r ? topo_parse(pos[1]) : NULL;
 	compile_opts_init(&co);
-	if (!t || available_prios(r, &co)) {
+	if (!t || fib_check_prios(r, arg.prios.v, arg.prios.n, &co)) {
 		rules_free(r);
 		topo_free(t);
 		free(arg.prios.v);
 		return EXIT_USAGE;
 	}
-	co.nclasses = r->nclasses ? r->nclasses : 1;
 	rc = routing_paths(t, pos[2], &o);
 	if (rc)
 		goto out;
@@ -579,14 +495,9 @@ int do_paths_check_fib(int argc, char **argv)
 	if (want_out)
 		rc = write_elp(t, o.e, arg.out);
 	if (!rc)
-		rc = not_lossless(t, o.e, r, &nl, &walks);
+		rc = fib_check(t, o.e, r, &co, &c);
 	if (!rc) {
-		pr = priorities(t, o.e, &co, &lossy);
-		if (!pr)
-			rc = EXIT_USAGE;
-	}
-	if (!rc) {
-		rc = walks || lossy ? EXIT_PROBLEM : EXIT_OK;
+		rc = c.walks || c.lossy ? EXIT_PROBLEM : EXIT_OK;
 		if (json_output) {
 			sum = walk_json(&o);
 			json_object_set_new(sum, "rules", json_string(pos[0]));
@@ -595,17 +506,18 @@ int do_paths_check_fib(int argc, char **argv)
 				json_string(source_names[arg.source].name));
 			json_object_set_new(sum, "ok", json_boolean(!rc));
 			json_object_set_new(sum, "not_lossless",
-					    json_integer(walks));
+					    json_integer(c.walks));
 			json_object_set_new(sum, "not_lossless_paths",
-					    json_incref(nl));
-			json_object_set_new(sum, "priorities", json_incref(pr));
+					    json_incref(c.not_lossless));
+			json_object_set_new(sum, "priorities",
+					    json_incref(c.prios));
 			json_emit(sum);
 		} else {
-			print_check(pos[0], &o, nl, walks, pr);
+			print_check(pos[0], &o, c.not_lossless, c.walks,
+				    c.prios);
 		}
 	}
-	json_decref(nl);
-	json_decref(pr);
+	fib_check_free(&c);
 	fib_walk_free(&o);
 out:
 	rules_free(r);

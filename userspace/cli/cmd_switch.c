@@ -133,6 +133,32 @@ static void print_port(json_t *port)
 	printf("  pfc %lld  pause %lld  non-ip %lld\n",
 	       jget_int(port, "pfc_frames"), jget_int(port, "pause_frames"),
 	       jget_int(port, "non_ip"));
+	if (json_object_get(port, "samples"))
+		printf("    demoted samples: %lld taken, %lld lost\n",
+		       jget_int(json_object_get(port, "samples"), "taken"),
+		       jget_int(json_object_get(port, "samples"), "lost"));
+}
+
+/* The last packets demoted off the ELP, oldest first: their flows. */
+static void print_samples(json_t *arr)
+{
+	json_t *v;
+	size_t i;
+
+	if (json_array_size(arr))
+		printf("demoted (no_rewrite), the last %zu sampled:\n",
+		       json_array_size(arr));
+	json_array_foreach(arr, i, v)
+		printf("  %7.3fs ago  in %-8s out %-8s tag %2lld  %s %s:%lld -> "
+		       "%s:%lld  %lld bytes\n",
+		       jget_real(v, "age_seconds"), jget_str(v, "in_port"),
+		       jget_str(v, "out_port"), jget_int(v, "tag"),
+		       jget_int(v, "proto") == 6  ? "tcp" :
+		       jget_int(v, "proto") == 17 ? "udp" :
+						    "ip",
+		       jget_str(v, "src"), jget_int(v, "sport"),
+		       jget_str(v, "dst"), jget_int(v, "dport"),
+		       jget_int(v, "bytes"));
 }
 
 /* The flower data path's own lines of a port: its filters, what runs. */
@@ -176,6 +202,7 @@ static void print_show(const struct dp_opts *o, const struct dp_report *rep)
 		if (flower)
 			print_flower_port(port, jget_int(j, "generation"));
 	}
+	print_samples(json_object_get(j, "demoted_samples"));
 	json_array_foreach(json_object_get(rules, "classify"), i, v)
 		printf("  classify in %-8s tag %2lld -> priority %lld\n",
 		       jget_str(v, "in"), jget_int(v, "tag"),

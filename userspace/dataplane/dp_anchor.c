@@ -31,6 +31,8 @@ static const char *const map_pins[] = {
 	tagger_str(TAGGER_GEN),
 	tagger_str(TAGGER_COUNTERS),
 	tagger_str(TAGGER_PORT_STATS),
+	tagger_str(TAGGER_SAMPLES),
+	tagger_str(TAGGER_SAMPLE_GATE),
 	tagger_str(TAGGER_HOST_TAGS),
 	tagger_str(TAGGER_HOST_CFG),
 	tagger_str(TAGGER_HOST_COUNTERS),
@@ -230,6 +232,19 @@ static int anchor_of(const uint32_t *ids, uint32_t n)
 	return -1;
 }
 
+/* The map ids of a node's second program that its first one lacks. */
+static void add_ids(struct found *f, const uint32_t *ids, uint32_t n)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < n && f->nmaps < MAX_IDS; i++) {
+		for (k = 0; k < f->nmaps && f->map_ids[k] != ids[i]; k++)
+			;
+		if (k == f->nmaps)
+			f->map_ids[f->nmaps++] = ids[i];
+	}
+}
+
 /* Keep program id if it is one of the wanted node's; first one found decides. */
 static void try_prog(uint32_t id, const struct want *w, struct found *f)
 {
@@ -257,6 +272,9 @@ static void try_prog(uint32_t id, const struct want *w, struct found *f)
 		if (obj_id(a) != obj_id(f->anchor))
 			goto out_anchor; /* another node's program */
 		close(a);
+		/* Egress has maps ingress does not (the samples' ring). */
+		add_ids(f, ids,
+			pi.nr_map_ids < MAX_IDS ? pi.nr_map_ids : MAX_IDS);
 	} else {
 		s = anchor_state(a);
 		if (!s || !is_node(s, w)) {

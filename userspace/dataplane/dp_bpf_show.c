@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The eBPF data plane's part of tagger switch show: the ports' counters,
- * read from the pinned per-CPU maps; see dp_bpf.h.
+ * read from the pinned per-CPU maps, and the last samples of packets
+ * demoted off the ELP (dp_samples.h); see dp_bpf.h.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,12 +15,14 @@
 #include "dataplane/dp_bpf.h"
 #include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_report.h"
+#include "dataplane/dp_samples.h"
 #include "lib/log.h"
 #include "lib/util.h"
 #include "tagger_maps.h"
 
 struct pins {
 	int counters, stats;
+	int gate; /* -errno: a switch attached before samples existed */
 	int ncpu;
 };
 
@@ -69,9 +72,51 @@ static json_t *port_json(const struct pins *p, json_t *port)
 	int slot = json_integer_value(json_object_get(port, "slot"));
 	struct tagger_port_stats st;
 
+	struct tagger_sample_gate g = { 0 };
+	uint32_t key = slot;
+	json_t *j;
+
 	percpu_sum(p, p->stats, slot, sizeof(st), &st);
-	return dp_show_port_json(port, port_counters(p, slot, TAGGER_DIR_IN),
-				 port_counters(p, slot, TAGGER_DIR_OUT), &st);
+	j = dp_show_port_json(port, port_counters(p, slot, TAGGER_DIR_IN),
+			      port_counters(p, slot, TAGGER_DIR_OUT), &st);
+	if (p->gate >= 0 && !bpf_map_lookup_elem(p->gate, &key, &g))
+		json_object_set_new(j, "samples",
+				    json_pack("{s:I,s:I}", "taken",
+					      (json_int_t)g.taken, "lost",
+					      (json_int_t)g.lost));
+	return j;
+}
+
+/* A port's name by its slot ("-": none, e.g. traffic of the switch). */
+static const char *slot_name(json_t *state, int slot)
+{
+	json_t *port;
+	size_t i;
+
+	json_array_foreach(json_object_get(state, "ports"), i, port)
+		if (json_integer_value(json_object_get(port, "slot")) == slot)
+			return json_string_value(json_object_get(port, "port")) ?:
+				       "?";
+	return "-";
+}
+
+/* The last samples of demoted packets, oldest first (none: no ring). */
+static json_t *samples_json(const char *dir, json_t *state)
+{
+	struct tagger_sample s[TAGGER_SAMPLES_KEPT];
+	int fd = dp_pin_open(dir, tagger_str(TAGGER_SAMPLES)), n, k;
+	uint64_t now = dp_monotonic_ns();
+	json_t *arr = json_array();
+
+	n = fd < 0 ? 0 : dp_samples_read(fd, s, TAGGER_SAMPLES_KEPT);
+	for (k = 0; k < n; k++)
+		json_array_append_new(
+			arr,
+			dp_sample_json(&s[k], slot_name(state, s[k].in_slot),
+				       slot_name(state, s[k].out_slot), now));
+	if (fd >= 0)
+		close(fd);
+	return arr;
 }
 
 int dp_bpf_show(const char *dir, json_t *state, json_t *j)
@@ -83,6 +128,7 @@ int dp_bpf_show(const char *dir, json_t *state, json_t *j)
 
 	p.counters = dp_pin_open(dir, tagger_str(TAGGER_COUNTERS));
 	p.stats = dp_pin_open(dir, tagger_str(TAGGER_PORT_STATS));
+	p.gate = dp_pin_open(dir, tagger_str(TAGGER_SAMPLE_GATE));
 	if (p.counters < 0 || p.stats < 0 || p.ncpu < 1) {
 		p_err("%s: pinned maps missing or unreadable: %s", dir,
 		      strerror(p.counters < 0 ? -p.counters :
@@ -95,10 +141,13 @@ int dp_bpf_show(const char *dir, json_t *state, json_t *j)
 	json_array_foreach(json_object_get(state, "ports"), i, port)
 		json_array_append_new(ports, port_json(&p, port));
 	json_object_set_new(j, "ports", ports);
+	json_object_set_new(j, "demoted_samples", samples_json(dir, state));
 out:
 	if (p.counters >= 0)
 		close(p.counters);
 	if (p.stats >= 0)
 		close(p.stats);
+	if (p.gate >= 0)
+		close(p.gate);
 	return ret;
 }

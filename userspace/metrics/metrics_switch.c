@@ -79,6 +79,57 @@ static void port_metrics(struct prom *p, const char *node, json_t *port)
 		 "RoCEv2 congestion notifications (the rules' CNP class) a "
 		 "switch port classified.",
 		 l, 2, num(port, "cnp"));
+	if (json_object_get(port, "samples")) {
+		json_t *s = json_object_get(port, "samples");
+
+		prom_add(p, "tagger_switch_demoted_samples_total", PROM_COUNTER,
+			 "Samples taken of packets a switch port demoted "
+			 "with reason no_rewrite (rate-limited).",
+			 l, 2, num(s, "taken"));
+		prom_add(p, "tagger_switch_demoted_samples_lost_total",
+			 PROM_COUNTER,
+			 "Samples a switch port could not keep (ring full).", l,
+			 2, num(s, "lost"));
+	}
+}
+
+/*
+ * The last sampled packets demoted off the ELP, their flow in the labels
+ * and their age as the value: at most TAGGER_SAMPLES_KEPT per switch,
+ * numbered by age (0 the newest), so the series stay few.
+ */
+static void sample_metrics(struct prom *p, const char *node, json_t *arr)
+{
+	char idx[12], proto[12], sport[8], dport[8], tag[8];
+	struct prom_label l[10] = { { "node", node } };
+	size_t n = json_array_size(arr), i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v) {
+		snprintf(idx, sizeof(idx), "%zu", n - 1 - i);
+		snprintf(proto, sizeof(proto), "%lld",
+			 json_integer_value(json_object_get(v, "proto")));
+		snprintf(sport, sizeof(sport), "%lld",
+			 json_integer_value(json_object_get(v, "sport")));
+		snprintf(dport, sizeof(dport), "%lld",
+			 json_integer_value(json_object_get(v, "dport")));
+		snprintf(tag, sizeof(tag), "%lld",
+			 json_integer_value(json_object_get(v, "tag")));
+		l[1] = (struct prom_label){ "sample", idx };
+		l[2] = (struct prom_label){ "in_port", str(v, "in_port") };
+		l[3] = (struct prom_label){ "out_port", str(v, "out_port") };
+		l[4] = (struct prom_label){ "src", str(v, "src") };
+		l[5] = (struct prom_label){ "dst", str(v, "dst") };
+		l[6] = (struct prom_label){ "proto", proto };
+		l[7] = (struct prom_label){ "sport", sport };
+		l[8] = (struct prom_label){ "dport", dport };
+		l[9] = (struct prom_label){ "tag", tag };
+		prom_add(p, "tagger_switch_demoted_sample_age_seconds",
+			 PROM_GAUGE,
+			 "The last sampled packets a switch demoted with "
+			 "reason no_rewrite, by flow: seconds since each.",
+			 l, 10, num(v, "age_seconds"));
+	}
 }
 
 void metrics_switch(struct prom *p, json_t *doc)
@@ -104,4 +155,5 @@ void metrics_switch(struct prom *p, json_t *doc)
 	}
 	json_array_foreach(json_object_get(doc, "ports"), i, port)
 		port_metrics(p, node, port);
+	sample_metrics(p, node, json_object_get(doc, "demoted_samples"));
 }

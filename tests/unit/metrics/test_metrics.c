@@ -59,6 +59,45 @@ START_TEST(switch_document)
 }
 END_TEST
 
+/* The demoted samples: counters per port, the flows as labels, escaped. */
+START_TEST(switch_samples)
+{
+	json_t *d = doc(
+		"{\"switch\": \"S1\", \"generation\": 0, \"ports\": [{"
+		"\"port\": \"L1\", \"ifname\": \"L1\", \"ifindex\": 3,"
+		"\"in\": [], \"out\": [], \"lossy\": {}, \"samples\":"
+		"{\"taken\": 20, \"lost\": 1}}],"
+		"\"demoted_samples\": ["
+		"{\"age_seconds\": 2.5, \"in_port\": \"a\\\"b\", \"out_port\": \"L1\","
+		"\"src\": \"fd00::1\", \"dst\": \"fd00::2\", \"proto\": 6,"
+		"\"sport\": 1, \"dport\": 2, \"tag\": 9},"
+		"{\"age_seconds\": 0.5, \"in_port\": \"L2\", \"out_port\": \"L1\","
+		"\"src\": \"10.0.0.2\", \"dst\": \"10.0.0.0\", \"proto\": 17,"
+		"\"sport\": 40000, \"dport\": 5000, \"tag\": 1}]}");
+	struct prom *p = prom_new();
+	char *t;
+
+	metrics_switch(p, d);
+	t = text(p);
+	ck_assert_ptr_nonnull(
+		strstr(t, "tagger_switch_demoted_samples_total{node=\"S1\","
+			  "port=\"L1\"} 20\n"));
+	ck_assert_ptr_nonnull(strstr(
+		t, "tagger_switch_demoted_samples_lost_total{node=\"S1\","
+		   "port=\"L1\"} 1\n"));
+	/* The newest is sample 0. */
+	ck_assert_ptr_nonnull(strstr(
+		t, "tagger_switch_demoted_sample_age_seconds{node=\"S1\","
+		   "sample=\"0\",in_port=\"L2\",out_port=\"L1\","
+		   "src=\"10.0.0.2\",dst=\"10.0.0.0\",proto=\"17\","
+		   "sport=\"40000\",dport=\"5000\",tag=\"1\"} 0.5\n"));
+	ck_assert_ptr_nonnull(strstr(t, "sample=\"1\",in_port=\"a\\\"b\""));
+	free(t);
+	prom_free(p);
+	json_decref(d);
+}
+END_TEST
+
 START_TEST(pfc_document)
 {
 	json_t *d = doc(
@@ -145,6 +184,7 @@ Suite *metrics_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, switch_document);
+	tcase_add_test(tc, switch_samples);
 	tcase_add_test(tc, pfc_document);
 	tcase_add_test(tc, listen_addresses);
 	suite_add_tcase(s, tc);
