@@ -42,15 +42,8 @@ running() {
 }
 
 one() {
-	local rules=$1 name=$2 ports n i maps=() spec
-	ports=$("$T" -j switch export "$name" "$rules" | jq -r '.ports[].port') ||
-		return 1
-	mapfile -t ports <<<"$ports"
-	n=${#ports[@]}
-	make_switch "$n" || { echo "DIFF $name: no switch"; return 1; }
-	spec=$W/$name.spec.json
-	make_spec "$rules" "${ports[@]}" >"$spec"
-	for ((i = 0; i < n; i++)); do maps+=("${ports[i]}=p$i"); done
+	local rules=$1 name=$2 ports n maps spec
+	switch_up "$rules" "$name" || return 1
 	sw "$T" switch attach "$name" "$rules" "${maps[@]}" >/dev/null ||
 		{ echo "DIFF $name: bpf attach failed"; drop_switch "$n"; return 1; }
 	python3 tests/shell/flower_pkts.py run "$spec" "$W/x.json" --no-qinq
@@ -92,7 +85,7 @@ update_under_flow() {
 	local name=$1 spec=$2
 	(sleep 1 && sw "$T" switch update "$name" "$upd" --force >/dev/null &&
 		echo "update applied") &
-	echo "flow $(python3 tests/shell/flower_pkts.py flow "$spec" a b 10 2)"
+	echo "flow $(python3 tests/shell/flower_pkts.py flow "$spec" a b 10 5)"
 	wait
 	echo "running after the update: $(running "$name" | tr '\n' ' ')"
 	echo "generation $(sw "$T" -j switch show "$name" | jq .generation)"
@@ -152,7 +145,7 @@ calls() {
 
 crashes() {
 	local name=$1 rules=$2 n=$3 sc total k step kills=0
-	jq --arg s "$name" '.switches[$s].ports[0] += "x"' "$rules" >"$W/otherports.json"
+	jq --arg s "$name" '.switches[$s].ports += ["zz"]' "$rules" >"$W/otherports.json"
 	MAPS=()
 	for ((k = 0; k < n; k++)); do MAPS+=("${ports[k]}=p$k"); done
 	if ! command -v strace >/dev/null; then

@@ -37,15 +37,8 @@ tc_batch() {
 }
 
 one() {
-	local rules=$1 name=$2 ports n i maps=() spec
-	ports=$("$T" -j switch export "$name" "$rules" | jq -r '.ports[].port') ||
-		return 1
-	mapfile -t ports <<<"$ports"
-	n=${#ports[@]}
-	make_switch "$n" || { echo "DIFF $name: no switch"; return 1; }
-	spec=$W/$name.spec.json
-	make_spec "$rules" "${ports[@]}" >"$spec"
-	for ((i = 0; i < n; i++)); do maps+=("${ports[i]}=p$i"); done
+	local rules=$1 name=$2 ports n maps spec
+	switch_up "$rules" "$name" || return 1
 	sw "$T" switch attach "$name" "$rules" "${maps[@]}" >/dev/null ||
 		{ echo "DIFF $name: attach failed"; drop_switch "$n"; return 1; }
 	echo "$name bpf: $(python3 tests/shell/flower_pkts.py run "$spec" \
@@ -131,7 +124,7 @@ update_under_flow() {
 	"$T" switch export S "$UPDATE_RULES" "$@" --generation 1 --update \
 		-o "$W/update.tc" || return 1
 	(sleep 1 && sw tc -b "$W/update.tc" && echo "update applied") &
-	echo "flow $(python3 tests/shell/flower_pkts.py flow "$spec" a b 10 2)"
+	echo "flow $(python3 tests/shell/flower_pkts.py flow "$spec" a b 10 5)"
 	wait
 	sw tc filter show dev p1 egress >"$W/after"
 	echo "chains left $(grep -c 'chain [123] ' "$W/after")"

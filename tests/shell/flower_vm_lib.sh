@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 # What the VM guests of the flower tests share (sourced, in the guest, from
-# the repository's top): a switch as a bridge in namespace sw, and the
-# cases file of tests/shell/flower_pkts.py for it.
+# the repository's top, after $T and $W are set): a switch as a bridge in
+# namespace sw, and the cases file of tests/shell/flower_pkts.py for it.
 
 sw() { ip netns exec sw "$@"; }
 
@@ -52,4 +52,20 @@ make_spec() {
 	echo ', "lossy_prio":'
 	jq '.lossy.priority' "$rules"
 	echo '}'
+}
+
+# Switch $2 of rules $1 up as make_switch's bridge, in the caller's
+# (local) ports (the rules' names), n, maps (PORT=p0 ...) and spec (its
+# cases file in $W); 1 after "DIFF $2: ..." if it cannot be.
+switch_up() {
+	local rules=$1 name=$2 i
+	ports=$("$T" -j switch export "$name" "$rules" | jq -r '.ports[].port') ||
+		return 1
+	mapfile -t ports <<<"$ports"
+	n=${#ports[@]}
+	make_switch "$n" || { echo "DIFF $name: no switch"; return 1; }
+	spec=$W/$name.spec.json
+	make_spec "$rules" "${ports[@]}" >"$spec"
+	maps=()
+	for ((i = 0; i < n; i++)); do maps+=("${ports[i]}=p$i"); done
 }
