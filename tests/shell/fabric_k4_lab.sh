@@ -120,9 +120,17 @@ k4_sshd_up() {
 	done
 }
 
+# The listener and its sessions (ssh's shared connections outlive the
+# listener: status ran on through them).
 k4_sshd_down() {
-	local n
-	for n in "$@"; do lab_stop "sshd-$n"; done
+	local n p
+	for n in "$@"; do
+		lab_stop "sshd-$n"
+		for p in $(ip netns pids "$(lab_ns "$n")"); do
+			[ "$(cat "/proc/$p/comm" 2>/dev/null)" = sshd ] && kill "$p"
+		done
+	done
+	sleep 0.5
 }
 
 ctl() {
