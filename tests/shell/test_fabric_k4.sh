@@ -343,8 +343,9 @@ check "no switch changed (their generations)" test "$(gens)" = "$g0"
 sed "s/^L3 ansible_host=[^ ]*/L3 ansible_host=$(k4_addr L4)/" inv.ini >inv_l3.ini
 st inv_l3.ini
 [ $rc = 2 ] || fail "a switch reached at another's address: exit $rc, not 2"
-check "refused, saying where: $(jq -r '.switches[5].error' st.json)" \
-	jqt '.switches[5] | .name == "L3" and .status == "refused"' st.json
+check "refused, saying why: $(jq -r '.switches[] | select(.name == "L3") | .error' st.json)" \
+	jqt '[.switches[] | select(.status != "ok") | .name] == ["L3"] and
+		(.switches[] | select(.name == "L3") | .status == "refused")' st.json
 # An inventory with a switch the rules lack: refused before any command.
 { cat inv.ini; echo "[extra]"; echo "X9 ansible_host=192.0.2.1"; } >inv_x9.ini
 ctl "$T" fabric plan inv_x9.ini v4.json >/dev/null 2>st.err
