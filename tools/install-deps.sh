@@ -10,8 +10,9 @@ pkgs=(
 	libmnl-dev libjansson-dev libglpk-dev glpk-utils libcadical-dev libssl-dev
 	# tests and fuzzing (shellcheck: make lint)
 	shellcheck clang-format check libsubunit-dev libclang-rt-14-dev jq time prometheus
-	# the Ansible collection's test (tests/shell/test_fabric_ansible.sh)
-	ansible-core
+	# the Ansible collection's tests (test_fabric_ansible.sh); sshd for
+	# the switches of the fat-tree lab (slow_fabric_k4.sh starts its own)
+	ansible-core openssh-server
 	# lab
 	iproute2 ethtool iperf3 tcpdump strace tshark graphviz gnuplot-nox frr jq bc
 	# topo discover and check (lldpd and lldpcli in the namespaces)
@@ -37,3 +38,9 @@ echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
 apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+# The tests run sshds of their own in lab namespaces; the system's ssh
+# service, which installing openssh-server enables, was not asked for.
+if [[ " ${missing[*]} " == *" openssh-server "* ]] && [ -d /run/systemd/system ]; then
+	echo "install-deps: openssh-server installed for the tests: ssh.service disabled"
+	systemctl disable --now ssh.service ssh.socket >/dev/null 2>&1 || true
+fi

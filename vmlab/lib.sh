@@ -19,6 +19,11 @@
 #   lab_stop NAME                 SIGTERM a spawned process and wait for it
 #   lab_nodes [switch|host]       node names
 #   lab_host_addr HOST            a host's address
+#   lab_mgmt_up                   an out-of-band management network
+#                                 (LAB_mgmt, a /31 to every switch)
+#
+# up writes the lab's inventory, $LAB_STATE/inventory (Ansible INI, as
+# tagger fabric reads it): a host per switch, reached in its namespace.
 set -u
 
 VMLAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -329,7 +334,62 @@ _lab_up() {
 	if grep -qx -- --bgp "$LAB_STATE/routing"; then
 		frr_up || { lab_down; return 1; }
 	fi
+	_lab_inventory > "$LAB_STATE/inventory" || { lab_down; return 1; }
 	lab_log "lab \"$LAB\" up: $(lab_nodes switch | wc -l) switches, $(lab_nodes host | wc -l) hosts, $(awk '$1 == "addr"' "$LAB_STATE/plan" | wc -l | awk '{ print $1 / 2 }') links"
+}
+
+# The inventory of the lab's switches (tagger-fabric(8), INVENTORY): each
+# reached by entering its namespace (tagger_netns), with the lab's bpffs;
+# with --bgp, the directory of its FRR daemons' vty sockets too (tagger
+# paths from-fib --source frr). No tagger_pfc: the pause agents are the
+# scenarios', and status would call a switch without one unhealthy.
+_lab_inventory() {
+	local n vty=
+	grep -qx -- --bgp "$LAB_STATE/routing" && vty=1
+	echo "# lab $LAB, written by vmlab up: tagger fabric status $LAB_STATE/inventory"
+	echo "[switches]"
+	for n in $(lab_nodes switch); do
+		echo "$n tagger_netns=$(lab_ns "$n")${vty:+ tagger_vty_socket=$LAB_STATE/frr/$n}"
+	done
+	echo "[switches:vars]"
+	echo "tagger_bpf_root=$TAGGER_BPF_ROOT"
+}
+
+# An out-of-band management network, as a fabric's switches have beside
+# their data ports: a namespace LAB_mgmt (the controller's: ssh, Ansible)
+# with a /31 to every switch, whose end is the switch's port "mgmt0"
+# (172.30.0.0/16, switch i at 172.30.0.0 + 2i + 1). Nothing routes it
+# into the fabric or to this machine. Recorded before it is made, so down
+# removes it. Writes "SWITCH ADDRESS" lines to $LAB_STATE/mgmt.
+lab_mgmt_ns() { echo "${LAB}_mgmt"; }
+
+lab_mgmt_up() {
+	local ns i=0 n a b p
+	ns=$(lab_mgmt_ns)
+	[ -s "$LAB_STATE/netns" ] || { lab_die "lab \"$LAB\" is not up"; return 1; }
+	[ -e "$LAB_STATE/mgmt" ] && { lab_die "lab \"$LAB\" has its management network"; return 1; }
+	echo "$ns" >> "$LAB_STATE/netns"
+	ip netns add "$ns" && ip -n "$ns" link set lo up || { lab_die "cannot make $ns"; return 1; }
+	: > "$LAB_STATE/mgmt"
+	for n in $(lab_nodes switch); do
+		a=$((2 * i)) b=$((2 * i + 1)) i=$((i + 1))
+		[ $b -lt 65536 ] || { lab_die "more than 32768 switches"; return 1; }
+		a=172.30.$((a >> 8)).$((a & 255)) b=172.30.$((b >> 8)).$((b & 255))
+		echo "link add m$i netns $ns type veth peer name mgmt0 netns $(lab_ns "$n")"
+		echo "$n $b $a m$i" >> "$LAB_STATE/mgmt"
+	done | ip -batch - || { lab_die "cannot make the management links"; return 1; }
+	while read -r n b a p; do
+		echo "$n addr add $b/31 dev mgmt0"
+		echo "$n link set mgmt0 up"
+		echo "@ addr add $a/31 dev $p"
+		echo "@ link set $p up"
+	done < "$LAB_STATE/mgmt" | awk -v d="$LAB_STATE" '{ f = d "/mgmt." $1; $1 = ""; print substr($0, 2) > f }'
+	# shellcheck disable=SC2016
+	lab_nodes switch | _lab_parallel 'ip -n "$LAB-$1" -batch "$LAB_STATE/mgmt.$1"' &&
+		ip -n "$ns" -batch "$LAB_STATE/mgmt.@" || { lab_die "cannot address the management links"; return 1; }
+	rm -f "$LAB_STATE"/mgmt.?*
+	awk '{ print $1, $2 }' "$LAB_STATE/mgmt" > "$LAB_STATE/mgmt.new" && mv "$LAB_STATE/mgmt.new" "$LAB_STATE/mgmt"
+	lab_log "lab \"$LAB\": management network in $ns, $(wc -l < "$LAB_STATE/mgmt") switches"
 }
 
 _port_ends() {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A fabric's state and the union of its versions; see fabric_state.h. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,6 +222,58 @@ static void state_digest(struct fabric_state *st)
 	free(text);
 }
 
+/* The switches not asked yet: the next one's index. */
+struct asking {
+	struct fabric_state *st;
+	pthread_mutex_t mu;
+	int next;
+};
+
+static void *ask_worker(void *arg)
+{
+	struct asking *a = arg;
+	struct fabric_sw *s;
+	int k;
+
+	for (;;) {
+		pthread_mutex_lock(&a->mu);
+		k = a->next++;
+		pthread_mutex_unlock(&a->mu);
+		if (k >= a->st->inv->n)
+			return NULL;
+		s = &a->st->sw[k];
+		show_one(s);
+		if (s->h->pfc)
+			agent_one(s);
+	}
+}
+
+/*
+ * Every switch's show (and agent), FABRIC_GATHER_JOBS switches at a time:
+ * each waits on its transport (an ssh round trip, a remote tagger), and
+ * one after another 80 switches by ssh took most of a minute. Each
+ * writes only its own fabric_sw; what they say is read in inventory
+ * order afterwards, so nothing depends on which answered first.
+ */
+static void ask_all(struct fabric_state *st)
+{
+	struct asking a = { .st = st, .next = 0 };
+	pthread_t tid[FABRIC_GATHER_JOBS];
+	int nt = st->inv->n < FABRIC_GATHER_JOBS ? st->inv->n :
+						   FABRIC_GATHER_JOBS,
+	    started = 0, k;
+
+	pthread_mutex_init(&a.mu, NULL);
+	for (k = 0; k < nt; k++)
+		if (!pthread_create(&tid[started], NULL, ask_worker, &a))
+			started++;
+	if (!started) /* no thread: this one asks them all */
+		ask_worker(&a);
+	for (k = 0; k < started; k++)
+		pthread_join(tid[k], NULL);
+	pthread_mutex_destroy(&a.mu);
+}
+
 int fabric_gather(const struct fabric_inv *inv, struct fabric_state *st)
 {
 	int k, j, v;
@@ -232,10 +285,8 @@ int fabric_gather(const struct fabric_inv *inv, struct fabric_state *st)
 	for (k = 0; k < inv->n; k++) {
 		st->sw[k].h = &inv->h[k];
 		st->sw[k].version = -1;
-		show_one(&st->sw[k]);
-		if (inv->h[k].pfc)
-			agent_one(&st->sw[k]);
 	}
+	ask_all(st);
 	/* Each version's rules from one of its switches (see the header). */
 	while (again) {
 		again = false;

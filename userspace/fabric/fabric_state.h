@@ -6,7 +6,8 @@
  *
  * Per switch, "tagger -j switch show SW" gives the data path (mode,
  * ports), the generation and the rules digest (dp_packed.h), and "tagger
- * -j pfc show NODE" the agent's health if the inventory names one. A
+ * -j pfc show NODE" the agent's health if the inventory names one; the
+ * switches are asked FABRIC_GATHER_JOBS at a time (threads). A
  * version is a digest; its rules come once per version, from one of its
  * switches ("switch show SW --packed"). A switch that changed between the
  * two reads is taken as it is at the second read, and another switch is
@@ -54,6 +55,8 @@
 #include "fabric/fabric_inv.h"
 #include "lib/digest.h"
 #include "model/rules.h"
+
+#define FABRIC_GATHER_JOBS 16 /* switches asked at once */
 
 enum fabric_sw_status {
 	FABRIC_SW_OK,
