@@ -37,7 +37,7 @@ check "every printed pointer names an existing heading ($(wc -l < "$TGR_TMP/poin
 
 # Man page sections: a line of capitals underlined with = in the page.
 mapfile -t docs < <(git ls-files '*.md' 2>/dev/null)
-grep -noE 'tagger-[a-z]+\(8\), [A-Z][A-Z ]*[A-Z]\b' "${files[@]}" "${docs[@]}" |
+grep -noE 'tagger-[a-z]+\(8\), [A-Z][A-Z -]*[A-Z]\b' "${files[@]}" "${docs[@]}" |
 	grep -v "^tests/shell/test_lab_pointers.sh:" > "$TGR_TMP/sections"
 cat "$TGR_TMP/sections"
 check "the demo's man page pointer is among those found" grep -q '^vmlab/demo.sh:.*tagger-lab(8), VERDICTS' "$TGR_TMP/sections"
