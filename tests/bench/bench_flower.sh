@@ -41,7 +41,7 @@ build() {
 
 echo "-- 1. tc flower filters per switch (tagger stats --datapath flower)"
 echo "   each IP filter is 4 tc filters (IPv4, IPv6 x untagged, 802.1Q); counted"
-echo "   as switch export does: one generation, without the chain-0 entry filter"
+echo "   as switch export --offload does: one generation, without the chain-0 entry filter"
 echo "   of each port and direction (2 a port); an --update holds two generations"
 printf '%-34s %6s %7s %7s %7s %7s %8s %5s %6s %6s %6s\n' topology switches \
 	rules/sw min median max max-port priors ">1k" ">2k" ">4k"

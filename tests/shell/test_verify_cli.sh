@@ -95,8 +95,10 @@ expect 0 stats help
 expect 2 stats ring3.json --datapath p4
 
 # --datapath flower: each switch's filters are the sum over its ports of
-# what switch export installs (ingress_filters + egress_filters), its
-# max-port the largest such port; without the option no flower key.
+# what switch export --offload installs (ingress_filters +
+# egress_filters: the ASIC's form, without the software form's hand-on
+# filters to the pause agent), its max-port the largest such port;
+# without the option no flower key.
 jcheck_not_flower() { jq -e 'has("flower") | not' out >/dev/null || fail "flower keys without --datapath"; }
 expect 0 -j stats ring3.json --datapath bpf
 jcheck_not_flower
@@ -105,7 +107,7 @@ for f in "$TOP"/tests/bpf/fixtures/*.rules.json; do
 	cp out st.json
 	tot=0 max=0 maxport=0
 	for sw in $(jq -r '.switches | keys[]' "$f"); do
-		"$TAGGER" -j switch export "$sw" "$f" >ex.json || fail "switch export $sw"
+		"$TAGGER" -j switch export "$sw" "$f" --offload >ex.json || fail "switch export $sw"
 		want=$(jq '[.ports[] | .ingress_filters + .egress_filters] | add // 0' ex.json)
 		wport=$(jq '[.ports[] | .ingress_filters + .egress_filters] | max // 0' ex.json)
 		got=$(jq --arg s "$sw" '.per_switch[$s] | [.flower_filters, .flower_max_port_filters] | join(" ")' -r st.json)

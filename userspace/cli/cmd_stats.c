@@ -39,7 +39,7 @@ static int help(int argc, char **argv)
 		"(ingress and egress queues), lossless tags, rules in total (classify\n"
 		"and rewrite), per switch (min, average, max) and the bottleneck switch;\n"
 		"with --datapath flower also the tc flower filters each switch and its\n"
-		"largest port need (tagger switch export).\n"
+		"largest port need (tagger switch export's offloaded form).\n"
 		"Exit 0, 2 for bad input, or 3 out of memory.\n"
 		"\n"
 		"OPTIONS:\n");
