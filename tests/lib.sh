@@ -23,6 +23,16 @@ skip() { echo "SKIP: $*"; exit 249; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 require_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
 require_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1"; }
+# vm_kernel_dir: the unpacked Debian kernel of the VM mode (vmlab/vm.sh),
+# whose modules a guest loads; else why not, and 1:
+#   kdir=$(vm_kernel_dir) || skip "$kdir"
+vm_kernel_dir() {
+	local info d
+	info=$(bash "$TOP/vmlab/vm.sh" info 2>&1) || { echo "no VM kernel: $info"; return 1; }
+	d=$(awk '/^cache/ { print $2 }' <<<"$info")/root
+	[ -d "$d/lib/modules" ] || { echo "no unpacked VM kernel modules in $d"; return 1; }
+	echo "$d"
+}
 
 ns_name() { echo "$TGR_PREFIX-$1"; }
 ns_new() {

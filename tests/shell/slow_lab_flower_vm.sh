@@ -23,9 +23,7 @@
 # the other claims are checked, then a skip, as on this host.
 source "$(dirname "$0")/../lab_lib.sh"
 require_cmd qemu-system-x86_64
-info=$(bash "$TOP/vmlab/vm.sh" info 2>&1) || skip "no VM kernel: $info"
-kdir=$(awk '/^cache/ { print $2 }' <<<"$info")/root
-[ -d "$kdir/lib/modules" ] || skip "no unpacked VM kernel modules in $kdir"
+kdir=$(vm_kernel_dir) || skip "$kdir"
 cd "$TOP" || exit 1
 "$TOP/vmlab/vm.sh" run --timeout 900 --out "$OUT" -- \
 	env SC_DATAPATH=flower SC_ROUTES="$TOP/tests/shell/fixtures/clos_bounced.paths" \

@@ -12,9 +12,7 @@
 # clear error. Skips (249) when the VM is not set up.
 source "$(dirname "$0")/../lib.sh"
 require_root
-info=$(bash "$TOP/vmlab/vm.sh" info 2>&1) || skip "no VM kernel: $info"
-kdir=$(awk '/^cache/ { print $2 }' <<<"$info")/root
-[ -d "$kdir/lib/modules" ] || skip "no unpacked VM kernel modules in $kdir"
+kdir=$(vm_kernel_dir) || skip "$kdir"
 for f in dcb_tool dcb_fake.so; do
 	[ -e "$TOP/build/helpers/$f" ] || skip "build/helpers/$f not built (make helpers)"
 done

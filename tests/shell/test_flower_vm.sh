@@ -19,9 +19,7 @@
 source "$(dirname "$0")/../lib.sh"
 require_root
 require_cmd jq
-info=$(bash "$TOP/vmlab/vm.sh" info 2>&1) || skip "no VM kernel: $info"
-kdir=$(awk '/^cache/ { print $2 }' <<<"$info")/root
-[ -d "$kdir/lib/modules" ] || skip "no unpacked VM kernel modules in $kdir"
+kdir=$(vm_kernel_dir) || skip "$kdir"
 [ -x "$TOP/build/tagger" ] || skip "build/tagger not built"
 F=tests/bpf/fixtures
 export UPDATE_RULES=tests/shell/fixtures/flower_update.rules.json

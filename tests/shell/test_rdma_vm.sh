@@ -8,9 +8,7 @@
 # Skips (249) when the VM is not set up (vmlab/vm.sh setup).
 source "$(dirname "$0")/../lib.sh"
 require_root
-info=$(bash "$TOP/vmlab/vm.sh" info 2>&1) || skip "no VM kernel: $info"
-kdir=$(awk '/^cache/ { print $2 }' <<<"$info")/root
-[ -d "$kdir/lib/modules" ] || skip "no unpacked VM kernel modules in $kdir"
+kdir=$(vm_kernel_dir) || skip "$kdir"
 [ -x "$TOP/build/tagger" ] || skip "build/tagger not built"
 out=$(bash "$TOP/vmlab/vm.sh" run --timeout 300 -- \
 	sh "$TOP/tests/shell/rdma_vm_guest.sh" "$TOP" "$kdir" 2>&1)
