@@ -41,7 +41,8 @@ int dp_node_settle(const char *dir, const struct dp_node *n, json_t **state)
 	char what[300];
 	struct stat sb;
 	const char *phase;
-	json_t *st, *pending;
+	json_t *st;
+	bool pending;
 	bool none;
 	int err;
 
@@ -62,19 +63,16 @@ int dp_node_settle(const char *dir, const struct dp_node *n, json_t **state)
 		n->teardown(dir, NULL, n);
 		return 1;
 	}
-	pending = dp_record_load_name(dir, DP_STATE_NEXT);
-	dp_state_settle(dir);
+	pending = dp_state_settle(dir) != 0; /* a killed update's record */
 	st = dp_record_load(dir);
 	phase = dp_record_phase(st);
 	if (st && !strcmp(phase, "attached")) {
 		/* what fails is told; show tells it too */
 		if (n->repair)
-			n->repair(dir, st, pending != NULL);
-		json_decref(pending);
+			n->repair(dir, st, pending);
 		*state = st;
 		return 0;
 	}
-	json_decref(pending);
 	pr_warn("%s: %s was interrupted: %s\n", what,
 		!strcmp(phase, "attaching") ? "an attach" : "a detach",
 		!strcmp(phase, "attaching") ? "rolling it back" :

@@ -111,12 +111,12 @@ int dp_state_settle(const char *dir)
 		pr_warn("%s: an update was interrupted after generation %lld went "
 			"live: its state is committed now\n",
 			dir, (long long)g);
-		return dp_state_commit(dir);
+		return dp_state_commit(dir) ?: 1;
 	}
 	pr_warn("%s: an update was interrupted before its swap: generation %lld "
 		"did not go live, its state is dropped\n",
 		dir, (long long)g);
-	return dp_state_drop(dir);
+	return dp_state_drop(dir) ?: 1;
 }
 
 static json_t *view_once(const char *dir)

@@ -58,7 +58,8 @@
  *                                  the live slot: no write); 0 or -errno
  *   dp_state_drop(dir)             "state_new" removed, from the anchor too
  *   dp_state_settle(dir)           under the lock: commit or drop a pending
- *                                  "state_new" by the kernel's generation
+ *                                  "state_new" by the kernel's generation;
+ *                                  1 if there was one, 0 if not, -errno
  *   dp_state_view(dir)             without the lock: the record that
  *                                  describes what runs (state_new if it
  *                                  is of the running generation); NULL
