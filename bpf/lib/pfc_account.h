@@ -246,12 +246,40 @@ static __always_inline void pfc_log_queued(struct __sk_buff *skb, __u32 slot,
 	}
 }
 
-/* Where a drop is filed: failure_drops, drops, or the qdisc's own count. */
-static __always_inline void
-pfc_file_drop(struct pfc_pp *c, struct net_device___pfc *dev, __u32 reason)
+/*
+ * Whether the storm watchdog's drop action holds the packet's egress queue:
+ * then the drop is the watchdog's (its egress drops or a flush of the
+ * queue, both counted by the watchdog), not a loss of the lossless class.
+ */
+static __always_inline int pfc_wd_dropping(struct sk_buff___pfc *skb,
+					   struct net_device___pfc *dev)
+{
+	__u32 slot, prio = skb->priority;
+	struct pfc_pp *q;
+	int n;
+
+	if (pfc_port_slot(dev->ifindex, &slot) < 0)
+		return 0;
+	n = prio < PFC_PRIOS ? (int)prio : pfc_queue_of(prio);
+	if (n < 0)
+		return 0;
+	q = pfc_pp_get(slot, n);
+	return q && q->drop_out;
+}
+
+/*
+ * Where a drop is filed: failure_drops, drops, or elsewhere (the qdisc's
+ * own count, the watchdog's).
+ */
+static __always_inline void pfc_file_drop(struct sk_buff___pfc *skb,
+					  struct pfc_pp *c,
+					  struct net_device___pfc *dev,
+					  __u32 reason)
 {
 	__u8 kind = drop_kind[reason & 0xff];
 
+	if (pfc_wd_dropping(skb, dev))
+		return;
 	if (kind == PFC_DROP_FAILURE || pfc_link_down(dev)) {
 		__sync_fetch_and_add(&c->failure_drops, 1);
 	} else if (kind != PFC_DROP_QDISC) {
@@ -295,7 +323,7 @@ static __always_inline void pfc_give_back(struct sk_buff___pfc *skb,
 		return;
 	__sync_fetch_and_add(&c->returned, 1);
 	if (dropped)
-		pfc_file_drop(c, dev, reason);
+		pfc_file_drop(skb, c, dev, reason);
 	if (dropped && !(mark & TAGGER_MARK_QUEUED))
 		__sync_fetch_and_add(&c->early_drop_bytes, len);
 	old = __sync_fetch_and_add(&c->bytes, -(__u64)len);

@@ -90,6 +90,10 @@ check "drop: sw2 sent no PAUSE to h2 for priority 3" \
 	[ "$(J drop "${Q}['pfc_tx']")" = 0 ]
 check "drop: not lossless drops (named apart)" \
 	[ "$(J drop "d['totals']['watchdog_drops']")" -gt 0 ]
+# What the watchdog dropped (at egress, flushed) is its, not a loss of
+# the lossless class: no other drop happens on this line.
+check "drop: the watchdog's drops not also counted as lossless drops" \
+	[ "$(J drop "d['totals']['lossless_drops']")" = 0 ]
 check "drop: restored once the PAUSEs stopped" [ "$(J drop "${Q}['storm']")" = False ]
 check "drop: the storm lasted as long as the PAUSEs (not a fixed timer)" \
 	python3 -c "

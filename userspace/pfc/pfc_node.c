@@ -192,10 +192,18 @@ static json_t *prio_json(const struct pfc_state *st, int p,
 	return o;
 }
 
-void pfc_add_totals(struct pfc_totals *t, const struct pfc_state *st, int p,
-		    const struct pfc_state_prio *s, uint64_t now)
+/*
+ * A queue the storm watchdog flushed counts the flushed packets as its own
+ * drops (the qdisc adds them to its parents' drops): they are the
+ * watchdog's (watchdog_flushed), not losses of the class.
+ */
+void pfc_add_totals(struct pfc_totals *t, const struct pfc_state *st, int port,
+		    int p, uint64_t now)
 {
-	uint64_t drops = s->drops + s->q_drops;
+	const struct pfc_state_prio *s = &st->ports[port].prio[p];
+	uint64_t flushed = st->wd[port][p].flushed;
+	uint64_t drops = s->drops + s->q_drops -
+			 (flushed < s->q_drops ? flushed : s->q_drops);
 
 	t->pfc_tx += s->pfc_tx + s->pfc_tx_resume;
 	t->pfc_rx += s->pfc_rx;
@@ -288,7 +296,7 @@ static json_t *ports_json(const struct pfc_state *st, uint64_t now,
 				       st->wd[i][p].flushed +
 				       st->wd[i][p].rx_drops;
 			json_array_append_new(pr, pj);
-			pfc_add_totals(t, st, p, &sp->prio[p], now);
+			pfc_add_totals(t, st, i, p, now);
 		}
 		json_object_set_new(po, "prios", pr);
 		json_array_append_new(ports, po);

@@ -46,7 +46,7 @@ int pfc_node_stop(const char *node, const char *dir, int *stopped_pid);
 int pfc_node_brs(const char *node, const char *dir, bool on);
 uint64_t pfc_paused_ns(const struct pfc_state_prio *s, uint64_t now);
 double pfc_resume_avg_us(const struct pfc_state_prio *s);
-void pfc_add_totals(struct pfc_totals *t, const struct pfc_state *st, int p,
-		    const struct pfc_state_prio *s, uint64_t now);
+void pfc_add_totals(struct pfc_totals *t, const struct pfc_state *st, int port,
+		    int p, uint64_t now);
 
 #endif /* __TAGGER_PFC_NODE_H */
