@@ -248,17 +248,27 @@ _lab_reap() {
 # lab's directory (down removes the directory). An up that finds the lock
 # taken is refused at once; a down waits for the up or down holding it.
 # Processes spawned meanwhile (FRR's daemons) do not inherit the lock.
+# A down that leaves no lab removes the lock file, holding it (else one
+# file per lab name ever used piles up in $LAB_RUN). A waiter that opened
+# the file before it went would then hold the lock of a file no path
+# names, beside a newcomer holding a new one: so the lock counts only
+# if, once taken, the file is still the one at the path; else again.
 # _lab_lock FLOCK_OPTS...: returns 0 with the lock taken by this call, 3
 # when this process holds it already (then only the taker unlocks).
 _lab_lock() {
+	local f=$LAB_RUN/$LAB.lock
 	[ -n "${_LAB_LOCK_FD:-}" ] && return 3
 	mkdir -p "$LAB_RUN" || return 1
-	exec {_LAB_LOCK_FD}>>"$LAB_RUN/$LAB.lock" || { _LAB_LOCK_FD=; return 1; }
-	if ! flock "$@" "$_LAB_LOCK_FD"; then
-		exec {_LAB_LOCK_FD}>&-
-		_LAB_LOCK_FD=
-		return 1
-	fi
+	while :; do
+		exec {_LAB_LOCK_FD}>>"$f" || { _LAB_LOCK_FD=; return 1; }
+		if ! flock "$@" "$_LAB_LOCK_FD"; then
+			_lab_unlock
+			return 1
+		fi
+		[ "$(stat -L -c %d:%i "/proc/self/fd/$_LAB_LOCK_FD")" = \
+			"$(stat -c %d:%i "$f" 2>/dev/null)" ] && return 0
+		_lab_unlock
+	done
 }
 
 _lab_unlock() {
@@ -509,7 +519,9 @@ lab_down() {
 	[ -n "${LAB_STATE:-}" ] || return 0
 	_lab_lock -w 120
 	case $? in
-	0) _lab_down; rc=$?; _lab_unlock ;;
+	0) _lab_down; rc=$?
+	   [ -d "$LAB_STATE" ] || rm -f "$LAB_RUN/$LAB.lock"
+	   _lab_unlock ;;
 	3) _lab_down; rc=$? ;;
 	*) lab_die "lab \"$LAB\" stays locked by another vmlab"; return 1 ;;
 	esac

@@ -45,6 +45,31 @@ for round in 1 2 3 4 5; do
 	check "round $round: its links are there" $VMLAB -n "$L" exec A ip link show B
 	check "round $round: down" $VMLAB -n "$L" down
 	check "round $round: nothing left" [ "$(own_ns "$L")" -eq 0 ] && [ ! -e "/run/tagger-lab/$L" ]
+	check "round $round: the lock file went with the lab" [ ! -e "/run/tagger-lab/$L.lock" ]
+done
+
+# Downs remove the lock file while others wait on it: an up and two downs
+# at once, several times, never leave half a lab (the lab is whole or
+# gone), and a last down leaves nothing, lock file included.
+for round in 1 2 3; do
+	$VMLAB -n "$L" up "$S/ring.topo" --shortest > "$TGR_TMP/up.log" 2>&1 ||
+		fail "round $round: up: $(cat "$TGR_TMP/up.log")"
+	fifo=$TGR_TMP/race.$round
+	mkfifo "$fifo"
+	for cmd in down "up $S/ring.topo --shortest" down; do
+		# shellcheck disable=SC2086 # cmd's words are the arguments
+		( : < "$fifo"; exec "$VMLAB" -n "$L" $cmd ) >> "$TGR_TMP/race.log" 2>&1 &
+		race+=($!)
+	done
+	sleep 0.2
+	: > "$fifo"
+	wait "${race[@]}"
+	race=()
+	n=$(own_ns "$L")
+	check "round $round: whole or gone ($n namespaces)" [ "$n" -eq 6 -o "$n" -eq 0 ]
+	check "round $round: a lab up has its state" [ "$n" -eq 0 -o -s "/run/tagger-lab/$L/netns" ]
+	check "round $round: down" $VMLAB -n "$L" down
+	check "round $round: no lock file left" [ ! -e "/run/tagger-lab/$L.lock" ]
 done
 
 # A down waits for the up that holds the lock, then takes the lab down.
