@@ -36,7 +36,8 @@
  * each, the PFC frames sent and received per priority); a port's
  * "storm": {"PRIO": UNTIL_MS, ...} makes every GET before UNTIL_MS
  * (CLOCK_REALTIME, in ms) count one more PAUSE received for PRIO, as a
- * peer that pauses without end; and every SET of PFC that changes the
+ * peer that pauses without end (the time of the last such GET in
+ * "last_pause_ms"); and every SET of PFC that changes the
  * enabled priorities is appended to the port's "pfc_log" as [MS, EN].
  * A port missing from FILE starts as the port above (with the rewr
  * entry); one that is false has no DCB (the kernel's refusal passes). As
@@ -466,18 +467,25 @@ static long long now_ms(void)
 	return ts.tv_sec * 1000ll + ts.tv_nsec / 1000000;
 }
 
-/* A GET during a storm: one more PAUSE received for each PRIO in it. */
-static void storm(struct port *p, json_t *st)
+/*
+ * A GET during a storm: one more PAUSE received for each PRIO in it.
+ * Whether one was: its time goes into the port's "last_pause_ms".
+ */
+static bool storm(struct port *p, json_t *st)
 {
+	bool any = false;
 	const char *k;
 	json_t *v;
 	int prio;
 
 	json_object_foreach(st, k, v) {
 		prio = atoi(k);
-		if (prio >= 0 && prio < 8 && now_ms() < json_integer_value(v))
+		if (prio >= 0 && prio < 8 && now_ms() < json_integer_value(v)) {
 			p->pfc.indications[prio]++;
+			any = true;
+		}
 	}
+	return any;
 }
 
 /*
@@ -490,6 +498,9 @@ static void sim(json_t *now, json_t *was, const struct port *changed)
 
 	if (json_object_get(was, "storm"))
 		json_object_set(now, "storm", json_object_get(was, "storm"));
+	if (json_object_get(was, "last_pause_ms"))
+		json_object_set(now, "last_pause_ms",
+				json_object_get(was, "last_pause_ms"));
 	if (!changed && !log)
 		return;
 	log = log ? json_copy(log) : json_array();
@@ -515,6 +526,7 @@ static void run_request(int fd, const void *buf, size_t len)
 	socklen_t dl = sizeof(dom);
 	json_error_t jerr;
 	json_t *root, *j, *pj;
+	bool paused = false;
 	__u8 en;
 
 	if (len < NLMSG_HDRLEN + sizeof(*d) || nlh->nlmsg_len > len ||
@@ -558,9 +570,12 @@ static void run_request(int fd, const void *buf, size_t len)
 	if (d->cmd != DCB_CMD_IEEE_GET && ieee)
 		status = port_change(&p, ieee, d->cmd == DCB_CMD_IEEE_DEL);
 	else if (d->cmd == DCB_CMD_IEEE_GET)
-		storm(&p, json_object_get(j, "storm"));
+		paused = storm(&p, json_object_get(j, "storm"));
 	pj = port_json(&p);
 	sim(pj, j, en != p.pfc.pfc_en ? &p : NULL);
+	if (paused)
+		json_object_set_new(pj, "last_pause_ms",
+				    json_integer(now_ms()));
 	json_object_set_new(root, ifname, pj);
 	state_write(file, root);
 	pend.fd = fd;

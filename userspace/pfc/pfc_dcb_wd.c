@@ -46,7 +46,7 @@ static void watch(struct pfc_agent *a, struct dcb_wd *w, int port, int p,
 
 	if (rising && !g->closed) {
 		g->closed = true;
-		g->since = w->read_at[port]; /* the first came after it */
+		g->since = now; /* the first came after the last read */
 		sp->pauses++;
 	} else if (!rising && g->closed) {
 		g->closed = false;
@@ -88,7 +88,15 @@ static void read_port(struct pfc_agent *a, struct dcb_wd *w, int port,
 	bool seen = w->read_at[port];
 	int p;
 
-	if (dcb_port_read(&w->d, c->ports[port].ifname, &s)) {
+	int r = dcb_port_read(&w->d, c->ports[port].ifname, &s);
+
+	/*
+	 * Read, not tick, time: the counters are at least this new, so a
+	 * storm counted from here is never detected early, nor a port
+	 * restored before the restoration time after its last PAUSE.
+	 */
+	now = now_ns();
+	if (r) {
 		if (!w->failing[port])
 			pr_warn("watchdog: %s: %s\n", c->node, w->d.err);
 		w->failing[port] = true;
