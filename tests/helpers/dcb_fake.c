@@ -37,8 +37,8 @@
  * "storm": {"PRIO": UNTIL_MS, ...} makes every GET before UNTIL_MS
  * (CLOCK_REALTIME, in ms) count one more PAUSE received for PRIO, as a
  * peer that pauses without end (the time of the last such GET in
- * "last_pause_ms"); and every SET of PFC that changes the
- * enabled priorities is appended to the port's "pfc_log" as [MS, EN].
+ * "last_pause_ms"); and a port with a "pfc_log" array gets every SET of
+ * PFC that changes its enabled priorities appended there as [MS, EN].
  * A port missing from FILE starts as the port above (with the rewr
  * entry); one that is false has no DCB (the kernel's refusal passes). As
  * the kernel's own table does, a SET of an entry there already is
@@ -501,9 +501,9 @@ static void sim(json_t *now, json_t *was, const struct port *changed)
 	if (json_object_get(was, "last_pause_ms"))
 		json_object_set(now, "last_pause_ms",
 				json_object_get(was, "last_pause_ms"));
-	if (!changed && !log)
+	if (!log)
 		return;
-	log = log ? json_copy(log) : json_array();
+	log = json_copy(log);
 	if (changed)
 		json_array_append_new(
 			log, json_pack("[Ii]", now_ms(), changed->pfc.pfc_en));

@@ -43,11 +43,11 @@ dp_dummies T1 eth1 eth2 eth3
 fake() { local n=$1; shift; nsx "$n" env LD_PRELOAD="$FAKE" "$@"; }
 tg() { fake S2 "$TAGGER" "$@"; }
 # The ports as found: app entries of two selectors, rewr entries, PFC on
-# 3 and 5 with a delay, ETS, buffers.
+# 3 and 5 with a delay, ETS, buffers; and a log of PFC changes.
 jq -n '[("eth1", "eth2", "eth3", "eth4") | {key: ., value: {
 	app: [[1, 35078, 3], [5, 10, 3], [5, 26, 3], [5, 46, 5]],
 	rewr: [[5, 26, 3], [5, 46, 5]],
-	pfc: {cap: 8, en: 40, mbc: 0, delay: 1234},
+	pfc: {cap: 8, en: 40, mbc: 0, delay: 1234}, pfc_log: [],
 	ets: ("000800" + "0d0a141e28000000" + "00" * 8 + "02" * 8 +
 	      "0001020304050607" + "00" * 24),
 	buffer: {prio2buffer: [0, 0, 0, 1, 0, 2, 0, 0],
