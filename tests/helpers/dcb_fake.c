@@ -31,6 +31,14 @@
  *               "ets": "HEX of struct ieee_ets",
  *               "buffer": {"prio2buffer": [8], "size": [8], "total"}},
  *    "IFNAME2": false, ...}
+ * and for the pause agent's watchdog (tests/shell/test_pfc_dcb.sh), PFC's
+ * counters and a storm: "pfc" also has "requests" and "indications" (8
+ * each, the PFC frames sent and received per priority); a port's
+ * "storm": {"PRIO": UNTIL_MS, ...} makes every GET before UNTIL_MS
+ * (CLOCK_REALTIME, in ms) count one more PAUSE received for PRIO, as a
+ * peer that pauses without end (the time of the last such GET in
+ * "last_pause_ms"); and a port with a "pfc_log" array gets every SET of
+ * PFC that changes its enabled priorities appended there as [MS, EN].
  * A port missing from FILE starts as the port above (with the rewr
  * entry); one that is false has no DCB (the kernel's refusal passes). As
  * the kernel's own table does, a SET of an entry there already is
@@ -50,6 +58,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/dcbnl.h>
 #include <linux/netlink.h>
@@ -228,6 +237,16 @@ static json_t *u32s(const uint32_t *v)
 	return a;
 }
 
+static json_t *u64s(const __u64 *v)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < 8; i++)
+		json_array_append_new(a, json_integer((json_int_t)v[i]));
+	return a;
+}
+
 static json_t *port_json(struct port *p)
 {
 	uint32_t p2b[8];
@@ -239,12 +258,14 @@ static json_t *port_json(struct port *p)
 	for (i = 0; i < sizeof(p->ets); i++)
 		sprintf(hex + 2 * i, "%02x", ((unsigned char *)&p->ets)[i]);
 	return json_pack(
-		"{s:o, s:o, s:{s:i, s:i, s:i, s:i}, s:s, s:{s:o, s:o, s:I}}",
+		"{s:o, s:o, s:{s:i, s:i, s:i, s:i, s:o, s:o}, s:s, s:{s:o, s:o, "
+		"s:I}}",
 		"app", entries_json(p->app, p->napp), "rewr",
 		entries_json(p->rewr, p->nrewr), "pfc", "cap", p->pfc.pfc_cap,
 		"en", p->pfc.pfc_en, "mbc", p->pfc.mbc, "delay", p->pfc.delay,
-		"ets", hex, "buffer", "prio2buffer", u32s(p2b), "size",
-		u32s(p->buf.buffer_size), "total",
+		"requests", u64s(p->pfc.requests), "indications",
+		u64s(p->pfc.indications), "ets", hex, "buffer", "prio2buffer",
+		u32s(p2b), "size", u32s(p->buf.buffer_size), "total",
 		(json_int_t)p->buf.total_size);
 }
 
@@ -263,6 +284,12 @@ static void port_from(json_t *j, struct port *p)
 	p->pfc.pfc_en = json_integer_value(json_object_get(pfc, "en"));
 	p->pfc.mbc = json_integer_value(json_object_get(pfc, "mbc"));
 	p->pfc.delay = json_integer_value(json_object_get(pfc, "delay"));
+	for (i = 0; i < 8; i++) {
+		p->pfc.requests[i] = json_integer_value(
+			json_array_get(json_object_get(pfc, "requests"), i));
+		p->pfc.indications[i] = json_integer_value(
+			json_array_get(json_object_get(pfc, "indications"), i));
+	}
 	for (i = 0;
 	     hex && i < sizeof(p->ets) && sscanf(hex + 2 * i, "%2x", &x) == 1;
 	     i++)
@@ -432,6 +459,57 @@ static void answer(const struct nlmsghdr *req, const char *ifname,
 	pend.len = ack(pend.buf, nlh->nlmsg_len, req);
 }
 
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000ll + ts.tv_nsec / 1000000;
+}
+
+/*
+ * A GET during a storm: one more PAUSE received for each PRIO in it.
+ * Whether one was: its time goes into the port's "last_pause_ms".
+ */
+static bool storm(struct port *p, json_t *st)
+{
+	bool any = false;
+	const char *k;
+	json_t *v;
+	int prio;
+
+	json_object_foreach(st, k, v) {
+		prio = atoi(k);
+		if (prio >= 0 && prio < 8 && now_ms() < json_integer_value(v)) {
+			p->pfc.indications[prio]++;
+			any = true;
+		}
+	}
+	return any;
+}
+
+/*
+ * The simulation's keys, carried from the old object was to the new one
+ * now; changed: the port whose enabled priorities a SET just changed.
+ */
+static void sim(json_t *now, json_t *was, const struct port *changed)
+{
+	json_t *log = json_object_get(was, "pfc_log");
+
+	if (json_object_get(was, "storm"))
+		json_object_set(now, "storm", json_object_get(was, "storm"));
+	if (json_object_get(was, "last_pause_ms"))
+		json_object_set(now, "last_pause_ms",
+				json_object_get(was, "last_pause_ms"));
+	if (!log)
+		return;
+	log = json_copy(log);
+	if (changed)
+		json_array_append_new(
+			log, json_pack("[Ii]", now_ms(), changed->pfc.pfc_en));
+	json_object_set_new(now, "pfc_log", log);
+}
+
 /*
  * A DCB request just sent on fd: run it on FILE's port, as the kernel
  * would have run it for a device with DCB operations.
@@ -447,7 +525,9 @@ static void run_request(int fd, const void *buf, size_t len)
 	int dom = 0, lock, status = 0;
 	socklen_t dl = sizeof(dom);
 	json_error_t jerr;
-	json_t *root, *j;
+	json_t *root, *j, *pj;
+	bool paused = false;
+	__u8 en;
 
 	if (len < NLMSG_HDRLEN + sizeof(*d) || nlh->nlmsg_len > len ||
 	    (nlh->nlmsg_type != RTM_GETDCB && nlh->nlmsg_type != RTM_SETDCB) ||
@@ -486,9 +566,17 @@ static void run_request(int fd, const void *buf, size_t len)
 		port_from(j, &p);
 	else
 		default_port(&p);
+	en = p.pfc.pfc_en;
 	if (d->cmd != DCB_CMD_IEEE_GET && ieee)
 		status = port_change(&p, ieee, d->cmd == DCB_CMD_IEEE_DEL);
-	json_object_set_new(root, ifname, port_json(&p));
+	else if (d->cmd == DCB_CMD_IEEE_GET)
+		paused = storm(&p, json_object_get(j, "storm"));
+	pj = port_json(&p);
+	sim(pj, j, en != p.pfc.pfc_en ? &p : NULL);
+	if (paused)
+		json_object_set_new(pj, "last_pause_ms",
+				    json_integer(now_ms()));
+	json_object_set_new(root, ifname, pj);
 	state_write(file, root);
 	pend.fd = fd;
 	pend.seq = nlh->nlmsg_seq;

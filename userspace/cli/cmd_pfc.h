@@ -31,6 +31,14 @@
  *                                            the agent's options, NAME and
  *                                            ports into c; 0 or an exit code
  *                                            after the message
+ *   pfc_rules_maps(c)                        --rules: each port's DCB
+ *                                            maps from c->dcb_rules_file's
+ *                                            switch c->dcb_switch (NULL:
+ *                                            the node's name); refused if
+ *                                            DCB cannot express them or the
+ *                                            switch is attached with the
+ *                                            dcb data path; 0 or an exit
+ *                                            code after the message
  *   pfc_headroom_args(c, &h, argc, argv)     the same for `headroom`
  *   pfc_options_usage(f, headroom)           the agent's options, or those
  *                                            headroom does not share with
@@ -76,6 +84,7 @@ int pfc_port_model(struct pfc_config *c, uint64_t rate_bps, int mtu);
 int pfc_prio_mask(const char *s, uint32_t *mask);
 int pfc_agent_args(struct pfc_config *c, int argc, char **argv,
 		   const char **trace, const char **dir);
+int pfc_rules_maps(struct pfc_config *c);
 int pfc_headroom_args(struct pfc_config *c, struct pfc_headroom_args *h,
 		      int argc, char **argv);
 void pfc_options_usage(FILE *f, bool headroom);

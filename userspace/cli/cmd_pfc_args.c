@@ -299,7 +299,7 @@ static const struct opt_enum backend_names[] = { { "auto", PFC_BACKEND_AUTO },
 						 { NULL } };
 
 /* The agent's options, into c, *trace and *dir; t ends with { 0 }. */
-#define AGENT_NOPTS 30
+#define AGENT_NOPTS 32
 static void agent_opts(struct opt t[AGENT_NOPTS + 1], struct pfc_config *c,
 		       const char **trace, const char **dir)
 {
@@ -338,6 +338,10 @@ static void agent_opts(struct opt t[AGENT_NOPTS + 1], struct pfc_config *c,
 			 .names = on_off),
 		OPT_ENUM("--backend", &c->backend, backend_names,
 			 "the queues (default auto: dcb, mqprio, htb)"),
+		OPT_STR("--rules", &c->dcb_rules_file, "RULES",
+			"dcb: each port's maps from these compiled rules"),
+		OPT_STR("--switch", &c->dcb_switch, "NAME",
+			"... of this switch (default: NAME, the node's)"),
 		OPT_FUNC("--dscp-map", dscp_map_opt, c->dscp_prio,
 			 "DSCP:PRIO,...",
 			 "over the default DSCP d -> prio d/8"),
@@ -450,6 +454,10 @@ int pfc_agent_args(struct pfc_config *c, int argc, char **argv,
 		    usage_help(pfc_help) :
 		    agent_node(c, pos, got);
 	free(pos);
+	if (!r && c->dcb_switch && !c->dcb_rules_file)
+		r = usage_err(pfc_help, "--switch: needs --rules RULES");
+	if (!r && c->dcb_rules_file)
+		r = pfc_rules_maps(c);
 	if (!r && pfc_wd_specs_apply(c, why, sizeof(why)))
 		r = usage_err(pfc_help, "%s", why);
 	return r;

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The DCB data path of tagger switch; see dp_dcb.h. */
 #include <errno.h>
+#include <limits.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "dataplane/dp_anchor.h"
 #include "dataplane/dp_dcb.h"
 #include "dataplane/dp_hold.h"
 #include "dataplane/dp_job.h"
@@ -24,9 +26,8 @@
 #include "model/dcb_map.h"
 #include "tagger_maps.h"
 
-/* The DCB form of switch sw; links_doc's "links" name the next hops. */
-static int map_build(const struct rules *r, int sw, json_t *links_doc,
-		     struct dcb_map *m)
+int dp_dcb_map(const struct rules *r, int sw, json_t *links_doc,
+	       struct dcb_map *m)
 {
 	struct dcb_peer *peers = xcalloc(r->sw[sw].nports + 1, sizeof(*peers));
 	struct dp_links l;
@@ -217,7 +218,7 @@ static int save_ports(json_t *state)
 
 static int map_of(const struct dp_job *j, struct dcb_map *m)
 {
-	if (map_build(j->r, j->sw, j->doc, m)) {
+	if (dp_dcb_map(j->r, j->sw, j->doc, m)) {
 		dcb_map_free(m);
 		return EXIT_USAGE; /* p_err'd */
 	}
@@ -372,7 +373,7 @@ int dp_dcb_repair(const char *dir, json_t *state, bool interrupted)
 	}
 	pr_warn("%s: writing generation %lld's DCB maps to every port again\n",
 		dir, (long long)dp_record_gen(state));
-	err = map_build(r, sw, state, &m) ?: apply_all(state, &m);
+	err = dp_dcb_map(r, sw, state, &m) ?: apply_all(state, &m);
 	dcb_map_free(&m);
 	rules_free(r);
 	return err;
@@ -438,6 +439,30 @@ int dp_dcb_show(const char *dir, json_t *state, json_t *j)
 		dcb_nl_close(&d);
 	json_object_set_new(j, "ports", ports);
 	return EXIT_OK;
+}
+
+/*
+ * Quiet: a switch that is not attached, or whose record cannot be read,
+ * is not attached with DCB as far as the caller can act on it.
+ */
+int dp_dcb_attached(const char *name)
+{
+	char dir[PATH_MAX];
+	const char *path;
+	json_t *st;
+	int r;
+
+	if (dp_path(dir, name, NULL) || dp_root_prepare())
+		return -EINVAL;
+	if (dp_root_private() && dp_anchor_sync(dir, "switch", name, NULL) < 0)
+		return -EIO;
+	st = dp_state_view(dir);
+	if (!st)
+		return errno == ENOENT ? 0 : -errno;
+	path = json_string_value(json_object_get(st, "datapath"));
+	r = dp_record_netns_here(st) && path && !strcmp(path, "dcb");
+	json_decref(st);
+	return r;
 }
 
 const struct dp_path dp_dcb_path = {

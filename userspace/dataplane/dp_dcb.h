@@ -27,6 +27,18 @@
  *   &gen), dp_dcb_teardown(dir, state), dp_dcb_repair(dir, state,
  *   interrupted),
  *   dp_dcb_show(dir, state, j)         its operations (dp_path.h)
+ *   dp_dcb_map(r, sw, links_doc, &m)   the DCB form of switch sw
+ *                                      (model/dcb_map.h), the next hops
+ *                                      from links_doc's "links" (NULL
+ *                                      or none: the rules' tags); 0, or
+ *                                      -EINVAL after p_err (bad links);
+ *                                      m is filled either way
+ *   dp_dcb_attached(name)              1 if switch name is attached in
+ *                                      this namespace with the dcb data
+ *                                      path (its record says so), 0 if
+ *                                      not, -errno if that cannot be
+ *                                      told (the pause agent's --backend
+ *                                      dcb must not write over it)
  */
 #ifndef __TAGGER_DP_DCB_H
 #define __TAGGER_DP_DCB_H
@@ -36,6 +48,7 @@
 #include <jansson.h>
 
 #include "dataplane/dp_path.h"
+#include "model/dcb_map.h"
 
 extern const struct dp_path dp_dcb_path;
 
@@ -47,5 +60,8 @@ int dp_dcb_update(const struct dp_opts *o, struct dp_job *j, bool acyclic,
 int dp_dcb_teardown(const char *dir, json_t *state);
 int dp_dcb_repair(const char *dir, json_t *state, bool interrupted);
 int dp_dcb_show(const char *dir, json_t *state, json_t *j);
+int dp_dcb_map(const struct rules *r, int sw, json_t *links_doc,
+	       struct dcb_map *m);
+int dp_dcb_attached(const char *name);
 
 #endif /* __TAGGER_DP_DCB_H */

@@ -13,6 +13,7 @@
 #include "lib/util.h"
 #include "pfc/pfc_adopt.h"
 #include "pfc/pfc_backend.h"
+#include "pfc/pfc_dcb_ports.h"
 #include "pfc/pfc_ident.h"
 #include "pfc/pfc_port.h"
 #include "pfc/pfc_tc.h"
@@ -264,6 +265,7 @@ int pfc_adopt_previous(const struct pfc_config *c, const struct pfc_netns *self,
 		c->node, old->pid, why);
 	had = leftovers_of(old);
 	pfc_leftovers_remove(old);
+	pfc_dcb_restore(c->dir); /* its DCB ports as it found them */
 	if (leftovers_of(old) > had)
 		pr_warn("node %s: %llu packet(s) its queues still held, or dropped "
 			"while no agent ran, are lost (counted as "
@@ -353,7 +355,10 @@ void pfc_leftovers_remove(struct pfc_state *st)
 	struct tc tc;
 	int i, have_tc = !tc_open(&tc);
 
-	for (i = 0; i < (int)st->nports && i < PFC_MAX_PORTS; i++) {
+	/* The DCB backend made no queues: the root qdisc is not its. */
+	for (i = 0; strcmp(st->backend, "dcb") && i < (int)st->nports &&
+		    i < PFC_MAX_PORTS;
+	     i++) {
 		struct pfc_state_port *p = &st->ports[i];
 		struct pfc_offloads o = { p->gro, p->tso, p->gso,
 					  p->offloads_saved };

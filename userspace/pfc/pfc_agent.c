@@ -16,6 +16,7 @@
 #include "pfc/pfc_adopt.h"
 #include "pfc/pfc_agent.h"
 #include "pfc/pfc_agent_int.h"
+#include "pfc/pfc_dcb_wd.h"
 #include "pfc/pfc_ident.h"
 #include "pfc/pfc_loop.h"
 #include "pfc/pfc_setup.h"
@@ -50,26 +51,6 @@ static void write_pid(const char *dir, int pid)
 		unlink(tmp);
 	}
 	close(fd);
-}
-
-/* Hardware PFC: nothing to run; stay until told to stop, for `show`. */
-static int pfc_wait(struct pfc_agent *a)
-{
-	sigset_t mask;
-	int sig = 0;
-
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGUSR1);
-	while (sig != SIGINT && sig != SIGTERM) {
-		if (sigwait(&mask, &sig))
-			return -EINTR;
-		pfc_state_begin(a->st);
-		a->st->updated = now_ns();
-		pfc_state_end(a->st);
-	}
-	return 0;
 }
 
 /*
@@ -325,7 +306,7 @@ static int run(struct pfc_agent *a)
 		pr_warn("%s: no standby (%s): a crash of this agent would "
 			"leave its gates as they are\n",
 			cfg->node, strerror(errno));
-	r = a->skel ? pfc_loop(a) : pfc_wait(a);
+	r = a->skel ? pfc_loop(a) : pfc_dcb_loop(a); /* hardware PFC */
 	if (r) {
 		p_err("%s: the pause loop failed: %s", cfg->node, strerror(-r));
 		return EXIT_RUNTIME;

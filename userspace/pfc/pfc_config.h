@@ -139,6 +139,17 @@ struct pfc_config {
 	bool big_red_switch; /* --big-red-switch on at start */
 	enum pfc_backend_req backend;
 	uint8_t dscp_prio[64];
+	/*
+	 * --rules: each port's DCB maps from a switch's compiled rules
+	 * (model/dcb_map.h) instead of dscp_prio on every port: DSCP ->
+	 * priority (app), priority -> DSCP (rewr, -1: left as found), the
+	 * priorities PFC runs on
+	 */
+	const char *dcb_rules_file, *dcb_switch; /* --rules, --switch */
+	bool dcb_rules;
+	uint8_t dcb_app[PFC_MAX_PORTS][64];
+	int8_t dcb_rewr[PFC_MAX_PORTS][PFC_PRIOS];
+	uint8_t dcb_pfc[PFC_MAX_PORTS];
 	bool keep_offloads;
 	bool slow_pause; /* XOFF PAUSE from the agent only */
 	int rt_prio; /* SCHED_FIFO priority, 0: none */

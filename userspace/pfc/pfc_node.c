@@ -12,6 +12,7 @@
 #include "lib/log.h"
 #include "pfc/pfc_adopt.h"
 #include "pfc/pfc_agent.h"
+#include "pfc/pfc_dcb_ports.h"
 #include "pfc/pfc_ident.h"
 #include "pfc/pfc_node.h"
 #include "pfc/pfc_reasons.h"
@@ -555,6 +556,7 @@ int pfc_node_stop(const char *node, const char *dir, int *stopped_pid)
 	/* No agent: remove what a dead one left on its ports. */
 	if (as == PFC_AGENT_DIED) {
 		pfc_leftovers_remove(st);
+		pfc_dcb_restore(dir); /* its DCB ports as it found them */
 		if (st->seq & 1) /* it died inside an update */
 			pfc_state_end(st);
 		pfc_state_begin(st);

@@ -14,6 +14,7 @@
 #include "lib/log.h"
 #include "pfc/pfc_adopt.h"
 #include "pfc/pfc_agent_int.h"
+#include "pfc/pfc_dcb_ports.h"
 #include "pfc/pfc_reasons.h"
 #include "pfc/pfc_setup.h"
 #include "pfc/pfc_storm.h"
@@ -257,15 +258,9 @@ static int probe_dcb(struct pfc_agent *a)
 			      c->ports[0].ifname, a->dcb[0]);
 			return -EOPNOTSUPP;
 		}
-		for (i = 0; i < c->nports; i++) {
-			r = pfc_dcb_apply(c->ports[i].ifname, c->lossless_mask,
-					  c->dscp_prio);
-			if (r) {
-				p_err("dcb: %s: %s", c->ports[i].ifname,
-				      strerror(-r));
-				return r;
-			}
-		}
+		r = pfc_dcb_setup(c);
+		if (r)
+			return r;
 		dcb_ecn_note(c);
 		return 1;
 	}
@@ -397,4 +392,6 @@ void pfc_teardown(struct pfc_agent *a)
 	pfc_bpf__destroy(a->skel);
 	for (i = 0; i < c->nports; i++)
 		pfc_port_offloads(c->ports[i].ifname, 0, &a->offloads[i]);
+	/* The DCB backend's ports as found (none saved: nothing to do). */
+	pfc_dcb_restore(c->dir);
 }

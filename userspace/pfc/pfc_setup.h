@@ -3,9 +3,10 @@
  * What the agent installs on its node's ports, and removes on its way
  * out: hardware PFC (DCB) where every port has it, else the pause
  * programs (bpf/pfc.bpf.c), the per-priority queues (pfc_backend.h), the
- * PAUSE sockets and the offloads turned off. Each step is recorded in the
- * agent as it is done, so that teardown undoes a setup that failed
- * half-way as well as a whole one.
+ * PAUSE sockets and the offloads turned off. With DCB, each port's maps
+ * and PFC (pfc_dcb_ports.h), its state as found saved before and put
+ * back after. Each step is recorded in the agent as it is done, so that
+ * teardown undoes a setup that failed half-way as well as a whole one.
  *
  * API:
  *   pfc_setup(a)          0 or -errno (-EBUSY: the ports hold another

@@ -2,6 +2,7 @@
 /* The storm watchdog's actions and the big red switch; see pfc_storm.h. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -93,7 +94,27 @@ static void unmitigate(struct pfc_agent *a, int port, int prio)
 	set_drop(a, port, prio, 0);
 }
 
-static void storm_end(struct pfc_agent *a, int port, int prio, const char *why)
+void pfc_storm_begin(struct pfc_agent *a, int port, int prio,
+		     uint64_t paused_for, const char *what)
+{
+	const struct pfc_config *c = a->cfg;
+	struct pfc_state_prio *sp = sp_of(a, port, prio);
+	struct pfc_state_wd *sw = sw_of(a, port, prio);
+
+	sp->wd_events++;
+	sp->wd_last_ns = paused_for;
+	a->st->wd_events++;
+	sw->storm = 1;
+	sw->start_rt = realtime_ns();
+	sw->end_rt = 0;
+	pr_warn("watchdog: %s port %s (%s) prio %d: PFC storm, paused "
+		"%" PRIu64 " ms%s; %s\n",
+		c->node, c->ports[port].name, c->ports[port].ifname, prio,
+		paused_for / 1000000, what,
+		pfc_wd_action_name(pfc_wd_of(c, port, prio).action));
+}
+
+void pfc_storm_end(struct pfc_agent *a, int port, int prio, const char *why)
 {
 	struct pfc_state_wd *sw = sw_of(a, port, prio);
 
@@ -140,21 +161,15 @@ void pfc_storm_tick(struct pfc_agent *a, int port, int prio, uint64_t now)
 	v = pfc_wd_step(&g->wd, &w, g->closed, g->since, sp->q_qlen, now,
 			&paused_for);
 	if (v == PFC_WD_FIRE) {
-		sp->wd_events++;
-		sp->wd_last_ns = paused_for;
-		a->st->wd_events++;
-		sw->storm = 1;
-		sw->start_rt = realtime_ns();
-		sw->end_rt = 0;
-		pr_warn("watchdog: %s port %s (%s) prio %d: PFC storm, paused "
-			"%" PRIu64 " ms with %" PRIu64 " packets queued; %s\n",
-			c->node, c->ports[port].name, c->ports[port].ifname,
-			prio, paused_for / 1000000, sp->q_qlen,
-			pfc_wd_action_name(w.action));
+		char what[64];
+
+		snprintf(what, sizeof(what), " with %" PRIu64 " packets queued",
+			 sp->q_qlen);
+		pfc_storm_begin(a, port, prio, paused_for, what);
 		mitigate(a, port, prio, w.action, now);
 	} else if (v == PFC_WD_RESTORE) {
 		unmitigate(a, port, prio);
-		storm_end(a, port, prio, "");
+		pfc_storm_end(a, port, prio, "");
 	}
 }
 
@@ -171,7 +186,8 @@ void pfc_brs_tick(struct pfc_agent *a, uint64_t now)
 				continue;
 			if (a->gate[port][p].wd.storm) {
 				unmitigate(a, port, p);
-				storm_end(a, port, p, ": the big red switch");
+				pfc_storm_end(a, port, p,
+					      ": the big red switch");
 			}
 			if (want)
 				mitigate(a, port, p, PFC_WD_DROP, now);

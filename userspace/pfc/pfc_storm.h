@@ -31,6 +31,13 @@
  *   pfc_brs_tick(a, now)        at each tick: the big red switch asked for
  *   pfc_storm_rebuild(a, now)   a standby or an adopting agent: from the
  *                               state
+ *   pfc_storm_begin(a, port, prio, paused_for, what)
+ *                               a storm detected: counted, its start in the
+ *                               state, logged (what: the queue's detail)
+ *   pfc_storm_end(a, port, prio, why)   a storm over: its end in the
+ *                               state, logged (why: "" or ": reason")
+ * (begin and end are the bookkeeping the DCB backend's watchdog,
+ * pfc_dcb_wd.h, shares; the actions are each backend's own.)
  */
 #ifndef __TAGGER_PFC_STORM_H
 #define __TAGGER_PFC_STORM_H
@@ -43,5 +50,8 @@ void pfc_storm_setup(struct pfc_agent *a);
 void pfc_storm_tick(struct pfc_agent *a, int port, int prio, uint64_t now);
 void pfc_brs_tick(struct pfc_agent *a, uint64_t now);
 void pfc_storm_rebuild(struct pfc_agent *a, uint64_t now);
+void pfc_storm_begin(struct pfc_agent *a, int port, int prio,
+		     uint64_t paused_for, const char *what);
+void pfc_storm_end(struct pfc_agent *a, int port, int prio, const char *why);
 
 #endif /* __TAGGER_PFC_STORM_H */
