@@ -45,86 +45,117 @@ static json_t *abs_path(const char *p)
 	return json_string(realpath(p, buf) ? buf : p);
 }
 
-int fabric_plan_make(const struct fabric_state *st,
-		     const struct fabric_version *const *vs, int n,
-		     const char *topo, int batch, json_t **plan,
-		     struct fabric_union *u)
+/* The switches as the state found them: name, switch, generation, rules. */
+static json_t *switches_json(const struct fabric_state *st)
 {
-	int nsw = st->inv->n, k, s, got, m, ret = EXIT_OK;
-	const struct fabric_version **cur = xcalloc(nsw, sizeof(*cur));
-	const struct fabric_version *set[DP_UNION_MAX_SETS + 2];
+	json_t *sws = json_array();
+	int k;
 
-	json_t *stages = json_array(), *sws = json_array();
-
-	*plan = NULL;
-	for (k = 0; k < nsw; k++) {
-		cur[k] = &st->v[st->sw[k].version];
+	for (k = 0; k < st->inv->n; k++)
 		json_array_append_new(
 			sws, json_pack("{s:s,s:s,s:I,s:s}", "name",
 				       st->sw[k].h->name, "switch",
 				       st->sw[k].h->sw, "generation",
 				       (json_int_t)st->sw[k].generation,
 				       "rules_digest", st->sw[k].digest));
+	return sws;
+}
+
+/*
+ * One batch of stage t: the union of every version live once it is done
+ * (cur[], t) checked, then the next batch-size switches not on t, from
+ * *k on, moved to t in cur[]. The batch, or NULL with *ret the exit code
+ * when the union is not deadlock-free (EXIT_PROBLEM) or not made.
+ */
+static json_t *plan_batch(const struct fabric_state *st,
+			  const struct fabric_version **cur,
+			  const struct fabric_version *t, const char *topo,
+			  int batch, int *k, int *movers,
+			  struct fabric_union *u, int *ret)
+{
+	const struct fabric_version *set[DP_UNION_MAX_SETS + 2];
+	int nsw = st->inv->n, m = live_set(cur, nsw, t, set);
+	int got = fabric_union(set, m, topo, u);
+	json_t *names, *b;
+
+	if (got <= 0) {
+		*ret = got < 0 ? EXIT_USAGE : EXIT_PROBLEM;
+		return NULL;
 	}
-	for (s = 0; s < n && ret == EXIT_OK; s++) {
-		json_t *batches = json_array();
-		int movers = 0;
-
-		for (k = 0; k < nsw; k++)
-			movers += strcmp(cur[k]->digest, vs[s]->digest) != 0;
-		for (k = 0; movers && ret == EXIT_OK;) {
-			json_t *names = json_array();
-
-			m = live_set(cur, nsw, vs[s], set);
-			got = fabric_union(set, m, topo, u);
-			if (got <= 0) {
-				ret = got < 0 ? EXIT_USAGE : EXIT_PROBLEM;
-				json_decref(names);
-				break;
-			}
-			/* The next batch-size switches not on the stage's. */
-			for (; k < nsw; k++) {
-				if (!strcmp(cur[k]->digest, vs[s]->digest))
-					continue;
-				if (batch &&
-				    (int)json_array_size(names) == batch)
-					break;
-				json_array_append_new(
-					names, json_string(st->sw[k].h->name));
-				cur[k] = vs[s];
-				movers--;
-			}
-			json_array_append_new(
-				batches,
-				json_pack("{s:o,s:o,s:I,s:I}", "switches",
-					  names, "live", digests(set, m),
-					  "buffers", (json_int_t)u->res.buffers,
-					  "dependencies",
-					  (json_int_t)u->res.deps));
-			fabric_union_free(u);
-		}
-		if (ret) {
-			json_decref(batches);
+	names = json_array();
+	for (; *k < nsw; (*k)++) {
+		if (!strcmp(cur[*k]->digest, t->digest))
+			continue;
+		if (batch && (int)json_array_size(names) == batch)
 			break;
-		}
-		if (json_array_size(batches))
-			json_array_append_new(
-				stages,
-				json_pack("{s:o,s:s,s:o}", "rules",
-					  abs_path(vs[s]->file), "digest",
-					  vs[s]->digest, "batches", batches));
-		else
+		json_array_append_new(names, json_string(st->sw[*k].h->name));
+		cur[*k] = t;
+		(*movers)--;
+	}
+	b = json_pack("{s:o,s:o,s:I,s:I}", "switches", names, "live",
+		      digests(set, m), "buffers", (json_int_t)u->res.buffers,
+		      "dependencies", (json_int_t)u->res.deps);
+	fabric_union_free(u);
+	return b;
+}
+
+/*
+ * Stage t: batches until every switch runs t. NULL with *ret set on a
+ * refused batch; a stage with no batch (every switch on t already) is
+ * left out: *ret 0 and NULL.
+ */
+static json_t *plan_stage(const struct fabric_state *st,
+			  const struct fabric_version **cur,
+			  const struct fabric_version *t, const char *topo,
+			  int batch, struct fabric_union *u, int *ret)
+{
+	json_t *batches = json_array(), *b;
+	int k, movers = 0;
+
+	for (k = 0; k < st->inv->n; k++)
+		movers += strcmp(cur[k]->digest, t->digest) != 0;
+	for (k = 0; movers;) {
+		b = plan_batch(st, cur, t, topo, batch, &k, &movers, u, ret);
+		if (!b) {
 			json_decref(batches);
+			return NULL;
+		}
+		json_array_append_new(batches, b);
+	}
+	if (!json_array_size(batches)) {
+		json_decref(batches);
+		return NULL;
+	}
+	return json_pack("{s:o,s:s,s:o}", "rules", abs_path(t->file), "digest",
+			 t->digest, "batches", batches);
+}
+
+int fabric_plan_make(const struct fabric_state *st,
+		     const struct fabric_version *const *vs, int n,
+		     const char *topo, int batch, json_t **plan,
+		     struct fabric_union *u)
+{
+	const struct fabric_version **cur = xcalloc(st->inv->n, sizeof(*cur));
+	json_t *stages = json_array(), *stage;
+	int k, s, ret = EXIT_OK;
+
+	*plan = NULL;
+	for (k = 0; k < st->inv->n; k++)
+		cur[k] = &st->v[st->sw[k].version];
+	for (s = 0; s < n && ret == EXIT_OK; s++) {
+		stage = plan_stage(st, cur, vs[s], topo, batch, u, &ret);
+		if (stage)
+			json_array_append_new(stages, stage);
 	}
 	free(cur);
 	if (ret) {
 		json_decref(stages);
-		json_decref(sws);
 		return ret;
 	}
 	*plan = json_pack("{s:s,s:s,s:s,s:o,s:o}", "format", FABRIC_PLAN_FORMAT,
 			  "inventory", st->inv->path, "state_digest",
-			  st->digest, "switches", sws, "stages", stages);
+			  st->digest, "switches", switches_json(st), "stages",
+			  stages);
 	return EXIT_OK;
 }
 
