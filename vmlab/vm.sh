@@ -236,8 +236,11 @@ do_run() {
 	for d in "$TOP" "$PWD"; do
 		case $d in /tmp/*|/run/*|/var/tmp/*|/dev/shm/*) echo "$d" ;; esac
 	done > "$io/expose"
-	# stdout through tr: the serial line turns \n into \r\n.
-	timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
+	# stdout through tr: the serial line turns \n into \r\n. timeout in
+	# the foreground: in a process group of its own a SIGTERM to vm.sh's
+	# group (a lab's cleanup) would not reach QEMU, and vm.sh, waiting
+	# for it, would be killed before its EXIT trap ran.
+	timeout --foreground --kill-after=5 "$timeout" qemu-system-x86_64 \
 		-machine pc,accel=tcg -cpu max -smp 1 -m "$mem" \
 		-bios /usr/share/qemu/qboot.rom \
 		-kernel "$CACHE/kernel/vmlinux" -initrd "$CACHE/kernel/initrd.gz" \
