@@ -19,6 +19,9 @@ pkgs=(
 	lldpd
 	# VM mode of the lab
 	qemu-system-x86 busybox-static kmod cpio
+	# RDMA through the lab: soft RoCE's user space (the VMs see the host's
+	# / over 9p, so these run inside them): verbs, rxe's provider, perftest
+	rdma-core ibverbs-providers ibverbs-utils perftest
 	# man pages, completion and the Debian package (make man, make deb)
 	python3-docutils man-db groff-base debhelper dpkg-dev lintian
 )

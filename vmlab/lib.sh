@@ -21,6 +21,9 @@
 #   lab_host_addr HOST            a host's address
 #   lab_mgmt_up                   an out-of-band management network
 #                                 (LAB_mgmt, a /31 to every switch)
+#   lab_host_tap HOST             HOST's link becomes a tap on its switch's
+#                                 port, for a VM to be that host (vm.sh
+#                                 --nic); prints "SWITCH PORT ADDR GW"
 #
 # up writes the lab's inventory, $LAB_STATE/inventory (Ansible INI, as
 # tagger fabric reads it): a host per switch, reached in its namespace.
@@ -400,6 +403,37 @@ lab_mgmt_up() {
 	rm -f "$LAB_STATE"/mgmt.?*
 	awk '{ print $1, $2 }' "$LAB_STATE/mgmt" > "$LAB_STATE/mgmt.new" && mv "$LAB_STATE/mgmt.new" "$LAB_STATE/mgmt"
 	lab_log "lab \"$LAB\": management network in $ns, $(wc -l < "$LAB_STATE/mgmt") switches"
+}
+
+# lab_host_tap HOST: the host's link (its first) is replaced by a tap of
+# the same name on the switch's side, with the port's address, MAC,
+# neighbour and routes: a VM started in the switch's namespace with
+# `vm.sh run --nic tap:PORT,mac=MAC` (MAC the lab's for ADDR) is then the
+# host, and the switch's data plane and pause agent run on the tap as on
+# any port. The host's namespace stays, empty. Prints "SWITCH PORT ADDR
+# GW" (ADDR the host's /31 address, GW the switch's end). The tap goes
+# with the switch's namespace (lab_down), like a veth.
+lab_host_tap() {
+	local sw port addr gw ns
+	read -r sw port addr gw < <(awk -v h="$1" '$1 == "addr" && $2 == h {
+		sub("/31", "", $4); print $6, $7, $4, $5; exit }' "$LAB_STATE/plan")
+	[ -n "$sw" ] || { lab_die "no host \"$1\" with a link in lab \"$LAB\""; return 1; }
+	ns=$(lab_ns "$sw")
+	ip -n "$ns" link del "$port" && ip -n "$ns" tuntap add dev "$port" mode tap ||
+		{ lab_die "cannot make tap $sw:$port"; return 1; }
+	{
+		awk -v n="$sw" -v p="$port" '$1 == "addr" && $2 == n && $3 == p {
+			a = $4; sub("/31", "", a); split(a, o, ".")
+			printf "link set %s address 02:00:%02x:%02x:%02x:%02x\n", p, o[1], o[2], o[3], o[4]
+			print "addr add " $4 " dev " p
+			print "link set " p " up" }' "$LAB_STATE/plan"
+		_neigh_batch "$sw"
+		_routes_batch "$sw" "$LAB_STATE/plan"
+	} | ip -n "$ns" -force -batch - 2>/dev/null
+	ip -n "$ns" -br addr show dev "$port" | grep -q "$gw/31" ||
+		{ lab_die "tap $sw:$port has no address"; return 1; }
+	nsenter --net="/run/netns/$ns" ethtool -K "$port" tso off gso off 2>/dev/null
+	echo "$sw $port $addr $gw"
 }
 
 _port_ends() {

@@ -6,7 +6,8 @@
 # so the repository and every host binary are at the same paths inside.
 #
 #   vmlab/vm.sh setup                      fetch + prepare the kernel (cached)
-#   vmlab/vm.sh run [--timeout S] [--mem MB] [--keep-env NAME]... -- CMD ...
+#   vmlab/vm.sh run [--timeout S] [--mem MB] [--keep-env NAME]...
+#                   [--nic tap:NAME[,mac=MAC]]... -- CMD ...
 #   vmlab/vm.sh info                       cache path, kernel version, modules
 #   vmlab/vm.sh clean                      remove the cache
 #
@@ -15,6 +16,11 @@
 # Inside: /tmp, /run and /var/tmp are tmpfs (writable), bpffs is mounted,
 # $VM_OUT is a directory shared with the host (read-write) whose content
 # is copied to --out DIR on the host after the run.
+# Without --nic the VM has no network. Each --nic gives it a virtio-net
+# NIC (eth0, eth1, ... in order) on the tap device NAME, which the caller
+# made (ip tuntap add NAME mode tap) in the network namespace vm.sh runs
+# in, and removes: the VM is then a host of whatever that tap is part of
+# (a lab switch's port: tests/shell/slow_lab_rdma_vm.sh).
 #
 # How it is built (see Documentation/kernel-notes.md for the measurements):
 # the package linux-image-amd64 depends on is fetched with `apt-get download`
@@ -29,14 +35,19 @@ CACHE=${TAGGER_VM_CACHE:-/var/cache/tagger-vm}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 # Modules the lab and the pause backends need; dependencies are added by
 # modprobe --show-depends at set-up time.
+# virtio_net for --nic; soft RoCE (rdma_rxe, ib_uverbs for perftest) and
+# crc32_generic, its ICRC, which the kernel would request_module from a
+# /lib/modules the chroot does not have (so "rdma link add" would fail).
 VM_MODULES="virtio_pci 9pnet_virtio 9p veth sch_mqprio sch_plug sch_prio
-	sch_htb sch_tbf sch_fq sch_netem sch_ingress cls_bpf act_bpf bridge"
+	sch_htb sch_tbf sch_fq sch_netem sch_ingress cls_bpf act_bpf bridge
+	virtio_net crc32_generic ib_uverbs rdma_rxe"
 
 die() { echo "vm.sh: $*" >&2; exit 125; }
 usage() {
 	cat >&2 <<-EOF
 	Usage: vmlab/vm.sh { setup | info | clean | help }
-	       vmlab/vm.sh run [--timeout S] [--mem MB] [--out DIR] [--keep-env NAME]... -- CMD ...
+	       vmlab/vm.sh run [--timeout S] [--mem MB] [--out DIR] [--keep-env NAME]...
+	                       [--nic tap:NAME[,mac=MAC]]... -- CMD ...
 	EOF
 	exit "${1:-2}"
 }
@@ -80,7 +91,7 @@ build_initramfs() {
 	cp "$(dirname "$0")/vm-init.sh" "$(dirname "$out")/init.sh"
 	chmod 755 "$dir/init"
 	(cd "$dir" && find . | cpio -o -H newc --quiet | gzip -1) > "$out" || return 1
-	cp "$dir/lib/mod/order" "$(dirname "$out")/modules"
+	cp "$dir/lib/mod/order" "$out.modules"
 	rm -rf "$dir"
 }
 
@@ -111,21 +122,66 @@ do_setup() {
 	depmod -b "$stage/root" "$ver" || die "depmod failed"
 	extract_vmlinux "$stage/root/boot/vmlinuz-$ver" "$stage/vmlinux" ||
 		die "cannot find the kernel image inside vmlinuz-$ver"
-	build_initramfs "$stage/root" "$ver" "$stage/initrd.gz" || die "initramfs failed"
+	build_initramfs "$stage/root" "$ver" "$stage/initrd.gz" &&
+		mv "$stage/initrd.gz.modules" "$stage/modules" || die "initramfs failed"
 	echo "$ver" > "$stage/version"
 	rm -rf "$CACHE/kernel" && mv "$stage" "$CACHE/kernel" && touch "$CACHE/ready"
 }
 
-# A changed vm-init.sh only needs a new initramfs, not a new kernel.
+# 0 when the initramfs has every module of VM_MODULES (file names use
+# "-" or "_" as they like, module names "_"). A superset is fine: only a
+# missing module rebuilds, so checkouts with shorter lists never undo a
+# longer one.
+initramfs_has_modules() {
+	local m
+	for m in $VM_MODULES; do
+		tr '-' '_' < "$CACHE/kernel/modules" | grep -qx "${m//-/_}.ko" || return 1
+	done
+}
+
+# A changed vm-init.sh or a module list with a new module only needs a
+# new initramfs, not a new kernel.
+initramfs_current() {
+	cmp -s "$(dirname "$0")/vm-init.sh" "$CACHE/kernel/init.sh" && initramfs_has_modules
+}
+
 refresh_initramfs() {
 	local k=$CACHE/kernel
-	cmp -s "$(dirname "$0")/vm-init.sh" "$k/init.sh" && return 0
+	initramfs_current && return 0
 	exec 9>"$CACHE/.lock"
 	flock 9
-	cmp -s "$(dirname "$0")/vm-init.sh" "$k/init.sh" && return 0
+	initramfs_current && return 0
 	build_initramfs "$k/root" "$(cat "$k/version")" "$k/initrd.gz.new" &&
+		mv "$k/initrd.gz.new.modules" "$k/modules" &&
 		mv "$k/initrd.gz.new" "$k/initrd.gz"
 	exec 9>&-
+}
+
+# nic_args SPEC INDEX: QEMU's arguments for --nic SPEC in NIC_ARGS.
+# SPEC is tap:NAME[,mac=MAC]; the tap exists already (script=no: QEMU
+# configures nothing on the host side), vhost off (TCG).
+nic_args() {
+	local spec=$1 i=$2 name mac="" opt
+	local -a opts
+	case $spec in
+	tap:*) spec=${spec#tap:} ;;
+	*) echo "vm.sh: --nic: tap:NAME[,mac=MAC], not \"$spec\"" >&2; return 1 ;;
+	esac
+	name=${spec%%,*}
+	[[ $name =~ ^[A-Za-z0-9_.-]{1,15}$ ]] ||
+		{ echo "vm.sh: --nic: \"$name\" is no interface name" >&2; return 1; }
+	IFS=, read -r -a opts <<< "${spec#"$name"}"
+	for opt in "${opts[@]}"; do
+		case $opt in
+		'') ;;
+		mac=*) mac=${opt#mac=}
+			[[ $mac =~ ^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$ ]] ||
+				{ echo "vm.sh: --nic: bad MAC \"$mac\"" >&2; return 1; } ;;
+		*) echo "vm.sh: --nic: what is \"$opt\"? (mac=MAC)" >&2; return 1 ;;
+		esac
+	done
+	NIC_ARGS=(-netdev "tap,id=nic$i,ifname=$name,script=no,downscript=no"
+		-device "virtio-net-pci,netdev=nic$i${mac:+,mac=$mac}")
 }
 
 # Quote argv into one shell line for the guest.
@@ -137,9 +193,16 @@ quote_cmd() {
 
 do_run() {
 	local timeout=300 mem=1024 outdir='' keep=(TGR_PREFIX TAGGER V) io rc k
+	local -a net=(-nic none)
+	local nics=0
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--timeout) timeout=$2; shift 2 ;;
+		--nic)
+			[ $nics -eq 0 ] && net=()
+			nic_args "$2" $nics || usage
+			net+=("${NIC_ARGS[@]}")
+			nics=$((nics + 1)); shift 2 ;;
 		--mem) mem=$2; shift 2 ;;
 		--out) outdir=$2; shift 2 ;;
 		--keep-env) keep+=("$2"); shift 2 ;;
@@ -152,6 +215,11 @@ do_run() {
 	[ -f "$CACHE/ready" ] || do_setup
 	refresh_initramfs
 	io=$(mktemp -d /tmp/tagger-vm.XXXXXX)
+	# A run killed from outside (a test's cleanup: SIGTERM to the process
+	# group, QEMU included) leaves no directory behind.
+	VM_IO=$io
+	trap 'rm -rf "$VM_IO"' EXIT
+	trap 'exit 143' TERM INT
 	mkdir -p "$io/out"
 	{
 		echo "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -168,8 +236,11 @@ do_run() {
 	for d in "$TOP" "$PWD"; do
 		case $d in /tmp/*|/run/*|/var/tmp/*|/dev/shm/*) echo "$d" ;; esac
 	done > "$io/expose"
-	# stdout through tr: the serial line turns \n into \r\n.
-	timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
+	# stdout through tr: the serial line turns \n into \r\n. timeout in
+	# the foreground: in a process group of its own a SIGTERM to vm.sh's
+	# group (a lab's cleanup) would not reach QEMU, and vm.sh, waiting
+	# for it, would be killed before its EXIT trap ran.
+	timeout --foreground --kill-after=5 "$timeout" qemu-system-x86_64 \
 		-machine pc,accel=tcg -cpu max -smp 1 -m "$mem" \
 		-bios /usr/share/qemu/qboot.rom \
 		-kernel "$CACHE/kernel/vmlinux" -initrd "$CACHE/kernel/initrd.gz" \
@@ -178,7 +249,7 @@ do_run() {
 		-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
 		-fsdev local,id=io,path="$io",security_model=none,multidevs=remap \
 		-device virtio-9p-pci,fsdev=io,mount_tag=tagger_io \
-		-nic none -display none -monitor none -serial stdio -no-reboot \
+		"${net[@]}" -display none -monitor none -serial stdio -no-reboot \
 		</dev/null | tr -d '\r'
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then

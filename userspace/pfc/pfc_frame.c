@@ -114,6 +114,28 @@ int pfc_sock_open(int ifindex, int bypass, uint32_t priority)
 	return fd;
 }
 
+/*
+ * PFC frames go to 01:80:c2:00:00:01, a multicast address. A NIC without
+ * DCB (whose MAC would consume them) filters multicast it was not asked
+ * for: virtio-net in QEMU drops them before the guest sees them, so the
+ * port's ingress program never learns of a PAUSE (veth filters nothing).
+ * The membership holds while fd is open, i.e. while the agent runs.
+ */
+int pfc_sock_join(int fd, int ifindex)
+{
+	struct packet_mreq mr = {
+		.mr_ifindex = ifindex,
+		.mr_type = PACKET_MR_MULTICAST,
+		.mr_alen = 6,
+	};
+
+	memcpy(mr.mr_address, pfc_dst_mac, 6);
+	if (setsockopt(fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr)) <
+	    0)
+		return -errno;
+	return 0;
+}
+
 int pfc_send(int fd, int ifindex, const uint8_t src[6], uint8_t vector,
 	     const uint16_t quanta[8])
 {

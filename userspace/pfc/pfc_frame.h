@@ -9,6 +9,7 @@
  *   pfc_quanta_ns(q, rate)                     pause time of q quanta
  *   pfc_ns_quanta(ns, rate)                    quanta covering ns (<= 65535)
  *   pfc_sock_open(ifindex, bypass, prio)       AF_PACKET socket to send on
+ *   pfc_sock_join(fd, ifindex)                 the port accepts PFC frames
  *   pfc_send(fd, ifindex, src, vector, quanta) one frame
  *   pfc_if_mac(ifindex, mac)                   the port's own address
  */
@@ -33,6 +34,7 @@ uint64_t pfc_quanta_ns(unsigned int quanta, uint64_t rate_bps);
 unsigned int pfc_ns_quanta(uint64_t ns, uint64_t rate_bps);
 
 int pfc_sock_open(int ifindex, int bypass, uint32_t priority);
+int pfc_sock_join(int fd, int ifindex);
 int pfc_send(int fd, int ifindex, const uint8_t src[6], uint8_t vector,
 	     const uint16_t quanta[8]);
 int pfc_if_mac(int ifindex, uint8_t mac[6]);

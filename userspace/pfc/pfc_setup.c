@@ -349,6 +349,9 @@ int pfc_setup(struct pfc_agent *a)
 			r = a->tx_fd[i];
 			goto fail;
 		}
+		r = pfc_sock_join(a->tx_fd[i], ifindex);
+		if (r)
+			goto fail;
 	}
 	/*
 	 * Ingress, which accounts a packet in, only once every egress logs
