@@ -401,13 +401,48 @@ static void ctx_free(struct vctx *c)
 	hmap_free(&c->cyc);
 }
 
+/*
+ * A walk's lookups are cache misses in maps of a few hundred thousand
+ * rules, each waiting on the one before (its key holds the tag the last
+ * rewrite gave). The first hop's two keys need no earlier lookup, so the
+ * walks load them this many paths ahead (written out in the loop: GCC
+ * drops a helper whose only effect is a prefetch).
+ */
+#define WALK_AHEAD 8
+
 static void *walk_range(void *arg)
 {
 	struct walker *w = arg;
+	const struct vctx *c = w->c;
+	const struct topo *t = c->t;
+	const struct rules *r = c->r;
 	int i, k;
 
 	for (i = w->lo; i < w->hi; i++) {
 		bool all = true;
+
+		if (i + WALK_AHEAD < w->hi) {
+			const int32_t *h = elp_hops(c->e, i + WALK_AHEAD);
+			int n = elp_len(c->e, i + WALK_AHEAD), in, sw, tag;
+
+			in = n > 0 ? t->ports[h[0]].peer : -1;
+			sw = in >= 0 ? c->node_sw[port_node(t, in)] : -1;
+			tag = sw >= 0 ? initial_tag(c, port_node(t, h[0]), 0) :
+					-1;
+			if (tag >= 0 && !r->sw[sw].dense_classify) {
+				__builtin_prefetch(hmap_slot_addr(
+					&r->classify,
+					rules_classify_key(
+						sw, c->port_local[in], tag)));
+				if (n > 1)
+					__builtin_prefetch(hmap_slot_addr(
+						&r->rewrite,
+						rules_rewrite_key(
+							sw, tag,
+							c->port_local[in],
+							c->port_local[h[1]])));
+			}
+		}
 
 		for (k = 0; k < w->ncls; k++)
 			all &= walk(w->c, w, i, k, false);

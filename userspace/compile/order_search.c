@@ -68,6 +68,17 @@ struct search {
 	struct event *tmp; /* sort_events' scratch */
 	int tmp_cap;
 	int *at; /* the port at each position, or NULL */
+	/* source ports (see improve_source): kind, and distinct successors */
+	uint8_t *kind;
+	int64_t *sstart;
+	int *succs;
+	int64_t *nsucc; /* visits with a successor */
+};
+
+enum port_kind {
+	PORT_INNER, /* some path enters it from a forwarding predecessor */
+	PORT_SOURCE, /* none does, and no path through it comes back */
+	PORT_SOURCE_MULTI, /* none does, but a path through it comes back */
 };
 
 struct event {
@@ -142,15 +153,25 @@ static void build(struct search *s)
 {
 	const struct topo *t = s->tg->t;
 	const struct elp *e = s->tg->e;
+	const bool *fw = s->tg->forwards;
 	int64_t *fill;
 	int i, k, n = t->nports, *last;
 	uint8_t *multi;
 
 	s->n = n;
 	s->vstart = xcalloc(n + 1, sizeof(int64_t));
+	/*
+	 * A port of a node that does not forward (a destination host's)
+	 * is only ever a path's last in-port: its visits have neither
+	 * predecessor nor successor, so they would give no event and no
+	 * count; such ports get no visits at all.
+	 */
 	for (i = 0; i < e->npaths; i++)
-		for (k = 0; k < elp_len(e, i); k++)
-			s->vstart[in_port(t, elp_hops(e, i), k) + 1]++;
+		for (k = 0; k < elp_len(e, i); k++) {
+			int v = in_port(t, elp_hops(e, i), k);
+
+			s->vstart[v + 1] += fw[port_node(t, v)];
+		}
 	for (i = 0; i < n; i++)
 		s->vstart[i + 1] += s->vstart[i];
 	s->visits = xmalloc((s->vstart[n] + 1) * sizeof(*s->visits));
@@ -164,6 +185,8 @@ static void build(struct search *s)
 		for (k = 0; k < elp_len(e, i); k++) {
 			int v = in_port(t, elp_hops(e, i), k);
 
+			if (!fw[port_node(t, v)])
+				continue;
 			/*
 			 * A path through v many times is listed once: it is
 			 * walked whole, and one entry per visit would make
@@ -187,6 +210,51 @@ static void build(struct search *s)
 		s->pc[i].count = clamp(order_backward(s->tg, s->pos, i));
 		s->hist[s->pc[i].count]++;
 	}
+}
+
+/*
+ * What improve_source() needs of a port without the port's visits: its
+ * kind, and for a source port the distinct in-ports its paths enter next
+ * (an edge switch's host port has a few, against thousands of visits).
+ */
+static void build_sources(struct search *s)
+{
+	int v, nsuccs = 0, cap = 0;
+	int64_t k;
+
+	s->kind = xmalloc(s->n + 1);
+	s->sstart = xmalloc((s->n + 1) * sizeof(int64_t));
+	s->nsucc = xcalloc(s->n + 1, sizeof(int64_t));
+	s->succs = NULL;
+	s->stamp = xcalloc(s->n + 1, sizeof(uint32_t));
+	s->epoch = 1;
+	for (v = 0; v < s->n; v++, s->epoch++) {
+		s->sstart[v] = nsuccs;
+		s->kind[v] = PORT_SOURCE;
+		for (k = s->vstart[v]; k < s->vstart[v + 1]; k++) {
+			const struct visit *x = &s->visits[k];
+
+			if (x->path != SKIP && x->pred >= 0) {
+				s->kind[v] = PORT_INNER;
+				break;
+			}
+			if (x->path == SKIP || (x->path & MULTI))
+				s->kind[v] = PORT_SOURCE_MULTI;
+			if (x->succ < 0)
+				continue;
+			s->nsucc[v]++;
+			if (s->stamp[x->succ] == s->epoch)
+				continue;
+			s->stamp[x->succ] = s->epoch;
+			VEC_PUSH(s->succs, nsuccs, cap, x->succ);
+		}
+		if (s->kind[v] != PORT_SOURCE)
+			nsuccs = (int)s->sstart[v];
+	}
+	s->sstart[s->n] = nsuccs;
+	/* sort_events() starts its epochs afresh */
+	memset(s->stamp, 0, (s->n + 1) * sizeof(uint32_t));
+	s->epoch = 0;
 }
 
 /* Lexicographic: max count first (fewest paths there), then the total. */
@@ -454,7 +522,31 @@ static void recount(struct search *s, int v, int gap)
 static int improve_source(struct search *s, int v)
 {
 	int64_t h[NC], k, n = 0;
+	int c;
 
+	if (s->kind[v] == PORT_INNER)
+		return -1;
+	for (c = NEAR_CLAMP; c < NC && !s->hist[c]; c++)
+		;
+	/*
+	 * No visit walked whole (no path comes back to v, none is near the
+	 * clamp): each visit's count drops by one at gap 0 exactly where v
+	 * is now after its successor, and any drop makes the histogram
+	 * better (its highest changed count loses paths). So the answer is
+	 * whether v is after one of its successors, without the visits.
+	 */
+	if (s->kind[v] == PORT_SOURCE && c == NC) {
+		if (!s->nsucc[v])
+			return 0;
+		s->work += s->nsucc[v];
+		for (k = s->sstart[v]; k < s->sstart[v + 1]; k++)
+			if (s->pos[s->succs[k]] < s->pos[v])
+				break;
+		if (k == s->sstart[v + 1])
+			return 0;
+		recount(s, v, 0);
+		return 1;
+	}
 	for (k = s->vstart[v]; k < s->vstart[v + 1]; k++) {
 		const struct visit *x = &s->visits[k];
 
@@ -559,8 +651,8 @@ int order_search(const struct tagging *tg, int *pos, uint64_t budget)
 
 	build(&s);
 	build_at(&s);
+	build_sources(&s);
 	s.slot = xmalloc(s.n * sizeof(int));
-	s.stamp = xcalloc(s.n, sizeof(uint32_t));
 	while (any && s.work < budget) {
 		int before = top(s.hist);
 		int64_t at = s.hist[before];
@@ -588,5 +680,9 @@ int order_search(const struct tagging *tg, int *pos, uint64_t budget)
 	free(s.stamp);
 	free(s.nbr);
 	free(s.first);
+	free(s.kind);
+	free(s.sstart);
+	free(s.succs);
+	free(s.nsucc);
 	return c;
 }

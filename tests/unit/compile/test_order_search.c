@@ -5,8 +5,9 @@
  * collected the whole path for each entry: quadratic events), and the
  * local search must stop after a pass that improves nothing (its count
  * histogram once drifted on paths with more than TAG_MAX backward edges,
- * so it ran until its work budget). No timing: an address-space limit and
- * the number of passes.
+ * so it ran until its work budget), and an edge switch's host port,
+ * decided from its successors alone, must move as a sweep would move it.
+ * No timing: an address-space limit, the number of passes, positions.
  */
 #include <check.h>
 #include <sys/resource.h>
@@ -123,6 +124,41 @@ START_TEST(search_stops_when_nothing_improves)
 }
 END_TEST
 
+/*
+ * An edge switch's host port is entered from no forwarding node: the
+ * search decides it from its few successors, without its visits, and
+ * must decide as a sweep of its visits does. Host port a:h after its
+ * successor b:p1, and visited first (lower port id): the move that
+ * removes the backward edge is a:h's, to the front, not b:p1's.
+ */
+START_TEST(host_port_moves_to_the_front)
+{
+	struct topo *t = topo_from_str("switch a\nswitch b\nhost ha\n"
+				       "link ha:e a:h\nlink a:p1 b:p1\n");
+	struct elp *e = elp_from_str(t, "ha a b\n");
+	struct tagging tg = { .t = t, .e = e };
+	int *pos = xmalloc(t->nports * sizeof(int)), i;
+	int ah = topo_find_port(t, topo_find_node(t, "a"), "h"),
+	    bp = topo_find_port(t, topo_find_node(t, "b"), "p1");
+
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_lt(ah, bp);
+	tg.forwards = elp_forwarding(t, e);
+	for (i = 0; i < t->nports; i++)
+		pos[i] = i < ah ? i : i == ah ? t->nports - 1 : i - 1;
+	ck_assert_int_eq(order_backward(&tg, pos, 0), 1);
+	log_quiet = true;
+	ck_assert_int_eq(order_search(&tg, pos, 200000000ULL), 0);
+	log_quiet = false;
+	ck_assert_int_eq(pos[ah], 0);
+	ck_assert_int_eq(pos[bp], t->nports - 1);
+	free(pos);
+	free(tg.forwards);
+	elp_free(e);
+	topo_free(t);
+}
+END_TEST
+
 Suite *order_search_suite(void)
 {
 	Suite *s = suite_create("order_search");
@@ -131,6 +167,7 @@ Suite *order_search_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, long_path_compiles_in_bounded_memory);
 	tcase_add_test(tc, search_stops_when_nothing_improves);
+	tcase_add_test(tc, host_port_moves_to_the_front);
 	suite_add_tcase(s, tc);
 	return s;
 }
