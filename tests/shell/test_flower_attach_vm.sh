@@ -12,7 +12,9 @@
 # at their netlink and bpf calls, each followed by a consistent show and a
 # next command that leaves every port on its generation's chains only;
 # attaches killed the same way; show from another namespace refused;
-# --offload refused on ports that offload nothing.
+# --offload refused on ports that offload nothing. The kills sample the
+# last sendtos of an update (a third, from a random offset) unless
+# TGR_KILLS_FULL=1 (tests/shell/slow_flower_kills_vm.sh: all of them).
 # Skips (249) when the VM is not set up.
 source "$(dirname "$0")/../lib.sh"
 require_root
@@ -20,7 +22,7 @@ require_cmd jq
 kdir=$(vm_kernel_dir) || skip "$kdir"
 [ -x "$TOP/build/tagger" ] || skip "build/tagger not built"
 F=tests/bpf/fixtures
-out=$(bash "$TOP/vmlab/vm.sh" run --timeout 900 -- \
+out=$(bash "$TOP/vmlab/vm.sh" run --timeout 900 --keep-env TGR_KILLS_FULL -- \
 	bash "$TOP/tests/shell/flower_attach_vm_guest.sh" "$TOP" "$kdir" \
 	tests/shell/fixtures/flower_update.rules.json \
 	"$F/wildcards.rules.json:S" "$F/clos_bounce.rules.json:L2" \
