@@ -81,31 +81,34 @@ bool flower_block_of(const struct flower_block_use *used, int n, int ifindex,
 	return false;
 }
 
-static bool in_use(const struct flower_block_use *used, int n, uint32_t b)
+/* One bit an index of the range: a scan of the qdiscs, then of the bits. */
+static void mark(uint8_t *bits, uint32_t b)
 {
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (used[i].in == b || used[i].eg == b)
-			return true;
-	return false;
+	if (flower_block_ours(b))
+		bits[(b - FLOWER_BLOCK_BASE) / 8] |= 1u << (b % 8);
 }
 
 int flower_block_pick(const struct flower_block_use *used, int n, uint32_t *out,
 		      int k)
 {
-	uint32_t b = FLOWER_BLOCK_BASE;
-	int i;
+	uint8_t *bits = xcalloc(FLOWER_BLOCK_RANGE / 8, 1);
+	uint32_t b = 0;
+	int i, err = 0;
 
-	for (i = 0; i < k; i++, b++) {
-		while (b < FLOWER_BLOCK_BASE + FLOWER_BLOCK_RANGE &&
-		       in_use(used, n, b))
-			b++;
-		if (b == FLOWER_BLOCK_BASE + FLOWER_BLOCK_RANGE)
-			return -ENOSPC;
-		out[i] = b;
+	for (i = 0; i < n; i++) {
+		mark(bits, used[i].in);
+		mark(bits, used[i].eg);
 	}
-	return 0;
+	for (i = 0; i < k && !err; i++, b++) {
+		while (b < FLOWER_BLOCK_RANGE && bits[b / 8] & (1u << (b % 8)))
+			b++;
+		if (b == FLOWER_BLOCK_RANGE)
+			err = -ENOSPC;
+		else
+			out[i] = FLOWER_BLOCK_BASE + b;
+	}
+	free(bits);
+	return err;
 }
 
 bool flower_block_ours(uint32_t index)
