@@ -16,6 +16,9 @@ path differential of tests/shell/flower_vm_guest.sh.
                                            in and out per port and tag,
                                            lossy reasons per port; exit 1
                                            if any differs
+  flower_pkts.py counters-switch A.show.json B.show.json
+                                           the same summed over the switch,
+                                           shared tc blocks' counters too
   flower_pkts.py diff CASES.json A.json B.json
                                            compare two runs; exit 1 if any
                                            case differs (behind QinQ: B
@@ -340,9 +343,20 @@ def counted(show):
     return out
 
 
-def counters(a_file, b_file):
-    a = counted(json.load(open(a_file)))
-    b = counted(json.load(open(b_file)))
+def counted_switch(show):
+    """counted()'s counters summed over the switch: its ports and its
+    shared tc blocks (whose counters are their ports' together)."""
+    out = {}
+    for p in show["ports"] + show.get("blocks", []):
+        p = dict(p, port="switch")
+        for k, n in counted({"ports": [p]}).items():
+            out[k] = out.get(k, 0) + n
+    return out
+
+
+def counters(a_file, b_file, count=counted):
+    a = count(json.load(open(a_file)))
+    b = count(json.load(open(b_file)))
     bad = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
     for k in bad[:20]:
         print("COUNTER %s: A %s B %s" % (k, a.get(k), b.get(k)))
@@ -361,6 +375,8 @@ if __name__ == "__main__":
              float(sys.argv[6]))
     elif len(sys.argv) == 4 and sys.argv[1] == "counters":
         sys.exit(counters(sys.argv[2], sys.argv[3]))
+    elif len(sys.argv) == 4 and sys.argv[1] == "counters-switch":
+        sys.exit(counters(sys.argv[2], sys.argv[3], counted_switch))
     elif len(sys.argv) == 5 and sys.argv[1] == "diff":
         sys.exit(diff(sys.argv[2], sys.argv[3], sys.argv[4]))
     else:

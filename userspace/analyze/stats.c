@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyze/stats.h"
+#include "model/flower_share.h"
 #include "model/flower_table.h"
 #include "lib/util.h"
 
@@ -60,29 +61,54 @@ void rules_stats(const struct rules *r, struct rules_stats *s)
 	qsort(s->per, r->nsw, sizeof(*s->per), by_total);
 }
 
+/*
+ * A switch's flower filters with --shared-blocks (model/flower_share.h):
+ * each block's once, the first port keeping its own as attach does.
+ */
+static void flower_shared(struct switch_stats *p, const struct flower_port *fp,
+			  int n)
+{
+	int *rep = xcalloc(n + 1, sizeof(*rep)), d;
+
+	p->flower_shared = 0;
+	p->flower_blocks = 0;
+	for (d = 0; d < 2; d++) {
+		p->flower_blocks += flower_share(fp, n, d, 1, rep);
+		p->flower_shared += flower_share_entries(fp, n, d, rep);
+	}
+	free(rep);
+}
+
 /* One switch's flower filters: all ports, and the largest port's. */
 static int flower_switch(const struct rules *r, struct switch_stats *p,
 			 int *big_port)
 {
-	int n = r->sw[p->sw].nports, port;
-	struct flower_port fp;
+	int n = r->sw[p->sw].nports, port, err = 0;
+	struct flower_port *fp = xcalloc(n + 1, sizeof(*fp));
 	long e;
 
 	p->flower = 0;
 	p->flower_port = 0;
 	*big_port = -1;
-	for (port = 0; port < n; port++) {
-		if (flower_port_build(r, p->sw, port, &fp))
-			return -ENOMEM;
-		e = flower_list_entries(&fp.in) + flower_list_entries(&fp.out);
-		flower_port_free(&fp);
+	for (port = 0; port < n && !err; port++) {
+		if (flower_port_build(r, p->sw, port, &fp[port])) {
+			err = -ENOMEM;
+			break;
+		}
+		e = flower_list_entries(&fp[port].in) +
+		    flower_list_entries(&fp[port].out);
 		p->flower += e;
 		if (*big_port < 0 || e > p->flower_port) {
 			p->flower_port = e;
 			*big_port = port;
 		}
 	}
-	return 0;
+	if (!err)
+		flower_shared(p, fp, n);
+	for (port = 0; port < n; port++)
+		flower_port_free(&fp[port]);
+	free(fp);
+	return err;
 }
 
 int rules_stats_flower(const struct rules *r, struct rules_stats *s)
@@ -90,12 +116,18 @@ int rules_stats_flower(const struct rules *r, struct rules_stats *s)
 	int i, port;
 
 	s->flower_total = 0;
+	s->flower_shared_total = 0;
+	s->flower_blocks = 0;
 	for (i = 0; i < s->nsw; i++) {
 		struct switch_stats *p = &s->per[i];
 
 		if (flower_switch(r, p, &port))
 			return -ENOMEM;
 		s->flower_total += p->flower;
+		s->flower_shared_total += p->flower_shared;
+		s->flower_blocks += p->flower_blocks;
+		if (!i || p->flower_shared > s->flower_shared_max)
+			s->flower_shared_max = p->flower_shared;
 		/* Ties go to the first in the table (biggest, then by name). */
 		if (!i || p->flower > s->flower_max) {
 			s->flower_max = p->flower;
@@ -161,6 +193,10 @@ static json_t *per_switch(const struct rules_stats *s)
 			json_object_set_new(
 				o, "flower_max_port_filters",
 				json_integer(s->per[i].flower_port));
+			if (s->shared)
+				json_object_set_new(
+					o, "flower_shared_filters",
+					json_integer(s->per[i].flower_shared));
 		}
 		json_object_set_new(per, s->per[i].name, o);
 	}
@@ -192,6 +228,16 @@ static json_t *flower_json(const struct rules_stats *s)
 					      s->flower_port_name, "filters",
 					      (json_int_t)s->flower_port_max) :
 				    json_null());
+	if (s->shared)
+		json_object_set_new(
+			o, "shared_blocks",
+			json_pack("{s:I,s:I,s:I,s:I}", "filters",
+				  (json_int_t)s->flower_shared_total, "saved",
+				  (json_int_t)(s->flower_total -
+					       s->flower_shared_total),
+				  "blocks", (json_int_t)s->flower_blocks,
+				  "max_switch_filters",
+				  (json_int_t)s->flower_shared_max));
 	return o;
 }
 
@@ -271,6 +317,13 @@ static void print_flower(FILE *f, const struct rules_stats *s)
 		fprintf(f, "flower largest port: %ld (%s port %s)\n",
 			s->flower_port_max, s->flower_port_sw,
 			s->flower_port_name);
+	if (s->shared)
+		fprintf(f,
+			"flower with shared blocks: %lld (%lld fewer, %lld "
+			"blocks), max per switch %ld\n",
+			(long long)s->flower_shared_total,
+			(long long)(s->flower_total - s->flower_shared_total),
+			(long long)s->flower_blocks, s->flower_shared_max);
 }
 
 void rules_stats_print(FILE *f, const struct rules_stats *s, int top)

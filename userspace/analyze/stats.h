@@ -16,7 +16,10 @@
  *   rules_stats_flower(r, &s)     after rules_stats: the tc flower filters
  *                                 each switch needs (model/flower_table.h),
  *                                 all ports' ingress and egress, and its
- *                                 largest port's; the -j object and the
+ *                                 largest port's, and with alike ports'
+ *                                 tables in shared blocks as switch attach
+ *                                 --shared-blocks binds them (reported if
+ *                                 s.shared); the -j object and the
  *                                 text then report them too; -ENOMEM
  *   rules_stats_free(&s)
  */
@@ -38,6 +41,8 @@ struct switch_stats {
 	int total;
 	long flower; /* tc flower filters of all ports (rules_stats_flower) */
 	long flower_port; /* those of its largest port */
+	long flower_shared; /* with alike ports' tables shared (blocks) */
+	int flower_blocks; /* the shared blocks that takes */
 };
 
 struct rules_stats {
@@ -59,6 +64,9 @@ struct rules_stats {
 	const char *flower_min_name, *flower_max_name;
 	const char *flower_port_sw, *flower_port_name; /* the largest port */
 	double flower_avg;
+	bool shared; /* report the shared-block counts (--shared-blocks) */
+	int64_t flower_shared_total, flower_blocks;
+	long flower_shared_max;
 };
 
 void rules_stats(const struct rules *r, struct rules_stats *s);

@@ -85,6 +85,10 @@ static const struct dp_opt {
 		  "flower: in the switch ASIC only (skip_sw); refused where the "
 		  "driver cannot") },
 	{ "switch attach",
+	  OPT_FLAG("--shared-blocks", &o.shared_blocks,
+		   "flower: ports with the same filters share one tc block "
+		   "(counted per block)") },
+	{ "switch attach",
 	  OPT_RATE("--speed", &o.dcb.speed_bps, 1000000, "RATE",
 		   "dcb: the ports' speed, for PFC's delay and the buffers "
 		   "(default 100gbit)") },
@@ -290,6 +294,10 @@ int dp_cli_run(int argc, char **argv, const struct dp_verb *v)
 	o.datapath = datapath;
 	if (o.offload && o.datapath != DP_DATAPATH_FLOWER) {
 		p_err("--offload is for --datapath flower");
+		goto out;
+	}
+	if (o.shared_blocks && o.datapath != DP_DATAPATH_FLOWER) {
+		p_err("--shared-blocks is for --datapath flower");
 		goto out;
 	}
 	if (dcb_model(&o.dcb))

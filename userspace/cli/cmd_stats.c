@@ -11,6 +11,7 @@
 
 static int top; /* --top: one stats per process */
 static int datapath; /* --datapath */
+static bool shared; /* --shared-blocks */
 
 enum { DP_BPF, DP_FLOWER };
 
@@ -25,6 +26,9 @@ static const struct opt stats_opts[] = {
 		"the table lists only the N switches with the most rules"),
 	OPT_ENUM("--datapath", &datapath, datapaths,
 		 "flower: also the tc flower filters per switch and port"),
+	OPT_FLAG("--shared-blocks", &shared,
+		 "flower: also the filters when ports with the same tables "
+		 "share a tc block"),
 	{ 0 }
 };
 
@@ -39,7 +43,9 @@ static int help(int argc, char **argv)
 		"(ingress and egress queues), lossless tags, rules in total (classify\n"
 		"and rewrite), per switch (min, average, max) and the bottleneck switch;\n"
 		"with --datapath flower also the tc flower filters each switch and its\n"
-		"largest port need (tagger switch export's offloaded form).\n"
+		"largest port need (tagger switch export's offloaded form); with\n"
+		"--shared-blocks also how many when ports with the same tables share\n"
+		"one tc block (switch attach --shared-blocks), and how many fewer.\n"
 		"Exit 0, 2 for bad input, or 3 out of memory.\n"
 		"\n"
 		"OPTIONS:\n");
@@ -59,6 +65,7 @@ int do_stats(int argc, char **argv)
 		return help(argc, argv);
 	top = 0;
 	datapath = DP_BPF;
+	shared = false;
 	if (opts_parse(stats_opts, argc, argv, &file, 1, &got))
 		return usage_help(help);
 	if (!got)
@@ -66,7 +73,13 @@ int do_stats(int argc, char **argv)
 	r = rules_parse(file);
 	if (!r)
 		return EXIT_USAGE;
+	if (shared && datapath != DP_FLOWER) {
+		rules_free(r);
+		return usage_err(help,
+				 "--shared-blocks is for --datapath flower");
+	}
 	rules_stats(r, &s);
+	s.shared = shared;
 	if (datapath == DP_FLOWER && rules_stats_flower(r, &s)) {
 		p_err("stats: out of memory");
 		rules_stats_free(&s);

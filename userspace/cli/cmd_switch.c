@@ -30,8 +30,10 @@ static void print_attach(const struct dp_opts *o, const struct dp_report *rep)
 		       a->sysctl_was);
 	if (!strcmp(a->datapath, "flower"))
 		printf("switch %s: %d ports attached as tc flower filters: "
-		       "%lld filters, %lld in hardware; %s%s\n",
+		       "%lld filters, %lld in hardware%s%.0d%s; %s%s\n",
 		       o->name, a->ports, a->filters, a->in_hw,
+		       o->shared_blocks ? ", shared tc blocks: " : "",
+		       a->blocks, o->shared_blocks && !a->blocks ? "0" : "",
 		       a->pins[0] ?
 			       "state pinned in " :
 			       "state held by the kernel (no bpffs to pin in)",
@@ -170,6 +172,12 @@ static void print_flower_port(json_t *port, long long gen)
 
 	printf("    filters %lld, %lld in hardware", jget_int(port, "filters"),
 	       jget_int(port, "in_hw"));
+	if (json_is_integer(json_object_get(port, "ingress_block")))
+		printf("; ingress: tc block %lld's",
+		       jget_int(port, "ingress_block"));
+	if (json_is_integer(json_object_get(port, "egress_block")))
+		printf("; egress: tc block %lld's",
+		       jget_int(port, "egress_block"));
 	if (!json_is_integer(in) || !json_is_integer(out) ||
 	    json_integer_value(in) != (gen & 1) ||
 	    json_integer_value(out) != (gen & 1))
@@ -177,6 +185,41 @@ static void print_flower_port(json_t *port, long long gen)
 		       "command: the next update or detach repairs it)",
 		       gen);
 	printf("\n");
+}
+
+/*
+ * --shared-blocks: a block's counters are its ports' together, which no
+ * port's lines above include: said here, once a block.
+ */
+static void print_blocks(json_t *blocks, long long gen)
+{
+	json_t *b, *v, *run;
+	const char *key;
+	size_t i, k;
+
+	json_array_foreach(blocks, i, b) {
+		printf("  tc block %lld (%s of", jget_int(b, "block"),
+		       jget_str(b, "direction"));
+		json_array_foreach(json_object_get(b, "ports"), k, v)
+			printf(" %s", json_string_value(v));
+		printf("): counters of all its ports together\n");
+		print_counters(json_object_get(b, "in"), "in");
+		print_counters(json_object_get(b, "out"), "out");
+		printf("    lossy:");
+		json_object_foreach(json_object_get(b, "lossy"), key, v)
+			if (json_integer_value(v))
+				printf(" %s %lld", key, json_integer_value(v));
+		printf("\n");
+		run = json_object_get(b, "running");
+		printf("    filters %lld, %lld in hardware%s\n",
+		       jget_int(b, "filters"), jget_int(b, "in_hw"),
+		       json_is_integer(run) &&
+				       json_integer_value(run) == (gen & 1) ?
+			       "" :
+			       "; NOT on the generation's chains (an "
+			       "interrupted command: the next update or "
+			       "detach repairs it)");
+	}
 }
 
 static void print_show(const struct dp_opts *o, const struct dp_report *rep)
@@ -202,6 +245,7 @@ static void print_show(const struct dp_opts *o, const struct dp_report *rep)
 		if (flower)
 			print_flower_port(port, jget_int(j, "generation"));
 	}
+	print_blocks(json_object_get(j, "blocks"), jget_int(j, "generation"));
 	print_samples(json_object_get(j, "demoted_samples"));
 	json_array_foreach(json_object_get(rules, "classify"), i, v)
 		printf("  classify in %-8s tag %2lld -> priority %lld\n",

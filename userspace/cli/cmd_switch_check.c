@@ -133,6 +133,26 @@ static void print_remedies(const json_t *rep)
 			       "tagger export sonic can run that, DCB cannot");
 }
 
+/* flower: what --shared-blocks would bind and save. */
+static void print_sharing(const json_t *rep)
+{
+	json_t *sh = jget_field(rep, "shared_blocks"), *b, *v;
+	size_t i, k;
+
+	if (!json_is_object(sh))
+		return;
+	printf("with --shared-blocks: %zu tc blocks, %lld entries (%lld "
+	       "fewer; a block's counters are its ports' together)\n",
+	       json_array_size(jget_field(sh, "blocks")),
+	       jget_int(sh, "entries"), jget_int(sh, "saved"));
+	json_array_foreach(jget_field(sh, "blocks"), i, b) {
+		printf("  %s of", jget_str(b, "direction"));
+		json_array_foreach(jget_field(b, "ports"), k, v)
+			printf(" %s", json_string_value(v));
+		printf("\n");
+	}
+}
+
 static void print_off_elp(const json_t *rep)
 {
 	json_t *o = jget_field(rep, "off_elp"), *e = jget_field(o, "example");
@@ -164,6 +184,7 @@ static void print_report(const json_t *rep)
 		print_port(v, path);
 	if (!strcmp(path, "dcb"))
 		print_off_elp(rep);
+	print_sharing(rep);
 	if (n)
 		printf("%zu rule%s %s cannot express:\n", n, n == 1 ? "" : "s",
 		       path);

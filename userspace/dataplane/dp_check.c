@@ -20,6 +20,7 @@
 #include "lib/log.h"
 #include "lib/util.h"
 #include "model/dcb_map.h"
+#include "model/flower_share.h"
 #include "model/flower_table.h"
 
 #define FLOWER_ENTRY_FILTERS 2 /* chain 0 of ingress and of egress */
@@ -138,27 +139,81 @@ static int count_filter(const struct flower_tc_filter *t, void *arg)
 	return 0;
 }
 
+/* One direction's tc filters of a port, with its entry filter. */
+static long dir_filters(const struct flower_port *fp, bool egress, bool hw)
+{
+	struct flower_port one = { 0 };
+	long n = 1;
+
+	if (egress)
+		one.out = fp->out;
+	else
+		one.in = fp->in;
+	flower_tc_walk(&one, 0, hw, count_filter, &n);
+	return n + flower_tc_handoffs(egress, hw);
+}
+
+/*
+ * What attach --shared-blocks would bind (flower_share.h, the first port
+ * keeping its own hooks as there): the blocks, their ports, and the
+ * filters with each block's once.
+ */
+static void flower_sharing(struct check *c, const struct flower_port *fp)
+{
+	int *rep = xcalloc(c->n + 1, sizeof(*rep)), d, p, q;
+	json_t *blocks = json_array(), *ports;
+	long shared = 0;
+
+	for (d = 0; d < 2; d++) {
+		flower_share(fp, c->n, d, 1, rep);
+		for (p = 0; p < c->n; p++) {
+			if (rep[p] < 0 || rep[p] == p)
+				shared += dir_filters(&fp[p], d,
+						      c->f[p].tc_offload == 1);
+			if (rep[p] != p)
+				continue;
+			ports = json_array();
+			for (q = p; q < c->n; q++)
+				if (rep[q] == p)
+					json_array_append_new(
+						ports,
+						json_string(
+							c->in->r->sw[c->in->sw]
+								.ports[q]));
+			json_array_append_new(
+				blocks, json_pack("{s:s,s:o}", "direction",
+						  d ? "egress" : "ingress",
+						  "ports", ports));
+		}
+	}
+	json_object_set_new(c->extra, "shared_blocks",
+			    json_pack("{s:o,s:I,s:I}", "blocks", blocks,
+				      "entries", (json_int_t)shared, "saved",
+				      (json_int_t)(c->total - shared)));
+	free(rep);
+}
+
 /* flower: the tc filters of each port as export would write them. */
 static int flower_entries(struct check *c)
 {
 	const struct rules *r = c->in->r;
-	struct flower_port fp;
+	struct flower_port *fp = xcalloc(c->n + 1, sizeof(*fp));
 	char msg[256];
-	int p, err;
+	int p, err = 0;
 	bool hw;
 	long n;
 
-	for (p = 0; p < c->n; p++) {
-		if (flower_port_build(r, c->in->sw, p, &fp)) {
+	for (p = 0; p < c->n && !err; p++) {
+		if (flower_port_build(r, c->in->sw, p, &fp[p])) {
 			p_err("switch %s: %s", c->name, strerror(ENOMEM));
-			return EXIT_RUNTIME;
+			err = EXIT_RUNTIME;
+			break;
 		}
 		n = 0;
 		hw = c->f[p].tc_offload == 1;
-		err = flower_tc_walk(&fp, 0, hw, count_filter, &n);
+		err = flower_tc_walk(&fp[p], 0, hw, count_filter, &n);
 		n += flower_tc_handoffs(false, hw) +
 		     flower_tc_handoffs(true, hw);
-		flower_port_free(&fp);
 		if (err == -E2BIG) {
 			snprintf(msg, sizeof(msg),
 				 "switch %s: port %s needs more tc filters in "
@@ -166,11 +221,17 @@ static int flower_entries(struct check *c)
 				 c->name, r->sw[c->in->sw].ports[p],
 				 FLOWER_TC_MAX_PREF);
 			add_problem(c, "size", -1, -1, p, msg);
+			err = 0;
 		}
 		c->entries[p] = n + FLOWER_ENTRY_FILTERS;
 		c->total += c->entries[p];
 	}
-	return 0;
+	if (!err)
+		flower_sharing(c, fp);
+	for (p = 0; p < c->n; p++)
+		flower_port_free(&fp[p]);
+	free(fp);
+	return err;
 }
 
 /* The switch's maps form (tagger maps): evidence for the remedies. */

@@ -23,10 +23,24 @@
 #include "dataplane/dp_state.h"
 #include "dataplane/dp_job.h"
 #include "dataplane/dp_table.h"
+#include "dataplane/flower_block.h"
 #include "dataplane/flower_nl.h"
 #include "lib/log.h"
 #include "lib/util.h"
+#include "model/flower_share.h"
 #include "tagger_maps.h"
+
+/*
+ * Where one table of filters goes: a port's hook of direction egress, or
+ * a shared block (FLOWER_NL_BLOCK) the hooks of that direction of several
+ * ports are bound to; port's lists are the ones installed there.
+ */
+struct unit {
+	int at; /* flower_nl's ifindex */
+	bool egress;
+	int port;
+	uint32_t block; /* 0: the port's own hook */
+};
 
 /* One switch's filters as flower_nl sends them. */
 struct fl {
@@ -36,10 +50,13 @@ struct fl {
 	char **ifnames; /* by port index, for indev keys */
 	int *ifindex;
 	bool hw; /* skip_sw */
+	uint32_t *blk[2]; /* per direction and port: its shared block, or 0 */
+	struct unit *u;
+	int nu;
 	struct dp_port *owned; /* freed with it (dp_free_ports) */
 	int nowned;
-	const char *doing; /* for the error: which step, which port */
-	int port;
+	const char *doing; /* for the error: which step, where */
+	char where[64];
 };
 
 static void fl_free(struct fl *x)
@@ -51,10 +68,102 @@ static void fl_free(struct fl *x)
 	free(x->fp);
 	free(x->ifnames);
 	free(x->ifindex);
+	free(x->blk[0]);
+	free(x->blk[1]);
+	free(x->u);
 	dp_free_ports(x->owned, x->nowned);
 	if (x->tc.nl)
 		tc_close(&x->tc);
 	memset(x, 0, sizeof(*x));
+}
+
+/* The units of the ports' blocks: a port's own hook, or a block once. */
+static void fl_units(struct fl *x)
+{
+	int d, p, q;
+
+	free(x->u);
+	x->u = xcalloc(2 * x->n + 1, sizeof(*x->u));
+	x->nu = 0;
+	for (d = 0; d < 2; d++)
+		for (p = 0; p < x->n; p++) {
+			uint32_t b = x->blk[d][p];
+
+			for (q = 0; b && q < p && x->blk[d][q] != b; q++)
+				;
+			if (b && q < p)
+				continue; /* the block's unit is there */
+			x->u[x->nu++] = (struct unit){
+				.at = b ? FLOWER_NL_BLOCK(b) : x->ifindex[p],
+				.egress = d,
+				.port = p,
+				.block = b,
+			};
+		}
+}
+
+static void fl_at(struct fl *x, const struct unit *u)
+{
+	if (u->block)
+		snprintf(x->where, sizeof(x->where), "tc block %u", u->block);
+	else
+		snprintf(x->where, sizeof(x->where), "%s", x->ifnames[u->port]);
+}
+
+static void fl_at_port(struct fl *x, int p)
+{
+	snprintf(x->where, sizeof(x->where), "%s", x->ifnames[p]);
+}
+
+/*
+ * The record's "blocks": [{"block": N, "egress": bool, "ports": [i...]}]
+ * into x->blk; none or no array: every hook its port's own.
+ */
+static void fl_blocks_read(struct fl *x, json_t *state)
+{
+	json_t *b, *ports, *v;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(state, "blocks"), i, b) {
+		int d = json_is_true(json_object_get(b, "egress"));
+		json_int_t idx =
+			json_integer_value(json_object_get(b, "block"));
+
+		ports = json_object_get(b, "ports");
+		json_array_foreach(ports, k, v) {
+			json_int_t p = json_integer_value(v);
+
+			if (p >= 0 && p < x->n)
+				x->blk[d][p] = (uint32_t)idx;
+		}
+	}
+	fl_units(x);
+}
+
+static json_t *fl_blocks_json(const struct fl *x)
+{
+	json_t *arr = json_array(), *ports;
+	int d, p, q;
+
+	for (d = 0; d < 2; d++)
+		for (p = 0; p < x->n; p++) {
+			uint32_t b = x->blk[d][p];
+
+			for (q = 0; b && q < p && x->blk[d][q] != b; q++)
+				;
+			if (!b || q < p)
+				continue;
+			ports = json_array();
+			for (q = p; q < x->n; q++)
+				if (x->blk[d][q] == b)
+					json_array_append_new(ports,
+							      json_integer(q));
+			json_array_append_new(
+				arr, json_pack("{s:I,s:b,s:o}", "block",
+					       (json_int_t)b, "egress", d,
+					       "ports", ports));
+		}
+	return arr;
 }
 
 /* The ports' interfaces and netlink; lists only if r is given. 0 or -errno. */
@@ -69,12 +178,15 @@ static int fl_open(struct fl *x, const struct rules *r, int sw,
 	x->fp = xcalloc(n + 1, sizeof(*x->fp));
 	x->ifnames = xcalloc(n + 1, sizeof(*x->ifnames));
 	x->ifindex = xcalloc(n + 1, sizeof(*x->ifindex));
+	x->blk[0] = xcalloc(n + 1, sizeof(*x->blk[0]));
+	x->blk[1] = xcalloc(n + 1, sizeof(*x->blk[1]));
 	for (p = 0; p < n; p++) {
 		x->ifnames[p] = ports[p].ifname;
 		x->ifindex[p] = if_nametoindex(ports[p].ifname);
 		if (r && flower_port_build(r, sw, p, &x->fp[p]))
 			return -ENOMEM;
 	}
+	fl_units(x);
 	err = tc_open(&x->tc);
 	if (err)
 		x->tc.nl = NULL;
@@ -84,60 +196,72 @@ static int fl_open(struct fl *x, const struct rules *r, int sw,
 static int fl_err(struct fl *x, int err)
 {
 	if (err)
-		p_err("%s on %s: %s%s%s", x->doing, x->ifnames[x->port],
-		      strerror(-err), x->tc.err[0] ? ": " : "", x->tc.err);
+		p_err("%s on %s: %s%s%s", x->doing, x->where, strerror(-err),
+		      x->tc.err[0] ? ": " : "", x->tc.err);
 	return err;
 }
 
-/* Generation gen's chains on every port (an earlier attach's removed). */
+/*
+ * Generation gen's chains on every unit (an earlier attach's removed;
+ * fresh: the ports' clsact made, the blocks' by fl_bind).
+ */
 static int fl_install(struct fl *x, int gen, bool fresh)
 {
-	int p, err = 0;
+	int i, err = 0;
 
-	for (p = 0; p < x->n && !err; p++) {
-		x->port = p;
+	for (i = 0; i < x->nu && !err; i++) {
+		const struct unit *u = &x->u[i];
+		int dir = u->egress ? FLOWER_NL_EGRESS : FLOWER_NL_INGRESS;
+
+		fl_at(x, u);
 		x->doing = "clsact";
-		if (fresh)
-			err = flower_nl_clsact(&x->tc, x->ifindex[p]);
+		if (fresh && !x->blk[0][u->port] && !x->blk[1][u->port])
+			err = flower_nl_clsact(&x->tc, x->ifindex[u->port]);
 		x->doing = "removing earlier filters";
 		if (!err && fresh)
-			err = flower_nl_remove(&x->tc, x->ifindex[p]);
+			err = flower_nl_remove_dirs(&x->tc, u->at, dir);
 		x->doing = "deleting an interrupted update's chains";
 		if (!err && !fresh)
-			err = flower_nl_gen_remove(&x->tc, x->ifindex[p], gen);
+			err = flower_nl_gen_remove_dirs(&x->tc, u->at, gen,
+							dir);
 		x->doing = "installing a filter";
 		if (!err)
-			err = flower_nl_install(&x->tc, &x->fp[p], x->ifnames,
-						x->ifindex[p], gen, x->hw);
+			err = flower_nl_install_dirs(&x->tc, &x->fp[u->port],
+						     x->ifnames, u->at, gen,
+						     x->hw, dir);
 	}
 	return fl_err(x, err);
 }
 
-/* Every port's two entry filters to generation gen's chains. */
+/* Every unit's entry filter to generation gen's chains. */
 static int fl_entries(struct fl *x, int gen, bool replace)
 {
-	int p, d, err = 0;
+	int i, err = 0;
 
 	x->doing = "the chain-0 filter";
-	for (p = 0; p < x->n && !err; p++)
-		for (d = 0; d < 2 && !err; d++) {
-			x->port = p;
-			err = flower_nl_entry(&x->tc, x->ifindex[p], gen, d,
-					      replace);
-		}
+	for (i = 0; i < x->nu && !err; i++) {
+		fl_at(x, &x->u[i]);
+		err = flower_nl_entry(&x->tc, x->u[i].at, gen, x->u[i].egress,
+				      replace);
+	}
 	return fl_err(x, err);
 }
 
-/* Generation gen's chains gone from every port (absent ones too). */
+/* Generation gen's chains gone from every unit (absent ones too). */
 static int fl_chains_del(struct fl *x, int gen)
 {
-	int p, err = 0;
+	int i, err = 0;
 
 	x->doing = "deleting a generation's chains";
-	for (p = 0; p < x->n && !err; p++) {
-		x->port = p;
-		if (x->ifindex[p])
-			err = flower_nl_gen_remove(&x->tc, x->ifindex[p], gen);
+	for (i = 0; i < x->nu && !err; i++) {
+		const struct unit *u = &x->u[i];
+
+		fl_at(x, u);
+		if (u->block || x->ifindex[u->port])
+			err = flower_nl_gen_remove_dirs(
+				&x->tc, u->at, gen,
+				u->egress ? FLOWER_NL_EGRESS :
+					    FLOWER_NL_INGRESS);
 	}
 	return fl_err(x, err);
 }
@@ -158,15 +282,14 @@ static void count_filter(const struct flower_nl_filter *f, void *arg)
 
 static int fl_count(struct fl *x, struct count *c)
 {
-	int p, d, err = 0;
+	int i, err = 0;
 
 	x->doing = "reading the filters";
-	for (p = 0; p < x->n && !err; p++)
-		for (d = 0; d < 2 && !err; d++) {
-			x->port = p;
-			err = flower_nl_dump(&x->tc, x->ifindex[p], d,
-					     count_filter, c);
-		}
+	for (i = 0; i < x->nu && !err; i++) {
+		fl_at(x, &x->u[i]);
+		err = flower_nl_dump(&x->tc, x->u[i].at, x->u[i].egress,
+				     count_filter, c);
+	}
 	return fl_err(x, err);
 }
 
@@ -188,18 +311,123 @@ static void record_table(json_t *state, const struct dp_opts *o,
 	json_object_set_new(t, "in_hw", json_integer(c->in_hw));
 }
 
+/* Any filter on a hook: what a port bound to a block would lose. */
+static void any_filter(const struct flower_nl_filter *f, void *arg)
+{
+	(void)f;
+	++*(int *)arg;
+}
+
+/*
+ * Port p's clsact, made anew bound to its blocks: tagger's filters of an
+ * earlier attach and a clsact of tagger's blocks go; the operator's
+ * block or filters are in the way, and refused by name.
+ */
+static int bind_port(struct fl *x, const struct flower_block_use *used,
+		     int nused, int p)
+{
+	uint32_t in, eg;
+	int d, err, others = 0;
+
+	fl_at_port(x, p);
+	if (flower_block_of(used, nused, x->ifindex[p], &in, &eg) &&
+	    ((in && !flower_block_ours(in)) ||
+	     (eg && !flower_block_ours(eg)))) {
+		p_err("%s: its clsact is bound to tc block %u, not one of "
+		      "tagger's: --shared-blocks binds the port to its own "
+		      "(unbind it: tc qdisc del dev %s clsact; or attach "
+		      "without --shared-blocks)",
+		      x->where, in && !flower_block_ours(in) ? in : eg,
+		      x->where);
+		return -EBUSY;
+	}
+	x->doing = "removing earlier filters";
+	err = in || eg ? 0 : flower_nl_remove(&x->tc, x->ifindex[p]);
+	for (d = 0; d < 2 && !err && !in && !eg; d++)
+		err = flower_nl_dump(&x->tc, x->ifindex[p], d, any_filter,
+				     &others);
+	if (dp_hook_gone(err))
+		err = 0; /* no clsact */
+	if (!err && others) {
+		p_err("%s: %d tc filter(s) of others on its clsact (tc filter "
+		      "show dev %s ingress/egress): a port bound to a shared "
+		      "block keeps none; remove them or attach without "
+		      "--shared-blocks",
+		      x->where, others, x->where);
+		return -EBUSY;
+	}
+	x->doing = "deleting the clsact before binding it to blocks";
+	err = err ?: flower_block_unbind(&x->tc, x->ifindex[p]);
+	if (dp_hook_gone(err))
+		err = 0;
+	x->doing = "binding the clsact to tc blocks";
+	err = err   ?:
+		      flower_block_bind(&x->tc, x->ifindex[p], x->blk[0][p],
+					x->blk[1][p]);
+	return err == -EBUSY ? err : fl_err(x, err);
+}
+
+/*
+ * --shared-blocks: the ports whose lists of a direction are alike get one
+ * free block each group, and their clsact bound to it. The first port
+ * keeps its own hooks: the holders (dp_hold.h) are found by a query of
+ * its device, which the kernel refuses on a shared block.
+ */
+static int fl_share(struct fl *x)
+{
+	struct flower_block_use *used = NULL;
+	int *rep[2], nused = 0, groups = 0, next = 0, d, p, q, err;
+	uint32_t *out;
+
+	x->doing = "listing the tc blocks in use";
+	snprintf(x->where, sizeof(x->where), "this network namespace");
+	err = fl_err(x, flower_block_scan(&x->tc, &used, &nused));
+	if (err)
+		return err;
+	for (d = 0; d < 2; d++) {
+		rep[d] = xcalloc(x->n + 1, sizeof(*rep[d]));
+		groups += flower_share(x->fp, x->n, d, 1, rep[d]);
+	}
+	out = xcalloc(groups + 1, sizeof(*out));
+	err = flower_block_pick(used, nused, out, groups);
+	if (err)
+		p_err("no free tc block index in %#x..%#x", FLOWER_BLOCK_BASE,
+		      FLOWER_BLOCK_BASE + FLOWER_BLOCK_RANGE - 1);
+	for (d = 0; d < 2 && !err; d++)
+		for (p = 0; p < x->n; p++)
+			if (rep[d][p] == p) {
+				for (q = p; q < x->n; q++)
+					if (rep[d][q] == p)
+						x->blk[d][q] = out[next];
+				next++;
+			}
+	for (p = 0; p < x->n && !err; p++)
+		if (x->blk[0][p] || x->blk[1][p])
+			err = bind_port(x, used, nused, p);
+	fl_units(x);
+	free(rep[0]);
+	free(rep[1]);
+	free(out);
+	free(used);
+	return err;
+}
+
 static int attach_filters(const struct dp_opts *o, struct dp_job *j,
-			  const struct dp_port *ports, int n, struct count *c)
+			  const struct dp_port *ports, int n, struct count *c,
+			  json_t **blocks)
 {
 	struct fl x;
 	int err = fl_open(&x, j->r, j->sw, ports, n, o->offload);
 
 	if (err)
 		p_err("netlink: %s", strerror(-err));
+	if (!err && o->shared_blocks)
+		err = fl_share(&x);
 	err = err			       ?:
 		      fl_install(&x, 0, true)  ?:
 		      fl_entries(&x, 0, false) ?:
 						 fl_count(&x, c);
+	*blocks = fl_blocks_json(&x);
 	fl_free(&x);
 	return err;
 }
@@ -209,6 +437,7 @@ int dp_flower_attach(const struct dp_opts *o, struct dp_job *j,
 		     struct dp_attach_report *rep)
 {
 	struct count c = { 0 };
+	json_t *blocks = NULL;
 	int err;
 
 	err = n ? dp_hold_setup(j->dir, ports[0].ifindex, 0) : -EINVAL;
@@ -217,14 +446,19 @@ int dp_flower_attach(const struct dp_opts *o, struct dp_job *j,
 		      n ? ports[0].ifname : "no port", strerror(-err));
 		return EXIT_RUNTIME;
 	}
-	if (attach_filters(o, j, ports, n, &c))
+	if (attach_filters(o, j, ports, n, &c, &blocks)) {
+		json_decref(blocks);
 		return EXIT_RUNTIME;
+	}
 	rep->sysctl_changed = dp_sysctl_prio(&rep->sysctl_was);
 	json_object_set_new(j->state, "phase", json_string("attached"));
 	json_object_set_new(j->state, "mode", json_string("tc")); /* holders */
 	json_object_set_new(j->state, "ports", dp_hold_ports_json(ports, n));
 	json_object_set_new(j->state, "generation", json_integer(0));
 	json_object_set_new(j->state, "offload", json_boolean(o->offload));
+	json_object_set_new(j->state, "shared_blocks",
+			    json_boolean(o->shared_blocks));
+	json_object_set_new(j->state, "blocks", blocks);
 	record_table(j->state, o, j, ports, &c);
 	err = dp_state_save_rules(j->dir, DP_STATE_CUR, j->state, j->r);
 	if (err)
@@ -234,6 +468,7 @@ int dp_flower_attach(const struct dp_opts *o, struct dp_job *j,
 	rep->generation = 0;
 	rep->filters = c.filters;
 	rep->in_hw = c.in_hw;
+	rep->blocks = (int)json_array_size(json_object_get(j->state, "blocks"));
 	rep->table = dp_counts_get(json_object_get(j->state, "table"));
 	if (!dp_root_private())
 		snprintf(rep->pins, sizeof(rep->pins), "%s", j->dir);
@@ -272,6 +507,37 @@ static int update_swap(struct fl *x, const char *dir, int genfd, int64_t next,
 	return err;
 }
 
+/*
+ * A block's ports run one table: the new rules must give them alike
+ * lists, for the binding cannot change without deleting the ports'
+ * clsact, which no update does (packets would meet no filter meanwhile).
+ */
+static bool blocks_alike(struct fl *x, const char *file)
+{
+	int i, p;
+
+	for (i = 0; i < x->nu; i++) {
+		const struct unit *u = &x->u[i];
+
+		for (p = 0; u->block && p < x->n; p++)
+			if (x->blk[u->egress][p] == u->block &&
+			    !flower_list_equal(
+				    u->egress ? &x->fp[p].out : &x->fp[p].in,
+				    u->egress ? &x->fp[u->port].out :
+						&x->fp[u->port].in)) {
+				p_err("%s: ports %s and %s share tc block %u "
+				      "(%s) but the new rules give them "
+				      "different filters there: detach and "
+				      "attach again",
+				      file, x->ifnames[u->port], x->ifnames[p],
+				      u->block,
+				      u->egress ? "egress" : "ingress");
+				return false;
+			}
+	}
+	return true;
+}
+
 /* The new record, its counts and the filters' lists; 0 or an exit code. */
 static int update_prepare(const struct dp_opts *o, struct dp_job *j,
 			  struct fl *x, bool acyclic, int64_t next)
@@ -288,12 +554,15 @@ static int update_prepare(const struct dp_opts *o, struct dp_job *j,
 		dp_free_ports(ports, n);
 		return EXIT_RUNTIME;
 	}
-	json_object_set_new(j->state, "union_acyclic", json_boolean(acyclic));
-	json_object_set_new(j->state, "generation", json_integer(next));
-	record_table(j->state, o, j, ports, &none);
 	/* ifnames point into ports: kept until fl_free */
 	x->owned = ports;
 	x->nowned = n;
+	fl_blocks_read(x, j->state);
+	if (!blocks_alike(x, o->rules_file))
+		return EXIT_USAGE;
+	json_object_set_new(j->state, "union_acyclic", json_boolean(acyclic));
+	json_object_set_new(j->state, "generation", json_integer(next));
+	record_table(j->state, o, j, ports, &none);
 	err = dp_state_save_rules(j->dir, DP_STATE_NEXT, j->state, j->r);
 	return err ? dp_state_save_err(o, j->dir, err) : EXIT_OK;
 }
@@ -335,21 +604,54 @@ int dp_flower_update(const struct dp_opts *o, struct dp_job *j, bool acyclic,
 
 /* ---- teardown and repair ---- */
 
+/*
+ * A port bound to one of tagger's blocks loses its clsact: the binding
+ * goes no other way, and the last port takes the block with it. Found in
+ * the kernel, not the record: a killed attach may have bound a port
+ * before any record named its block.
+ */
+static int unbind_ports(struct fl *x, bool *bound)
+{
+	struct flower_block_use *used = NULL;
+	int nused = 0, p, err;
+	uint32_t in, eg;
+
+	x->doing = "listing the tc blocks in use";
+	snprintf(x->where, sizeof(x->where), "this network namespace");
+	err = fl_err(x, flower_block_scan(&x->tc, &used, &nused));
+	x->doing = "deleting the clsact bound to tagger's block";
+	for (p = 0; p < x->n && !err; p++) {
+		if (!x->ifindex[p] ||
+		    !flower_block_of(used, nused, x->ifindex[p], &in, &eg) ||
+		    !(flower_block_ours(in) || flower_block_ours(eg)))
+			continue;
+		fl_at_port(x, p);
+		err = flower_block_unbind(&x->tc, x->ifindex[p]);
+		err = fl_err(x, dp_hook_gone(err) ? 0 : err);
+		bound[p] = true;
+	}
+	free(used);
+	return err;
+}
+
 int dp_flower_teardown(const char *dir, json_t *state)
 {
 	struct dp_port *ports;
 	int n, p, err = 0;
+	bool *bound;
 	struct fl x;
 
 	ports = dp_state_ports(state, &n);
+	bound = xcalloc(n + 1, sizeof(*bound));
 	if (!fl_open(&x, NULL, 0, ports, n, false)) {
+		err = unbind_ports(&x, bound);
 		x.doing = "removing the filters";
 		for (p = 0; p < n; p++) {
-			int e = x.ifindex[p] ?
+			int e = x.ifindex[p] && !bound[p] ?
 					flower_nl_remove(&x.tc, x.ifindex[p]) :
 					0;
 
-			x.port = p;
+			fl_at_port(&x, p);
 			err = err ?: fl_err(&x, dp_hook_gone(e) ? 0 : e);
 		}
 	} else {
@@ -358,6 +660,7 @@ int dp_flower_teardown(const char *dir, json_t *state)
 	}
 	err = err ?: dp_hold_teardown(dir, state);
 	fl_free(&x);
+	free(bound);
 	dp_free_ports(ports, n);
 	return err;
 }
@@ -378,6 +681,7 @@ int dp_flower_repair(const char *dir, json_t *state, bool interrupted)
 	err = fl_open(&x, NULL, 0, ports, n, false);
 	if (err)
 		p_err("netlink: %s", strerror(-err));
+	fl_blocks_read(&x, state);
 	err = err					 ?:
 		      fl_entries(&x, (int)(g & 1), true) ?:
 		      fl_chains_del(&x, !(g & 1));

@@ -58,6 +58,7 @@ struct dp_opts {
 	enum dp_mode mode;
 	enum dp_datapath datapath; /* switch attach */
 	bool offload; /* switch attach --datapath flower: skip_sw */
+	bool shared_blocks; /* ... flower: alike ports share a tc block */
 	struct dp_dcb_model dcb; /* switch attach --datapath dcb */
 	const char *topo_file;
 	bool force;
@@ -77,6 +78,7 @@ struct dp_attach_report {
 	const char *datapath; /* its name (dp_paths.h) */
 	enum dp_mode mode; /* the one the ports got */
 	long long filters, in_hw; /* flower: tc filters, those in hardware */
+	int blocks; /* flower: shared tc blocks (--shared-blocks) */
 	int ports;
 	long long generation;
 	struct dp_table_counts table;

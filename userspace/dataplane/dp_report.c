@@ -80,6 +80,9 @@ json_t *dp_attach_json(const struct dp_opts *o,
 	if (!strcmp(rep->datapath, "flower")) {
 		json_object_set_new(j, "filters", json_integer(rep->filters));
 		json_object_set_new(j, "in_hw", json_integer(rep->in_hw));
+		json_object_set_new(j, "shared_blocks",
+				    json_boolean(o->shared_blocks));
+		json_object_set_new(j, "blocks", json_integer(rep->blocks));
 	}
 	if (rep->pins[0])
 		json_object_set_new(j, "pins", json_string(rep->pins));

@@ -41,6 +41,22 @@ static uint32_t parent_of(bool egress)
 }
 
 /*
+ * Where a filter request goes: a device's clsact hook, or a shared block
+ * (FLOWER_NL_BLOCK), which tc addresses by a magic ifindex and the block
+ * index in place of the parent, the direction being the binding's.
+ */
+static struct nlmsghdr *at_start(struct tc *tc, char *buf, int type, int flags,
+				 int ifindex, bool egress, uint32_t handle)
+{
+	if (ifindex < 0)
+		return tc_msg_start(tc, buf, type, flags,
+				    (int)TCM_IFINDEX_MAGIC_BLOCK,
+				    (uint32_t)-ifindex, handle);
+	return tc_msg_start(tc, buf, type, flags, ifindex, parent_of(egress),
+			    handle);
+}
+
+/*
  * A request in a zeroed buf: libmnl leaves an attribute's padding as it
  * finds it, iproute2 sends zeros.
  */
@@ -48,8 +64,7 @@ static struct nlmsghdr *msg_start(struct tc *tc, char *buf, int type, int flags,
 				  int ifindex, bool egress, uint32_t handle)
 {
 	memset(buf, 0, MNL_SOCKET_BUFFER_SIZE);
-	return tc_msg_start(tc, buf, type, flags, ifindex, parent_of(egress),
-			    handle);
+	return at_start(tc, buf, type, flags, ifindex, egress, handle);
 }
 
 static struct nlmsghdr *filter_start(struct tc *tc, char *buf, int flags,
@@ -290,13 +305,21 @@ struct install {
 	struct tc *tc;
 	int ifindex;
 	char *const *ifnames;
+	int dirs;
 };
+
+static bool has_dir(int dirs, bool egress)
+{
+	return dirs & (egress ? FLOWER_NL_EGRESS : FLOWER_NL_INGRESS);
+}
 
 static int install_one(const struct flower_tc_filter *t, void *arg)
 {
 	struct install *in = arg;
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 
+	if (!has_dir(in->dirs, t->egress))
+		return 0;
 	return tc_talk(
 		in->tc,
 		flower_nl_filter_msg(in->tc, buf, t, in->ifindex, in->ifnames),
@@ -323,18 +346,27 @@ static int handoff(struct tc *tc, int ifindex, bool egress, int chain)
 	return tc_talk(tc, nlh, NULL, NULL);
 }
 
-int flower_nl_install(struct tc *tc, const struct flower_port *fp,
-		      char *const *ifnames, int ifindex, int gen, bool hw)
+int flower_nl_install_dirs(struct tc *tc, const struct flower_port *fp,
+			   char *const *ifnames, int ifindex, int gen, bool hw,
+			   int dirs)
 {
-	struct install in = { tc, ifindex, ifnames };
+	struct install in = { tc, ifindex, ifnames, dirs };
 	int err = flower_tc_walk(fp, gen, hw, install_one, &in), d, c;
 
 	for (d = 0; d < 2 && !err && !hw; d++)
-		for (c = 0; c < FLOWER_CHAINS && !err; c++)
-			if (flower_tc_chain_used(d, c))
-				err = handoff(tc, ifindex, d,
-					      FLOWER_TC_CHAIN(gen, c));
+		if (has_dir(dirs, d))
+			for (c = 0; c < FLOWER_CHAINS && !err; c++)
+				if (flower_tc_chain_used(d, c))
+					err = handoff(tc, ifindex, d,
+						      FLOWER_TC_CHAIN(gen, c));
 	return err;
+}
+
+int flower_nl_install(struct tc *tc, const struct flower_port *fp,
+		      char *const *ifnames, int ifindex, int gen, bool hw)
+{
+	return flower_nl_install_dirs(tc, fp, ifnames, ifindex, gen, hw,
+				      FLOWER_NL_BOTH);
 }
 
 int flower_nl_entry(struct tc *tc, int ifindex, int gen, bool egress,
@@ -406,13 +438,15 @@ static int entry_del(struct tc *tc, int ifindex, bool egress)
  * chain fails in ways (ENOENT, EINVAL without clsact) that would also
  * hide a real refusal.
  */
-int flower_nl_remove(struct tc *tc, int ifindex)
+int flower_nl_remove_dirs(struct tc *tc, int ifindex, int dirs)
 {
 	int d, c, err = 0;
 
 	for (d = 0; d < 2 && !err; d++) {
 		struct present p = { 0 };
 
+		if (!has_dir(dirs, d))
+			continue;
 		err = flower_nl_dump(tc, ifindex, d, note, &p);
 		if (!err && p.entry)
 			err = entry_del(tc, ifindex, d);
@@ -423,19 +457,31 @@ int flower_nl_remove(struct tc *tc, int ifindex)
 	return err;
 }
 
-int flower_nl_gen_remove(struct tc *tc, int ifindex, int gen)
+int flower_nl_remove(struct tc *tc, int ifindex)
+{
+	return flower_nl_remove_dirs(tc, ifindex, FLOWER_NL_BOTH);
+}
+
+int flower_nl_gen_remove_dirs(struct tc *tc, int ifindex, int gen, int dirs)
 {
 	int d, c, err = 0;
 
 	for (d = 0; d < 2 && !err; d++) {
 		struct present p = { 0 };
 
+		if (!has_dir(dirs, d))
+			continue;
 		err = flower_nl_dump(tc, ifindex, d, note, &p);
 		for (c = 1; c < (int)sizeof(p.chain) && !err; c++)
 			if (p.chain[c] && flower_nl_gen(c) == gen)
 				err = chain_del(tc, ifindex, d, c);
 	}
 	return err;
+}
+
+int flower_nl_gen_remove(struct tc *tc, int ifindex, int gen)
+{
+	return flower_nl_gen_remove_dirs(tc, ifindex, gen, FLOWER_NL_BOTH);
 }
 
 struct dump {
@@ -553,8 +599,8 @@ int flower_nl_dump(struct tc *tc, int ifindex, bool egress, flower_nl_cb cb,
 		   void *arg)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = tc_msg_start(tc, buf, RTM_GETTFILTER, NLM_F_DUMP,
-					    ifindex, parent_of(egress), 0);
+	struct nlmsghdr *nlh = at_start(tc, buf, RTM_GETTFILTER, NLM_F_DUMP,
+					ifindex, egress, 0);
 	struct dump d = { egress, cb, arg };
 
 	nlh->nlmsg_flags &= ~NLM_F_ACK;

@@ -16,20 +16,31 @@
  *   flower_nl_chain_del_msg(tc, buf, ifindex, egress, chain)
  *   flower_nl_clsact_msg(tc, buf, ifindex)   clsact, an existing one kept
  *
+ * Where: ifindex is a device, or FLOWER_NL_BLOCK(index) for a shared tc
+ * block (flower_block.h): the filters of the block every device bound to
+ * it runs, in the direction of its binding (egress then says nothing).
+ * A device whose hook is bound to a shared block refuses filter requests
+ * of its own; its dump shows the block's filters.
+ *
  * Requests (0 or -errno, tc->err the kernel's extack text):
  *   flower_nl_clsact(tc, ifindex)
  *   flower_nl_install(tc, fp, ifnames, ifindex, gen, hw)
  *        every tc filter of generation gen's chains, in walk order
+ *   flower_nl_install_dirs(tc, fp, ifnames, ifindex, gen, hw, dirs)
+ *        the same for the directions of dirs only (FLOWER_NL_INGRESS,
+ *        FLOWER_NL_EGRESS)
  *   flower_nl_entry(tc, ifindex, gen, egress, replace)
  *   flower_nl_chains_del(tc, ifindex, gen)
  *        the chains of generation gen each direction uses
  *        (flower_tc_chain_used); a chain that is not there: -ENOENT
  *   flower_nl_gen_remove(tc, ifindex, gen)
  *        the chains of generation gen a dump shows (none there: 0)
+ *   flower_nl_gen_remove_dirs(tc, ifindex, gen, dirs)
  *   flower_nl_remove(tc, ifindex)
  *        everything tagger puts on a port: both entry filters and both
  *        generations' chains, those absent skipped; clsact stays (others
  *        may have filters on it)
+ *   flower_nl_remove_dirs(tc, ifindex, dirs)
  *   flower_nl_dump(tc, ifindex, egress, cb, arg)
  *        cb(f, arg) for every filter of a direction, every chain
  *
@@ -48,6 +59,12 @@
 
 #include "dataplane/flower_tc.h"
 #include "lib/tc_nl.h"
+
+#define FLOWER_NL_INGRESS 1
+#define FLOWER_NL_EGRESS 2
+#define FLOWER_NL_BOTH 3
+/* A shared block as flower_nl's ifindex (indices below 2^31) */
+#define FLOWER_NL_BLOCK(index) (-(int)(index))
 
 /* One filter of a dump. */
 struct flower_nl_filter {
@@ -77,11 +94,16 @@ struct nlmsghdr *flower_nl_clsact_msg(struct tc *tc, char *buf, int ifindex);
 int flower_nl_clsact(struct tc *tc, int ifindex);
 int flower_nl_install(struct tc *tc, const struct flower_port *fp,
 		      char *const *ifnames, int ifindex, int gen, bool hw);
+int flower_nl_install_dirs(struct tc *tc, const struct flower_port *fp,
+			   char *const *ifnames, int ifindex, int gen, bool hw,
+			   int dirs);
 int flower_nl_entry(struct tc *tc, int ifindex, int gen, bool egress,
 		    bool replace);
 int flower_nl_chains_del(struct tc *tc, int ifindex, int gen);
 int flower_nl_gen_remove(struct tc *tc, int ifindex, int gen);
+int flower_nl_gen_remove_dirs(struct tc *tc, int ifindex, int gen, int dirs);
 int flower_nl_remove(struct tc *tc, int ifindex);
+int flower_nl_remove_dirs(struct tc *tc, int ifindex, int dirs);
 int flower_nl_dump(struct tc *tc, int ifindex, bool egress, flower_nl_cb cb,
 		   void *arg);
 int flower_nl_gen(int chain);

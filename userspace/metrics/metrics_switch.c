@@ -132,6 +132,41 @@ static void sample_metrics(struct prom *p, const char *node, json_t *arr)
 	}
 }
 
+/*
+ * --shared-blocks: a tc block's counters are its ports' together, so they
+ * are labelled by block, not port; tagger_switch_block_port_info says
+ * which ports a block serves.
+ */
+static void block_metrics(struct prom *p, const char *node, json_t *b)
+{
+	char blk[16];
+	struct prom_label l[5] = { { "node", node }, { "block", blk } };
+	const char *reason;
+	json_t *v;
+	size_t i;
+
+	snprintf(blk, sizeof(blk), "%lld",
+		 json_integer_value(json_object_get(b, "block")));
+	l[2] = (struct prom_label){ "direction", str(b, "direction") };
+	json_array_foreach(json_object_get(b, "ports"), i, v) {
+		l[3] = (struct prom_label){ "port", json_string_value(v) };
+		prom_add(p, "tagger_switch_block_port_info", PROM_GAUGE,
+			 "A port whose hook of a direction runs a shared tc "
+			 "block (always 1).",
+			 l, 4, 1);
+	}
+	tag_counters(p, l, json_object_get(b, "in"), "in");
+	tag_counters(p, l, json_object_get(b, "out"), "out");
+	json_object_foreach(json_object_get(b, "lossy"), reason, v) {
+		l[2] = (struct prom_label){ "reason", reason };
+		prom_add(p, "tagger_switch_block_lossy_total", PROM_COUNTER,
+			 "Packets a shared tc block's ports demoted to lossy, "
+			 "by reason (the block's counters: its ports' "
+			 "together).",
+			 l, 3, json_number_value(v));
+	}
+}
+
 void metrics_switch(struct prom *p, json_t *doc)
 {
 	const char *node = str(doc, "switch");
@@ -155,5 +190,7 @@ void metrics_switch(struct prom *p, json_t *doc)
 	}
 	json_array_foreach(json_object_get(doc, "ports"), i, port)
 		port_metrics(p, node, port);
+	json_array_foreach(json_object_get(doc, "blocks"), i, port)
+		block_metrics(p, node, port);
 	sample_metrics(p, node, json_object_get(doc, "demoted_samples"));
 }
