@@ -15,25 +15,8 @@ cd "$1" || exit 1
 kdir=$2
 upd=$3
 shift 3
-for m in cls_flower act_pedit act_skbedit act_csum act_gact sch_prio \
-	sch_ingress bridge; do
-	modprobe -d "$kdir" "$m" || { echo "modprobe $m failed"; exit 1; }
-done
-mkdir -p /tmp/bpffs && mount -t bpf bpf /tmp/bpffs || exit 1
-export TAGGER_BPF_ROOT=/tmp/bpffs/tagger
-W=$(mktemp -d)
-T="$PWD/build/tagger"
 source tests/shell/flower_vm_lib.sh
-
-# Filters of tagger's chains (1..6) on every port, and cls_bpf filters.
-leftovers() {
-	local i d
-	for ((i = 0; i < $1; i++)); do
-		for d in ingress egress; do
-			sw tc filter show dev "p$i" "$d" 2>/dev/null
-		done
-	done | grep -cE 'chain [1-6] |bpf|pref 1 flower'
-}
+flower_guest_init "$kdir" || exit 1
 
 # What show says each port runs: "ingress/egress" parities, one a line.
 running() {

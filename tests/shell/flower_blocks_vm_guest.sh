@@ -15,26 +15,10 @@ cd "$1" || exit 1
 kdir=$2
 upd=$3
 shift 3
-for m in cls_flower act_pedit act_skbedit act_csum act_gact sch_prio \
-	sch_ingress bridge dummy; do
-	modprobe -d "$kdir" "$m" || { echo "modprobe $m failed"; exit 1; }
-done
-mkdir -p /tmp/bpffs && mount -t bpf bpf /tmp/bpffs || exit 1
-export TAGGER_BPF_ROOT=/tmp/bpffs/tagger
-W=$(mktemp -d)
-T="$PWD/build/tagger"
 source tests/shell/flower_vm_lib.sh
+flower_guest_init "$kdir" dummy || exit 1
 
-# tagger's filters (chains 1..6, entry filters, holders) on the ports,
-# and the qdiscs bound to a block of tagger's range (0x7467....)
-leftovers() {
-	local i d
-	for ((i = 0; i < $1; i++)); do
-		for d in ingress egress; do
-			sw tc filter show dev "p$i" "$d" 2>/dev/null
-		done
-	done | grep -cE 'chain [1-6] |bpf|pref 1 flower'
-}
+# the qdiscs bound to a block of tagger's range (0x7467....)
 our_blocks() {
 	blocks | jq '[.[] | select(. >= 1952907264 and . < 1952972800)] |
 		length'

@@ -15,15 +15,8 @@ cd "$1" || exit 1
 kdir=$2
 shift 2
 echo "kernel $(uname -r)"
-for m in cls_flower act_pedit act_skbedit act_csum act_gact sch_prio \
-	sch_ingress bridge; do
-	modprobe -d "$kdir" "$m" || { echo "modprobe $m failed"; exit 1; }
-done
-mkdir -p /tmp/bpffs && mount -t bpf bpf /tmp/bpffs || exit 1
-export TAGGER_BPF_ROOT=/tmp/bpffs/tagger
-W=$(mktemp -d) # the guest's /tmp is its own tmpfs
-T="$PWD/build/tagger"
 source tests/shell/flower_vm_lib.sh
+flower_guest_init "$kdir" || exit 1
 
 # tc -b of switch $1's batch; the requests it sends recorded (strace) for
 # by_netlink to compare.

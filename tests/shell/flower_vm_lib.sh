@@ -1,8 +1,25 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 # What the VM guests of the flower tests share (sourced, in the guest, from
-# the repository's top, after $T and $W are set): a switch as a bridge in
-# namespace sw, and the cases file of tests/shell/flower_pkts.py for it.
+# the repository's top): the guest's set-up, a switch as a bridge in
+# namespace sw, the cases file of tests/shell/flower_pkts.py for it, and
+# what tagger leaves on its ports.
+
+# flower_guest_init KDIR [MODULE...]: tc flower and its actions, a prio
+# qdisc, the bridge (and MODULEs) from the unpacked kernel KDIR; a bpffs
+# for the pins; W (a directory: the guest's /tmp is its own tmpfs) and T.
+flower_guest_init() {
+	local kdir=$1 m
+	shift
+	for m in cls_flower act_pedit act_skbedit act_csum act_gact sch_prio \
+		sch_ingress bridge "$@"; do
+		modprobe -d "$kdir" "$m" || { echo "modprobe $m failed"; return 1; }
+	done
+	mkdir -p /tmp/bpffs && mount -t bpf bpf /tmp/bpffs || return 1
+	export TAGGER_BPF_ROOT=/tmp/bpffs/tagger
+	W=$(mktemp -d)
+	T="$PWD/build/tagger"
+}
 
 sw() { ip netns exec sw "$@"; }
 
@@ -68,4 +85,15 @@ switch_up() {
 	make_spec "$rules" "${ports[@]}" >"$spec"
 	maps=()
 	for ((i = 0; i < n; i++)); do maps+=("${ports[i]}=p$i"); done
+}
+
+# Filters of tagger's on ports p0..p$1-1: its chains (1..6), its entry
+# filters, cls_bpf (holders); their count.
+leftovers() {
+	local i d
+	for ((i = 0; i < $1; i++)); do
+		for d in ingress egress; do
+			sw tc filter show dev "p$i" "$d" 2>/dev/null
+		done
+	done | grep -cE 'chain [1-6] |bpf|pref 1 flower'
 }

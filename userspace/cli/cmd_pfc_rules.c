@@ -21,17 +21,7 @@
 /* Every rule DCB cannot express, named; EXIT_USAGE if any. */
 static int refused(const struct dcb_map *m, const char *sw)
 {
-	bool seen[DCB_KINDS] = { false };
-	int k;
-
-	for (k = 0; k < m->nproblems; k++) {
-		p_err("%s", m->problems[k].msg);
-		seen[m->problems[k].kind] = true;
-	}
-	for (k = 0; k < DCB_KINDS; k++)
-		if (seen[k])
-			pr_warn("%s: %s\n", dcb_problem_kind_name(k),
-				dcb_problem_remedy(k));
+	dcb_map_report(m);
 	p_err("--rules: switch %s: %d rules cannot run on DCB (tagger switch "
 	      "check %s RULES --datapath dcb lists them): the agent did not "
 	      "start",

@@ -184,7 +184,8 @@ static void print_report(const json_t *rep)
 		print_port(v, path);
 	if (!strcmp(path, "dcb"))
 		print_off_elp(rep);
-	print_sharing(rep);
+	if (!strcmp(path, "flower"))
+		print_sharing(rep);
 	if (n)
 		printf("%zu rule%s %s cannot express:\n", n, n == 1 ? "" : "s",
 		       path);

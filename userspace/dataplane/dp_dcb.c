@@ -47,19 +47,9 @@ int dp_dcb_map(const struct rules *r, int sw, json_t *links_doc,
 /* Every rule the DCB form cannot hold, named; EXIT_PROBLEM if any. */
 static int refuse(const struct dcb_map *m, const char *name)
 {
-	bool seen[DCB_KINDS] = { false };
-	int k;
-
 	if (!m->nproblems)
 		return EXIT_OK;
-	for (k = 0; k < m->nproblems; k++) {
-		p_err("%s", m->problems[k].msg);
-		seen[m->problems[k].kind] = true;
-	}
-	for (k = 0; k < DCB_KINDS; k++)
-		if (seen[k])
-			pr_warn("%s: %s\n", dcb_problem_kind_name(k),
-				dcb_problem_remedy(k));
+	dcb_map_report(m);
 	p_err("switch %s: %d rules cannot run on DCB (tagger switch check "
 	      "%s RULES --datapath dcb lists them): nothing changed",
 	      name, m->nproblems, name);

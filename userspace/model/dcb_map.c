@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/log.h"
 #include "lib/util.h"
 #include "model/dcb_map.h"
 
@@ -76,6 +77,21 @@ const char *dcb_problem_kind_name(int kind)
 const char *dcb_problem_remedy(int kind)
 {
 	return kind >= 0 && kind < DCB_KINDS ? remedies[kind] : "";
+}
+
+void dcb_map_report(const struct dcb_map *m)
+{
+	bool seen[DCB_KINDS] = { false };
+	int k;
+
+	for (k = 0; k < m->nproblems; k++) {
+		p_err("%s", m->problems[k].msg);
+		seen[m->problems[k].kind] = true;
+	}
+	for (k = 0; k < DCB_KINDS; k++)
+		if (seen[k])
+			pr_warn("%s: %s\n", dcb_problem_kind_name(k),
+				dcb_problem_remedy(k));
 }
 
 /* "node:port" -> the rules' switch and port, or -1. */

@@ -59,6 +59,8 @@
  *   dcb_problem_kind_name(kind)        "priority", "queue", ... (JSON)
  *   dcb_problem_remedy(kind)           whether compiling differently
  *                                      helps, one sentence
+ *   dcb_map_report(m)                  every problem of m on stderr, then
+ *                                      the remedy of each kind seen
  */
 #ifndef __TAGGER_DCB_MAP_H
 #define __TAGGER_DCB_MAP_H
@@ -110,6 +112,7 @@ int dcb_map_build(const struct rules *r, int sw, const struct dcb_peer *peers,
 void dcb_map_free(struct dcb_map *m);
 const char *dcb_problem_kind_name(int kind);
 const char *dcb_problem_remedy(int kind);
+void dcb_map_report(const struct dcb_map *m);
 
 static inline int dcb_app_entries(const struct dcb_map *m, int port)
 {
