@@ -26,8 +26,8 @@
 # XOFF is the agent's default, 28164 B at 100 Mbit/s, or what
 # BENCH_SW_OPTS, more options of sw1's agent, sets). Then the same with
 # DCTCP in the VM of vmlab/vm.sh (see the end; BENCH_ECN_VM=0 skips it).
-# BENCH_KEEP=DIR keeps the per-round JSON there. Root; 2.5 min here, about
-# 5 in the VM.
+# BENCH_KEEP=DIR keeps the per-round JSON there. Root; 3 min here, 5-8
+# in the VM.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/../shell/pfc_lib.sh"
 require_root
@@ -242,7 +242,7 @@ rows = (("mean", "buffer of prio 3, sum of in-ports: mean", "B", 0),
         ("goodput", "goodput (3 flows, received)", " Mbit/s", 1),
         ("cwnd", "sender's window (mean of flows)", " KiB", 1),
         ("rtt", "sender's smoothed RTT (mean of flows)", " ms", 1),
-        ("paused", "senders' time paused by sw1 (mean)", " %", 1),
+        ("paused", "senders' gates closed (their paused_ms)", " %", 1),
         ("retrans", "TCP retransmissions (per round)", "", 1),
         ("drops", "lossless drops (every node, per round)", "", 0),
         ("lossy", "lossy drops (every node, per round)", "", 0))
