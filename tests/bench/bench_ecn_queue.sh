@@ -84,17 +84,8 @@ sw_agent() {
 }
 
 # The id of the "pp" map (struct pfc_pp per (port, priority)) that sw1's
-# running agent holds open: from its file descriptors' fdinfo, so that
-# neither an earlier agent's map nor another node's can be picked.
-pp_map_id() {
-	local pid m
-	pid=$(cat "$PFC_DIR/sw1/pid") || return 1
-	for m in $(sed -n 's/^map_id:[[:space:]]*//p' /proc/"$pid"/fdinfo/* 2>/dev/null | sort -un); do
-		bpftool -j map show id "$m" 2>/dev/null | grep -q '"name":"pp"' &&
-			{ echo "$m"; return 0; }
-	done
-	return 1
-}
+# running agent holds open.
+pp_map_id() { python3 "$SAMPLE" "pid=$(cat "$PFC_DIR/sw1/pid")" --id; }
 
 # round MODE TAG: one measured round into $TGR_TMP/TAG.*
 round() {
