@@ -22,6 +22,12 @@
  *   rules_from_json(root, name)       the same checks on a parsed document
  *   rules_new(name)                   empty rules, for readers of other
  *                                     forms (rules_blob.h)
+ *   rules_index(r)                    the lookups (port names, rules by
+ *                                     key) of rules whose arrays a reader
+ *                                     filled itself; out-of-range rules
+ *                                     and a key's second rule left out,
+ *                                     for rules_check to find
+ *                                     (rules_index.c)
  *   rules_check(r)                    the semantic check every reader's
  *                                     rules go through (rules_check.c):
  *                                     false after "file: json.path: ..."
@@ -141,6 +147,7 @@ struct rules *rules_from_json(json_t *root, const char *name);
 struct rules *rules_load(const char *path, json_t **doc);
 struct rules *rules_new(const char *name);
 void rules_free(struct rules *r);
+void rules_index(struct rules *r);
 bool rules_check(struct rules *r);
 
 int rules_find_switch(const struct rules *r, const char *name);
