@@ -27,7 +27,7 @@
  *                                     filled itself; out-of-range rules
  *                                     and a key's second rule left out,
  *                                     for rules_check to find
- *                                     (rules_index.c)
+ *                                     (rules_blob.c)
  *   rules_check(r)                    the semantic check every reader's
  *                                     rules go through (rules_check.c):
  *                                     false after "file: json.path: ..."
