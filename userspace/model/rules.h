@@ -95,10 +95,15 @@ struct rules_switch {
 	/*
 	 * Rules read from their compact form (rules_blob.h) of a switch
 	 * without wildcards: rule index + 1 (0: none) by (in, tag) and by
-	 * (in, out, tag), instead of entries in the rules' hash maps.
+	 * (in, out, tag), instead of entries in the rules' hash maps. The
+	 * tag dimension holds only the tags the switch's keys use:
+	 * dense_slot[DSCP] is the tag's index + 1 (0: no key has it), of
+	 * dense_ntags.
 	 */
 	int32_t *dense_classify;
 	int32_t *dense_rewrite;
+	uint8_t *dense_slot;
+	int dense_ntags;
 };
 
 struct rules_host {
