@@ -6,10 +6,12 @@
  * document: the rules it gives are written as a blob and must read back
  * with the same answers; then every truncation of the blob and, for small
  * blobs, every single-byte change must be refused or give rules whose
- * lookups stay in bounds.
+ * lookups stay in bounds, and whose switches written as text
+ * (rules_text.h) are the bytes of their JSON trees' compact dump.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +20,29 @@
 #include "fuzz_common.h"
 #include "lib/log.h"
 #include "model/rules_blob.h"
+#include "model/rules_text.h"
 
 #define FLIP_MAX 4096 /* blobs up to this size get every byte changed */
+
+/* Switch sw as text and as a tree's compact dump: the same bytes. */
+static void same_text(const struct rules *r, int sw)
+{
+	json_t *j = rules_switch_json(r, sw);
+	char *tree = j ? json_dumps(j, JSON_COMPACT) : NULL, *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc;
+
+	if (!f)
+		__builtin_trap();
+	rc = rules_switch_write(f, r, sw);
+	fclose(f);
+	if ((rc == 0) != (tree != NULL) || (tree && strcmp(tree, text)))
+		__builtin_trap();
+	free(text);
+	free(tree);
+	json_decref(j);
+}
 
 static void decode(const uint8_t *buf, size_t len)
 {
@@ -30,7 +53,7 @@ static void decode(const uint8_t *buf, size_t len)
 		return;
 	fuzz_probe_rules(r);
 	for (sw = 0; sw < r->nsw; sw++)
-		json_decref(rules_switch_json(r, sw));
+		same_text(r, sw);
 	rules_free(r);
 }
 

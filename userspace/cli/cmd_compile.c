@@ -249,8 +249,11 @@ static int parse_args(int argc, char **argv, struct compile_opts *o,
 
 /* What outfile_write() fills: the rules document, or a table or picture. */
 struct rules_out {
-	json_t *rules;
-	size_t flags;
+	const struct topo *t;
+	const struct compile_result *r;
+	const struct compile_opts *o;
+	const struct rules *rules;
+	bool compact;
 };
 
 struct table_out {
@@ -263,7 +266,8 @@ static int fill_rules(FILE *f, const void *arg)
 {
 	const struct rules_out *x = arg;
 
-	return json_dumpf(x->rules, f, x->flags) || fputc('\n', f) == EOF;
+	return compile_rules_write(f, x->t, x->r, x->o, x->rules, x->compact) ||
+	       fputc('\n', f) == EOF;
 }
 
 static int fill_table(FILE *f, const void *arg)
@@ -286,15 +290,13 @@ static int fill_dot(FILE *f, const void *arg)
  */
 static int write_outputs(const struct topo *t, const struct compile_result *r,
 			 const struct compile_opts *o,
-			 const struct compile_cli *c, json_t *rules)
+			 const struct compile_cli *c, const struct rules *rules)
 {
 	struct table_out tab = { t, r, o };
 
 	if (c->out || !json_output) {
-		/* jansson keeps insertion order: the output is reproducible */
-		struct rules_out x = { rules, r->nrules > 20000 ?
-						      JSON_COMPACT :
-						      JSON_INDENT(1) };
+		/* big rule sets compact, one line; the order is the rules' */
+		struct rules_out x = { t, r, o, rules, r->nrules > 20000 };
 
 		if (outfile_write(c->out, fill_rules, &x))
 			return -1;
@@ -399,23 +401,29 @@ static void print_summary(const struct elp *e, const struct compile_result *r,
 }
 
 /*
- * The verifier reads back exactly the document being written. It shares
- * no code with the compiler, so a compiler bug shows up here as a failed
- * check, never as rules that deadlock in a network.
+ * The verifier checks the very rules the document is then written from
+ * (compile_rules_write), handed over as a struct rules instead of read
+ * back from a JSON tree of every rule (which took more memory than the
+ * tagging itself). It is still an independent check: it shares no code
+ * with the tagging, sees none of its bookkeeping (tags per key, the
+ * per-tag orders, which paths were tagged how), and re-derives
+ * deadlock-freedom from the rule tables alone: the buffer dependency
+ * graph from every rewrite rule through the rules' own lookups, and
+ * every ELP path walked hop by hop through classify and rewrite. The
+ * rules went through rules_check(), the check every reader applies, so a
+ * compiler bug in the tagging, in the rule lists or in their conversion
+ * shows up here as a failed check, never as rules that deadlock in a
+ * network; tagger verify still reads the written file end to end.
  */
 static int verify_compiled(const struct topo *t, const struct elp *e,
-			   const struct compile_result *r, json_t *json,
-			   int threads, struct outcome *oc)
+			   const struct compile_result *r,
+			   const struct rules *rules, int threads,
+			   struct outcome *oc)
 {
 	struct verify_opts vo = { .allow_lossy = true, .threads = threads };
 	struct verify_result vr;
-	struct rules *rules = rules_from_json(json, "compiled rules");
 	int rc;
 
-	if (!rules) {
-		p_err("the compiled rules do not parse: a compiler bug");
-		return EXIT_PROBLEM;
-	}
 	rc = verify_rules(t, e, rules, &vo, &vr);
 	oc->verified = true;
 	oc->deadlock_free = vr.deadlock_free;
@@ -429,8 +437,33 @@ static int verify_compiled(const struct topo *t, const struct elp *e,
 		rc = EXIT_PROBLEM;
 	}
 	verify_result_free(&vr);
-	rules_free(rules);
 	return rc;
+}
+
+/*
+ * The rules out of the compile, through rules_check(). With a CNP class
+ * the check's message names the options: the CNP's DSCP or priority
+ * clashing with a tag the compile used is the one thing the user chose
+ * that the check can refuse (the caller exits 2); anything else it
+ * refuses is a compiler bug.
+ */
+static struct rules *compiled_rules(const struct topo *t,
+				    const struct compile_result *r,
+				    const struct compile_opts *o)
+{
+	struct rules *rules =
+		compile_rules(t, r, o,
+			      o->cnp_dscp >= 0 ? "--cnp-dscp/--cnp-priority" :
+						 "compiled rules");
+
+	if (!rules && o->cnp_dscp < 0)
+		p_err("the compiled rules fail the rules check: a compiler bug");
+	if (rules && o->cnp_dscp >= 0) {
+		/* what the verifier's messages call them */
+		free(rules->file);
+		rules->file = xstrdup("compiled rules");
+	}
+	return rules;
 }
 
 /*
@@ -440,7 +473,7 @@ static int verify_compiled(const struct topo *t, const struct elp *e,
 static int run_exact(const struct topo *t, const struct elp *e,
 		     const struct compile_opts *o, const struct compile_cli *c,
 		     struct compile_result *r, struct outcome *oc,
-		     json_t **rules)
+		     struct rules **rules)
 {
 	oc->exact_limit = c->exact_seconds;
 	oc->exact = true;
@@ -450,27 +483,11 @@ static int run_exact(const struct topo *t, const struct elp *e,
 	compile_exact_to_bound(&oc->x, &oc->b);
 	if (!oc->x.improved)
 		return 0;
-	json_decref(*rules);
-	*rules = compile_rules_json(t, r, o);
-	return c->verify ? verify_compiled(t, e, r, *rules, o->threads, oc) : 0;
-}
-
-/*
- * The CNP class against the tags the compile used: its DSCP no tag's,
- * its priority no lossless tag's (rules_check() says which); 0 if it
- * fits or there is none, else -1 after the error.
- */
-static int cnp_fits(json_t *rules, const struct compile_opts *o)
-{
-	struct rules *chk;
-
-	if (o->cnp_dscp < 0)
-		return 0;
-	chk = rules_from_json(rules, "--cnp-dscp/--cnp-priority");
-	if (!chk)
+	rules_free(*rules);
+	*rules = compiled_rules(t, r, o);
+	if (!*rules)
 		return -1;
-	rules_free(chk);
-	return 0;
+	return c->verify ? verify_compiled(t, e, r, *rules, o->threads, oc) : 0;
 }
 
 int do_compile(int argc, char **argv)
@@ -484,7 +501,7 @@ int do_compile(int argc, char **argv)
 	int ret = EXIT_USAGE;
 	double t0 = now_seconds();
 	struct phase_clock pc;
-	json_t *rules = NULL;
+	struct rules *rules = NULL;
 
 	phase_mark(&pc, NULL);
 	compile_opts_init(&o);
@@ -500,10 +517,16 @@ int do_compile(int argc, char **argv)
 	if (!e || compile_run(t, e, &o, &r))
 		goto out;
 	phase_mark(&pc, "tagging");
-	rules = compile_rules_json(t, &r, &o);
+	rules = compiled_rules(t, &r, &o);
 	phase_mark(&pc, "rules");
-	if (cnp_fits(rules, &o))
+	if (!rules) {
+		ret = o.cnp_dscp >= 0 ? EXIT_USAGE : EXIT_PROBLEM;
+		compile_result_free(&r);
 		goto out;
+	}
+	/* only the DOT picture still reads the tagging's maps */
+	if (!c.dot)
+		compile_result_drop_tagging(&r);
 	ret = EXIT_OK;
 	if (c.verify && verify_compiled(t, e, &r, rules, o.threads, &oc))
 		ret = EXIT_PROBLEM;
@@ -535,7 +558,7 @@ int do_compile(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 	phase_mark(&pc, "write");
 	print_summary(e, &r, &o, &oc, now_seconds() - t0);
-	json_decref(rules);
+	rules_free(rules);
 	compile_result_free(&r);
 	if (oc.exact)
 		compile_exact_free(&oc.x);

@@ -382,6 +382,16 @@ int compile_run(const struct topo *t, const struct elp *e,
 	return 0;
 }
 
+/*
+ * The tagging engine's maps and order (tens of MiB for a million paths)
+ * are not needed once the rules are out of them: the rules and the
+ * lossy paths are in r->sw and r->lossy_list.
+ */
+void compile_result_drop_tagging(struct compile_result *r)
+{
+	tagging_free(&r->tg);
+}
+
 void compile_result_free(struct compile_result *r)
 {
 	int i;

@@ -13,6 +13,18 @@
  *   compile_run(t, e, o, r)       0, or -1 after a message (bad input, such as
  *                                 a switch over RULES_MAX_PORTS ports)
  *   compile_rules_json(t, r, o)   the rules document (new reference)
+ *   compile_rules(t, r, o, name)  the rules as a struct rules, indexed and
+ *                                 through rules_check() (rules_model.c); NULL
+ *                                 after its "name: json.path: ..." message
+ *   compile_rules_write(f, t, r, o, rules, compact)
+ *                                 the document of those rules to f, the
+ *                                 bytes json_dumpf() of compile_rules_json
+ *                                 gives (JSON_COMPACT, else JSON_INDENT(1)),
+ *                                 compact without a tree of the rules; 0 or
+ *                                 -1 (a name no JSON string, a write error)
+ *   compile_result_drop_tagging(r)  frees the tagging engine's maps once
+ *                                 the rules are out (r->tg; what the DOT
+ *                                 picture and lossy paths read)
  *   compile_result_free(r)
  *   compile_threads(o)            threads to use (o->threads, else one per
  *                                 online CPU); any number gives the same
@@ -28,6 +40,7 @@
 
 #include "model/elp.h"
 #include "compile/tagging.h"
+#include "model/rules.h"
 #include "model/topo.h"
 
 #define RULE_ANY (-1) /* the "*" wildcard of a port */
@@ -100,6 +113,14 @@ int compile_run(const struct topo *t, const struct elp *e,
 		const struct compile_opts *o, struct compile_result *r);
 json_t *compile_rules_json(const struct topo *t, const struct compile_result *r,
 			   const struct compile_opts *o);
+struct rules *compile_rules(const struct topo *t,
+			    const struct compile_result *r,
+			    const struct compile_opts *o, const char *name);
+int compile_rules_write(FILE *f, const struct topo *t,
+			const struct compile_result *r,
+			const struct compile_opts *o, const struct rules *rules,
+			bool compact);
+void compile_result_drop_tagging(struct compile_result *r);
 void compile_result_free(struct compile_result *r);
 const struct tag_algo *compile_find_algo(const char *name);
 int compile_threads(const struct compile_opts *o);

@@ -10,6 +10,8 @@
  */
 #include "compile/compile.h"
 #include "lib/util.h"
+#include "model/rules_blob.h"
+#include "model/rules_text.h"
 
 static json_t *port_name(const struct topo *t, int port)
 {
@@ -128,4 +130,134 @@ json_t *compile_rules_json(const struct topo *t, const struct compile_result *r,
 				    json_pack("{s:i,s:i}", "tag", o->cnp_dscp,
 					      "priority", o->cnp_prio));
 	return doc;
+}
+
+/*
+ * The document from the rules as the compiler hands them to the verifier
+ * (compile_rules): the rule tables, tags, classes, hosts, the lossy class
+ * and "cnp" are those rules, "compiler" and "links" come from the compile.
+ * The same keys in the same order as compile_rules_json, so the same bytes.
+ */
+static json_t *checked_head(const struct topo *t,
+			    const struct compile_result *r,
+			    const struct compile_opts *o,
+			    const struct rules *rules)
+{
+	json_t *tags = json_array(), *classes = json_array(),
+	       *hosts = json_object();
+	int i, c;
+
+	for (i = 0; i < rules->ntags; i++)
+		json_array_append_new(
+			tags, json_pack("{s:i,s:i}", "tag", rules->tags[i].tag,
+					"priority", rules->tags[i].prio));
+	for (c = 0; c < rules->nclasses; c++)
+		json_array_append_new(classes,
+				      json_pack("{s:i,s:i}", "class",
+						rules->class_ids[c], "tag",
+						rules->class_tags[c]));
+	for (i = 0; i < rules->nhosts; i++) {
+		const struct rules_host *h = &rules->hosts[i];
+		json_t *ct = json_array();
+
+		for (c = 0; c < h->nclasses; c++)
+			json_array_append_new(ct, json_integer(h->classes[c]));
+		json_object_set_new(
+			hosts, h->name,
+			json_pack("{s:i,s:o}", "tag", h->tag, "classes", ct));
+	}
+	return json_pack(
+		"{s:s,s:{s:s,s:s,s:i,s:i,s:b},s:{s:i,s:i},s:o,s:o,s:o,s:o}",
+		"format", "tagger-rules/1", "compiler", "algorithm",
+		o->algo->name, "chosen", r->algo->name, "classes", o->nclasses,
+		"tags_needed", r->ntags, "compressed", o->compress, "lossy",
+		"tag", rules->lossy_tag, "priority", rules->lossy_prio, "tags",
+		tags, "classes", classes, "hosts", hosts, "links",
+		links_json(t));
+}
+
+static json_t *cnp_json(const struct rules *rules)
+{
+	return json_pack("{s:i,s:i}", "tag", rules->cnp_tag, "priority",
+			 rules->cnp_prio);
+}
+
+/* v as the compact dump of a whole document writes it inside one. */
+static int dump_compact(FILE *f, json_t *v)
+{
+	return json_dumpf(v, f, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+static int key_compact(FILE *f, const char *key)
+{
+	json_t *k = json_string(key);
+	int rc = k ? dump_compact(f, k) : -1;
+
+	json_decref(k);
+	return rc || fputc(':', f) == EOF ? -1 : 0;
+}
+
+/*
+ * Compact: the head's keys one by one, then each switch straight from the
+ * rules (model/rules_text.h), never more than one switch's text at a time.
+ */
+static int write_compact(FILE *f, json_t *head, const struct rules *rules)
+{
+	const char *key;
+	json_t *v;
+	int k;
+
+	if (fputc('{', f) == EOF)
+		return -1;
+	json_object_foreach(head, key, v) {
+		if (key_compact(f, key) || dump_compact(f, v) ||
+		    fputc(',', f) == EOF)
+			return -1;
+	}
+	if (key_compact(f, "switches") || fputc('{', f) == EOF)
+		return -1;
+	for (k = 0; k < rules->nsw; k++)
+		if ((k && fputc(',', f) == EOF) ||
+		    key_compact(f, rules->sw[k].name) ||
+		    rules_switch_write(f, rules, k))
+			return -1;
+	if (fputc('}', f) == EOF)
+		return -1;
+	if (rules->cnp_tag >= 0) {
+		json_t *cnp = cnp_json(rules);
+		int rc = fputc(',', f) == EOF || key_compact(f, "cnp") ||
+			 dump_compact(f, cnp);
+
+		json_decref(cnp);
+		if (rc)
+			return -1;
+	}
+	return fputc('}', f) == EOF ? -1 : 0;
+}
+
+int compile_rules_write(FILE *f, const struct topo *t,
+			const struct compile_result *r,
+			const struct compile_opts *o, const struct rules *rules,
+			bool compact)
+{
+	json_t *doc = checked_head(t, r, o, rules), *sw;
+	int k, rc;
+
+	if (!doc)
+		return -1;
+	if (compact) {
+		rc = write_compact(f, doc, rules);
+		json_decref(doc);
+		return rc;
+	}
+	sw = json_object();
+	for (k = 0; k < rules->nsw; k++)
+		json_object_set_new(sw, rules->sw[k].name,
+				    rules_switch_json(rules, k));
+	json_object_set_new(doc, "switches", sw);
+	if (rules->cnp_tag >= 0)
+		json_object_set_new(doc, "cnp", cnp_json(rules));
+	rc = json_dumpf(doc, f, JSON_INDENT(1));
+	json_decref(doc);
+	return rc;
 }

@@ -43,16 +43,45 @@ static bool dense_get(const int32_t *d, uint32_t at, uint64_t *v)
 	return d[at] != 0;
 }
 
+/*
+ * Where (in, tag) / (in, out, tag) lie in a dense switch's arrays, or
+ * false when no rule can have the key (a port out of range, a tag no key
+ * of the switch uses).
+ */
+static bool dense_classify_at(const struct rules_switch *s, int in, int tag,
+			      uint32_t *at)
+{
+	int slot;
+
+	if ((unsigned int)in >= (unsigned int)s->nports ||
+	    (unsigned int)tag >= RULES_NTAGS || !(slot = s->dense_slot[tag]))
+		return false;
+	*at = (uint32_t)in * s->dense_ntags + slot - 1;
+	return true;
+}
+
+static bool dense_rewrite_at(const struct rules_switch *s, int in, int out,
+			     int tag, uint32_t *at)
+{
+	int slot;
+
+	if ((unsigned int)in >= (unsigned int)s->nports ||
+	    (unsigned int)out >= (unsigned int)s->nports ||
+	    (unsigned int)tag >= RULES_NTAGS || !(slot = s->dense_slot[tag]))
+		return false;
+	*at = ((uint32_t)in * s->nports + out) * s->dense_ntags + slot - 1;
+	return true;
+}
+
 static bool classify_find(const struct rules *r, int sw, int in, int tag,
 			  uint64_t *v)
 {
 	const struct rules_switch *s = &r->sw[sw];
+	uint32_t at;
 
 	if (s->dense_classify)
-		return (unsigned int)in < (unsigned int)s->nports &&
-		       (unsigned int)tag < RULES_NTAGS &&
-		       dense_get(s->dense_classify,
-				 (uint32_t)in * RULES_NTAGS + tag, v);
+		return dense_classify_at(s, in, tag, &at) &&
+		       dense_get(s->dense_classify, at, v);
 	return hmap_get(&r->classify, rules_classify_key(sw, in, tag), v) ||
 	       (s->wild_classify &&
 		hmap_get(&r->classify, rules_classify_key(sw, RULES_ANY, tag),
@@ -81,16 +110,12 @@ int rules_rewrite(const struct rules *r, int sw, int tag, int in, int out,
 {
 	const struct rules_switch *s = &r->sw[sw];
 	uint64_t v;
+	uint32_t at;
 	bool hit;
 
 	if (s->dense_rewrite)
-		hit = (unsigned int)in < (unsigned int)s->nports &&
-		      (unsigned int)out < (unsigned int)s->nports &&
-		      (unsigned int)tag < RULES_NTAGS &&
-		      dense_get(s->dense_rewrite,
-				((uint32_t)in * s->nports + out) * RULES_NTAGS +
-					tag,
-				&v);
+		hit = dense_rewrite_at(s, in, out, tag, &at) &&
+		      dense_get(s->dense_rewrite, at, &v);
 	else
 		hit = hmap_get(&r->rewrite, rules_rewrite_key(sw, tag, in, out),
 			       &v);
@@ -114,16 +139,13 @@ int rules_classify_at(const struct rules *r, int sw, int in, int tag)
 {
 	const struct rules_switch *s = &r->sw[sw];
 	uint64_t v;
+	uint32_t at;
 
-	if (s->dense_classify) {
-		if ((unsigned int)in >= (unsigned int)s->nports ||
-		    (unsigned int)tag >= RULES_NTAGS)
-			return -1;
-		return dense_get(s->dense_classify,
-				 (uint32_t)in * RULES_NTAGS + tag, &v) ?
+	if (s->dense_classify)
+		return dense_classify_at(s, in, tag, &at) &&
+				       dense_get(s->dense_classify, at, &v) ?
 			       (int)v :
 			       -1;
-	}
 	return hmap_get(&r->classify, rules_classify_key(sw, in, tag), &v) ?
 		       (int)v :
 		       -1;
@@ -133,20 +155,13 @@ int rules_rewrite_at(const struct rules *r, int sw, int tag, int in, int out)
 {
 	const struct rules_switch *s = &r->sw[sw];
 	uint64_t v;
+	uint32_t at;
 
-	if (s->dense_rewrite) {
-		if ((unsigned int)in >= (unsigned int)s->nports ||
-		    (unsigned int)out >= (unsigned int)s->nports ||
-		    (unsigned int)tag >= RULES_NTAGS)
-			return -1;
-		return dense_get(s->dense_rewrite,
-				 ((uint32_t)in * s->nports + out) *
-						 RULES_NTAGS +
-					 tag,
-				 &v) ?
+	if (s->dense_rewrite)
+		return dense_rewrite_at(s, in, out, tag, &at) &&
+				       dense_get(s->dense_rewrite, at, &v) ?
 			       (int)v :
 			       -1;
-	}
 	return hmap_get(&r->rewrite, rules_rewrite_key(sw, tag, in, out), &v) ?
 		       (int)v :
 		       -1;
@@ -169,6 +184,7 @@ void rules_free(struct rules *r)
 		free(s->rewrite);
 		free(s->dense_classify);
 		free(s->dense_rewrite);
+		free(s->dense_slot);
 		free(s->name);
 	}
 	for (i = 0; i < r->nhosts; i++) {

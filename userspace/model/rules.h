@@ -22,6 +22,12 @@
  *   rules_from_json(root, name)       the same checks on a parsed document
  *   rules_new(name)                   empty rules, for readers of other
  *                                     forms (rules_blob.h)
+ *   rules_index(r)                    the lookups (port names, rules by
+ *                                     key) of rules whose arrays a reader
+ *                                     filled itself; out-of-range rules
+ *                                     and a key's second rule left out,
+ *                                     for rules_check to find
+ *                                     (rules_blob.c)
  *   rules_check(r)                    the semantic check every reader's
  *                                     rules go through (rules_check.c):
  *                                     false after "file: json.path: ..."
@@ -89,10 +95,15 @@ struct rules_switch {
 	/*
 	 * Rules read from their compact form (rules_blob.h) of a switch
 	 * without wildcards: rule index + 1 (0: none) by (in, tag) and by
-	 * (in, out, tag), instead of entries in the rules' hash maps.
+	 * (in, out, tag), instead of entries in the rules' hash maps. The
+	 * tag dimension holds only the tags the switch's keys use:
+	 * dense_slot[DSCP] is the tag's index + 1 (0: no key has it), of
+	 * dense_ntags.
 	 */
 	int32_t *dense_classify;
 	int32_t *dense_rewrite;
+	uint8_t *dense_slot;
+	int dense_ntags;
 };
 
 struct rules_host {
@@ -141,6 +152,7 @@ struct rules *rules_from_json(json_t *root, const char *name);
 struct rules *rules_load(const char *path, json_t **doc);
 struct rules *rules_new(const char *name);
 void rules_free(struct rules *r);
+void rules_index(struct rules *r);
 bool rules_check(struct rules *r);
 
 int rules_find_switch(const struct rules *r, const char *name);

@@ -163,16 +163,39 @@ static bool port_ok(const struct rules_switch *s, uint16_t p)
 }
 
 /*
+ * The switch's key tags (of classify and rewrite keys, not new tags) in
+ * order of first use: slot[tag] = index + 1, 0 for a tag no key has.
+ * Their number, the third dimension of the arrays by key.
+ */
+static int key_tags(const struct rules_switch *s, uint8_t *slot)
+{
+	int k, n = 0;
+
+	memset(slot, 0, RULES_NTAGS);
+	for (k = 0; k < s->nclassify; k++)
+		if (tag_ok(s->classify[k].tag) && !slot[s->classify[k].tag])
+			slot[s->classify[k].tag] = (uint8_t)++n;
+	for (k = 0; k < s->nrewrite; k++)
+		if (tag_ok(s->rewrite[k].tag) && !slot[s->rewrite[k].tag])
+			slot[s->rewrite[k].tag] = (uint8_t)++n;
+	return n;
+}
+
+/*
  * No "*" in any rule, few enough ports for arrays by key, and enough
  * rules to fill them: arrays of a switch with many ports and few rules
- * would cost memory out of proportion to the rules.
+ * would cost memory out of proportion to the rules. The arrays span only
+ * the tags the switch's keys use (a compile uses a few of the 64).
  */
 static bool exact_switch(const struct rules_switch *s)
 {
-	size_t n = (size_t)s->nports, entries = (n + n * n) * RULES_NTAGS;
+	uint8_t slot[RULES_NTAGS];
+	size_t n = (size_t)s->nports, nt = (size_t)key_tags(s, slot),
+	       entries = (n + n * n) * nt;
 	int k;
 
-	if (s->nports > DENSE_MAX_PORTS ||
+	/* no key to look up: the (empty) maps answer as well */
+	if (!nt || s->nports > DENSE_MAX_PORTS ||
 	    entries > DENSE_PER_RULE * ((size_t)s->nclassify + s->nrewrite))
 		return false;
 	for (k = 0; k < s->nclassify; k++)
@@ -198,25 +221,27 @@ static void dense_put(int32_t *d, size_t at, int k)
  */
 static void index_dense(struct rules_switch *s)
 {
-	size_t n = (size_t)s->nports;
+	size_t n = (size_t)s->nports, nt;
+	uint8_t *slot = s->dense_slot = xmalloc(RULES_NTAGS);
 	int k;
 
-	s->dense_classify = xcalloc(n * RULES_NTAGS + 1, sizeof(int32_t));
-	s->dense_rewrite = xcalloc(n * n * RULES_NTAGS + 1, sizeof(int32_t));
+	nt = (size_t)(s->dense_ntags = key_tags(s, slot));
+	s->dense_classify = xcalloc(n * nt + 1, sizeof(int32_t));
+	s->dense_rewrite = xcalloc(n * n * nt + 1, sizeof(int32_t));
 	for (k = 0; k < s->nclassify; k++) {
 		const struct rules_classify *c = &s->classify[k];
 
 		if (port_ok(s, c->in) && tag_ok(c->tag))
 			dense_put(s->dense_classify,
-				  (size_t)c->in * RULES_NTAGS + c->tag, k);
+				  (size_t)c->in * nt + slot[c->tag] - 1, k);
 	}
 	for (k = 0; k < s->nrewrite; k++) {
 		const struct rules_rewrite *w = &s->rewrite[k];
 
 		if (port_ok(s, w->in) && port_ok(s, w->out) && tag_ok(w->tag))
 			dense_put(s->dense_rewrite,
-				  ((size_t)w->in * n + w->out) * RULES_NTAGS +
-					  w->tag,
+				  ((size_t)w->in * n + w->out) * nt +
+					  slot[w->tag] - 1,
 				  k);
 	}
 }
@@ -329,8 +354,12 @@ static bool get_switch(struct in *in, struct rules *r)
 	return !in->bad;
 }
 
-/* Every switch's lookups, in maps sized once for all of their rules. */
-static void index_all(struct rules *r)
+/*
+ * Every switch's lookups, in maps sized once for all of their rules: the
+ * blob's rules, and rules a reader of another form filled the same way
+ * (the compiler's, compile/rules_model.c).
+ */
+void rules_index(struct rules *r)
 {
 	size_t nc = 0, nw = 0;
 	int k;
@@ -414,7 +443,7 @@ struct rules *rules_blob_decode(const void *buf, size_t len, const char *name)
 		rules_free(r);
 		return NULL;
 	}
-	index_all(r);
+	rules_index(r);
 	return r;
 }
 
