@@ -8,7 +8,7 @@ PREFIX   ?= /usr/local
 CC       ?= gcc
 CLANG    ?= clang
 BPFTOOL  ?= bpftool
-FUZZ_SECONDS ?= 10
+FUZZ_SECONDS ?= 5
 # make fuzz runs FUZZ_LONG_SECONDS per target, or FUZZ_SECONDS when given
 FUZZ_LONG_SECONDS ?= 120
 UNITDIR  ?= $(PREFIX)/lib/systemd/system

@@ -57,7 +57,7 @@ for f in build/fuzz/fuzz_*; do	# the targets, not files beside them
 done
 if [ ${#fuzzers[@]} -gt 0 ]; then
 	start=$(date +%s)
-	if FUZZ_SECONDS=${FUZZ_SECONDS:-10} bash tests/fuzz/run.sh "${fuzzers[@]}"; then
+	if FUZZ_SECONDS=${FUZZ_SECONDS:-5} bash tests/fuzz/run.sh "${fuzzers[@]}"; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1)); failures+=("fuzz")
