@@ -219,8 +219,7 @@ sc_run_mode() {
 	rm -rf "$SC_DIR"; mkdir -p "$SC_DIR"
 	: > "$SC_DIR/events.tsv"
 	lab_up "$SC_TOPO" --paths "$SC_ROUTES" || return 1
-	sc_dataplane "$mode" || { lab_down; return 1; }
-	sc_pause_start || { lab_down; return 1; }
+	sc_nodes_up "$mode" || { lab_down; return 1; }
 	sleep 0.5
 	t0=$(sc_now)
 	printf 't0\t%s\nmode\t%s\ndatapath\t%s\n' "$t0" "$mode" "$SC_DATAPATH" > "$SC_DIR/meta.tsv"

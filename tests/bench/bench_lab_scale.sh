@@ -15,6 +15,8 @@
 #                         with this tree's in the same run: the before/after
 #                         of a change to the bring-up (totals only; the old
 #                         one has no phase marks)
+#   BENCH_LAB_OLD_TAGGER=PATH  the tagger binary the old tree runs (default:
+#                         this tree's), e.g. one built from COMMIT
 #   BENCH_LAB_PFC=0       no data plane and no agents (the lab alone)
 #   BENCH_LAB_IDLE=S      seconds the idle agents' CPU is sampled (default 5)
 #   BENCH_LAB_OUT=DIR     keep the per-run JSON lines there
@@ -78,8 +80,11 @@ netns_objs() { awk '$1 == "net_namespace" { print $2 }' /proc/slabinfo; }
 # one_run TREE K: bring the fat-tree up with TREE's vmlab (old or new),
 # the data plane and the agents, measure, take it down; one JSON line.
 one_run() {
-	local tree=$1 k=$2 dir=$TOP/vmlab
-	[ "$tree" = old ] && dir=$TGR_TMP/old/vmlab
+	local tree=$1 k=$2 dir=$TOP/vmlab TAGGER=$TAGGER
+	if [ "$tree" = old ]; then
+		dir=$TGR_TMP/old/vmlab
+		TAGGER=${BENCH_LAB_OLD_TAGGER:-$TAGGER}
+	fi
 	local topo=$TGR_TMP/ft$k.topo
 	(
 		export TOP LAB_QUIET=1
@@ -103,7 +108,11 @@ one_run() {
 		mark begin
 		lab_up "$topo" --paths "$TGR_TMP/ft$k.elp" || exit 3
 		mark up
-		if [ "$pfc" = 1 ]; then
+		if [ "$pfc" = 1 ] && declare -F sc_nodes_up >/dev/null; then
+			# It marks "dataplane" itself: the agents start meanwhile.
+			sc_nodes_up plain || exit 3
+			mark agents
+		elif [ "$pfc" = 1 ]; then
 			sc_dataplane plain || exit 3
 			mark dataplane
 			sc_pause_start || exit 3
@@ -152,7 +161,8 @@ one_run() {
 			--argjson pcpu "$(( (pcpu1 - pcpu0) / 1024 ))" \
 			--argjson pss "$((pss / 1024))" --argjson freed "$freed" \
 			--argjson spawned "$spawned" \
-			--argjson load0 "$load0" --argjson load1 "$(load1)" '
+			--argjson load0 "$load0" --argjson load1 "$(load1)" \
+			--arg tagger "$TAGGER" '
 			[$ph | split("\n")[] | select(length > 0) | split(" ") |
 				{key: .[0], t: (.[1] | tonumber), cpu: (.[2] | tonumber)}] as $m |
 			($m | map({key, value: .}) | from_entries) as $at |
@@ -160,7 +170,7 @@ one_run() {
 				{s: (($at[b].t - $at[a].t) * 100 | round / 100),
 				 cpu: (($at[b].cpu - $at[a].cpu - less) / $hz * 100 | round / 100)} else null end;
 			def d(a; b): d(a; b; 0);
-			{tree: $tree, k: $k,
+			{tree: $tree, k: $k, tagger: $tagger,
 			 total: {up: d("begin"; "up"), dataplane: d("up"; "dataplane"),
 				 agents: d("dataplane"; "agents"), down: d("down"; "gone"; $spawned)},
 			 phases: {plan: d("up-begin"; "plan"), netns: d("plan"; "netns"),
