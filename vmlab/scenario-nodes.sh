@@ -63,15 +63,22 @@ sc_prepare() {
 
 # _sc_attach switch NAME | host NAME PORT: one node's data plane, its
 # output in $SC_DIR/attach/NAME.log; a failure leaves NAME.failed there.
+# The programs go on as cls_bpf filters (SC_ATTACH_MODE, default tc), not
+# tcx: the kernel attaches a tcx program under the RTNL lock and waits
+# there for an RCU grace period, so every tcx attach of every node waits
+# for the one before (2 per port: 1,408 at k = 8, 20-25 ms each on a busy
+# machine, the whole data plane's time); a cls_bpf filter waits for none.
+# The programs and what they do are the same.
 _sc_attach() {
-	local n=$2
+	local n=$2 mode=${SC_ATTACH_MODE:-tc}
 	case $1 in
 	switch)
+		[ "$SC_DATAPATH" = bpf ] || mode=${SC_ATTACH_MODE:-}
 		lab_exec "$n" "$TAGGER" switch attach "$n" "$SC_DIR/rules.json" \
-			--datapath "$SC_DATAPATH" ;;
+			--datapath "$SC_DATAPATH" ${mode:+--mode "$mode"} ;;
 	host)
 		lab_exec "$n" "$TAGGER" host attach "$n" "$3" "$SC_DIR/rules.json" \
-			--udp-dport "${SC_UDP_DPORTS:-4791}" ;;
+			--udp-dport "${SC_UDP_DPORTS:-4791}" --mode "$mode" ;;
 	esac > "$SC_DIR/attach/$n.log" 2>&1 && return 0
 	: > "$SC_DIR/attach/$n.failed"
 	return 1
@@ -79,9 +86,9 @@ _sc_attach() {
 
 # The data plane on every switch and host of the rules (sc_prepare's),
 # SC_ATTACH_JOBS nodes at a time (default LAB_JOBS, 4). Each attach spends
-# most of its time waiting for RCU grace periods, a few of them under the
-# RTNL lock, and commands on different nodes do not wait for each other's
-# lock (dp_namelock.h): the waits overlap. The switches run SC_DATAPATH;
+# much of its time waiting for RCU grace periods (map-in-map writes), and
+# commands on different nodes do not wait for each other's lock
+# (dp_namelock.h): the waits overlap. The switches run SC_DATAPATH;
 # hosts are no switches: `tagger host attach` tags their traffic whatever
 # the switches run. attach.log gathers every node's output, by name.
 sc_attach_all() {
