@@ -68,13 +68,17 @@ flock 9 || fail "flock $L1"
 # Not inheriting fd 9: the waiter would hold the old lock itself.
 TAGGER_LOCK_TIMEOUT=60 tgr S1 switch detach S1 > "$TGR_TMP/detach.out" 2>&1 9<&- &
 waiter=$!
-for _ in $(seq 200); do
-	ls -l "/proc/$waiter/fd" 2>/dev/null | grep -q "lock@S1" && break
-	# nsenter forks tagger: look at its child too
-	c=$(cat "/proc/$waiter/task/$waiter/children" 2>/dev/null)
-	[ -n "$c" ] && ls -l "/proc/${c%% *}/fd" 2>/dev/null | grep -q "lock@S1" && break
-	sleep 0.05
-done
+# Until the waiter has the old directory open (it waits on it).
+waiting() {
+	local p f
+	for p in $(pgrep -f "$TAGGER switch detach S1"); do
+		for f in /proc/"$p"/fd/*; do
+			[ "$(readlink "$f" 2>/dev/null)" = "$L1" ] && return 0
+		done
+	done
+	return 1
+}
+for _ in $(seq 200); do waiting && break; sleep 0.05; done
 rmdir "$L1" || fail "rmdir $L1"
 mkdir "$L1"
 exec 7<"$L1"
