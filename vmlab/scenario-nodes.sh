@@ -50,42 +50,90 @@ sc_rules() {
 # Ports of a node in the lab.
 sc_ports() { awk -v n="$1" '$1 == "addr" && $2 == n { print $3 }' "$LAB_STATE/plan"; }
 
-# The data plane of the mode on every switch and host of the rules. The
-# switches run SC_DATAPATH; hosts are no switches: `tagger host attach`
-# tags their traffic whatever the switches run.
-sc_dataplane() {
-	local n
+# The rules of the mode and what the agents need of them: SC_LOSSLESS,
+# SC_DSCP_MAP.
+sc_prepare() {
 	sc_rules "$1" || return 1
 	SC_LOSSLESS=$(jq -r '[.tags[].priority] | unique | join(",")' "$SC_DIR/rules.json")
 	# Hosts' packets have no ingress classification: their queue comes
 	# from the tag on the wire, the way the rules map tags to priorities.
 	SC_DSCP_MAP=$(jq -r '[.tags[] | "\(.tag):\(.priority)"] + ["\(.lossy.tag):\(.lossy.priority)"] |
 		join(",")' "$SC_DIR/rules.json")
-	for n in $(jq -r '.switches | keys[]' "$SC_DIR/rules.json"); do
-		lab_exec "$n" "$TAGGER" switch attach "$n" "$SC_DIR/rules.json" \
-			--datapath "$SC_DATAPATH" >> "$SC_DIR/attach.log" 2>&1 ||
-			{ lab_die "switch attach $n failed (see $SC_DIR/attach.log)"; return 1; }
-	done
-	for n in $(jq -r '.hosts | keys[]' "$SC_DIR/rules.json"); do
-		lab_exec "$n" "$TAGGER" host attach "$n" "$(sc_ports "$n" | head -1)" \
-			"$SC_DIR/rules.json" --udp-dport "${SC_UDP_DPORTS:-4791}" >> "$SC_DIR/attach.log" 2>&1 ||
-			{ lab_die "host attach $n failed (see $SC_DIR/attach.log)"; return 1; }
-	done
 }
+
+# _sc_attach switch NAME | host NAME PORT: one node's data plane, its
+# output in $SC_DIR/attach/NAME.log; a failure leaves NAME.failed there.
+# The programs go on as cls_bpf filters (SC_ATTACH_MODE, default tc), not
+# tcx: the kernel attaches a tcx program under the RTNL lock and waits
+# there for an RCU grace period, so every tcx attach of every node waits
+# for the one before (2 per port: 1,408 at k = 8, 20-25 ms each on a busy
+# machine, the whole data plane's time); a cls_bpf filter waits for none.
+# The programs and what they do are the same.
+_sc_attach() {
+	local n=$2 mode=${SC_ATTACH_MODE:-tc}
+	case $1 in
+	switch)
+		[ "$SC_DATAPATH" = bpf ] || mode=${SC_ATTACH_MODE:-}
+		lab_exec "$n" "$TAGGER" switch attach "$n" "$SC_DIR/rules.json" \
+			--datapath "$SC_DATAPATH" ${mode:+--mode "$mode"} ;;
+	host)
+		lab_exec "$n" "$TAGGER" host attach "$n" "$3" "$SC_DIR/rules.json" \
+			--udp-dport "${SC_UDP_DPORTS:-4791}" --mode "$mode" ;;
+	esac > "$SC_DIR/attach/$n.log" 2>&1 && return 0
+	: > "$SC_DIR/attach/$n.failed"
+	return 1
+}
+
+# The data plane on every switch and host of the rules (sc_prepare's),
+# SC_ATTACH_JOBS nodes at a time (default LAB_JOBS, 4). Each attach spends
+# much of its time waiting for RCU grace periods (map-in-map writes), and
+# commands on different nodes do not wait for each other's lock
+# (dp_namelock.h): the waits overlap. The switches run SC_DATAPATH;
+# hosts are no switches: `tagger host attach` tags their traffic whatever
+# the switches run. attach.log gathers every node's output, by name.
+sc_attach_all() {
+	local rc f bad=()
+	rm -rf "$SC_DIR/attach" && mkdir -p "$SC_DIR/attach" || return 1
+	{
+		jq -r '.switches | keys[] | "switch \(.)"' "$SC_DIR/rules.json"
+		# A host's first port, for all hosts in one pass over the plan.
+		jq -r '.hosts | keys[]' "$SC_DIR/rules.json" | awk '
+			NR == FNR { h[$1] = 1; next }
+			$1 == "addr" && ($2 in h) && !($2 in done) { done[$2] = 1; print "host", $2, $3 }' \
+			- "$LAB_STATE/plan"
+	} | LAB_JOBS=${SC_ATTACH_JOBS:-${LAB_JOBS:-4}} _lab_parallel '_sc_attach "$@"'
+	rc=$?
+	for f in "$SC_DIR"/attach/*.log; do
+		[ -e "$f" ] && { echo "== ${f##*/}"; cat "$f"; }
+	done >> "$SC_DIR/attach.log"
+	[ $rc = 0 ] && return 0
+	for f in "$SC_DIR"/attach/*.failed; do [ -e "$f" ] && bad+=("$(basename "$f" .failed)"); done
+	lab_die "the data plane failed on ${#bad[@]} node(s): ${bad[*]:0:8} (see $SC_DIR/attach/${bad[0]:-NODE}.log)"
+	return 1
+}
+
+# The data plane of the mode on every node.
+sc_dataplane() { sc_prepare "$1" && sc_attach_all; }
 
 # A pause agent on every node (hosts too: a host obeys its ToR's pauses).
 # The watchdog only reports: it must not break the deadlock it detects.
 # No busy-polling: a lab runs one agent per node on a few shared CPUs, where
 # polling agents take the CPU the forwarding needs (tagger-pfc(8)).
-sc_pause_start() {
-	local n
-	for n in $(lab_nodes); do
-		# shellcheck disable=SC2046
+# sc_pause_spawn starts them (they come up on their own, all at once);
+# sc_pause_wait waits until every one answers.
+sc_pause_spawn() {
+	local n ports
+	while read -r n ports; do
+		# shellcheck disable=SC2086 # the ports are words
 		lab_spawn "pfc-$n" "$n" "$SC_DIR/pfc-$n.log" "$TAGGER" pfc agent "$n" \
-			$(sc_ports "$n") --rate "$SC_RATE" --lossless "$SC_LOSSLESS" \
+			$ports --rate "$SC_RATE" --lossless "$SC_LOSSLESS" \
 			--dscp-map "$SC_DSCP_MAP" \
 			--watchdog-action report --busy-poll 0 ${SC_PFC_OPTS:-}
-	done
+	done < <(_sc_node_ports)
+}
+
+sc_pause_wait() {
+	local n
 	for n in $(lab_nodes); do
 		for _ in $(seq 100); do
 			lab_exec "$n" "$TAGGER" pfc show "$n" >/dev/null 2>&1 && break
@@ -94,6 +142,35 @@ sc_pause_start() {
 			sleep 0.1
 		done
 	done
+}
+
+sc_pause_start() { sc_pause_spawn && sc_pause_wait; }
+
+# Every node and its ports, one line each, in one pass over the plan.
+_sc_node_ports() {
+	awk 'NR == FNR { if ($1 == "switch" || $1 == "host") { o[++n] = $2; p[$2] = "" } next }
+		$1 == "addr" && ($2 in p) { p[$2] = p[$2] " " $3 }
+		END { for (i = 1; i <= n; i++) print o[i] p[o[i]] }' "$LAB_STATE/topo" "$LAB_STATE/plan"
+}
+
+# The data plane and the agents of the mode on every node. The agents
+# start while the data plane attaches: their BPF loads take the CPU the
+# attaches leave while they wait for grace periods. Neither depends on
+# the order: the data plane's programs run first on a port whichever came
+# first (tcx before tc filters; cls_bpf at a lower preference), and each
+# sets net.ipv4.ip_forward_update_priority=0 (only the data plane's detach
+# puts back what it found, which a lab never does: its namespaces go).
+# SC_OVERLAP=0: one after the other.
+sc_nodes_up() {
+	sc_prepare "$1" || return 1
+	if [ "${SC_OVERLAP:-1}" = 0 ]; then
+		sc_attach_all && lab_mark dataplane && sc_pause_start
+		return
+	fi
+	sc_pause_spawn || return 1
+	sc_attach_all || return 1
+	lab_mark dataplane
+	sc_pause_wait
 }
 
 # Counters of every agent, and their sums in pfc.json.

@@ -31,6 +31,13 @@
 #                 --datapath`): bpf (default) or flower (tc flower
 #                 filters, software; needs cls_flower and its actions).
 #                 Both modes use it; hosts keep `tagger host attach`
+#   SC_ATTACH_MODE  `--mode` of the attaches (default tc: cls_bpf, whose
+#                 attach does not wait for a grace period under the RTNL
+#                 lock as tcx's does; tcx or auto for tcx where the
+#                 kernel has it)
+#   SC_ATTACH_JOBS  nodes attached at a time (default LAB_JOBS, 4)
+#   SC_OVERLAP    1 (default): the pause agents start while the data
+#                 plane attaches; 0: after it
 #   SC_DSCP       the lossless class's DSCP without Tagger (default 26)
 #   SC_PRIO       its priority without Tagger (default 3)
 #   SC_UDP_DPORTS the lossless class's UDP ports at the hosts (default 4791)
@@ -219,8 +226,7 @@ sc_run_mode() {
 	rm -rf "$SC_DIR"; mkdir -p "$SC_DIR"
 	: > "$SC_DIR/events.tsv"
 	lab_up "$SC_TOPO" --paths "$SC_ROUTES" || return 1
-	sc_dataplane "$mode" || { lab_down; return 1; }
-	sc_pause_start || { lab_down; return 1; }
+	sc_nodes_up "$mode" || { lab_down; return 1; }
 	sleep 0.5
 	t0=$(sc_now)
 	printf 't0\t%s\nmode\t%s\ndatapath\t%s\n' "$t0" "$mode" "$SC_DATAPATH" > "$SC_DIR/meta.tsv"

@@ -15,8 +15,15 @@
 #                         with this tree's in the same run: the before/after
 #                         of a change to the bring-up (totals only; the old
 #                         one has no phase marks)
+#   BENCH_LAB_OLD_TAGGER=PATH  the tagger binary the old tree runs (default:
+#                         this tree's), e.g. one built from COMMIT
 #   BENCH_LAB_PFC=0       no data plane and no agents (the lab alone)
 #   BENCH_LAB_IDLE=S      seconds the idle agents' CPU is sampled (default 5)
+#   BENCH_LAB_TRAFFIC=S   then S seconds of traffic (default 0: none): 4
+#                         flows of BENCH_LAB_MBIT (20) Mbit/s in the lossless
+#                         class, host i to host N/2 + i (across the core);
+#                         their received Mbit/s, lossless drops and the
+#                         agents' CPU meanwhile
 #   BENCH_LAB_OUT=DIR     keep the per-run JSON lines there
 source "$(dirname "$0")/../lib.sh"
 require_root
@@ -27,6 +34,7 @@ sizes=${BENCH_LAB_K:-4}
 runs=${BENCH_LAB_RUNS:-1}
 idle=${BENCH_LAB_IDLE:-5}
 pfc=${BENCH_LAB_PFC:-1}
+traffic=${BENCH_LAB_TRAFFIC:-0}
 out=${BENCH_LAB_OUT:-$TGR_TMP/out}
 mkdir -p "$out"
 LAB=${TGR_PREFIX}b
@@ -73,13 +81,52 @@ pss_kb() {
 	echo "$t"
 }
 
+# traffic_run PIDS: 4 flows across the core for $traffic s while the
+# agents (PIDS, the lab's processes before the flows) run; one JSON object:
+# per flow the median of its 1-s received Mbit/s (a busy machine starts
+# the senders late: a mean over the window would count the wait), the
+# lossless drops, the agents' CPU.
+traffic_run() {
+	local -a hosts
+	local i n src dst c0 c1 w0 w1 drops
+	mapfile -t hosts < <(lab_nodes host)
+	n=${#hosts[@]}
+	for i in 0 1 2 3; do
+		dst=${hosts[n / 2 + i]}
+		lab_spawn "rx-$dst" "$dst" "$SC_DIR/rx-$dst.json" "$TAGGER" flow recv \
+			--interval 1000 --seconds $((traffic + 60))
+	done
+	for i in 0 1 2 3; do lab_wait_udp "${hosts[n / 2 + i]}" 4791 || return 1; done
+	c0=$(cpu_ticks "$@") w0=$EPOCHREALTIME
+	for i in 0 1 2 3; do
+		src=${hosts[i]} dst=${hosts[n / 2 + i]}
+		lab_spawn "tx-$i" "$src" "$SC_DIR/tx-$i.json" "$TAGGER" flow send \
+			"$(lab_host_addr "$dst")" --id $((i + 1)) --rate "${BENCH_LAB_MBIT:-20}" \
+			--dscp "$SC_DSCP" --prio "$SC_PRIO" --seconds "$traffic"
+	done
+	sleep "$traffic"
+	c1=$(cpu_ticks "$@") w1=$EPOCHREALTIME
+	sleep 4
+	sc_pause_collect
+	drops=$(jq '.lossless_drops // 0' "$SC_DIR/pfc.json" 2>/dev/null)
+	for i in 0 1 2 3; do cat "$SC_DIR/rx-${hosts[n / 2 + i]}.json"; done |
+		jq -s --argjson s "$traffic" --argjson drops "${drops:-null}" \
+			--argjson cpu "$(echo "scale=3; ($c1 - $c0) / $(getconf CLK_TCK) / ($w1 - $w0)" | bc)" \
+			'{seconds: $s, agents_cpu_cores: $cpu, lossless_drops: $drops,
+			  mbps: [group_by(.flow)[] | [.[] | select(.mbps != null and .mbps > 0) | .mbps] |
+				sort | .[length / 2 | floor] // 0 | . * 10 | round / 10]}' | jq -c .
+}
+
 netns_objs() { awk '$1 == "net_namespace" { print $2 }' /proc/slabinfo; }
 
 # one_run TREE K: bring the fat-tree up with TREE's vmlab (old or new),
 # the data plane and the agents, measure, take it down; one JSON line.
 one_run() {
-	local tree=$1 k=$2 dir=$TOP/vmlab
-	[ "$tree" = old ] && dir=$TGR_TMP/old/vmlab
+	local tree=$1 k=$2 dir=$TOP/vmlab TAGGER=$TAGGER
+	if [ "$tree" = old ]; then
+		dir=$TGR_TMP/old/vmlab
+		TAGGER=${BENCH_LAB_OLD_TAGGER:-$TAGGER}
+	fi
 	local topo=$TGR_TMP/ft$k.topo
 	(
 		export TOP LAB_QUIET=1
@@ -103,7 +150,11 @@ one_run() {
 		mark begin
 		lab_up "$topo" --paths "$TGR_TMP/ft$k.elp" || exit 3
 		mark up
-		if [ "$pfc" = 1 ]; then
+		if [ "$pfc" = 1 ] && declare -F sc_nodes_up >/dev/null; then
+			# It marks "dataplane" itself: the agents start meanwhile.
+			sc_nodes_up plain || exit 3
+			mark agents
+		elif [ "$pfc" = 1 ]; then
 			sc_dataplane plain || exit 3
 			mark dataplane
 			sc_pause_start || exit 3
@@ -120,6 +171,10 @@ one_run() {
 		avail1=$(meminfo MemAvailable) slab1=$(meminfo Slab)
 		sunr1=$(meminfo SUnreclaim) pcpu1=$(meminfo Percpu)
 		pss=$(pss_kb "${pids[@]}")
+		flows=null
+		if [ "$traffic" != 0 ] && [ "$pfc" = 1 ]; then
+			flows=$(traffic_run "${pids[@]}") || exit 3
+		fi
 		# The spawned agents are this shell's children: what they used
 		# until now joins its CPU count when down reaps them, and is not
 		# down's.
@@ -152,7 +207,8 @@ one_run() {
 			--argjson pcpu "$(( (pcpu1 - pcpu0) / 1024 ))" \
 			--argjson pss "$((pss / 1024))" --argjson freed "$freed" \
 			--argjson spawned "$spawned" \
-			--argjson load0 "$load0" --argjson load1 "$(load1)" '
+			--argjson load0 "$load0" --argjson load1 "$(load1)" \
+			--arg tagger "$TAGGER" --argjson flows "$flows" '
 			[$ph | split("\n")[] | select(length > 0) | split(" ") |
 				{key: .[0], t: (.[1] | tonumber), cpu: (.[2] | tonumber)}] as $m |
 			($m | map({key, value: .}) | from_entries) as $at |
@@ -160,7 +216,7 @@ one_run() {
 				{s: (($at[b].t - $at[a].t) * 100 | round / 100),
 				 cpu: (($at[b].cpu - $at[a].cpu - less) / $hz * 100 | round / 100)} else null end;
 			def d(a; b): d(a; b; 0);
-			{tree: $tree, k: $k,
+			{tree: $tree, k: $k, tagger: $tagger,
 			 total: {up: d("begin"; "up"), dataplane: d("up"; "dataplane"),
 				 agents: d("dataplane"; "agents"), down: d("down"; "gone"; $spawned)},
 			 phases: {plan: d("up-begin"; "plan"), netns: d("plan"; "netns"),
@@ -172,6 +228,7 @@ one_run() {
 			 procs: $procs, agents_own_cpu_s: $agents_cpu, idle_cpu_cores: $cpu,
 			 mem_mib: {available_drop: $avail, slab: $slab, slab_unreclaimable: $sunr,
 				   percpu: $pcpu, pss_processes: $pss},
+			 traffic: $flows,
 			 load_before: $load0, load_after: $load1}'
 	)
 }
@@ -186,6 +243,7 @@ show_run() {
 		agents \(t(.total.agents)) (+\(.agents_own_cpu_s) s their own), down \(t(.total.down)),
 		namespaces freed by the kernel \(.netns_freed_s // ">120") s later;
 		\(.procs) processes, idle CPU \(.idle_cpu_cores) cores;
+		\(if .traffic then "traffic \(.traffic.seconds) s: Mbit/s received \(.traffic.mbps | join(" ")), lossless drops \(.traffic.lossless_drops), agents \(.traffic.agents_cpu_cores) cores;" else "" end)
 		MemAvailable -\(.mem_mib.available_drop) MiB (slab +\(.mem_mib.slab), PSS \(.mem_mib.pss_processes));
 		load \(.load_before) -> \(.load_after)"' | tr -s '\t\n ' ' '
 	echo

@@ -66,6 +66,30 @@ last=$(awk '$1 == "host" { a = $3 } END { print a }' "$plan")
 check "h1 reaches the last host through the fabric" \
 	bash -c "ip -n $L-h1 route get $last | grep -q via"
 
+# The data plane on every node, LAB_JOBS at a time (scenario-nodes.sh),
+# with one switch that cannot attach (a port renamed away): the others
+# attach, and the failure names that one.
+sc() {
+	# shellcheck disable=SC2016
+	bash -c 'source "$1/vmlab/scenario.sh"; lab_init "$2"; SC_DIR=$3; shift 3; "$@"' \
+		sh "$TOP" "$L" "$TGR_TMP/sc" "$@"
+}
+mkdir -p "$TGR_TMP/sc"
+p2=$(awk '$1 == "addr" && $2 == "S2" { print $3; exit }' "$plan")
+ip -n "$L-S2" link set dev "$p2" down && ip -n "$L-S2" link set dev "$p2" name "x$p2" ||
+	fail "rename S2:$p2"
+out=$(sc sc_dataplane plain 2>&1) && fail "the data plane came up without S2's $p2"
+echo "$out" | grep -q "failed on 1 node(s): S2 " || fail "the failure does not name S2: $out"
+echo "ok: the failure names S2: $out"
+n_ok=$(find "$TGR_TMP/sc/attach" -name '*.log' | wc -l)
+check "36 nodes tried, 1 failed" [ "$n_ok" = 36 ] && [ "$(find "$TGR_TMP/sc/attach" -name '*.failed' | wc -l)" = 1 ]
+bad=0
+for n in $(awk '$1 == "switch" { print $2 }' "$TGR_TMP/ft4.topo"); do
+	[ "$n" = S2 ] && continue
+	$VMLAB -n "$L" exec "$n" "$TAGGER" switch show "$n" >/dev/null 2>&1 || { echo "$n: not attached" >&2; bad=1; }
+done
+check "every other switch attached side by side" [ $bad = 0 ]
+
 # A stray process of the lab and one in a namespace of this test.
 ns_new other
 ns_exec other sleep 60 &

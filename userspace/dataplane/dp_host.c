@@ -348,7 +348,7 @@ int dp_host_attach(const struct dp_opts *o, struct dp_report *rep)
 	if (!ret && dp_path(dir, o->name, NULL))
 		ret = EXIT_USAGE;
 	if (!ret) {
-		lock = dp_lock();
+		lock = dp_lock(o->name);
 		ret = lock < 0 ? -lock : host_settled_free(dir, sizeof(dir), o);
 	}
 	if (!ret)
@@ -367,7 +367,7 @@ int dp_host_detach(const struct dp_opts *o, struct dp_report *rep)
 
 	if (dp_path(dir, o->name, o->ifname))
 		return EXIT_USAGE;
-	lock = dp_lock();
+	lock = dp_lock(o->name);
 	if (lock < 0)
 		return -lock;
 	err = host_settled(dir, o, &state);

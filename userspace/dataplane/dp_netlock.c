@@ -25,19 +25,19 @@ static double lock_timeout(void)
 	return t > 0 ? t : DP_LOCK_TIMEOUT;
 }
 
-int dp_flock_wait(int fd, const char *what)
+int dp_flock_wait(int fd, const char *what, int op)
 {
 	double deadline = now_seconds() + lock_timeout();
 	useconds_t nap = 250;
 
 	/* Not forever: a stuck holder gets named instead. */
-	while (flock(fd, LOCK_EX | LOCK_NB)) {
+	while (flock(fd, op | LOCK_NB)) {
 		if (errno != EWOULDBLOCK && errno != EINTR) {
 			p_err("cannot lock %s: %s", what, strerror(errno));
 			return -1;
 		}
 		if (now_seconds() > deadline) {
-			p_err("another tagger holds the lock on %s (waited %.0f s): "
+			p_err("another tagger holds the lock on %s (waited %g s): "
 			      "try again, or find it with: fuser -v %s",
 			      what, lock_timeout(), what);
 			return -1;
@@ -73,15 +73,14 @@ static bool lock_name_ino(const char *name, unsigned long long *ino)
 	return !strcmp(again, name);
 }
 
-/* fd is the regular file at dirfd/name now (not one unlinked since). */
-static bool still_at(int dirfd, const char *name, int fd)
+bool dp_still_at(int dirfd, const char *name, int fd)
 {
 	struct stat a, b;
 
 	return !fstat(fd, &a) &&
 	       !fstatat(dirfd, name, &b, AT_SYMLINK_NOFOLLOW) &&
-	       S_ISREG(a.st_mode) && a.st_dev == b.st_dev &&
-	       a.st_ino == b.st_ino;
+	       (a.st_mode & S_IFMT) == (b.st_mode & S_IFMT) &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 int dp_netlock_take(int dirfd, const char *dir, unsigned long long ino)
@@ -98,7 +97,7 @@ int dp_netlock_take(int dirfd, const char *dir, unsigned long long ino)
 			p_err("cannot open %s: %s", path, strerror(errno));
 			return -1;
 		}
-		if (dp_flock_wait(fd, path)) {
+		if (dp_flock_wait(fd, path, LOCK_EX)) {
 			close(fd);
 			return -1;
 		}
@@ -108,7 +107,7 @@ int dp_netlock_take(int dirfd, const char *dir, unsigned long long ino)
 		 * next command would create and lock a new file. Only the
 		 * file at the path counts: take that one.
 		 */
-		if (still_at(dirfd, name, fd))
+		if (dp_still_at(dirfd, name, fd))
 			return fd;
 		close(fd);
 	}
@@ -224,7 +223,7 @@ static void hold(struct stale *s, int dirfd, const char *name,
 
 	if (fd < 0)
 		return;
-	if (flock(fd, LOCK_EX | LOCK_NB) || !still_at(dirfd, name, fd)) {
+	if (flock(fd, LOCK_EX | LOCK_NB) || !dp_still_at(dirfd, name, fd)) {
 		close(fd);
 		return;
 	}
@@ -261,7 +260,7 @@ int dp_netlock_sweep(int dirfd, unsigned long long keep, dp_live_fn live)
 	for (i = 0; i < s.n; i++) {
 		lock_name(name, sizeof(name), s.ino[i]);
 		/* Unlinked while held, so nobody can be holding it. */
-		if (!s.live[i] && still_at(dirfd, name, s.fd[i]) &&
+		if (!s.live[i] && dp_still_at(dirfd, name, s.fd[i]) &&
 		    !unlinkat(dirfd, name, 0))
 			removed++;
 		close(s.fd[i]);

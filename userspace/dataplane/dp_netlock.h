@@ -11,9 +11,12 @@
  * at any instant at most one process holds the lock file at the path.
  *
  * API:
- *   dp_flock_wait(fd, what)        flock fd, at most TAGGER_LOCK_TIMEOUT
- *                                  seconds (DP_LOCK_TIMEOUT); 0 or -1
- *                                  after p_err
+ *   dp_flock_wait(fd, what, op)    flock fd (op LOCK_EX or LOCK_SH), at
+ *                                  most TAGGER_LOCK_TIMEOUT seconds
+ *                                  (DP_LOCK_TIMEOUT); 0 or -1 after p_err
+ *   dp_still_at(dirfd, name, fd)   fd is the file at dirfd/name now (same
+ *                                  type, device and inode), not one removed
+ *                                  since
  *   dp_netlock_take(dirfd, dir, ino)
  *                                  lock net-<ino>.lock in dirfd (dir names
  *                                  it in messages); fd or -1 after p_err
@@ -37,7 +40,8 @@
 
 typedef void (*dp_live_fn)(const unsigned long long *ino, bool *live, int n);
 
-int dp_flock_wait(int fd, const char *what);
+int dp_flock_wait(int fd, const char *what, int op);
+bool dp_still_at(int dirfd, const char *name, int fd);
 int dp_netlock_take(int dirfd, const char *dir, unsigned long long ino);
 int dp_netlock_sweep(int dirfd, unsigned long long keep, dp_live_fn live);
 void dp_netns_live(const unsigned long long *ino, bool *live, int n);

@@ -15,6 +15,7 @@
 
 #include <bpf/bpf.h>
 
+#include "dataplane/dp_namelock.h"
 #include "dataplane/dp_netlock.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_pin_path.h"
@@ -27,6 +28,8 @@
 static const char *root_opt;
 static bool root_private;
 static int netns_lock = -1;
+static int root_lock = -1;
+static char *locked_name;
 
 void dp_root_set(const char *dir)
 {
@@ -228,7 +231,14 @@ static int netns_lock_take(void)
 	return fd >= 0 ? fd : -EXIT_RUNTIME;
 }
 
-int dp_lock(void)
+/*
+ * Three locks, always in this order: the network namespace's (its
+ * kernel-held nodes and sysctls, whatever the mount namespace), the root
+ * shared (a tagger that locks the whole root, as every one did before
+ * the names' locks, still excludes us), and the name's (dp_namelock.h):
+ * commands on other names under the same root run meanwhile.
+ */
+int dp_lock(const char *name)
 {
 	const char *root = dp_root();
 	int fd, err, ret = -EXIT_USAGE;
@@ -246,16 +256,21 @@ int dp_lock(void)
 		      root, strerror(-err));
 		goto err;
 	}
-	fd = dp_root_open();
+	root_lock = dp_root_open();
+	if (root_lock < 0)
+		goto err;
+	ret = -EXIT_RUNTIME;
+	if (dp_flock_wait(root_lock, root, LOCK_SH))
+		goto err;
+	fd = dp_namelock_take(root_lock, root, name);
 	if (fd < 0)
 		goto err;
-	if (dp_flock_wait(fd, root)) {
-		close(fd);
-		ret = -EXIT_RUNTIME;
-		goto err;
-	}
+	locked_name = xstrdup(name);
 	return fd;
 err:
+	if (root_lock >= 0)
+		close(root_lock);
+	root_lock = -1;
 	close(netns_lock);
 	netns_lock = -1;
 	return ret;
@@ -263,8 +278,15 @@ err:
 
 void dp_unlock(int fd)
 {
-	if (fd >= 0)
-		close(fd); /* releases the flock */
+	if (fd >= 0 && locked_name)
+		dp_namelock_release(root_lock, locked_name, fd);
+	else if (fd >= 0)
+		close(fd);
+	free(locked_name);
+	locked_name = NULL;
+	if (root_lock >= 0)
+		close(root_lock); /* releases the flock */
+	root_lock = -1;
 	if (netns_lock >= 0)
 		close(netns_lock);
 	netns_lock = -1;

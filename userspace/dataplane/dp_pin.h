@@ -21,21 +21,26 @@
  *                                  owned by root, mode 0700, below
  *                                  directories only root can change (or
  *                                  sticky ones); fd or -1 after p_err
- *   dp_lock()                      dp_root_prepare; locks this network
+ *   dp_lock(name)                  dp_root_prepare; locks this network
  *                                  namespace's DP_LOCK_DIR/net-<inode>.lock
  *                                  (shared by every mount namespace;
  *                                  dp_netlock.h, which also removes the
  *                                  files of namespaces that are gone), then
  *                                  creates the root (0700), checks it as
- *                                  dp_root_open and locks it (flocks, so a
- *                                  killed loader never leaves them held),
- *                                  waiting at most TAGGER_LOCK_TIMEOUT
- *                                  seconds (10) each; fd, or after p_err
- *                                  -EXIT_USAGE (a root or lock directory
- *                                  it must not use) or -EXIT_RUNTIME (no
- *                                  bpffs could be mounted, the lock was
- *                                  held or could not be taken)
- *   dp_unlock(fd)                  releases both
+ *                                  dp_root_open, locks it shared and locks
+ *                                  the node name's lock in it
+ *                                  (dp_namelock.h: commands on other names
+ *                                  under the root go on meanwhile), flocks
+ *                                  all (a killed loader never leaves them
+ *                                  held), waiting at most
+ *                                  TAGGER_LOCK_TIMEOUT seconds (10) each;
+ *                                  fd, or after p_err -EXIT_USAGE (a root
+ *                                  or lock directory it must not use) or
+ *                                  -EXIT_RUNTIME (no bpffs could be
+ *                                  mounted, a lock was held or could not
+ *                                  be taken)
+ *   dp_unlock(fd)                  releases them (the name's lock
+ *                                  directory goes if its node's did)
  *   dp_remove(dir)                 unpin everything under dir (the state
  *                                  last), remove it
  */
@@ -54,7 +59,7 @@ bool dp_root_private(void);
 void dp_root_set(const char *dir);
 const char *dp_root(void);
 int dp_path(char *buf, const char *name, const char *sub);
-int dp_lock(void);
+int dp_lock(const char *name);
 void dp_unlock(int fd);
 int dp_remove(const char *dir);
 

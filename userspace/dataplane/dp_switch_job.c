@@ -74,7 +74,7 @@ static int lock_settle(const struct dp_opts *o, struct dp_job *j)
 
 	if (dp_path(j->dir, o->name, NULL))
 		return EXIT_USAGE;
-	j->lock = dp_lock();
+	j->lock = dp_lock(o->name);
 	dp_phase("lock");
 	if (j->lock < 0)
 		return -j->lock;
