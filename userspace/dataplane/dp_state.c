@@ -11,11 +11,13 @@
 #include <bpf/bpf.h>
 
 #include "dataplane/dp_anchor.h"
+#include "dataplane/dp_pin.h"
 #include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
 #include "dataplane/dp_table.h"
 #include "model/rules_blob.h"
+#include "model/rules_patch.h"
 #include "lib/log.h"
 #include "lib/util.h"
 
@@ -165,6 +167,62 @@ struct rules *dp_state_rules(const char *dir, json_t *rec)
 	return r;
 }
 
+/*
+ * Rules that differ past this count are read whole: a patch costs per
+ * rule, reading whole per rule of the set (100,000 rules: about 1 ms).
+ */
+#define NEAR_MAX 4096
+
+struct rules *dp_state_rules_near(const char *dir, json_t *rec,
+				  const struct rules *r, const void *blob,
+				  size_t len, int *n)
+{
+	struct rules_change *ch;
+	struct rules *old = NULL;
+	size_t olen;
+	char *ob, *at;
+	int fd;
+
+	*n = -1;
+	/* legacy: rules document (dp_state.h), read whole */
+	if (json_object_get(rec, "rules") || getenv("TAGGER_UPDATE_FULL"))
+		return dp_state_rules(dir, rec);
+	/* Under the lock the "state" pin holds rec: no need to compare. */
+	fd = dp_pin_open(dir, DP_STATE_CUR);
+	ob = fd < 0 ? NULL : dp_record_extra_fd(fd, rec, &olen);
+	if (fd >= 0)
+		close(fd);
+	if (!ob)
+		return NULL;
+	if (olen == len) {
+		ch = xmalloc(NEAR_MAX * sizeof(*ch));
+		*n = rules_blob_diff(r, blob, ob, len, ch, NEAR_MAX);
+		at = ob;
+		/*
+		 * The first changed table read in place, not copied, at an
+		 * even address (its rules begin with a uint16_t): the blob one
+		 * byte up if not (dp_record_extra leaves a byte after it).
+		 */
+		if (*n > 0 &&
+		    (rules_change_at(r, &ch[0]) + (uintptr_t)ob) % 2) {
+			memmove(ob + 1, ob, olen);
+			at = ob + 1;
+		}
+		old = *n >= 0 ? rules_patch(r, at, ob, len, ch, *n) : NULL;
+		if (!old && at != ob)
+			memmove(ob, at, olen);
+		free(ch);
+	}
+	if (old)
+		return old; /* ob is old's */
+	*n = -1;
+	old = rules_from_blob(ob, olen, "attached rules");
+	if (!old)
+		errno = EINVAL;
+	free(ob);
+	return old;
+}
+
 json_t *dp_state_links_doc(json_t *rec)
 {
 	return json_object_get(rec, "rules") ?: rec;
@@ -190,6 +248,12 @@ int dp_state_save_rules(const char *dir, const char *name, json_t *state,
 
 	free(blob);
 	return err;
+}
+
+int dp_state_save_blob(const char *dir, const char *name, json_t *state,
+		       const void *blob, size_t len)
+{
+	return save(dir, name, state, blob, len);
 }
 
 static json_t *link_set(json_t *doc)

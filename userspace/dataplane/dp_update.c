@@ -120,15 +120,17 @@ static int check(const struct dp_opts *o, json_t *state, json_t *doc,
  * update may check only its change). u->cycle, if cyclic, is the
  * caller's to json_decref.
  */
-static int union_gate(const struct dp_opts *o, const struct dp_job *j,
+static int union_gate(const struct dp_opts *o, struct dp_job *j,
 		      struct dp_union_report *u, bool *acyclic)
 {
 	json_t *old_doc = dp_state_links_doc(j->state);
 	struct dp_union_result res;
 	struct rules *old;
 	struct dp_links l;
+	const void *blob;
+	size_t len;
 	bool delta;
-	int ok;
+	int ok, near;
 
 	*acyclic = false;
 	if (o->force && !o->topo_file && !json_object_get(j->doc, "links") &&
@@ -136,8 +138,14 @@ static int union_gate(const struct dp_opts *o, const struct dp_job *j,
 		return 1;
 	if (union_links(o, j->doc, old_doc, &l))
 		return -EXIT_USAGE;
-	old = dp_state_rules(j->dir, j->state);
-	dp_phase("union: links, the attached rules");
+	dp_phase("union: links");
+	blob = dp_job_blob(j, &len);
+	old = dp_state_rules_near(j->dir, j->state, j->r, blob, len, &near);
+	if (old && near >= 0)
+		pr_debug("the attached rules: the new ones with %d rules "
+			 "changed back\n",
+			 near);
+	dp_phase("union: the attached rules");
 	if (!old) {
 		dp_links_free(&l);
 		if (!o->force) {
@@ -174,7 +182,7 @@ static int union_gate(const struct dp_opts *o, const struct dp_job *j,
  * topology, a union that is deadlock-free (or --force). An exit code
  * (EXIT_PROBLEM: the union check refused); u says what it found.
  */
-static int update_check(const struct dp_opts *o, const struct dp_job *j,
+static int update_check(const struct dp_opts *o, struct dp_job *j,
 			struct dp_update_report *u, bool *acyclic)
 {
 	struct dp_port *ports;
@@ -243,8 +251,10 @@ out:
 	json_decref(j.doc);
 	json_decref(j.state);
 	rules_free(j.r);
+	free(j.blob_mem);
 	j.doc = j.state = NULL;
 	j.r = NULL;
+	j.blob = j.blob_mem = NULL;
 	if (gen >= 0 && path->after_update)
 		path->after_update(j.dir, gen);
 	dp_switch_close(&j);

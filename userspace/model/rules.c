@@ -152,12 +152,35 @@ int rules_rewrite_at(const struct rules *r, int sw, int tag, int in, int out)
 		       -1;
 }
 
+/* A patch's table (rules_patch.h) of its own: neither base's nor in its buffer. */
+static bool own_table(const struct rules *r, const void *t, const void *base)
+{
+	const char *b = r->patch_buf;
+
+	return t != base && !(b && (const char *)t >= b &&
+			      (const char *)t < b + r->patch_len);
+}
+
 void rules_free(struct rules *r)
 {
 	int i, k;
 
 	if (!r)
 		return;
+	if (r->base) {
+		for (i = 0; i < r->nsw; i++) {
+			if (own_table(r, r->sw[i].classify,
+				      r->base->sw[i].classify))
+				free(r->sw[i].classify);
+			if (own_table(r, r->sw[i].rewrite,
+				      r->base->sw[i].rewrite))
+				free(r->sw[i].rewrite);
+		}
+		free(r->patch_buf);
+		free(r->sw);
+		free(r);
+		return;
+	}
 	for (i = 0; i < r->nsw; i++) {
 		struct rules_switch *s = &r->sw[i];
 

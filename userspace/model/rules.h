@@ -134,6 +134,14 @@ struct rules {
 	struct strmap port_names; /* "switch:port" -> port index */
 	struct hmap classify; /* packed key -> rule index, see rules.c */
 	struct hmap rewrite;
+	/*
+	 * A patch of base (rules_patch.h): its own are only sw[] and the
+	 * rule tables that differ from base's, and patch_buf, which holds
+	 * most of them; all else is base's.
+	 */
+	const struct rules *base;
+	void *patch_buf;
+	size_t patch_len;
 };
 
 struct rules *rules_parse(const char *path);

@@ -216,8 +216,9 @@ static bool head_ok(const struct bin_head *h, size_t len, const char *name)
 	return true;
 }
 
-struct rules *rules_bin_read(const void *buf, size_t len, const char *name,
-			     json_t **doc)
+/* The rules from the file's bytes; *at: where their blob starts. */
+static struct rules *bin_read(const void *buf, size_t len, const char *name,
+			      json_t **doc, size_t *at)
 {
 	const uint8_t *body = (const uint8_t *)buf + sizeof(struct bin_head);
 	struct bin_head h;
@@ -255,6 +256,38 @@ struct rules *rules_bin_read(const void *buf, size_t len, const char *name,
 	if (h.flags & BIN_F_LINKS)
 		json_object_set(*doc, "links", links);
 	json_decref(links);
+	*at = sizeof(h) + off;
+	return r;
+}
+
+struct rules *rules_bin_read(const void *buf, size_t len, const char *name,
+			     json_t **doc)
+{
+	size_t at;
+
+	return bin_read(buf, len, name, doc, &at);
+}
+
+struct rules *rules_bin_load_blob(const char *path, json_t **doc, void **mem,
+				  const void **blob, size_t *len)
+{
+	struct lines lr;
+	struct rules *r;
+	size_t at = 0;
+
+	*mem = NULL;
+	*blob = NULL;
+	*len = 0;
+	if (lines_open_max(&lr, path, RULES_MAX_BYTES))
+		return NULL;
+	r = bin_read(lr.buf, lr.len, path, doc, &at);
+	if (r && rules_blob_layout(r, NULL, NULL) == lr.len - at) {
+		*mem = lr.buf; /* the file's bytes: no copy */
+		*blob = lr.buf + at;
+		*len = lr.len - at;
+		lr.buf = NULL;
+	}
+	lines_close(&lr);
 	return r;
 }
 

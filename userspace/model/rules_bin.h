@@ -35,6 +35,11 @@
  *                                    their "links" (as rules_load's doc);
  *                                    NULL after input_err (exit 2)
  *   rules_bin_read(buf, len, name, &doc)   the same from memory
+ *   rules_bin_load_blob(path, &doc, &mem, &blob, &len)   rules_bin_load,
+ *                                    and the file's rules blob where it is
+ *                                    rules_to_blob's own bytes (blob, len:
+ *                                    in mem, the caller's to free), else
+ *                                    blob NULL
  */
 #ifndef __TAGGER_RULES_BIN_H
 #define __TAGGER_RULES_BIN_H
@@ -56,5 +61,7 @@ int rules_bin_write(FILE *f, const struct rules *r, json_t *links);
 struct rules *rules_bin_load(const char *path, json_t **doc);
 struct rules *rules_bin_read(const void *buf, size_t len, const char *name,
 			     json_t **doc);
+struct rules *rules_bin_load_blob(const char *path, json_t **doc, void **mem,
+				  const void **blob, size_t *len);
 
 #endif /* __TAGGER_RULES_BIN_H */

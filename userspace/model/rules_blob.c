@@ -106,6 +106,41 @@ void *rules_to_blob(const struct rules *r, size_t *len)
 	return o.buf;
 }
 
+/*
+ * The offsets rules_to_blob writes at, counted, not written. Decoding
+ * keeps every field it reads but for an empty "cnp1" section (both
+ * values negative), which rules_to_blob leaves out: so the length alone
+ * says whether a decoded blob is rules_to_blob's own.
+ */
+size_t rules_blob_layout(const struct rules *r, size_t *cls, size_t *rw)
+{
+	size_t at =
+		4 * 4 + 8 * (size_t)r->ntags + 4 + 8 * (size_t)r->nclasses + 4;
+	int k, p;
+
+	for (k = 0; k < r->nhosts; k++)
+		at += 4 + strlen(r->hosts[k].name) + 4 + 4 +
+		      4 * (size_t)r->hosts[k].nclasses;
+	at += 4;
+	for (k = 0; k < r->nsw; k++) {
+		const struct rules_switch *s = &r->sw[k];
+
+		at += 4 + strlen(s->name) + 4;
+		for (p = 0; p < s->nports; p++)
+			at += 4 + strlen(s->ports[p]);
+		at += 4;
+		if (cls)
+			cls[k] = at;
+		at += (size_t)s->nclassify * sizeof(*s->classify) + 4;
+		if (rw)
+			rw[k] = at;
+		at += (size_t)s->nrewrite * sizeof(*s->rewrite);
+	}
+	if (r->cnp_tag >= 0 || r->cnp_prio >= 0)
+		at += 3 * 4;
+	return at;
+}
+
 struct in {
 	const uint8_t *p, *end;
 	bool bad;
