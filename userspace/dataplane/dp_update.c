@@ -138,14 +138,13 @@ static int union_gate(const struct dp_opts *o, struct dp_job *j,
 		return 1;
 	if (union_links(o, j->doc, old_doc, &l))
 		return -EXIT_USAGE;
-	dp_phase("union: links");
 	blob = dp_job_blob(j, &len);
 	old = dp_state_rules_near(j->dir, j->state, j->r, blob, len, &near);
 	if (old && near >= 0)
 		pr_debug("the attached rules: the new ones with %d rules "
 			 "changed back\n",
 			 near);
-	dp_phase("union: the attached rules");
+	dp_phase("union: links, the attached rules");
 	if (!old) {
 		dp_links_free(&l);
 		if (!o->force) {
