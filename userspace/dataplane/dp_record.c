@@ -13,6 +13,7 @@
 
 #include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
+#include "lib/json_skim.h"
 #include "lib/log.h"
 #include "lib/util.h"
 
@@ -249,24 +250,30 @@ json_t *dp_record_load(const char *dir)
 	return dp_record_load_name(dir, DP_STATE_CUR);
 }
 
-json_t *dp_record_load_name(const char *dir, const char *name)
+/* The state map pinned as dir/name: an fd, or -1 with errno. */
+static int pin_fd(const char *dir, const char *name)
 {
 	char path[PATH_MAX + 64];
 	struct stat st;
-	json_t *doc;
-	int fd;
 
 	if (dp_pin_path(path, sizeof(path), dir, name)) {
 		errno = ENAMETOOLONG;
-		return NULL;
+		return -1;
 	}
 	if (lstat(path, &st))
-		return NULL;
+		return -1;
 	if (!S_ISREG(st.st_mode)) {
 		errno = ELOOP; /* pins are regular inodes, never symlinks */
-		return NULL;
+		return -1;
 	}
-	fd = bpf_obj_get(path);
+	return bpf_obj_get(path);
+}
+
+json_t *dp_record_load_name(const char *dir, const char *name)
+{
+	int fd = pin_fd(dir, name);
+	json_t *doc;
+
 	if (fd < 0)
 		return NULL;
 	doc = dp_record_read_fd(fd);
@@ -337,7 +344,8 @@ static json_t *parse_text(char *text)
 	return doc;
 }
 
-json_t *dp_record_read_fd(int fd)
+/* The record's text, NUL-terminated (*len bytes); NULL with errno. */
+static char *read_text(int fd, size_t *len)
 {
 	struct state_head head;
 	char *chunk = xmalloc(STATE_CHUNK);
@@ -353,7 +361,77 @@ json_t *dp_record_read_fd(int fd)
 		errno = EINVAL;
 		return NULL;
 	}
-	return parse_text(read_chunks(fd, 1, head.len));
+	*len = head.len;
+	return read_chunks(fd, 1, head.len);
+}
+
+json_t *dp_record_read_fd(int fd)
+{
+	size_t len;
+
+	return parse_text(read_text(fd, &len));
+}
+
+struct peek {
+	const char *const *keys;
+	json_t *out;
+};
+
+/* A member peek wants: its value parsed alone ("key[0]": its first element). */
+static int peek_member(const char *key, size_t keylen, size_t span, void *arg)
+{
+	struct peek *p = arg;
+	const char *v = key + keylen + 1, *const * k;
+	size_t n;
+	json_t *val;
+
+	for (k = p->keys; *k; k++) {
+		n = strcspn(*k, "[");
+		if (n != keylen || strncmp(*k, key, n))
+			continue;
+		while (*v == ' ' || *v == ':' || *v == '\n' || *v == '\t' ||
+		       *v == '\r')
+			v++;
+		if ((*k)[n] == '[') /* the array's first element only */
+			val = *v == '[' ?
+				      json_loadb(v + 1, span - 1,
+						 JSON_DECODE_ANY |
+							 JSON_DISABLE_EOF_CHECK,
+						 NULL) :
+				      NULL;
+		else
+			val = json_loadb(v, span, JSON_DECODE_ANY, NULL);
+		if (val)
+			json_object_set_new(p->out, *k, val);
+	}
+	return 0;
+}
+
+json_t *dp_record_peek_fd(int fd, const char *const *keys)
+{
+	struct peek p = { keys, NULL };
+	size_t len;
+	char *text = read_text(fd, &len);
+
+	if (!text)
+		return NULL;
+	p.out = json_object();
+	json_skim_top(text, len, peek_member, &p);
+	free(text);
+	return p.out;
+}
+
+json_t *dp_record_peek(const char *dir, const char *name,
+		       const char *const *keys)
+{
+	int fd = pin_fd(dir, name);
+	json_t *doc;
+
+	if (fd < 0)
+		return NULL;
+	doc = dp_record_peek_fd(fd, keys);
+	close(fd);
+	return doc;
 }
 
 void *dp_record_extra_fd(int fd, json_t *rec, size_t *len)

@@ -25,6 +25,13 @@
  *                                  (errno ENOENT if nothing is there)
  *   dp_record_load_name(dir, name) the same for dir/name
  *   dp_record_read_fd(fd)          the same for a state map's fd
+ *   dp_record_peek_fd(fd, keys)    only the top-level members named in
+ *                                  keys (NULL-terminated; "name[0]": the
+ *                                  first element of array member name),
+ *                                  each parsed alone: a record of 40 ports
+ *                                  is 4 KB of JSON that every command
+ *                                  would parse whole for one field
+ *   dp_record_peek(dir, name, keys)   the same for the pin dir/name
  *   dp_record_extra(dir, rec, &len)   the extra bytes of record rec as
  *                                  loaded from dir (the pin holding an
  *                                  equal record); malloc'ed (a NUL after
@@ -65,6 +72,9 @@ int dp_record_write(const char *dir, const char *name, json_t *rec,
 json_t *dp_record_load(const char *dir);
 json_t *dp_record_load_name(const char *dir, const char *name);
 json_t *dp_record_read_fd(int fd);
+json_t *dp_record_peek_fd(int fd, const char *const *keys);
+json_t *dp_record_peek(const char *dir, const char *name,
+		       const char *const *keys);
 void *dp_record_extra(const char *dir, json_t *rec, size_t *len);
 void *dp_record_extra_fd(int fd, json_t *rec, size_t *len);
 int dp_record_rewrite_fd(int fd, json_t *rec, const void *extra,

@@ -102,7 +102,9 @@ int dp_state_drop(const char *dir)
 
 int dp_state_settle(const char *dir)
 {
-	json_t *pending = dp_record_load_name(dir, DP_STATE_NEXT);
+	json_t *pending =
+		dp_record_peek(dir, DP_STATE_NEXT,
+			       (const char *const[]){ "generation", NULL });
 	int64_t g;
 
 	if (!pending)
