@@ -202,6 +202,48 @@ done
 [ "$refused" -ge 2 ] || fail "only $refused updates refused by the union check: the steps test too little"
 [ "$patched" -ge 10 ] || fail "only $patched updates patched"
 echo "ok: $((nsteps - 1)) steps, $patched read as a patch, $whole whole, $refused refused by the union check: exit codes, output, show and live tables equal"
+
+# The rules' digest: the marking child keeps it in the live record's chunk
+# 0 (magic, length, mark, the digest string, its CRC-32 with the length),
+# and show reads it there: a digest written there (with its CRC) is what
+# show says; one whose CRC is wrong is packed and hashed again.
+last=$((nsteps - 1))
+"$TAGGER" switch pack "$TGR_TMP/s$last.json" -o "$TGR_TMP/last.trb" || fail "pack the last step"
+want=sha256:$(sha256sum "$TGR_TMP/last.trb" | cut -d' ' -f1)
+digest() { side A -j switch show D | dp_json 'd["rules_digest"]'; }
+head_digest() {	# head_digest [SET [SUM]]: print the kept digest; SET: write one
+	python3 - "$ROOT_A/D/state" "$@" <<'PY2'
+import json, subprocess, sys, time, zlib
+st = sys.argv[1]
+def head():
+    d = json.loads(subprocess.check_output(
+        ["bpftool", "-j", "map", "lookup", "pinned", st, "key", "0", "0", "0", "0"]))
+    return bytearray(int(x, 16) for x in d["value"])
+for _ in range(100):  # the child marks after a grace period
+    h = head()
+    if h[16]:
+        break
+    time.sleep(0.05)
+if len(sys.argv) > 2:
+    dg = sys.argv[2].encode().ljust(72, b"\0")
+    h[16:88] = dg
+    s = zlib.crc32(bytes(h[4:8]) + dg) ^ (len(sys.argv) > 3)
+    h[88:92] = s.to_bytes(4, "little")
+    subprocess.check_call(["bpftool", "map", "update", "pinned", st, "key", "0", "0", "0", "0",
+                           "value"] + [str(b) for b in h])
+print(h[16:88].rstrip(b"\0").decode())
+PY2
+}
+kept=$(head_digest) || fail "reading the record's chunk 0"
+[ "$kept" = "$want" ] || fail "the record keeps digest '$kept', the packed rules' is $want"
+[ "$(digest)" = "$want" ] || fail "show: $(digest), expected $want"
+fake=sha256:$(printf '%064d' 7)
+head_digest "$fake" >/dev/null || fail "writing a digest"
+[ "$(digest)" = "$fake" ] || fail "show does not read the digest from the record: $(digest)"
+head_digest "$fake" badsum >/dev/null || fail "writing a digest"
+[ "$(digest)" = "$want" ] || fail "a digest with a wrong CRC taken: $(digest)"
+[ "$(side B -j switch show D | dp_json 'd["rules_digest"]')" = "$want" ] || fail "side B's digest"
+echo "ok: the record keeps the rules' digest; show reads it, and hashes again if its CRC is wrong"
 side A switch detach D >/dev/null || fail "detach A"
 side B switch detach D >/dev/null || fail "detach B"
 echo "PASS"

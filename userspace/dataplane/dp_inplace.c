@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <bpf/bpf.h>
 
 #include "dataplane/dp_inplace.h"
+#include "dataplane/dp_packed.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
@@ -134,9 +136,16 @@ int dp_grace_period(void)
 	return err;
 }
 
+static void *grace_run(void *arg)
+{
+	*(int *)arg = dp_grace_period();
+	return NULL;
+}
+
 static void quiesce(int state_fd, int gen_fd, int64_t gen)
 {
-	int null = open("/dev/null", O_RDWR);
+	int null = open("/dev/null", O_RDWR), gp = -1;
+	pthread_t th;
 	json_t *rec;
 
 	/* Nobody waits for this child's output: a caller's pipe closes. */
@@ -148,10 +157,22 @@ static void quiesce(int state_fd, int gen_fd, int64_t gen)
 			close(null);
 	}
 	rec = dp_record_read_fd(state_fd);
-	/* It holds the lock (inherited): the generation cannot move. */
-	if (dp_record_gen(rec) == gen && !dp_grace_period() &&
-	    gen_of(gen_fd) == gen)
-		dp_record_quiet_mark(state_fd, gen);
+	/*
+	 * It holds the lock (inherited): the generation cannot move. While
+	 * it waits for the grace period it keeps the rules' digest in the
+	 * record, which switch show would pack and hash for every scrape.
+	 */
+	if (dp_record_gen(rec) == gen) {
+		if (pthread_create(&th, NULL, grace_run, &gp)) {
+			gp = dp_grace_period();
+			dp_packed_mark_fd(state_fd, rec);
+		} else {
+			dp_packed_mark_fd(state_fd, rec);
+			pthread_join(th, NULL);
+		}
+		if (!gp && gen_of(gen_fd) == gen)
+			dp_record_quiet_mark(state_fd, gen);
+	}
 	json_decref(rec);
 }
 

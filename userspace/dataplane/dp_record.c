@@ -10,9 +10,11 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <zlib.h>
 
 #include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
+#include "lib/digest.h"
 #include "lib/json_skim.h"
 #include "lib/log.h"
 #include "lib/util.h"
@@ -22,15 +24,22 @@
 #define STATE_SLACK(n) ((n) / 8 + 2)
 
 /*
- * Chunk 0 of a state map. Older taggers read magic and len only; quiet
- * is the in-place update's mark (dp_record_quiet_mark), zero in a record
- * as written.
+ * Chunk 0 of a state map. Older taggers read magic and len only (and
+ * write zeros after them); quiet and digest are marks set after the
+ * record is written (dp_record_quiet_mark, dp_record_digest_mark), none
+ * in a record as written. digest_sum is the CRC-32 of len and digest: a
+ * reader that reads the chunk while it is rewritten (one copy, no lock)
+ * finds it wrong and takes no digest.
  */
 struct state_head {
 	uint32_t magic;
 	uint32_t len;
 	uint64_t quiet; /* generation + 1 whose idle table is quiescent */
+	char digest[DIGEST_STR]; /* the rules' (dp_packed.h), "" if none */
+	uint32_t digest_sum;
 };
+
+_Static_assert(sizeof(struct state_head) <= STATE_CHUNK, "head in chunk 0");
 
 /* Write text from chunk k on; 0 or -errno. */
 static int write_chunks(int fd, uint32_t k, const char *text, size_t len,
@@ -88,7 +97,7 @@ int dp_record_write(const char *dir, const char *name, json_t *rec,
 	char *text = record_text(rec, extra_len, &at);
 	size_t len = strlen(text);
 	size_t nchunks = record_chunks(at, len, extra_len);
-	struct state_head head = { STATE_MAGIC, (uint32_t)len, 0 };
+	struct state_head head = { .magic = STATE_MAGIC, .len = (uint32_t)len };
 	char *chunk = xcalloc(1, STATE_CHUNK);
 	int fd = -1, err = 0;
 
@@ -143,14 +152,13 @@ static void fill_chunks(char *buf, uint32_t *keys, uint32_t k, const void *p,
 	}
 }
 
-static int put_head(int fd, uint32_t magic, uint32_t len, uint64_t quiet)
+static int put_head(int fd, const struct state_head *head)
 {
 	char *chunk = xcalloc(1, STATE_CHUNK);
-	struct state_head head = { magic, len, quiet };
 	uint32_t zero = 0;
 	int err;
 
-	memcpy(chunk, &head, sizeof(head));
+	memcpy(chunk, head, sizeof(*head));
 	err = bpf_map_update_elem(fd, &zero, chunk, BPF_ANY) ? -errno : 0;
 	free(chunk);
 	return err;
@@ -178,7 +186,7 @@ int dp_record_rewrite_fd(int fd, json_t *state, const void *extra,
 		 len + extra_len > DP_RECORD_MAX)
 		err = -ENOSPC;
 	else
-		err = put_head(fd, 0, 0, 0);
+		err = put_head(fd, &(struct state_head){ 0 });
 	if (err) {
 		free(text);
 		return err;
@@ -191,7 +199,9 @@ int dp_record_rewrite_fd(int fd, json_t *state, const void *extra,
 	if (n && bpf_map_update_batch(fd, keys, buf, &n, NULL))
 		err = -errno;
 	if (!err)
-		err = put_head(fd, STATE_MAGIC, (uint32_t)len, 0);
+		err = put_head(fd,
+			       &(struct state_head){ .magic = STATE_MAGIC,
+						     .len = (uint32_t)len });
 	free(keys);
 	free(buf);
 	free(text);
@@ -242,7 +252,44 @@ int dp_record_quiet_mark(int fd, int64_t gen)
 		return err;
 	if (head.magic != STATE_MAGIC)
 		return -EINVAL;
-	return put_head(fd, head.magic, head.len, (uint64_t)gen + 1);
+	head.quiet = (uint64_t)gen + 1;
+	return put_head(fd, &head);
+}
+
+static uint32_t digest_sum(const struct state_head *h)
+{
+	uLong c = crc32(0L, Z_NULL, 0);
+
+	c = crc32(c, (const Bytef *)&h->len, sizeof(h->len));
+	return (uint32_t)crc32(c, (const Bytef *)h->digest, sizeof(h->digest));
+}
+
+int dp_record_digest_mark(int fd, const char *hex)
+{
+	struct state_head head;
+	int err = get_head(fd, &head);
+
+	if (err)
+		return err;
+	if (head.magic != STATE_MAGIC || strlen(hex) >= sizeof(head.digest))
+		return -EINVAL;
+	memset(head.digest, 0, sizeof(head.digest));
+	strcpy(head.digest, hex);
+	head.digest_sum = digest_sum(&head);
+	return put_head(fd, &head);
+}
+
+int dp_record_digest(int fd, char *hex)
+{
+	struct state_head head;
+
+	hex[0] = '\0';
+	if (get_head(fd, &head) || head.magic != STATE_MAGIC ||
+	    !head.digest[0] || head.digest[sizeof(head.digest) - 1] ||
+	    head.digest_sum != digest_sum(&head))
+		return -ENOENT;
+	strcpy(hex, head.digest);
+	return 0;
 }
 
 json_t *dp_record_load(const char *dir)

@@ -49,6 +49,12 @@
  *                                  mark names, or -1 (none: a record as
  *                                  written has none)
  *   dp_record_quiet_mark(fd, gen)  set it (dp_inplace.h); 0 or -errno
+ *   dp_record_digest_mark(fd, hex)   keep the digest of the record's rules
+ *                                  (dp_packed.h) in its chunk 0; 0 or
+ *                                  -errno
+ *   dp_record_digest(fd, hex)      that digest into hex (DIGEST_STR bytes):
+ *                                  0, or -ENOENT if the record has none
+ *                                  (as written, or by an older tagger)
  *   dp_record_gen(rec)             its "generation", -1 if none
  *   dp_record_phase(rec)           "attaching", "attached" or "detaching"
  *   dp_record_netns_here(rec)      true if rec records this process's
@@ -82,6 +88,8 @@ int dp_record_rewrite_fd(int fd, json_t *rec, const void *extra,
 int dp_record_pin_fd(const char *dir, const char *name, int fd);
 int64_t dp_record_quiet(int fd);
 int dp_record_quiet_mark(int fd, int64_t gen);
+int dp_record_digest_mark(int fd, const char *hex);
+int dp_record_digest(int fd, char *hex);
 int64_t dp_record_gen(json_t *rec);
 const char *dp_record_phase(json_t *rec);
 bool dp_record_netns_here(json_t *rec);

@@ -11,7 +11,6 @@
 #include <bpf/bpf.h>
 
 #include "dataplane/dp_anchor.h"
-#include "dataplane/dp_pin.h"
 #include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dataplane/dp_packed.h"
 #include "dataplane/dp_paths.h"
 #include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
@@ -255,7 +256,9 @@ out:
 	j.r = NULL;
 	j.blob = j.blob_mem = NULL;
 	if (gen >= 0 && path->after_update)
-		path->after_update(j.dir, gen);
+		path->after_update(j.dir, gen); /* it keeps the digest too */
+	else if (ret == EXIT_OK && path && dp_packed_mark(j.dir))
+		pr_debug("%s: no digest kept in the record\n", j.dir);
 	dp_switch_close(&j);
 	return ret;
 }

@@ -105,9 +105,19 @@ int rules_bin_links_ok(json_t *links)
 
 int rules_bin_write(FILE *f, const struct rules *r, json_t *links)
 {
+	size_t blen;
+	void *blob = rules_to_blob(r, &blen);
+	int err = rules_bin_write_blob(f, blob, blen, links);
+
+	free(blob);
+	return err;
+}
+
+int rules_bin_write_blob(FILE *f, const void *blob, size_t blen, json_t *links)
+{
 	struct bin_head h = { .version = RULES_BIN_VERSION };
-	size_t len = 0, cap = 0, blen, i;
-	uint8_t *body = NULL, *blob;
+	size_t len = 0, cap = 0, i;
+	uint8_t *body = NULL;
 	json_t *l;
 	bool ok;
 
@@ -122,9 +132,7 @@ int rules_bin_write(FILE *f, const struct rules *r, json_t *links)
 			json_string_value(json_array_get(l, 1)));
 		h.nlinks++;
 	}
-	blob = rules_to_blob(r, &blen);
 	put(&body, &len, &cap, blob, blen);
-	free(blob);
 	memcpy(h.magic, RULES_BIN_MAGIC, sizeof(h.magic));
 	h.body_len = len;
 	h.crc = crc_of(body, len);

@@ -31,6 +31,8 @@
  *                                    too long); 0 if links is no array
  *   rules_bin_write(f, r, links)     write it: 0, -EINVAL (links not ok),
  *                                    -EIO (a write failed)
+ *   rules_bin_write_blob(f, blob, len, links)   the same with the rules'
+ *                                    blob made already (rules_to_blob's)
  *   rules_bin_load(path, &doc)       the rules and a document holding only
  *                                    their "links" (as rules_load's doc);
  *                                    NULL after input_err (exit 2)
@@ -58,6 +60,7 @@
 int rules_bin_is(const char *path);
 int rules_bin_links_ok(json_t *links);
 int rules_bin_write(FILE *f, const struct rules *r, json_t *links);
+int rules_bin_write_blob(FILE *f, const void *blob, size_t blen, json_t *links);
 struct rules *rules_bin_load(const char *path, json_t **doc);
 struct rules *rules_bin_read(const void *buf, size_t len, const char *name,
 			     json_t **doc);
