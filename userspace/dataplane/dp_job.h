@@ -41,8 +41,9 @@ struct dp_job {
 	int lock;
 	json_t *state; /* the attached record; NULL: not attached */
 	bool leftover; /* not attached: an interrupted command's was removed */
-	const void *blob; /* r's compact form: the file's or made by */
-	size_t blob_len; /* dp_job_blob, in blob_mem */
+	void *mem; /* the compiled file's bytes: r's tables lie in them */
+	const void *blob; /* r's compact form: in mem, or made by */
+	size_t blob_len; /* dp_job_blob in blob_mem */
 	void *blob_mem;
 };
 

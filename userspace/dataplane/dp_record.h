@@ -34,8 +34,8 @@
  *   dp_record_peek(dir, name, keys)   the same for the pin dir/name
  *   dp_record_extra(dir, rec, &len)   the extra bytes of record rec as
  *                                  loaded from dir (the pin holding an
- *                                  equal record); malloc'ed (a NUL after
- *                                  them), or NULL with errno
+ *                                  equal record); malloc'ed, or NULL with
+ *                                  errno
  *   dp_record_extra_fd(fd, rec, &len)   the same from the record's map
  *   dp_record_rewrite_fd(fd, rec, extra, len)   write the record into an
  *                                  existing state map in place (no new

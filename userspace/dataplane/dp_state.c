@@ -181,7 +181,7 @@ struct rules *dp_state_rules_near(const char *dir, json_t *rec,
 	struct rules_change *ch;
 	struct rules *old = NULL;
 	size_t olen;
-	char *ob, *at;
+	char *ob;
 	int fd;
 
 	*n = -1;
@@ -198,20 +198,7 @@ struct rules *dp_state_rules_near(const char *dir, json_t *rec,
 	if (olen == len) {
 		ch = xmalloc(NEAR_MAX * sizeof(*ch));
 		*n = rules_blob_diff(r, blob, ob, len, ch, NEAR_MAX);
-		at = ob;
-		/*
-		 * The first changed table read in place, not copied, at an
-		 * even address (its rules begin with a uint16_t): the blob one
-		 * byte up if not (dp_record_extra leaves a byte after it).
-		 */
-		if (*n > 0 &&
-		    (rules_change_at(r, &ch[0]) + (uintptr_t)ob) % 2) {
-			memmove(ob + 1, ob, olen);
-			at = ob + 1;
-		}
-		old = *n >= 0 ? rules_patch(r, at, ob, len, ch, *n) : NULL;
-		if (!old && at != ob)
-			memmove(ob, at, olen);
+		old = *n >= 0 ? rules_patch(r, ob, ob, len, ch, *n) : NULL;
 		free(ch);
 	}
 	if (old)

@@ -30,7 +30,7 @@ static int load_rules(const struct dp_opts *o, struct dp_job *j)
 	dp_phase(NULL);
 	/* Compiled rules (tagger switch pack) by their magic, else JSON. */
 	j->r = rules_bin_is(o->rules_file) ?
-		       rules_bin_load_blob(o->rules_file, &j->doc, &j->blob_mem,
+		       rules_bin_load_blob(o->rules_file, &j->doc, &j->mem,
 					   &j->blob, &j->blob_len) :
 		       rules_load(o->rules_file, &j->doc);
 	dp_phase("read and check the rules");
@@ -47,10 +47,8 @@ static int load_rules(const struct dp_opts *o, struct dp_job *j)
 
 const void *dp_job_blob(struct dp_job *j, size_t *len)
 {
-	if (!j->blob) {
-		free(j->blob_mem);
+	if (!j->blob)
 		j->blob = j->blob_mem = rules_to_blob(j->r, &j->blob_len);
-	}
 	*len = j->blob_len;
 	return j->blob;
 }
@@ -116,8 +114,9 @@ int dp_switch_open(const struct dp_opts *o, struct dp_job *j)
 void dp_switch_close(struct dp_job *j)
 {
 	dp_unlock(j->lock);
-	free(j->blob_mem);
 	rules_free(j->r);
+	free(j->mem); /* after the rules whose tables it holds */
+	free(j->blob_mem);
 	json_decref(j->doc);
 	json_decref(j->state);
 	job_init(j);

@@ -251,10 +251,11 @@ out:
 	json_decref(j.doc);
 	json_decref(j.state);
 	rules_free(j.r);
+	free(j.mem);
 	free(j.blob_mem);
 	j.doc = j.state = NULL;
 	j.r = NULL;
-	j.blob = j.blob_mem = NULL;
+	j.blob = j.blob_mem = j.mem = NULL;
 	if (gen >= 0 && path->after_update)
 		path->after_update(j.dir, gen); /* it keeps the digest too */
 	else if (ret == EXIT_OK && path && dp_packed_mark(j.dir))

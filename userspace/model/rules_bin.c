@@ -226,7 +226,7 @@ static bool head_ok(const struct bin_head *h, size_t len, const char *name)
 
 /* The rules from the file's bytes; *at: where their blob starts. */
 static struct rules *bin_read(const void *buf, size_t len, const char *name,
-			      json_t **doc, size_t *at)
+			      json_t **doc, size_t *at, bool keep)
 {
 	const uint8_t *body = (const uint8_t *)buf + sizeof(struct bin_head);
 	struct bin_head h;
@@ -249,7 +249,8 @@ static struct rules *bin_read(const void *buf, size_t len, const char *name,
 	links = get_links(body, len, &off, h.nlinks, name);
 	if (!links)
 		return NULL;
-	r = rules_blob_decode(body + off, len - off, name);
+	r = keep ? rules_blob_decode_in(body + off, len - off, name) :
+		   rules_blob_decode(body + off, len - off, name);
 	if (!r)
 		input_err(name, 0,
 			  "the rules at byte %zu are damaged or of another "
@@ -273,7 +274,7 @@ struct rules *rules_bin_read(const void *buf, size_t len, const char *name,
 {
 	size_t at;
 
-	return bin_read(buf, len, name, doc, &at);
+	return bin_read(buf, len, name, doc, &at, false);
 }
 
 struct rules *rules_bin_load_blob(const char *path, json_t **doc, void **mem,
@@ -288,12 +289,14 @@ struct rules *rules_bin_load_blob(const char *path, json_t **doc, void **mem,
 	*len = 0;
 	if (lines_open_max(&lr, path, RULES_MAX_BYTES))
 		return NULL;
-	r = bin_read(lr.buf, lr.len, path, doc, &at);
-	if (r && rules_blob_layout(r, NULL, NULL) == lr.len - at) {
-		*mem = lr.buf; /* the file's bytes: no copy */
-		*blob = lr.buf + at;
-		*len = lr.len - at;
+	r = bin_read(lr.buf, lr.len, path, doc, &at, true);
+	if (r) {
+		*mem = lr.buf; /* the rules' tables lie in it: no copy */
 		lr.buf = NULL;
+	}
+	if (r && rules_blob_layout(r, NULL, NULL) == lr.len - at) {
+		*blob = (char *)*mem + at;
+		*len = lr.len - at;
 	}
 	lines_close(&lr);
 	return r;

@@ -37,10 +37,12 @@
  *                                    their "links" (as rules_load's doc);
  *                                    NULL after input_err (exit 2)
  *   rules_bin_read(buf, len, name, &doc)   the same from memory
- *   rules_bin_load_blob(path, &doc, &mem, &blob, &len)   rules_bin_load,
- *                                    and the file's rules blob where it is
- *                                    rules_to_blob's own bytes (blob, len:
- *                                    in mem, the caller's to free), else
+ *   rules_bin_load_blob(path, &doc, &mem, &blob, &len)   rules_bin_load
+ *                                    with the rules' tables left in the
+ *                                    file's bytes (mem: the caller frees
+ *                                    it after the rules), and the file's
+ *                                    rules blob where it is rules_to_blob's
+ *                                    own bytes (blob, len: in mem), else
  *                                    blob NULL
  */
 #ifndef __TAGGER_RULES_BIN_H

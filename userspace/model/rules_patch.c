@@ -81,32 +81,14 @@ static bool known(const struct rules *r, int tag)
 	return tag >= 0 && tag < RULES_NTAGS && r->rank[tag] >= 0;
 }
 
-/*
- * Switch sw's table in o as old holds it: in place where old's bytes are
- * aligned for it (no copy), else copied out of old.
- */
-static void own(struct rules *o, const struct rules *r, const uint8_t *old,
-		size_t at, int sw, bool rewrite)
+/* Switch sw's table in o as old holds it: where it lies, not copied. */
+static void own(struct rules *o, const uint8_t *old, size_t at, int sw,
+		bool rewrite)
 {
-	struct rules_switch *s = &o->sw[sw];
-	const struct rules_switch *b = &r->sw[sw];
-	size_t len;
-	void *t;
-
-	if (rewrite ? s->rewrite != b->rewrite : s->classify != b->classify)
-		return;
-	len = rewrite ? (size_t)b->nrewrite * sizeof(*s->rewrite) :
-			(size_t)b->nclassify * sizeof(*s->classify);
-	if ((uintptr_t)(old + at) % 2 == 0) { /* both are of uint16_t first */
-		t = (void *)(old + at);
-	} else {
-		t = xmalloc(len + sizeof(*s->rewrite));
-		memcpy(t, old + at, len);
-	}
 	if (rewrite)
-		s->rewrite = t;
+		o->sw[sw].rewrite = (struct rules_rewrite *)(old + at);
 	else
-		s->classify = t;
+		o->sw[sw].classify = (struct rules_classify *)(old + at);
 }
 
 /*
@@ -121,7 +103,7 @@ static bool put_back(struct rules *o, const struct rules *r, const uint8_t *old,
 	struct rules_switch *s = &o->sw[c->sw];
 	const struct rules_switch *b = &r->sw[c->sw];
 
-	own(o, r, old, c->rewrite ? rw[c->sw] : cls[c->sw], c->sw, c->rewrite);
+	own(o, old, c->rewrite ? rw[c->sw] : cls[c->sw], c->sw, c->rewrite);
 	if (c->rewrite) {
 		const struct rules_rewrite *w = &s->rewrite[c->k],
 					   *x = &b->rewrite[c->k];
@@ -137,13 +119,6 @@ static bool put_back(struct rules *o, const struct rules *r, const uint8_t *old,
 	       (l->tag != r->lossy_tag || l->prio == r->lossy_prio);
 }
 
-static bool in_mem(const struct rules *o, const void *t)
-{
-	const char *b = o->patch_buf;
-
-	return (const char *)t >= b && (const char *)t < b + o->patch_len;
-}
-
 struct rules *rules_patch(const struct rules *r, const void *old, void *mem,
 			  size_t len, const struct rules_change *ch, int n)
 {
@@ -155,8 +130,8 @@ struct rules *rules_patch(const struct rules *r, const void *old, void *mem,
 
 	*o = *r;
 	o->base = r;
-	o->patch_buf = mem;
-	o->patch_len = (const char *)old + len - (const char *)mem;
+	o->tables_buf = mem;
+	o->tables_len = (const char *)old + len - (const char *)mem;
 	o->sw = xmalloc(((size_t)r->nsw + 1) * sizeof(*o->sw));
 	memcpy(o->sw, r->sw, (size_t)r->nsw * sizeof(*o->sw));
 	rules_blob_layout(r, cls, rw);
@@ -165,17 +140,10 @@ struct rules *rules_patch(const struct rules *r, const void *old, void *mem,
 	free(cls);
 	free(rw);
 	if (!ok) {
-		/* mem is the caller's again, and so are the tables in it */
-		for (k = 0; k < r->nsw; k++) {
-			if (in_mem(o, o->sw[k].classify))
-				o->sw[k].classify = r->sw[k].classify;
-			if (in_mem(o, o->sw[k].rewrite))
-				o->sw[k].rewrite = r->sw[k].rewrite;
-		}
-		o->patch_buf = NULL;
-		rules_free(o);
+		rules_free(o); /* mem is the caller's again */
 		return NULL;
 	}
+	o->tables_own = true;
 	return o;
 }
 

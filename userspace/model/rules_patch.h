@@ -19,8 +19,8 @@
  *   rules_patch(r, old, mem, len, ch, n)   the rules old (len bytes in
  *                                mem, malloc'ed) holds: r with the tables
  *                                of the n changed rules as old has them
- *                                (in old's bytes where aligned for them:
- *                                it takes mem, rules_free frees it),
+ *                                (where they lie in old: it takes mem,
+ *                                rules_free frees it),
  *                                sharing everything else with r (which
  *                                must outlive it). NULL (mem still the
  *                                caller's) if a change
