@@ -157,8 +157,9 @@ static bool own_table(const struct rules *r, const void *t, const void *base)
 {
 	const char *b = r->tables_buf;
 
+	/* an empty table at the very end of the blob points at its end */
 	return t != base && !(b && (const char *)t >= b &&
-			      (const char *)t < b + r->tables_len);
+			      (const char *)t <= b + r->tables_len);
 }
 
 static void free_tables(struct rules *r, int i)
