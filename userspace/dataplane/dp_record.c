@@ -173,10 +173,11 @@ int dp_record_rewrite_fd(int fd, json_t *state, const void *extra,
 			 size_t extra_len)
 {
 	struct bpf_map_info mi = { 0 };
-	__u32 ilen = sizeof(mi), n = 0;
-	uint32_t at, *keys;
+	__u32 ilen = sizeof(mi), n = 0, m;
+	uint32_t at, *keys, k;
 	char *text = record_text(state, extra_len, &at), *buf;
-	size_t len = strlen(text), nchunks = record_chunks(at, len, extra_len);
+	size_t len = strlen(text), nchunks = record_chunks(at, len, extra_len),
+	       whole;
 	int err;
 
 	if (bpf_obj_get_info_by_fd(fd, &mi, &ilen))
@@ -191,12 +192,25 @@ int dp_record_rewrite_fd(int fd, json_t *state, const void *extra,
 		free(text);
 		return err;
 	}
-	buf = xcalloc(nchunks, STATE_CHUNK);
+	/*
+	 * The extra bytes' whole chunks are written from where they lie
+	 * (one batch, no copy of 600 KB); the text and their last, partial
+	 * chunk from a padded copy (a second batch).
+	 */
+	whole = at ? extra_len / STATE_CHUNK : 0;
+	buf = xcalloc(nchunks - whole, STATE_CHUNK);
 	keys = xcalloc(nchunks, sizeof(*keys));
 	fill_chunks(buf, keys, 1, text, len, &n);
 	if (at)
-		fill_chunks(buf, keys, at, extra, extra_len, &n);
+		fill_chunks(buf, keys, at + whole,
+			    (const char *)extra + whole * STATE_CHUNK,
+			    extra_len % STATE_CHUNK, &n);
 	if (n && bpf_map_update_batch(fd, keys, buf, &n, NULL))
+		err = -errno;
+	for (k = 0; k < whole; k++)
+		keys[k] = at + k;
+	m = whole;
+	if (!err && m && bpf_map_update_batch(fd, keys, extra, &m, NULL))
 		err = -errno;
 	if (!err)
 		err = put_head(fd,
