@@ -168,6 +168,17 @@ for sc in rename unlink clone bpf; do
 done
 killed dup2 1
 echo "ok: its child killed before it marks: consistent"
+# The child starts a thread for the grace period and keeps the rules'
+# digest in the record meanwhile: killed at that thread's clone3 (no
+# digest kept, no mark), show packs and hashes the rules itself.
+killed clone3 1
+sleep 0.5 # a child that was not killed has kept it by now
+kept=$(bpftool -j map lookup pinned "$ST" key 0 0 0 0 | dp_json 'int(d["value"][16], 16)')
+[ "$kept" = 0 ] || fail "child killed at its clone3 kept a digest: not killed there?"
+got=$(tgr S2 -j switch show S2 | dp_json 'd["rules_digest"]')
+[ "$got" = "sha256:$(sha256sum "${files[1]}" | cut -d' ' -f1)" ] ||
+	fail "child killed before it kept the digest: show says $got"
+echo "ok: its child killed before it keeps the digest: show hashes the rules itself"
 upd "${files[0]}" >/dev/null
 want_place true "after the kills" "${files[1]}"
 echo "ok: $kills kills, $dp_checks packet checks; the next updates go in place"

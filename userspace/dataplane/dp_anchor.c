@@ -112,7 +112,7 @@ static int64_t slot_gen(int a, uint32_t k)
 	fd = bpf_map_get_fd_by_id(id);
 	if (fd < 0)
 		return -1;
-	s = dp_record_read_fd(fd);
+	s = dp_record_peek_fd(fd, (const char *const[]){ "generation", NULL });
 	close(fd);
 	if (s)
 		g = dp_record_gen(s);
@@ -167,7 +167,10 @@ int dp_anchor_idle_fd(const char *dir)
 	return fd;
 }
 
-/* The record an anchor holds: the committed one, else the pending one. */
+/*
+ * Whose node the record an anchor holds is (the committed one, else the
+ * pending one): its "kind", "name" and "ifname".
+ */
 static json_t *anchor_state(int a)
 {
 	uint32_t k, id;
@@ -180,7 +183,9 @@ static json_t *anchor_state(int a)
 		fd = bpf_map_get_fd_by_id(id);
 		if (fd < 0)
 			continue;
-		s = dp_record_read_fd(fd);
+		s = dp_record_peek_fd(fd,
+				      (const char *const[]){ "kind", "name",
+							     "ifname", NULL });
 		close(fd);
 		if (s)
 			return s;
@@ -463,8 +468,9 @@ static unsigned int hint_ifindex(const char *dir, const char *ifname)
 
 	if (ifname)
 		return if_nametoindex(ifname);
-	st = dp_record_load(dir);
-	port = json_array_get(json_object_get(st, "ports"), 0);
+	st = dp_record_peek(dir, DP_STATE_CUR,
+			    (const char *const[]){ "ports[0]", NULL });
+	port = json_object_get(st, "ports[0]");
 	idx = (unsigned int)json_integer_value(
 		json_object_get(port, "ifindex"));
 	json_decref(st);

@@ -68,8 +68,8 @@ static int flip(const char *dir, int genfd, int64_t next, int64_t *gen)
  * kernel; neither needs the other, so they wait side by side, in one
  * grace period. Both are done before the generation moves.
  */
-static int swap_in(const char *dir, json_t *next_state, const struct rules *r,
-		   int outer, int genfd, int tfd, int64_t *gen)
+static int swap_in(const char *dir, json_t *next_state, const void *blob,
+		   size_t len, int outer, int genfd, int tfd, int64_t *gen)
 {
 	struct stage_job job = { outer, tfd, 0, dp_table_next(genfd) };
 	pthread_t th;
@@ -82,7 +82,7 @@ static int swap_in(const char *dir, json_t *next_state, const struct rules *r,
 	if (!threaded)
 		stage_run(&job);
 	json_object_set_new(next_state, "generation", json_integer(job.next));
-	err = dp_state_save_rules(dir, DP_STATE_NEXT, next_state, r);
+	err = dp_state_save_blob(dir, DP_STATE_NEXT, next_state, blob, len);
 	if (threaded)
 		pthread_join(th, NULL);
 	dp_phase("stage the table, save the new state");
@@ -101,13 +101,12 @@ static int swap_in(const char *dir, json_t *next_state, const struct rules *r,
  * 1 if it failed before the flip (nothing live changed: the caller
  * replaces the table and the idle record instead), 0 done, -errno.
  */
-static int swap_in_place(const char *dir, json_t *next_state,
-			 const struct rules *r, int outer, int genfd,
+static int swap_in_place(const char *dir, json_t *next_state, const void *blob,
+			 size_t len, int outer, int genfd,
 			 const struct dp_table *tab, int64_t *gen)
 {
 	int64_t next = dp_table_next(genfd);
-	size_t written, len;
-	void *blob;
+	size_t written;
 	int sfd, err;
 
 	if (next < 0)
@@ -120,9 +119,7 @@ static int swap_in_place(const char *dir, json_t *next_state,
 	if (sfd < 0)
 		return 1;
 	json_object_set_new(next_state, "generation", json_integer(next));
-	blob = rules_to_blob(r, &len);
 	err = dp_record_rewrite_fd(sfd, next_state, blob, len);
-	free(blob);
 	if (!err)
 		err = dp_record_pin_fd(dir, DP_STATE_NEXT, sfd);
 	close(sfd);
@@ -148,6 +145,8 @@ static int update_apply(const struct dp_opts *o, struct dp_job *j, int outer,
 	struct dp_port *ports;
 	int n, err, tfd = -1;
 	bool in_place = dp_inplace_ready(j->dir, j->state, genfd);
+	size_t len;
+	const void *blob = dp_job_blob(j, &len);
 
 	ports = dp_state_ports(j->state, &n);
 	dp_table_build(j->r, j->sw, ports, &tab);
@@ -155,16 +154,16 @@ static int update_apply(const struct dp_opts *o, struct dp_job *j, int outer,
 	dp_phase("build the table");
 	json_object_set_new(j->state, "union_acyclic", json_boolean(acyclic));
 	dp_switch_record_rules(j->state, o, j->doc, &tab);
-	err = in_place ? swap_in_place(j->dir, j->state, j->r, outer, genfd,
-				       &tab, gen) :
+	err = in_place ? swap_in_place(j->dir, j->state, blob, len, outer,
+				       genfd, &tab, gen) :
 			 1;
 	u->in_place = !err;
 	if (err == 1) {
 		tfd = dp_table_create(&tab);
 		dp_phase("create and write the table");
 		err = tfd < 0 ? tfd :
-				swap_in(j->dir, j->state, j->r, outer, genfd,
-					tfd, gen);
+				swap_in(j->dir, j->state, blob, len, outer,
+					genfd, tfd, gen);
 	}
 	if (tfd >= 0)
 		close(tfd);

@@ -36,7 +36,9 @@
  *                                 that slot holds no mmapable table of
  *                                 tab's size
  *   dp_inplace_quiesce(dir, gen_fd, gen)   after the flip to gen: fork
- *                                 the child that marks it; returns at once
+ *                                 the child that marks it (and keeps the
+ *                                 rules' digest in the live record while
+ *                                 it waits: dp_packed.h); returns at once
  *   dp_grace_period()             wait for one RCU grace period; 0 or
  *                                 -errno
  */

@@ -6,6 +6,8 @@
  *
  * API:
  *   struct dp_job                        what attach and update hold
+ *   dp_job_blob(&job, &len)              the rules in their compact form
+ *                                        (rules_blob.h), made once
  *   dp_switch_record_rules(state, &opts, doc, &tab)   what a record keeps
  *                                        of the rules: their links, the
  *                                        rules file and the table's counts
@@ -39,11 +41,16 @@ struct dp_job {
 	int lock;
 	json_t *state; /* the attached record; NULL: not attached */
 	bool leftover; /* not attached: an interrupted command's was removed */
+	void *mem; /* the compiled file's bytes: r's tables lie in them */
+	const void *blob; /* r's compact form: in mem, or made by */
+	size_t blob_len; /* dp_job_blob in blob_mem */
+	void *blob_mem;
 };
 
 struct dp_port;
 struct dp_table;
 
+const void *dp_job_blob(struct dp_job *j, size_t *len);
 void dp_switch_record_rules(json_t *state, const struct dp_opts *o, json_t *doc,
 			    const struct dp_table *tab);
 struct dp_port *dp_state_ports(json_t *state, int *n);

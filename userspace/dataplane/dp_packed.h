@@ -14,7 +14,17 @@
  *                                     be read: dp_state_rules; EINVAL:
  *                                     links that cannot be packed)
  *   dp_state_digest(dir, rec, hex)    their digest_sha256 into hex
- *                                     (DIGEST_STR bytes); 0 or -errno
+ *                                     (DIGEST_STR bytes): the one kept in
+ *                                     the record's map, else packed and
+ *                                     hashed; 0 or -errno
+ *   dp_packed_mark_fd(fd, rec)        keep the digest of record rec (read
+ *                                     from state map fd) in that map
+ *                                     (dp_record_digest_mark): an attach
+ *                                     does, and the child an update of the
+ *                                     eBPF data path starts (dp_inplace.h);
+ *                                     0 or -errno
+ *   dp_packed_mark(dir)               the same for dir's "state" pin,
+ *                                     under the lock
  */
 #ifndef __TAGGER_DP_PACKED_H
 #define __TAGGER_DP_PACKED_H
@@ -24,5 +34,7 @@
 
 void *dp_state_packed(const char *dir, json_t *rec, size_t *len);
 int dp_state_digest(const char *dir, json_t *rec, char *hex);
+int dp_packed_mark_fd(int fd, json_t *rec);
+int dp_packed_mark(const char *dir);
 
 #endif /* __TAGGER_DP_PACKED_H */

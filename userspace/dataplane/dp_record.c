@@ -10,9 +10,12 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <zlib.h>
 
 #include "dataplane/dp_pin_path.h"
 #include "dataplane/dp_record.h"
+#include "lib/digest.h"
+#include "lib/json_skim.h"
 #include "lib/log.h"
 #include "lib/util.h"
 
@@ -21,15 +24,22 @@
 #define STATE_SLACK(n) ((n) / 8 + 2)
 
 /*
- * Chunk 0 of a state map. Older taggers read magic and len only; quiet
- * is the in-place update's mark (dp_record_quiet_mark), zero in a record
- * as written.
+ * Chunk 0 of a state map. Older taggers read magic and len only (and
+ * write zeros after them); quiet and digest are marks set after the
+ * record is written (dp_record_quiet_mark, dp_record_digest_mark), none
+ * in a record as written. digest_sum is the CRC-32 of len and digest: a
+ * reader that reads the chunk while it is rewritten (one copy, no lock)
+ * finds it wrong and takes no digest.
  */
 struct state_head {
 	uint32_t magic;
 	uint32_t len;
 	uint64_t quiet; /* generation + 1 whose idle table is quiescent */
+	char digest[DIGEST_STR]; /* the rules' (dp_packed.h), "" if none */
+	uint32_t digest_sum;
 };
+
+_Static_assert(sizeof(struct state_head) <= STATE_CHUNK, "head in chunk 0");
 
 /* Write text from chunk k on; 0 or -errno. */
 static int write_chunks(int fd, uint32_t k, const char *text, size_t len,
@@ -87,7 +97,7 @@ int dp_record_write(const char *dir, const char *name, json_t *rec,
 	char *text = record_text(rec, extra_len, &at);
 	size_t len = strlen(text);
 	size_t nchunks = record_chunks(at, len, extra_len);
-	struct state_head head = { STATE_MAGIC, (uint32_t)len, 0 };
+	struct state_head head = { .magic = STATE_MAGIC, .len = (uint32_t)len };
 	char *chunk = xcalloc(1, STATE_CHUNK);
 	int fd = -1, err = 0;
 
@@ -142,14 +152,13 @@ static void fill_chunks(char *buf, uint32_t *keys, uint32_t k, const void *p,
 	}
 }
 
-static int put_head(int fd, uint32_t magic, uint32_t len, uint64_t quiet)
+static int put_head(int fd, const struct state_head *head)
 {
 	char *chunk = xcalloc(1, STATE_CHUNK);
-	struct state_head head = { magic, len, quiet };
 	uint32_t zero = 0;
 	int err;
 
-	memcpy(chunk, &head, sizeof(head));
+	memcpy(chunk, head, sizeof(*head));
 	err = bpf_map_update_elem(fd, &zero, chunk, BPF_ANY) ? -errno : 0;
 	free(chunk);
 	return err;
@@ -164,10 +173,11 @@ int dp_record_rewrite_fd(int fd, json_t *state, const void *extra,
 			 size_t extra_len)
 {
 	struct bpf_map_info mi = { 0 };
-	__u32 ilen = sizeof(mi), n = 0;
-	uint32_t at, *keys;
+	__u32 ilen = sizeof(mi), n = 0, m;
+	uint32_t at, *keys, k;
 	char *text = record_text(state, extra_len, &at), *buf;
-	size_t len = strlen(text), nchunks = record_chunks(at, len, extra_len);
+	size_t len = strlen(text), nchunks = record_chunks(at, len, extra_len),
+	       whole;
 	int err;
 
 	if (bpf_obj_get_info_by_fd(fd, &mi, &ilen))
@@ -177,20 +187,35 @@ int dp_record_rewrite_fd(int fd, json_t *state, const void *extra,
 		 len + extra_len > DP_RECORD_MAX)
 		err = -ENOSPC;
 	else
-		err = put_head(fd, 0, 0, 0);
+		err = put_head(fd, &(struct state_head){ 0 });
 	if (err) {
 		free(text);
 		return err;
 	}
-	buf = xcalloc(nchunks, STATE_CHUNK);
+	/*
+	 * The extra bytes' whole chunks are written from where they lie
+	 * (one batch, no copy of 600 KB); the text and their last, partial
+	 * chunk from a padded copy (a second batch).
+	 */
+	whole = at ? extra_len / STATE_CHUNK : 0;
+	buf = xcalloc(nchunks - whole, STATE_CHUNK);
 	keys = xcalloc(nchunks, sizeof(*keys));
 	fill_chunks(buf, keys, 1, text, len, &n);
 	if (at)
-		fill_chunks(buf, keys, at, extra, extra_len, &n);
+		fill_chunks(buf, keys, at + whole,
+			    (const char *)extra + whole * STATE_CHUNK,
+			    extra_len % STATE_CHUNK, &n);
 	if (n && bpf_map_update_batch(fd, keys, buf, &n, NULL))
 		err = -errno;
+	for (k = 0; k < whole; k++)
+		keys[k] = at + k;
+	m = whole;
+	if (!err && m && bpf_map_update_batch(fd, keys, extra, &m, NULL))
+		err = -errno;
 	if (!err)
-		err = put_head(fd, STATE_MAGIC, (uint32_t)len, 0);
+		err = put_head(fd,
+			       &(struct state_head){ .magic = STATE_MAGIC,
+						     .len = (uint32_t)len });
 	free(keys);
 	free(buf);
 	free(text);
@@ -241,7 +266,44 @@ int dp_record_quiet_mark(int fd, int64_t gen)
 		return err;
 	if (head.magic != STATE_MAGIC)
 		return -EINVAL;
-	return put_head(fd, head.magic, head.len, (uint64_t)gen + 1);
+	head.quiet = (uint64_t)gen + 1;
+	return put_head(fd, &head);
+}
+
+static uint32_t digest_sum(const struct state_head *h)
+{
+	uLong c = crc32(0L, Z_NULL, 0);
+
+	c = crc32(c, (const Bytef *)&h->len, sizeof(h->len));
+	return (uint32_t)crc32(c, (const Bytef *)h->digest, sizeof(h->digest));
+}
+
+int dp_record_digest_mark(int fd, const char *hex)
+{
+	struct state_head head;
+	int err = get_head(fd, &head);
+
+	if (err)
+		return err;
+	if (head.magic != STATE_MAGIC || strlen(hex) >= sizeof(head.digest))
+		return -EINVAL;
+	memset(head.digest, 0, sizeof(head.digest));
+	strcpy(head.digest, hex);
+	head.digest_sum = digest_sum(&head);
+	return put_head(fd, &head);
+}
+
+int dp_record_digest(int fd, char *hex)
+{
+	struct state_head head;
+
+	hex[0] = '\0';
+	if (get_head(fd, &head) || head.magic != STATE_MAGIC ||
+	    !head.digest[0] || head.digest[sizeof(head.digest) - 1] ||
+	    head.digest_sum != digest_sum(&head))
+		return -ENOENT;
+	strcpy(hex, head.digest);
+	return 0;
 }
 
 json_t *dp_record_load(const char *dir)
@@ -249,24 +311,30 @@ json_t *dp_record_load(const char *dir)
 	return dp_record_load_name(dir, DP_STATE_CUR);
 }
 
-json_t *dp_record_load_name(const char *dir, const char *name)
+/* The state map pinned as dir/name: an fd, or -1 with errno. */
+static int pin_fd(const char *dir, const char *name)
 {
 	char path[PATH_MAX + 64];
 	struct stat st;
-	json_t *doc;
-	int fd;
 
 	if (dp_pin_path(path, sizeof(path), dir, name)) {
 		errno = ENAMETOOLONG;
-		return NULL;
+		return -1;
 	}
 	if (lstat(path, &st))
-		return NULL;
+		return -1;
 	if (!S_ISREG(st.st_mode)) {
 		errno = ELOOP; /* pins are regular inodes, never symlinks */
-		return NULL;
+		return -1;
 	}
-	fd = bpf_obj_get(path);
+	return bpf_obj_get(path);
+}
+
+json_t *dp_record_load_name(const char *dir, const char *name)
+{
+	int fd = pin_fd(dir, name);
+	json_t *doc;
+
 	if (fd < 0)
 		return NULL;
 	doc = dp_record_read_fd(fd);
@@ -337,7 +405,8 @@ static json_t *parse_text(char *text)
 	return doc;
 }
 
-json_t *dp_record_read_fd(int fd)
+/* The record's text, NUL-terminated (*len bytes); NULL with errno. */
+static char *read_text(int fd, size_t *len)
 {
 	struct state_head head;
 	char *chunk = xmalloc(STATE_CHUNK);
@@ -353,7 +422,77 @@ json_t *dp_record_read_fd(int fd)
 		errno = EINVAL;
 		return NULL;
 	}
-	return parse_text(read_chunks(fd, 1, head.len));
+	*len = head.len;
+	return read_chunks(fd, 1, head.len);
+}
+
+json_t *dp_record_read_fd(int fd)
+{
+	size_t len;
+
+	return parse_text(read_text(fd, &len));
+}
+
+struct peek {
+	const char *const *keys;
+	json_t *out;
+};
+
+/* A member peek wants: its value parsed alone ("key[0]": its first element). */
+static int peek_member(const char *key, size_t keylen, size_t span, void *arg)
+{
+	struct peek *p = arg;
+	const char *v = key + keylen + 1, *const * k;
+	size_t n;
+	json_t *val;
+
+	for (k = p->keys; *k; k++) {
+		n = strcspn(*k, "[");
+		if (n != keylen || strncmp(*k, key, n))
+			continue;
+		while (*v == ' ' || *v == ':' || *v == '\n' || *v == '\t' ||
+		       *v == '\r')
+			v++;
+		if ((*k)[n] == '[') /* the array's first element only */
+			val = *v == '[' ?
+				      json_loadb(v + 1, span - 1,
+						 JSON_DECODE_ANY |
+							 JSON_DISABLE_EOF_CHECK,
+						 NULL) :
+				      NULL;
+		else
+			val = json_loadb(v, span, JSON_DECODE_ANY, NULL);
+		if (val)
+			json_object_set_new(p->out, *k, val);
+	}
+	return 0;
+}
+
+json_t *dp_record_peek_fd(int fd, const char *const *keys)
+{
+	struct peek p = { keys, NULL };
+	size_t len;
+	char *text = read_text(fd, &len);
+
+	if (!text)
+		return NULL;
+	p.out = json_object();
+	json_skim_top(text, len, peek_member, &p);
+	free(text);
+	return p.out;
+}
+
+json_t *dp_record_peek(const char *dir, const char *name,
+		       const char *const *keys)
+{
+	int fd = pin_fd(dir, name);
+	json_t *doc;
+
+	if (fd < 0)
+		return NULL;
+	doc = dp_record_peek_fd(fd, keys);
+	close(fd);
+	return doc;
 }
 
 void *dp_record_extra_fd(int fd, json_t *rec, size_t *len)

@@ -25,6 +25,13 @@
  *                                  (errno ENOENT if nothing is there)
  *   dp_record_load_name(dir, name) the same for dir/name
  *   dp_record_read_fd(fd)          the same for a state map's fd
+ *   dp_record_peek_fd(fd, keys)    only the top-level members named in
+ *                                  keys (NULL-terminated; "name[0]": the
+ *                                  first element of array member name),
+ *                                  each parsed alone: a record of 40 ports
+ *                                  is 4 KB of JSON that every command
+ *                                  would parse whole for one field
+ *   dp_record_peek(dir, name, keys)   the same for the pin dir/name
  *   dp_record_extra(dir, rec, &len)   the extra bytes of record rec as
  *                                  loaded from dir (the pin holding an
  *                                  equal record); malloc'ed, or NULL with
@@ -42,6 +49,12 @@
  *                                  mark names, or -1 (none: a record as
  *                                  written has none)
  *   dp_record_quiet_mark(fd, gen)  set it (dp_inplace.h); 0 or -errno
+ *   dp_record_digest_mark(fd, hex)   keep the digest of the record's rules
+ *                                  (dp_packed.h) in its chunk 0; 0 or
+ *                                  -errno
+ *   dp_record_digest(fd, hex)      that digest into hex (DIGEST_STR bytes):
+ *                                  0, or -ENOENT if the record has none
+ *                                  (as written, or by an older tagger)
  *   dp_record_gen(rec)             its "generation", -1 if none
  *   dp_record_phase(rec)           "attaching", "attached" or "detaching"
  *   dp_record_netns_here(rec)      true if rec records this process's
@@ -65,6 +78,9 @@ int dp_record_write(const char *dir, const char *name, json_t *rec,
 json_t *dp_record_load(const char *dir);
 json_t *dp_record_load_name(const char *dir, const char *name);
 json_t *dp_record_read_fd(int fd);
+json_t *dp_record_peek_fd(int fd, const char *const *keys);
+json_t *dp_record_peek(const char *dir, const char *name,
+		       const char *const *keys);
 void *dp_record_extra(const char *dir, json_t *rec, size_t *len);
 void *dp_record_extra_fd(int fd, json_t *rec, size_t *len);
 int dp_record_rewrite_fd(int fd, json_t *rec, const void *extra,
@@ -72,6 +88,8 @@ int dp_record_rewrite_fd(int fd, json_t *rec, const void *extra,
 int dp_record_pin_fd(const char *dir, const char *name, int fd);
 int64_t dp_record_quiet(int fd);
 int dp_record_quiet_mark(int fd, int64_t gen);
+int dp_record_digest_mark(int fd, const char *hex);
+int dp_record_digest(int fd, char *hex);
 int64_t dp_record_gen(json_t *rec);
 const char *dp_record_phase(json_t *rec);
 bool dp_record_netns_here(json_t *rec);

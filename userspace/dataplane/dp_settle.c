@@ -26,8 +26,9 @@ static void node_what(const struct dp_node *n, char *buf, size_t len)
 /* The record of dir or the pending one: of this namespace, or refused. */
 static bool netns_ok(const char *dir, const char *what, bool *none)
 {
-	json_t *st = dp_record_load(dir);
-	json_t *pend = dp_record_load_name(dir, DP_STATE_NEXT);
+	static const char *const keys[] = { "netns", NULL };
+	json_t *st = dp_record_peek(dir, DP_STATE_CUR, keys);
+	json_t *pend = dp_record_peek(dir, DP_STATE_NEXT, keys);
 	bool ok = dp_state_netns_ok(st ?: pend, what);
 
 	*none = !st && !pend;

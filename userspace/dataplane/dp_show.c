@@ -109,10 +109,17 @@ static void set_rules_digest(const struct dp_opts *o, const char *dir,
 {
 	char digest[DIGEST_STR] = "";
 	size_t plen = 0;
-	void *packed = dp_state_packed(dir, state, &plen);
+	void *packed = NULL;
 
-	if (packed && digest_sha256(packed, plen, digest))
-		digest[0] = '\0';
+	/* The digest as the record keeps it: a scrape packs and hashes none. */
+	if (!o->packed) {
+		if (dp_state_digest(dir, state, digest))
+			digest[0] = '\0';
+	} else {
+		packed = dp_state_packed(dir, state, &plen);
+		if (packed && digest_sha256(packed, plen, digest))
+			digest[0] = '\0';
+	}
 	json_object_set_new(j, "rules_digest",
 			    digest[0] ? json_string(digest) : json_null());
 	if (o->packed && packed) {

@@ -73,6 +73,19 @@
  *   dp_state_rules(dir, rec)       the rules of a record loaded from dir
  *                                  (legacy: rules document);
  *                                  NULL with errno
+ *   dp_state_rules_near(dir, rec, r, blob, len, &n)   the same, under
+ *                                  the lock, for rec loaded from dir's
+ *                                  "state" pin; found as a patch of the
+ *                                  rules r (blob: their
+ *                                  rules_to_blob, len bytes) where the
+ *                                  record's rules differ from them only
+ *                                  in a few rules (rules_patch.h; n: how
+ *                                  many, the caller frees the result
+ *                                  before r); else (n -1) read whole as
+ *                                  dp_state_rules does. TAGGER_UPDATE_FULL
+ *                                  set in the environment: always whole
+ *   dp_state_save_blob(dir, name, state, blob, len)   dp_state_save_rules
+ *                                  with the rules' blob made already
  *   dp_state_links_doc(rec)        the document whose "links" are the
  *                                  attached rules' (rec, or an older
  *                                  tagger's "rules")
@@ -83,6 +96,7 @@
 #define __TAGGER_DP_STATE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
 
@@ -100,6 +114,11 @@ void dp_state_set_rules(json_t *state, json_t *doc);
 int dp_state_save_rules(const char *dir, const char *name, json_t *state,
 			const struct rules *r);
 struct rules *dp_state_rules(const char *dir, json_t *rec);
+struct rules *dp_state_rules_near(const char *dir, json_t *rec,
+				  const struct rules *r, const void *blob,
+				  size_t len, int *n);
+int dp_state_save_blob(const char *dir, const char *name, json_t *state,
+		       const void *blob, size_t len);
 json_t *dp_state_links_doc(json_t *rec);
 int dp_links_same(json_t *a, json_t *b);
 

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dataplane/dp_packed.h"
 #include "dataplane/dp_paths.h"
 #include "dataplane/dp_pin.h"
 #include "dataplane/dp_state.h"
@@ -162,6 +163,9 @@ int dp_switch_attach(const struct dp_opts *o, struct dp_report *rep)
 	ret = err ? EXIT_RUNTIME :
 		    dp_path_get(o->datapath)
 			      ->attach(o, &j, ports, n, &rep->attach);
+	/* show reads the rules' digest from the record, not packs them */
+	if (!ret && dp_packed_mark(j.dir))
+		pr_debug("%s: no digest kept in the record\n", j.dir);
 	if (!ret)
 		rep->json = dp_attach_json(o, &rep->attach);
 	/* The "attaching" record says what to undo (or nothing is there). */

@@ -22,6 +22,7 @@
 #include "lib/log.h"
 #include "lib/util.h"
 #include "model/rules_bin.h"
+#include "model/rules_blob.h"
 
 /* The rules file and its switch: the switch's index, or -EXIT_USAGE. */
 static int load_rules(const struct dp_opts *o, struct dp_job *j)
@@ -29,7 +30,8 @@ static int load_rules(const struct dp_opts *o, struct dp_job *j)
 	dp_phase(NULL);
 	/* Compiled rules (tagger switch pack) by their magic, else JSON. */
 	j->r = rules_bin_is(o->rules_file) ?
-		       rules_bin_load(o->rules_file, &j->doc) :
+		       rules_bin_load_blob(o->rules_file, &j->doc, &j->mem,
+					   &j->blob, &j->blob_len) :
 		       rules_load(o->rules_file, &j->doc);
 	dp_phase("read and check the rules");
 	if (!j->r)
@@ -41,6 +43,14 @@ static int load_rules(const struct dp_opts *o, struct dp_job *j)
 		return -EXIT_USAGE;
 	}
 	return j->sw;
+}
+
+const void *dp_job_blob(struct dp_job *j, size_t *len)
+{
+	if (!j->blob)
+		j->blob = j->blob_mem = rules_to_blob(j->r, &j->blob_len);
+	*len = j->blob_len;
+	return j->blob;
 }
 
 /* The data path's own repair, if it has one (dp_path.h). */
@@ -105,6 +115,8 @@ void dp_switch_close(struct dp_job *j)
 {
 	dp_unlock(j->lock);
 	rules_free(j->r);
+	free(j->mem); /* after the rules whose tables it holds */
+	free(j->blob_mem);
 	json_decref(j->doc);
 	json_decref(j->state);
 	job_init(j);

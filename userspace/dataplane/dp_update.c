@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dataplane/dp_packed.h"
 #include "dataplane/dp_paths.h"
 #include "dataplane/dp_record.h"
 #include "dataplane/dp_state.h"
@@ -120,15 +121,17 @@ static int check(const struct dp_opts *o, json_t *state, json_t *doc,
  * update may check only its change). u->cycle, if cyclic, is the
  * caller's to json_decref.
  */
-static int union_gate(const struct dp_opts *o, const struct dp_job *j,
+static int union_gate(const struct dp_opts *o, struct dp_job *j,
 		      struct dp_union_report *u, bool *acyclic)
 {
 	json_t *old_doc = dp_state_links_doc(j->state);
 	struct dp_union_result res;
 	struct rules *old;
 	struct dp_links l;
+	const void *blob;
+	size_t len;
 	bool delta;
-	int ok;
+	int ok, near;
 
 	*acyclic = false;
 	if (o->force && !o->topo_file && !json_object_get(j->doc, "links") &&
@@ -136,7 +139,12 @@ static int union_gate(const struct dp_opts *o, const struct dp_job *j,
 		return 1;
 	if (union_links(o, j->doc, old_doc, &l))
 		return -EXIT_USAGE;
-	old = dp_state_rules(j->dir, j->state);
+	blob = dp_job_blob(j, &len);
+	old = dp_state_rules_near(j->dir, j->state, j->r, blob, len, &near);
+	if (old && near >= 0)
+		pr_debug("the attached rules: the new ones with %d rules "
+			 "changed back\n",
+			 near);
 	dp_phase("union: links, the attached rules");
 	if (!old) {
 		dp_links_free(&l);
@@ -174,7 +182,7 @@ static int union_gate(const struct dp_opts *o, const struct dp_job *j,
  * topology, a union that is deadlock-free (or --force). An exit code
  * (EXIT_PROBLEM: the union check refused); u says what it found.
  */
-static int update_check(const struct dp_opts *o, const struct dp_job *j,
+static int update_check(const struct dp_opts *o, struct dp_job *j,
 			struct dp_update_report *u, bool *acyclic)
 {
 	struct dp_port *ports;
@@ -243,10 +251,15 @@ out:
 	json_decref(j.doc);
 	json_decref(j.state);
 	rules_free(j.r);
+	free(j.mem);
+	free(j.blob_mem);
 	j.doc = j.state = NULL;
 	j.r = NULL;
+	j.blob = j.blob_mem = j.mem = NULL;
 	if (gen >= 0 && path->after_update)
-		path->after_update(j.dir, gen);
+		path->after_update(j.dir, gen); /* it keeps the digest too */
+	else if (ret == EXIT_OK && path && dp_packed_mark(j.dir))
+		pr_debug("%s: no digest kept in the record\n", j.dir);
 	dp_switch_close(&j);
 	return ret;
 }

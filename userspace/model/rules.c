@@ -167,12 +167,41 @@ int rules_rewrite_at(const struct rules *r, int sw, int tag, int in, int out)
 		       -1;
 }
 
+/* A table of r's own: neither in its tables' blob nor (a patch's) base's. */
+static bool own_table(const struct rules *r, const void *t, const void *base)
+{
+	const char *b = r->tables_buf;
+
+	/* an empty table at the very end of the blob points at its end */
+	return t != base && !(b && (const char *)t >= b &&
+			      (const char *)t <= b + r->tables_len);
+}
+
+static void free_tables(struct rules *r, int i)
+{
+	const struct rules_switch *b = r->base ? &r->base->sw[i] : NULL;
+
+	if (own_table(r, r->sw[i].classify, b ? b->classify : NULL))
+		free(r->sw[i].classify);
+	if (own_table(r, r->sw[i].rewrite, b ? b->rewrite : NULL))
+		free(r->sw[i].rewrite);
+}
+
 void rules_free(struct rules *r)
 {
 	int i, k;
 
 	if (!r)
 		return;
+	if (r->base) {
+		for (i = 0; i < r->nsw; i++)
+			free_tables(r, i);
+		if (r->tables_own)
+			free(r->tables_buf);
+		free(r->sw);
+		free(r);
+		return;
+	}
 	for (i = 0; i < r->nsw; i++) {
 		struct rules_switch *s = &r->sw[i];
 
@@ -180,8 +209,7 @@ void rules_free(struct rules *r)
 			free(s->ports[k]);
 		free(s->port_buf);
 		free(s->ports);
-		free(s->classify);
-		free(s->rewrite);
+		free_tables(r, i);
 		free(s->dense_classify);
 		free(s->dense_rewrite);
 		free(s->dense_slot);
@@ -201,6 +229,8 @@ void rules_free(struct rules *r)
 	strmap_free(&r->port_names);
 	hmap_free(&r->classify);
 	hmap_free(&r->rewrite);
+	if (r->tables_own)
+		free(r->tables_buf);
 	free(r->file);
 	free(r);
 }

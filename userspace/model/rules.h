@@ -68,18 +68,22 @@
 #define RULES_NTAGS 64 /* DSCP codepoints */
 #define RULES_NPRIOS 8 /* 802.1p priorities */
 
+/*
+ * The rules' own layout is their compact form's (rules_blob.h): byte
+ * aligned, so that a reader may use a blob's tables where they lie.
+ */
 struct rules_classify {
 	uint16_t in; /* port index or RULES_ANY */
 	uint8_t tag;
 	uint8_t prio;
-};
+} __attribute__((packed));
 
 struct rules_rewrite {
 	uint16_t in; /* port index or RULES_ANY */
 	uint16_t out; /* port index or RULES_ANY */
 	uint8_t tag;
 	uint8_t new_tag;
-};
+} __attribute__((packed));
 
 struct rules_switch {
 	char *name;
@@ -145,6 +149,18 @@ struct rules {
 	struct strmap port_names; /* "switch:port" -> port index */
 	struct hmap classify; /* packed key -> rule index, see rules.c */
 	struct hmap rewrite;
+	/*
+	 * A patch of base (rules_patch.h): its own are only sw[] and the
+	 * rule tables that differ from base's; all else is base's.
+	 */
+	const struct rules *base;
+	/*
+	 * Tables that lie in a blob (rules_blob_decode_in, rules_patch)
+	 * are not r's to free; the blob is, if tables_own.
+	 */
+	void *tables_buf;
+	size_t tables_len;
+	bool tables_own;
 };
 
 struct rules *rules_parse(const char *path);

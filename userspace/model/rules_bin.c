@@ -105,9 +105,19 @@ int rules_bin_links_ok(json_t *links)
 
 int rules_bin_write(FILE *f, const struct rules *r, json_t *links)
 {
+	size_t blen;
+	void *blob = rules_to_blob(r, &blen);
+	int err = rules_bin_write_blob(f, blob, blen, links);
+
+	free(blob);
+	return err;
+}
+
+int rules_bin_write_blob(FILE *f, const void *blob, size_t blen, json_t *links)
+{
 	struct bin_head h = { .version = RULES_BIN_VERSION };
-	size_t len = 0, cap = 0, blen, i;
-	uint8_t *body = NULL, *blob;
+	size_t len = 0, cap = 0, i;
+	uint8_t *body = NULL;
 	json_t *l;
 	bool ok;
 
@@ -122,9 +132,7 @@ int rules_bin_write(FILE *f, const struct rules *r, json_t *links)
 			json_string_value(json_array_get(l, 1)));
 		h.nlinks++;
 	}
-	blob = rules_to_blob(r, &blen);
 	put(&body, &len, &cap, blob, blen);
-	free(blob);
 	memcpy(h.magic, RULES_BIN_MAGIC, sizeof(h.magic));
 	h.body_len = len;
 	h.crc = crc_of(body, len);
@@ -216,8 +224,9 @@ static bool head_ok(const struct bin_head *h, size_t len, const char *name)
 	return true;
 }
 
-struct rules *rules_bin_read(const void *buf, size_t len, const char *name,
-			     json_t **doc)
+/* The rules from the file's bytes; *at: where their blob starts. */
+static struct rules *bin_read(const void *buf, size_t len, const char *name,
+			      json_t **doc, size_t *at, bool keep)
 {
 	const uint8_t *body = (const uint8_t *)buf + sizeof(struct bin_head);
 	struct bin_head h;
@@ -240,7 +249,8 @@ struct rules *rules_bin_read(const void *buf, size_t len, const char *name,
 	links = get_links(body, len, &off, h.nlinks, name);
 	if (!links)
 		return NULL;
-	r = rules_blob_decode(body + off, len - off, name);
+	r = keep ? rules_blob_decode_in(body + off, len - off, name) :
+		   rules_blob_decode(body + off, len - off, name);
 	if (!r)
 		input_err(name, 0,
 			  "the rules at byte %zu are damaged or of another "
@@ -255,6 +265,40 @@ struct rules *rules_bin_read(const void *buf, size_t len, const char *name,
 	if (h.flags & BIN_F_LINKS)
 		json_object_set(*doc, "links", links);
 	json_decref(links);
+	*at = sizeof(h) + off;
+	return r;
+}
+
+struct rules *rules_bin_read(const void *buf, size_t len, const char *name,
+			     json_t **doc)
+{
+	size_t at;
+
+	return bin_read(buf, len, name, doc, &at, false);
+}
+
+struct rules *rules_bin_load_blob(const char *path, json_t **doc, void **mem,
+				  const void **blob, size_t *len)
+{
+	struct lines lr;
+	struct rules *r;
+	size_t at = 0;
+
+	*mem = NULL;
+	*blob = NULL;
+	*len = 0;
+	if (lines_open_max(&lr, path, RULES_MAX_BYTES))
+		return NULL;
+	r = bin_read(lr.buf, lr.len, path, doc, &at, true);
+	if (r) {
+		*mem = lr.buf; /* the rules' tables lie in it: no copy */
+		lr.buf = NULL;
+	}
+	if (r && rules_blob_layout(r, NULL, NULL) == lr.len - at) {
+		*blob = (char *)*mem + at;
+		*len = lr.len - at;
+	}
+	lines_close(&lr);
 	return r;
 }
 

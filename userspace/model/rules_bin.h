@@ -31,10 +31,19 @@
  *                                    too long); 0 if links is no array
  *   rules_bin_write(f, r, links)     write it: 0, -EINVAL (links not ok),
  *                                    -EIO (a write failed)
+ *   rules_bin_write_blob(f, blob, len, links)   the same with the rules'
+ *                                    blob made already (rules_to_blob's)
  *   rules_bin_load(path, &doc)       the rules and a document holding only
  *                                    their "links" (as rules_load's doc);
  *                                    NULL after input_err (exit 2)
  *   rules_bin_read(buf, len, name, &doc)   the same from memory
+ *   rules_bin_load_blob(path, &doc, &mem, &blob, &len)   rules_bin_load
+ *                                    with the rules' tables left in the
+ *                                    file's bytes (mem: the caller frees
+ *                                    it after the rules), and the file's
+ *                                    rules blob where it is rules_to_blob's
+ *                                    own bytes (blob, len: in mem), else
+ *                                    blob NULL
  */
 #ifndef __TAGGER_RULES_BIN_H
 #define __TAGGER_RULES_BIN_H
@@ -53,8 +62,11 @@
 int rules_bin_is(const char *path);
 int rules_bin_links_ok(json_t *links);
 int rules_bin_write(FILE *f, const struct rules *r, json_t *links);
+int rules_bin_write_blob(FILE *f, const void *blob, size_t blen, json_t *links);
 struct rules *rules_bin_load(const char *path, json_t **doc);
 struct rules *rules_bin_read(const void *buf, size_t len, const char *name,
 			     json_t **doc);
+struct rules *rules_bin_load_blob(const char *path, json_t **doc, void **mem,
+				  const void **blob, size_t *len);
 
 #endif /* __TAGGER_RULES_BIN_H */

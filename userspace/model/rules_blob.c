@@ -106,9 +106,45 @@ void *rules_to_blob(const struct rules *r, size_t *len)
 	return o.buf;
 }
 
+/*
+ * The offsets rules_to_blob writes at, counted, not written. Decoding
+ * keeps every field it reads but for an empty "cnp1" section (both
+ * values negative), which rules_to_blob leaves out: so the length alone
+ * says whether a decoded blob is rules_to_blob's own.
+ */
+size_t rules_blob_layout(const struct rules *r, size_t *cls, size_t *rw)
+{
+	size_t at =
+		4 * 4 + 8 * (size_t)r->ntags + 4 + 8 * (size_t)r->nclasses + 4;
+	int k, p;
+
+	for (k = 0; k < r->nhosts; k++)
+		at += 4 + strlen(r->hosts[k].name) + 4 + 4 +
+		      4 * (size_t)r->hosts[k].nclasses;
+	at += 4;
+	for (k = 0; k < r->nsw; k++) {
+		const struct rules_switch *s = &r->sw[k];
+
+		at += 4 + strlen(s->name) + 4;
+		for (p = 0; p < s->nports; p++)
+			at += 4 + strlen(s->ports[p]);
+		at += 4;
+		if (cls)
+			cls[k] = at;
+		at += (size_t)s->nclassify * sizeof(*s->classify) + 4;
+		if (rw)
+			rw[k] = at;
+		at += (size_t)s->nrewrite * sizeof(*s->rewrite);
+	}
+	if (r->cnp_tag >= 0 || r->cnp_prio >= 0)
+		at += 3 * 4;
+	return at;
+}
+
 struct in {
 	const uint8_t *p, *end;
 	bool bad;
+	bool keep; /* tables where they lie (rules_blob_decode_in) */
 };
 
 static bool take(struct in *in, void *dst, size_t n)
@@ -334,6 +370,24 @@ static void get_ports(struct in *in, struct rules_switch *s)
 	}
 }
 
+/*
+ * A table of n rules (get_count checked that they are there): copied,
+ * or where it lies if in->keep (its rules are byte aligned: rules.h).
+ */
+static void *get_table(struct in *in, uint32_t n, size_t size)
+{
+	void *t;
+
+	if (in->keep && !in->bad) {
+		t = (void *)in->p;
+		in->p += (size_t)n * size;
+		return t;
+	}
+	t = xcalloc((size_t)n + 1, size);
+	take(in, t, (size_t)n * size);
+	return t;
+}
+
 static bool get_switch(struct in *in, struct rules *r)
 {
 	struct rules_switch *s = &r->sw[r->nsw];
@@ -344,11 +398,9 @@ static bool get_switch(struct in *in, struct rules *r)
 	s->ports = xcalloc(s->nports + 1, sizeof(*s->ports));
 	get_ports(in, s);
 	s->nclassify = get_count(in, sizeof(*s->classify));
-	s->classify = xcalloc(s->nclassify + 1, sizeof(*s->classify));
-	take(in, s->classify, (size_t)s->nclassify * sizeof(*s->classify));
+	s->classify = get_table(in, s->nclassify, sizeof(*s->classify));
 	s->nrewrite = get_count(in, sizeof(*s->rewrite));
-	s->rewrite = xcalloc(s->nrewrite + 1, sizeof(*s->rewrite));
-	take(in, s->rewrite, (size_t)s->nrewrite * sizeof(*s->rewrite));
+	s->rewrite = get_table(in, s->nrewrite, sizeof(*s->rewrite));
 	/* rules_check: a name twice, too many ports */
 	strmap_add(&r->sw_names, s->name, r->nsw - 1);
 	return !in->bad;
@@ -418,9 +470,10 @@ static bool get_tags(struct in *in, struct rules *r)
 	return !in->bad;
 }
 
-struct rules *rules_blob_decode(const void *buf, size_t len, const char *name)
+static struct rules *decode(const void *buf, size_t len, const char *name,
+			    bool keep)
 {
-	struct in in = { buf, (const uint8_t *)buf + len, false };
+	struct in in = { buf, (const uint8_t *)buf + len, false, keep };
 	struct rules *r = rules_new(name);
 	uint32_t n, k;
 	bool ok = get_u32(&in) == BLOB_MAGIC && get_tags(&in, r);
@@ -439,12 +492,27 @@ struct rules *rules_blob_decode(const void *buf, size_t len, const char *name)
 		r->cnp_tag = (int)get_u32(&in);
 		r->cnp_prio = (int)get_u32(&in);
 	}
+	if (keep) {
+		r->tables_buf = (void *)buf;
+		r->tables_len = len;
+	}
 	if (!ok || in.bad || in.p != in.end) {
 		rules_free(r);
 		return NULL;
 	}
 	rules_index(r);
 	return r;
+}
+
+struct rules *rules_blob_decode(const void *buf, size_t len, const char *name)
+{
+	return decode(buf, len, name, false);
+}
+
+struct rules *rules_blob_decode_in(const void *buf, size_t len,
+				   const char *name)
+{
+	return decode(buf, len, name, true);
 }
 
 struct rules *rules_from_blob(const void *buf, size_t len, const char *name)

@@ -354,14 +354,15 @@ static bool parse_classify_rule(struct ctx *c, json_t *v, int sw, int k)
 	struct rules_switch *s = &r->sw[sw];
 	struct rules_classify *cl = &s->classify[k];
 	int tag, prio;
+	uint16_t in;
 	uint64_t *slot;
 	bool fresh;
 
 	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") ||
-	    !jp_known_keys(&c->jp, v, keys) ||
-	    !get_port(c, v, "in", sw, &cl->in) || !get_tag(c, v, "tag", &tag) ||
-	    !get_prio(c, v, "priority", &prio))
+	    !jp_known_keys(&c->jp, v, keys) || !get_port(c, v, "in", sw, &in) ||
+	    !get_tag(c, v, "tag", &tag) || !get_prio(c, v, "priority", &prio))
 		return false;
+	cl->in = in; /* the table is byte aligned (rules.h) */
 	cl->tag = (uint8_t)tag;
 	cl->prio = (uint8_t)prio;
 	/* The first rule of a key answers; rules_check refuses a second. */
@@ -382,15 +383,18 @@ static bool parse_rewrite_rule(struct ctx *c, json_t *v, int sw, int k)
 	struct rules_switch *s = &r->sw[sw];
 	struct rules_rewrite *rw = &s->rewrite[k];
 	int tag, new_tag;
+	uint16_t in, out;
 	uint64_t *slot;
 	bool fresh;
 
 	if (!jp_want_type(&c->jp, v, JSON_OBJECT, "an object") ||
 	    !jp_known_keys(&c->jp, v, keys) || !get_tag(c, v, "tag", &tag) ||
-	    !get_port(c, v, "in", sw, &rw->in) ||
-	    !get_port(c, v, "out", sw, &rw->out) ||
+	    !get_port(c, v, "in", sw, &in) ||
+	    !get_port(c, v, "out", sw, &out) ||
 	    !get_tag(c, v, "new_tag", &new_tag))
 		return false;
+	rw->in = in; /* the table is byte aligned (rules.h) */
+	rw->out = out;
 	rw->tag = (uint8_t)tag;
 	rw->new_tag = (uint8_t)new_tag;
 	slot = hmap_slot(&r->rewrite,
