@@ -50,23 +50,40 @@ sc_rules() {
 # Ports of a node in the lab.
 sc_ports() { awk -v n="$1" '$1 == "addr" && $2 == n { print $3 }' "$LAB_STATE/plan"; }
 
-# The data plane of the mode on every switch and host of the rules. The
-# switches run SC_DATAPATH; hosts are no switches: `tagger host attach`
-# tags their traffic whatever the switches run.
-sc_dataplane() {
-	local n
-	sc_rules "$1" || return 1
+# The lossless priorities of the rules (SC_LOSSLESS) and the agents'
+# DSCP map (SC_DSCP_MAP). Hosts' packets have no ingress classification:
+# their queue comes from the tag on the wire, the way the rules map tags
+# to priorities.
+sc_classes() {
 	SC_LOSSLESS=$(jq -r '[.tags[].priority] | unique | join(",")' "$SC_DIR/rules.json")
-	# Hosts' packets have no ingress classification: their queue comes
-	# from the tag on the wire, the way the rules map tags to priorities.
 	SC_DSCP_MAP=$(jq -r '[.tags[] | "\(.tag):\(.priority)"] + ["\(.lossy.tag):\(.lossy.priority)"] |
 		join(",")' "$SC_DIR/rules.json")
+}
+
+# sc_vm HOST: HOST is a VM (SC_VM_HOSTS), which runs its own agent.
+sc_vm() { [[ " ${SC_VM_HOSTS:-} " == *" $1 "* ]]; }
+
+# Nodes with a lab pause agent: all but the hosts that are VMs.
+sc_nodes() {
+	local n
+	for n in $(lab_nodes); do sc_vm "$n" || echo "$n"; done
+}
+
+# The data plane of the mode on every switch and host of the rules (the
+# rules made first unless made already). The switches run SC_DATAPATH;
+# hosts are no switches: `tagger host attach` tags their traffic whatever
+# the switches run; a VM host tags its own (SC_VM_HOSTS).
+sc_dataplane() {
+	local n
+	[ -s "$SC_DIR/rules.json" ] || sc_rules "$1" || return 1
+	sc_classes
 	for n in $(jq -r '.switches | keys[]' "$SC_DIR/rules.json"); do
 		lab_exec "$n" "$TAGGER" switch attach "$n" "$SC_DIR/rules.json" \
 			--datapath "$SC_DATAPATH" >> "$SC_DIR/attach.log" 2>&1 ||
 			{ lab_die "switch attach $n failed (see $SC_DIR/attach.log)"; return 1; }
 	done
 	for n in $(jq -r '.hosts | keys[]' "$SC_DIR/rules.json"); do
+		sc_vm "$n" && continue
 		lab_exec "$n" "$TAGGER" host attach "$n" "$(sc_ports "$n" | head -1)" \
 			"$SC_DIR/rules.json" --udp-dport "${SC_UDP_DPORTS:-4791}" >> "$SC_DIR/attach.log" 2>&1 ||
 			{ lab_die "host attach $n failed (see $SC_DIR/attach.log)"; return 1; }
@@ -79,14 +96,14 @@ sc_dataplane() {
 # polling agents take the CPU the forwarding needs (tagger-pfc(8)).
 sc_pause_start() {
 	local n
-	for n in $(lab_nodes); do
+	for n in $(sc_nodes); do
 		# shellcheck disable=SC2046
 		lab_spawn "pfc-$n" "$n" "$SC_DIR/pfc-$n.log" "$TAGGER" pfc agent "$n" \
 			$(sc_ports "$n") --rate "$SC_RATE" --lossless "$SC_LOSSLESS" \
 			--dscp-map "$SC_DSCP_MAP" \
 			--watchdog-action report --busy-poll 0 ${SC_PFC_OPTS:-}
 	done
-	for n in $(lab_nodes); do
+	for n in $(sc_nodes); do
 		for _ in $(seq 100); do
 			lab_exec "$n" "$TAGGER" pfc show "$n" >/dev/null 2>&1 && break
 			kill -0 "$(lab_pid "pfc-$n")" 2>/dev/null ||
@@ -99,7 +116,7 @@ sc_pause_start() {
 # Counters of every agent, and their sums in pfc.json.
 sc_pause_collect() {
 	local n
-	for n in $(lab_nodes); do
+	for n in $(sc_nodes); do
 		lab_exec "$n" "$TAGGER" -j pfc show "$n" > "$SC_DIR/pfc-$n.json" 2>/dev/null
 	done
 	cat "$SC_DIR"/pfc-*.json 2>/dev/null | jq -s -f "$VMLAB_DIR/pfc-sum.jq" > "$SC_DIR/pfc.json"
