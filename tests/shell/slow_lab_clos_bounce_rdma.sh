@@ -13,7 +13,7 @@
 #     (and 0 unless the failures themselves lost packets).
 # A run whose VMs did not get going, whose flows never arrived, or whose
 # cycle never congested says NO VERDICT and ends as skipped, as the
-# lab's scenario tests do. Two TCG VMs, a core each: ~2-3 min a mode.
+# lab's scenario tests do. Two TCG VMs, a core each: 2-3 min a mode.
 source "$(dirname "$0")/../lab_lib.sh"
 require_cmd qemu-system-x86_64
 require_cmd ib_write_bw
