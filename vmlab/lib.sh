@@ -21,9 +21,13 @@
 #   lab_host_addr HOST            a host's address
 #   lab_mgmt_up                   an out-of-band management network
 #                                 (LAB_mgmt, a /31 to every switch)
-#   lab_host_tap HOST             HOST's link becomes a tap on its switch's
+#   lab_host_tap HOST [NODE]      HOST's link becomes a tap on its switch's
 #                                 port, for a VM to be that host (vm.sh
-#                                 --nic); prints "SWITCH PORT ADDR GW"
+#                                 --nic); prints "SWITCH PORT ADDR GW".
+#                                 With NODE: made in NODE's namespace,
+#                                 for a VM there with NICs on two switches
+#   lab_tap_home HOST NODE        moves that tap to its switch once the
+#                                 VM opened it, configured as the port
 #
 # up writes the lab's inventory, $LAB_STATE/inventory (Ansible INI, as
 # tagger fabric reads it): a host per switch, reached in its namespace.
@@ -405,22 +409,50 @@ lab_mgmt_up() {
 	lab_log "lab \"$LAB\": management network in $ns, $(wc -l < "$LAB_STATE/mgmt") switches"
 }
 
-# lab_host_tap HOST: the host's link (its first) is replaced by a tap of
-# the same name on the switch's side, with the port's address, MAC,
+# lab_host_tap HOST [NODE]: the host's link (its first) is replaced by a
+# tap of the same name on the switch's side, with the port's address, MAC,
 # neighbour and routes: a VM started in the switch's namespace with
 # `vm.sh run --nic tap:PORT,mac=MAC` (MAC the lab's for ADDR) is then the
 # host, and the switch's data plane and pause agent run on the tap as on
 # any port. The host's namespace stays, empty. Prints "SWITCH PORT ADDR
 # GW" (ADDR the host's /31 address, GW the switch's end). The tap goes
 # with the switch's namespace (lab_down), like a veth.
+# QEMU opens its taps in the namespace it runs in, so a VM that is two
+# hosts under two switches needs one tap made elsewhere: with NODE the tap
+# is made, unconfigured, in NODE's namespace (where the VM will run), and
+# lab_tap_home moves it to the switch once QEMU holds it (the tap keeps
+# its open file across namespaces).
 lab_host_tap() {
 	local sw port addr gw ns
 	read -r sw port addr gw < <(awk -v h="$1" '$1 == "addr" && $2 == h {
 		sub("/31", "", $4); print $6, $7, $4, $5; exit }' "$LAB_STATE/plan")
 	[ -n "$sw" ] || { lab_die "no host \"$1\" with a link in lab \"$LAB\""; return 1; }
-	ns=$(lab_ns "$sw")
-	ip -n "$ns" link del "$port" && ip -n "$ns" tuntap add dev "$port" mode tap ||
+	ns=$(lab_ns "${2:-$sw}")
+	ip -n "$(lab_ns "$sw")" link del "$port" && ip -n "$ns" tuntap add dev "$port" mode tap ||
 		{ lab_die "cannot make tap $sw:$port"; return 1; }
+	if [ "${2:-$sw}" = "$sw" ]; then
+		_tap_config "$sw" "$port" "$gw" || return 1
+	fi
+	echo "$sw $port $addr $gw"
+}
+
+# lab_tap_home HOST NODE: HOST's tap, made in NODE's namespace by
+# lab_host_tap HOST NODE and opened there by a VM, moves to its switch and
+# is configured as lab_host_tap configures it (a move clears addresses).
+lab_tap_home() {
+	local sw port gw
+	read -r sw port gw < <(awk -v h="$1" '$1 == "addr" && $2 == h {
+		print $6, $7, $5; exit }' "$LAB_STATE/plan")
+	[ -n "$sw" ] || { lab_die "no host \"$1\" with a link in lab \"$LAB\""; return 1; }
+	ip -n "$(lab_ns "$2")" link set "$port" netns "$(lab_ns "$sw")" ||
+		{ lab_die "cannot move tap $port from $2 to $sw"; return 1; }
+	_tap_config "$sw" "$port" "$gw"
+}
+
+# _tap_config SWITCH PORT GW: a tap as the port it replaces.
+_tap_config() {
+	local sw=$1 port=$2 gw=$3 ns
+	ns=$(lab_ns "$sw")
 	{
 		awk -v n="$sw" -v p="$port" '$1 == "addr" && $2 == n && $3 == p {
 			a = $4; sub("/31", "", a); split(a, o, ".")
@@ -433,7 +465,7 @@ lab_host_tap() {
 	ip -n "$ns" -br addr show dev "$port" | grep -q "$gw/31" ||
 		{ lab_die "tap $sw:$port has no address"; return 1; }
 	nsenter --net="/run/netns/$ns" ethtool -K "$port" tso off gso off 2>/dev/null
-	echo "$sw $port $addr $gw"
+	return 0
 }
 
 _port_ends() {

@@ -50,15 +50,31 @@ sc_rules() {
 # Ports of a node in the lab.
 sc_ports() { awk -v n="$1" '$1 == "addr" && $2 == n { print $3 }' "$LAB_STATE/plan"; }
 
-# The rules of the mode and what the agents need of them: SC_LOSSLESS,
-# SC_DSCP_MAP.
-sc_prepare() {
-	sc_rules "$1" || return 1
+# The lossless priorities of the rules (SC_LOSSLESS) and the agents'
+# DSCP map (SC_DSCP_MAP). Hosts' packets have no ingress classification:
+# their queue comes from the tag on the wire, the way the rules map tags
+# to priorities.
+sc_classes() {
 	SC_LOSSLESS=$(jq -r '[.tags[].priority] | unique | join(",")' "$SC_DIR/rules.json")
-	# Hosts' packets have no ingress classification: their queue comes
-	# from the tag on the wire, the way the rules map tags to priorities.
 	SC_DSCP_MAP=$(jq -r '[.tags[] | "\(.tag):\(.priority)"] + ["\(.lossy.tag):\(.lossy.priority)"] |
 		join(",")' "$SC_DIR/rules.json")
+}
+
+# The rules of the mode (made first unless made already) and what the
+# agents need of them.
+sc_prepare() {
+	[ -s "$SC_DIR/rules.json" ] || sc_rules "$1" || return 1
+	sc_classes
+}
+
+# sc_vm HOST: HOST is a VM (SC_VM_HOSTS), which runs its own data plane
+# and agent.
+sc_vm() { [[ " ${SC_VM_HOSTS:-} " == *" $1 "* ]]; }
+
+# Nodes with a lab pause agent: all but the hosts that are VMs.
+sc_nodes() {
+	local n
+	for n in $(lab_nodes); do sc_vm "$n" || echo "$n"; done
 }
 
 # _sc_attach switch NAME | host NAME PORT: one node's data plane, its
@@ -90,7 +106,8 @@ _sc_attach() {
 # commands on different nodes do not wait for each other's lock
 # (dp_namelock.h): the waits overlap. The switches run SC_DATAPATH;
 # hosts are no switches: `tagger host attach` tags their traffic whatever
-# the switches run. attach.log gathers every node's output, by name.
+# the switches run; a VM host tags its own (SC_VM_HOSTS). attach.log
+# gathers every node's output, by name.
 sc_attach_all() {
 	local rc f bad=()
 	rm -rf "$SC_DIR/attach" && mkdir -p "$SC_DIR/attach" || return 1
@@ -100,7 +117,9 @@ sc_attach_all() {
 		jq -r '.hosts | keys[]' "$SC_DIR/rules.json" | awk '
 			NR == FNR { h[$1] = 1; next }
 			$1 == "addr" && ($2 in h) && !($2 in done) { done[$2] = 1; print "host", $2, $3 }' \
-			- "$LAB_STATE/plan"
+			- "$LAB_STATE/plan" | while read -r kind n port; do
+			sc_vm "$n" || echo "$kind $n $port"
+		done
 	} | LAB_JOBS=${SC_ATTACH_JOBS:-${LAB_JOBS:-4}} _lab_parallel '_sc_attach "$@"'
 	rc=$?
 	for f in "$SC_DIR"/attach/*.log; do
@@ -120,10 +139,12 @@ sc_dataplane() { sc_prepare "$1" && sc_attach_all; }
 # No busy-polling: a lab runs one agent per node on a few shared CPUs, where
 # polling agents take the CPU the forwarding needs (tagger-pfc(8)).
 # sc_pause_spawn starts them (they come up on their own, all at once);
-# sc_pause_wait waits until every one answers.
+# sc_pause_wait waits until every one answers. Hosts that are VMs run
+# their own.
 sc_pause_spawn() {
 	local n ports
 	while read -r n ports; do
+		sc_vm "$n" && continue
 		# shellcheck disable=SC2086 # the ports are words
 		lab_spawn "pfc-$n" "$n" "$SC_DIR/pfc-$n.log" "$TAGGER" pfc agent "$n" \
 			$ports --rate "$SC_RATE" --lossless "$SC_LOSSLESS" \
@@ -134,7 +155,7 @@ sc_pause_spawn() {
 
 sc_pause_wait() {
 	local n
-	for n in $(lab_nodes); do
+	for n in $(sc_nodes); do
 		for _ in $(seq 100); do
 			lab_exec "$n" "$TAGGER" pfc show "$n" >/dev/null 2>&1 && break
 			kill -0 "$(lab_pid "pfc-$n")" 2>/dev/null ||
@@ -160,9 +181,13 @@ _sc_node_ports() {
 # first (tcx before tc filters; cls_bpf at a lower preference), and each
 # sets net.ipv4.ip_forward_update_priority=0 (only the data plane's detach
 # puts back what it found, which a lab never does: its namespaces go).
-# SC_OVERLAP=0: one after the other.
+# SC_OVERLAP=0: one after the other. A scenario's sc_up_extra (VM hosts)
+# runs first, once the rules are made.
 sc_nodes_up() {
 	sc_prepare "$1" || return 1
+	if declare -F sc_up_extra >/dev/null; then
+		sc_up_extra "$1" || return 1
+	fi
 	if [ "${SC_OVERLAP:-1}" = 0 ]; then
 		sc_attach_all && lab_mark dataplane && sc_pause_start
 		return
@@ -176,7 +201,7 @@ sc_nodes_up() {
 # Counters of every agent, and their sums in pfc.json.
 sc_pause_collect() {
 	local n
-	for n in $(lab_nodes); do
+	for n in $(sc_nodes); do
 		lab_exec "$n" "$TAGGER" -j pfc show "$n" > "$SC_DIR/pfc-$n.json" 2>/dev/null
 	done
 	cat "$SC_DIR"/pfc-*.json 2>/dev/null | jq -s -f "$VMLAB_DIR/pfc-sum.jq" > "$SC_DIR/pfc.json"

@@ -38,7 +38,7 @@ sc_waits() {
 sc_pfc_shows() {
 	local n d pids=()
 	d=$(mktemp -d)
-	for n in $(lab_nodes); do
+	for n in $(sc_nodes); do
 		lab_exec "$n" "$TAGGER" -j pfc show "$n" > "$d/$n.json" 2>/dev/null &
 		pids+=($!)
 	done

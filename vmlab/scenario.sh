@@ -48,9 +48,18 @@
 #                 no deadlock is expected
 #   SC_CONGESTED  how long a link's upstream must be held paused, in % of
 #                 the window, for the link to count as congested (default 10)
+#   SC_VM_HOSTS   hosts that are VMs (sc_up_extra makes them): no
+#                 namespace data plane or pause agent of the lab's there
 #   sc_start_extra, sc_stop_extra, sc_event_ACTION: functions a scenario
 #                 may define: more traffic started with the flows and
 #                 stopped with the senders; an event of its own
+#   sc_up_extra MODE, sc_traffic_start, sc_end_extra: what a scenario
+#                 whose hosts are VMs defines: run after the lab is up and
+#                 the rules made (the VMs started), in place of the UDP
+#                 flows (traffic of its own and, per flow, receiver
+#                 samples rx-HOST.json as `tagger flow recv` writes them),
+#                 and before the agents' counters are collected (the VMs
+#                 ended, their agents' counters in pfc-*.json)
 #
 # The clock is driven by events, not by the wall: a busy machine makes
 # every step slower (a fail takes 1-3 s), and a wall-clock schedule then
@@ -114,6 +123,11 @@ sc_rx_total() {
 
 sc_start_flows() {
 	local id src dst mbit h
+	if declare -F sc_traffic_start >/dev/null; then
+		sc_traffic_start
+		sc_event start
+		return
+	fi
 	for h in $(sc_dst_hosts); do
 		lab_spawn "rx-$h" "$h" "$SC_DIR/rx-$h.json" "$TAGGER" flow recv --interval 100
 	done
@@ -260,6 +274,7 @@ sc_run_mode() {
 		"$(awk -v a="$w0" -v b="$w1" 'BEGIN { printf "%.3f", b - a }')" > "$SC_DIR/congestion.json"
 	sc_verdict "$qload"
 	sc_stop_receivers
+	if declare -F sc_end_extra >/dev/null; then sc_end_extra; fi
 	sc_pause_collect
 	printf 'end\t%s\n' "$(sc_now)" >> "$SC_DIR/meta.tsv"
 	lab_down

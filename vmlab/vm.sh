@@ -236,7 +236,9 @@ do_run() {
 	for d in "$TOP" "$PWD"; do
 		case $d in /tmp/*|/run/*|/var/tmp/*|/dev/shm/*) echo "$d" ;; esac
 	done > "$io/expose"
-	# stdout through tr: the serial line turns \n into \r\n. timeout in
+	# stdout through tr: the serial line turns \n into \r\n; line by
+	# line, so that a caller can follow the guest (a scenario waits for
+	# its VMs' "ready"), not in 4 KiB blocks. timeout in
 	# the foreground: in a process group of its own a SIGTERM to vm.sh's
 	# group (a lab's cleanup) would not reach QEMU, and vm.sh, waiting
 	# for it, would be killed before its EXIT trap ran.
@@ -250,7 +252,7 @@ do_run() {
 		-fsdev local,id=io,path="$io",security_model=none,multidevs=remap \
 		-device virtio-9p-pci,fsdev=io,mount_tag=tagger_io \
 		"${net[@]}" -display none -monitor none -serial stdio -no-reboot \
-		</dev/null | tr -d '\r'
+		</dev/null | stdbuf -oL tr -d '\r'
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		echo "vm.sh: the VM hit the ${timeout}s timeout" >&2
