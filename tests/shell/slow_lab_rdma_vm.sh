@@ -35,8 +35,11 @@ RATE=${RDMA_RATE:-20mbit}
 # The filler's payload rate (Mbit/s): 80 % of the link, so that any RDMA
 # rate the VMs sustain beside it congests A->B.
 FILL=${RDMA_FILL:-16}
-BW_OPTS=${RDMA_BW_OPTS:-"-s 65536 -n 100 -u 18 --report_gbits"}
-LAT_OPTS=${RDMA_LAT_OPTS:-"-s 64 -n 200 -u 18"}
+# QP timeout 4 us * 2^20 = 4.2 s: under TCG at load 5 and more an ack
+# waiting behind a paused VM queue outlived 2^18 (1.05 s), and rxe resent
+# a packet that had arrived (a duplicate at the responder, no gap).
+BW_OPTS=${RDMA_BW_OPTS:-"-s 65536 -n 100 -u 20 --report_gbits"}
+LAT_OPTS=${RDMA_LAT_OPTS:-"-s 64 -n 200 -u 20"}
 VM_TIMEOUT=${RDMA_VM_TIMEOUT:-240}
 TOPO=$TOP/tests/shell/fixtures/rdma_lab.topo
 mkdir -p "$OUT"
@@ -140,7 +143,7 @@ run_mode() {
 report() {
 	local mode=$1 h before after k
 	D=$OUT/$mode
-	R_RETX=0 R_DONE=1 R_COUNTED=1
+	R_RETX=0 R_DONE=1 R_COUNTED=1 R_GAPS=0 R_DUPS=0
 	for h in h1 h2; do
 		sed 's/^/    /' "$D/vm-$h.log" | grep -v '^    pfc ' | cut -c1-200
 		before=$(sed -n 's/^rdma-before //p' "$D/vm-$h.log")
@@ -151,6 +154,10 @@ report() {
 		for k in $RETX sent_pkts rcvd_pkts; do
 			printf ' %s %s' "$k" "$(delta "$k" "$before" "$after")"
 			case " $RETX " in *" $k "*) R_RETX=$((R_RETX + $(delta "$k" "$before" "$after"))) ;; esac
+			# A gap in the sequence: a packet that never arrived.
+			case $k in rcvd_seq_err | out_of_seq_request)
+				R_GAPS=$((R_GAPS + $(delta "$k" "$before" "$after"))) ;; esac
+			[ "$k" = duplicate_request ] && R_DUPS=$((R_DUPS + $(delta "$k" "$before" "$after")))
 		done
 		echo
 	done
@@ -185,6 +192,14 @@ for mode in ${RDMA_MODES:-lossless lossy}; do
 			continue
 		fi
 		check "lossless: the VM was paused by its ToR" [ "$R_VMPAUSED" -gt 0 ]
+		check "lossless: no gap in any sequence (no packet lost)" [ "$R_GAPS" = 0 ]
+		# A resend after the QP timeout whose original arrived (a
+		# duplicate at the responder, no gap) is a packet held past the
+		# timeout by a machine too busy to keep up, not a loss.
+		if [ "$R_RETX" -gt 0 ] && [ "$R_DUPS" -gt 0 ] && [ "$R_LOSSLESS" = 0 ]; then
+			NOVERDICT+=("lossless: rxe resent $R_RETX times after its QP timeout, the originals arrived ($R_DUPS duplicates, no gap): held past the timeout at this load")
+			continue
+		fi
 		check "lossless: rxe counted 0 retransmissions" [ "$R_RETX" = 0 ]
 		;;
 	lossy)
