@@ -15,6 +15,7 @@
  * two_orders_move.h), within a work budget of work_per_visit events per
  * (path, in-port) visit.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -309,6 +310,62 @@ static void tw_free(struct tw *w)
 	free(w->stamp);
 }
 
+/*
+ * A diagnostic: with TAGGER_TWO_ORDERS_UNFIT set, write the indices (from
+ * 0, in ELP order) of the paths that do not fit the best orders to that
+ * file, one a line, to start a search for an infeasible subset from them.
+ */
+static void dump_unfit(const struct tw *w)
+{
+	const char *file = getenv("TAGGER_TWO_ORDERS_UNFIT");
+	char *bad;
+	int64_t p;
+	FILE *f;
+	int i;
+
+	if (!file || !*file)
+		return;
+	f = fopen(file, "w");
+	if (!f) {
+		pr_warn("two orders: %s: cannot write\n", file);
+		return;
+	}
+	bad = xcalloc(w->tr->n + 1, 1);
+	for (p = 0; p < w->np; p++)
+		if (w->cost[p] > 0)
+			bad[w->seq[w->pstart[p + 1] - 1]] = 1;
+	for (i = 0; i < w->tr->npaths; i++)
+		if (w->tr->path_end[i] >= 0 && bad[w->tr->path_end[i]])
+			fprintf(f, "%d\n", i);
+	free(bad);
+	fclose(f);
+}
+
+/*
+ * A diagnostic: with TAGGER_TWO_ORDERS_ORDERS set, write the best orders
+ * to that file, one in-port a line: its node, the node at the link's other
+ * end, and its positions in pi0 and pi1.
+ */
+static void dump_orders(const struct topo *t, const struct tw *w)
+{
+	const char *file = getenv("TAGGER_TWO_ORDERS_ORDERS");
+	FILE *f;
+	int v;
+
+	if (!file || !*file)
+		return;
+	f = fopen(file, "w");
+	if (!f) {
+		pr_warn("two orders: %s: cannot write\n", file);
+		return;
+	}
+	for (v = 0; v < w->n; v++)
+		fprintf(f, "%s %s %d %d\n", t->nodes[port_node(t, v)].name,
+			t->nodes[port_node(t, t->ports[v].peer)].name,
+			w->pos[0][v], w->pos[1][v]);
+	fclose(f);
+}
+
 static void finish(const struct topo *t, struct tw *w, struct two_orders *res)
 {
 	int *tag;
@@ -321,6 +378,8 @@ static void finish(const struct topo *t, struct tw *w, struct two_orders *res)
 	res->bumps = w->bumps;
 	res->resets = w->resets;
 	res->work = w->work;
+	dump_unfit(w);
+	dump_orders(t, w);
 	if (w->unfit) {
 		/* a start for the solver: cycles only near the paths left */
 		if (!res->skipped)

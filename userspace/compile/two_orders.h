@@ -35,6 +35,11 @@
  *       the best orders met (a start for the solver, not acyclic);
  *       -1: not applicable (a path of 64 hops or more)
  *   two_orders_free(&res)
+ *
+ * Diagnostics (for tools/exact-subset.py): TAGGER_TWO_ORDERS_UNFIT=FILE
+ * writes the indices of the ELP paths that do not fit the best orders,
+ * TAGGER_TWO_ORDERS_ORDERS=FILE the orders, one in-port a line (its node,
+ * the node it comes from, its position in pi0 and in pi1).
  */
 #ifndef __TAGGER_TWO_ORDERS_H
 #define __TAGGER_TWO_ORDERS_H
