@@ -22,10 +22,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* A copy of exactly the input's size: ASan sees any overread. */
 	buf = malloc(size ? size : 1);
 	memcpy(buf, data, size);
-	/* mnl_nlmsg_ok() takes a length of 0xffffffff for -1, which fits:
-	 * the readers are given whole messages, as a recv gives them. */
-	for (h = (struct nlmsghdr *)buf;
-	     mnl_nlmsg_ok(h, n) && h->nlmsg_len <= (unsigned int)n;
+	/* The readers are given whole messages, as dcb_nl's receive loop
+	 * gives them (dcb_msg_whole). */
+	for (h = (struct nlmsghdr *)buf; dcb_msg_whole(h, n);
 	     h = mnl_nlmsg_next(h, &n)) {
 		dcb_parse_state(h, &s);
 		dcb_parse_status(h);

@@ -168,6 +168,17 @@ static const struct dcbmsg *dcb_hdr(const struct nlmsghdr *nlh, int type)
 	return mnl_nlmsg_get_payload(nlh);
 }
 
+/*
+ * mnl_nlmsg_ok() takes a length of 2^32 - 1 for -1, and checks nlmsg_len
+ * unpadded while mnl_attr_parse() walks to the padded end: an attribute
+ * may reach up to 3 bytes past nlmsg_len (found by fuzz_dcb_answer).
+ */
+bool dcb_msg_whole(const struct nlmsghdr *h, int n)
+{
+	return n > 0 && mnl_nlmsg_ok(h, n) &&
+	       MNL_ALIGN((size_t)h->nlmsg_len) <= (size_t)n;
+}
+
 int dcb_parse_state(const struct nlmsghdr *nlh, struct dcb_state *s)
 {
 	const struct dcbmsg *d = dcb_hdr(nlh, RTM_GETDCB);

@@ -35,7 +35,12 @@
  *   dcb_msg_pfc(buf, ifname, pfc)        SET of PFC
  *   dcb_msg_ets(buf, ifname, ets)        SET of ETS
  *   dcb_msg_buffer(buf, ifname, b)       SET of the buffer
- *   (the readers take a whole message: nlmsg_len within what was read)
+ *   dcb_msg_whole(h, n)                  h is a whole message of the n
+ *                                        bytes read, its padding too (the
+ *                                        kernel's messages carry theirs,
+ *                                        and libmnl walks attributes up to
+ *                                        the padded end): true or false
+ *   (the readers take a whole message, as dcb_msg_whole says)
  *   dcb_parse_state(nlh, s)              a GET answer into s: 0, -EINVAL
  *   dcb_parse_status(nlh)                a SET or DEL answer: 0 or the
  *                                        driver's -errno; -EINVAL if it
@@ -98,6 +103,7 @@ struct nlmsghdr *dcb_msg_ets(char *buf, const char *ifname,
 			     const struct ieee_ets *ets);
 struct nlmsghdr *dcb_msg_buffer(char *buf, const char *ifname,
 				const struct dcbnl_buffer *b);
+bool dcb_msg_whole(const struct nlmsghdr *h, int n);
 int dcb_parse_state(const struct nlmsghdr *nlh, struct dcb_state *s);
 int dcb_parse_status(const struct nlmsghdr *nlh);
 int dcb_state_apps(const struct dcb_state *s, int table, struct dcb_app *apps,

@@ -133,10 +133,8 @@ int dcb_nl_talk(struct dcb_nl *d, struct nlmsghdr *nlh, mnl_cb_t cb, void *arg)
 				 e == ETIMEDOUT ? " in time" : "", strerror(e));
 			return -e;
 		}
-		/* (mnl_nlmsg_ok() would take a length of 2^32 - 1 for -1) */
 		for (struct nlmsghdr *h = (struct nlmsghdr *)buf;
-		     mnl_nlmsg_ok(h, n) && h->nlmsg_len <= (unsigned int)n;
-		     h = mnl_nlmsg_next(h, &n)) {
+		     dcb_msg_whole(h, n); h = mnl_nlmsg_next(h, &n)) {
 			if (h->nlmsg_seq != nlh->nlmsg_seq)
 				continue; /* an earlier request's, or a notice */
 			if (h->nlmsg_type == NLMSG_ERROR) {

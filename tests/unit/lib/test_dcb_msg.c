@@ -246,6 +246,25 @@ START_TEST(malformed_answers_are_refused)
 }
 END_TEST
 
+/*
+ * A message is whole with its padding: an attribute may reach up to the
+ * padded end, which libmnl walks to (fuzz_dcb_answer's overread).
+ */
+START_TEST(a_message_is_whole_with_its_padding)
+{
+	struct nlmsghdr *nlh = answer(false);
+	int len = nlh->nlmsg_len;
+
+	ck_assert(dcb_msg_whole(nlh, len));
+	ck_assert(!dcb_msg_whole(nlh, len - 1));
+	nlh->nlmsg_len = len - 2; /* unpadded: its padding must be read too */
+	ck_assert(!dcb_msg_whole(nlh, len - 2));
+	ck_assert(dcb_msg_whole(nlh, len));
+	ck_assert(!dcb_msg_whole(nlh, 0));
+	ck_assert(!dcb_msg_whole(nlh, -1));
+}
+END_TEST
+
 static struct nlmsghdr *status(int attr, int v)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
@@ -283,6 +302,7 @@ Suite *dcb_msg_suite(void)
 	tcase_add_test(tc, an_answer_reads_into_a_state);
 	tcase_add_test(tc, malformed_answers_are_refused);
 	tcase_add_test(tc, a_status_is_the_drivers_errno);
+	tcase_add_test(tc, a_message_is_whole_with_its_padding);
 	suite_add_tcase(s, tc);
 	return s;
 }
