@@ -311,8 +311,8 @@ START_TEST(dataplane_verbs_take_the_options_naming_them)
 	char buf[256];
 
 	dp_names("switch attach", buf, sizeof(buf));
-	ck_assert_str_eq(buf, "--bpf-root --mode --datapath --offload --speed "
-			      "--cable-length --mtu");
+	ck_assert_str_eq(buf, "--bpf-root --mode --datapath --offload "
+			      "--shared-blocks --speed --cable-length --mtu");
 	dp_names("switch update", buf, sizeof(buf));
 	ck_assert_str_eq(buf, "--bpf-root --topo --force");
 	dp_names("switch show", buf, sizeof(buf));
@@ -324,8 +324,9 @@ START_TEST(dataplane_verbs_take_the_options_naming_them)
 			 "--bpf-root --mode --class-dscp --udp-dport --class");
 	/* an object: every option some verb of it takes */
 	dp_names("switch", buf, sizeof(buf));
-	ck_assert_str_eq(buf, "--bpf-root --mode --datapath --offload --speed "
-			      "--cable-length --mtu --topo --force --packed");
+	ck_assert_str_eq(buf, "--bpf-root --mode --datapath --offload "
+			      "--shared-blocks --speed --cable-length --mtu "
+			      "--topo --force --packed");
 	dp_names("hos", buf, sizeof(buf));
 	ck_assert_str_eq(buf, "");
 	dp_names("switch attac", buf, sizeof(buf));
