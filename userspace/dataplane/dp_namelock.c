@@ -13,9 +13,6 @@
 #include "dataplane/dp_netlock.h"
 #include "lib/log.h"
 
-/* A holder that removes the directory on every try cannot starve us. */
-#define TAKE_TRIES 1000
-
 static int lock_name(char *buf, size_t len, const char *name)
 {
 	return snprintf(buf, len, DP_NAMELOCK_PREFIX "%s", name) < (int)len ?
@@ -26,41 +23,13 @@ static int lock_name(char *buf, size_t len, const char *name)
 int dp_namelock_take(int rootfd, const char *root, const char *name)
 {
 	char lname[NAME_MAX + 1], path[PATH_MAX];
-	int fd, tries;
 
 	if (lock_name(lname, sizeof(lname), name)) {
 		p_err("node name too long for a lock: %s", name);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/%s", root, lname);
-	for (tries = 0; tries < TAKE_TRIES; tries++) {
-		if (mkdirat(rootfd, lname, 0700) && errno != EEXIST) {
-			p_err("cannot create %s: %s", path, strerror(errno));
-			return -1;
-		}
-		fd = openat(rootfd, lname,
-			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 && errno == ENOENT)
-			continue; /* its holder removed it since: again */
-		if (fd < 0) {
-			p_err("cannot open %s: %s", path, strerror(errno));
-			return -1;
-		}
-		if (dp_flock_wait(fd, path, LOCK_EX)) {
-			close(fd);
-			return -1;
-		}
-		/*
-		 * The holder we waited for may have removed the directory
-		 * (its node is gone): then the next command makes a new one,
-		 * and holding this one would exclude nobody.
-		 */
-		if (dp_still_at(rootfd, lname, fd))
-			return fd;
-		close(fd);
-	}
-	p_err("%s was removed under us %d times: try again", path, tries);
-	return -1;
+	return dp_lock_at(rootfd, lname, path, true);
 }
 
 void dp_namelock_release(int rootfd, const char *name, int fd)

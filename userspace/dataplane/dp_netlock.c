@@ -14,7 +14,10 @@
 #include "lib/log.h"
 #include "lib/util.h"
 
-/* A sweep that removes the file on every try cannot starve us forever. */
+/*
+ * A sweep, or holders removing their node's lock directory, removing the
+ * lock on every try cannot starve us forever.
+ */
 #define TAKE_TRIES 1000
 
 static double lock_timeout(void)
@@ -83,28 +86,45 @@ bool dp_still_at(int dirfd, const char *name, int fd)
 	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-int dp_netlock_take(int dirfd, const char *dir, unsigned long long ino)
+/* The lock file (or directory) at dirfd/name, made if missing: fd, -1. */
+static int open_lock(int dirfd, const char *name, const char *path, bool dir)
 {
-	char name[64], path[PATH_MAX];
+	int fd;
+
+	if (dir && mkdirat(dirfd, name, 0700) && errno != EEXIST) {
+		p_err("cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fd = dir ? openat(dirfd, name,
+			  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) :
+		   openat(dirfd, name,
+			  O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (dir && fd < 0 && errno == ENOENT)
+		return -ENOENT; /* its holder removed the directory since */
+	if (fd < 0)
+		p_err("cannot open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+int dp_lock_at(int dirfd, const char *name, const char *path, bool dir)
+{
 	int fd, tries;
 
-	lock_name(name, sizeof(name), ino);
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	for (tries = 0; tries < TAKE_TRIES; tries++) {
-		fd = openat(dirfd, name,
-			    O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd < 0) {
-			p_err("cannot open %s: %s", path, strerror(errno));
+		fd = open_lock(dirfd, name, path, dir);
+		if (fd == -ENOENT)
+			continue;
+		if (fd < 0)
 			return -1;
-		}
 		if (dp_flock_wait(fd, path, LOCK_EX)) {
 			close(fd);
 			return -1;
 		}
 		/*
-		 * A sweep may have unlinked the file between our open and our
-		 * flock: then we hold a lock nobody else can see, and the
-		 * next command would create and lock a new file. Only the
+		 * The file may have been removed between our open and our
+		 * flock (a sweep, or the holder we waited for, whose node is
+		 * gone): then we hold a lock nobody else can see, and the
+		 * next command would create and lock a new one. Only the
 		 * file at the path counts: take that one.
 		 */
 		if (dp_still_at(dirfd, name, fd))
@@ -113,6 +133,15 @@ int dp_netlock_take(int dirfd, const char *dir, unsigned long long ino)
 	}
 	p_err("%s was removed under us %d times: try again", path, tries);
 	return -1;
+}
+
+int dp_netlock_take(int dirfd, const char *dir, unsigned long long ino)
+{
+	char name[64], path[PATH_MAX];
+
+	lock_name(name, sizeof(name), ino);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return dp_lock_at(dirfd, name, path, false);
 }
 
 static void mark(const unsigned long long *ino, bool *live, int n,

@@ -17,6 +17,12 @@
  *   dp_still_at(dirfd, name, fd)   fd is the file at dirfd/name now (same
  *                                  type, device and inode), not one removed
  *                                  since
+ *   dp_lock_at(dirfd, name, path, dir)
+ *                                  flock dirfd/name exclusively (a file,
+ *                                  or a directory if dir), made if missing,
+ *                                  and only if it is still the one at the
+ *                                  path once held (else again); path names
+ *                                  it in messages; fd or -1 after p_err
  *   dp_netlock_take(dirfd, dir, ino)
  *                                  lock net-<ino>.lock in dirfd (dir names
  *                                  it in messages); fd or -1 after p_err
@@ -42,6 +48,7 @@ typedef void (*dp_live_fn)(const unsigned long long *ino, bool *live, int n);
 
 int dp_flock_wait(int fd, const char *what, int op);
 bool dp_still_at(int dirfd, const char *name, int fd);
+int dp_lock_at(int dirfd, const char *name, const char *path, bool dir);
 int dp_netlock_take(int dirfd, const char *dir, unsigned long long ino);
 int dp_netlock_sweep(int dirfd, unsigned long long keep, dp_live_fn live);
 void dp_netns_live(const unsigned long long *ino, bool *live, int n);

@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -67,10 +68,17 @@ static void worker(int rootfd, const char *root, struct counts *c)
 	}
 }
 
+#define ROOT_PREFIX "/tmp/namelock."
+#define ROOT_LEN (sizeof(ROOT_PREFIX) + 6)
+
+/* A fresh directory in dir (ROOT_LEN bytes): mkdtemp fills 6 placeholders. */
 static int make_root(char *dir)
 {
 	int fd;
 
+	memcpy(dir, ROOT_PREFIX, sizeof(ROOT_PREFIX) - 1);
+	memset(dir + sizeof(ROOT_PREFIX) - 1, 'X', 6);
+	dir[ROOT_LEN - 1] = '\0';
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	fd = open(dir, O_RDONLY | O_DIRECTORY);
 	ck_assert_int_ge(fd, 0);
@@ -79,7 +87,7 @@ static int make_root(char *dir)
 
 START_TEST(no_two_holders_while_holders_remove_the_lock)
 {
-	char dir[] = "/tmp/namelock.XXXXXX";
+	char dir[ROOT_LEN];
 	pid_t pid[WORKERS];
 	struct counts *c;
 	int rootfd, i, st;
@@ -144,7 +152,7 @@ static pid_t holder(int rootfd, const char *root, const char *name)
 
 START_TEST(names_exclude_only_themselves)
 {
-	char dir[] = "/tmp/namelock.XXXXXX";
+	char dir[ROOT_LEN];
 	int rootfd, fd, st;
 	pid_t pid;
 
