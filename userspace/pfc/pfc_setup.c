@@ -271,24 +271,15 @@ static int probe_dcb(struct pfc_agent *a)
 	return 0;
 }
 
-int pfc_setup(struct pfc_agent *a)
+/*
+ * The ports' offloads off (GRO, TSO, GSO: off, the byte accounting is
+ * exact; pfc_port.h), or the dead agent's record of them kept.
+ */
+static void offloads_off(struct pfc_agent *a)
 {
 	struct pfc_config *c = a->cfg;
-	int i, r;
+	int i;
 
-	r = probe_dcb(a);
-	if (r < 0)
-		return r;
-	if (!r && !a->old && (i = pfc_ports_taken(c)) >= 0) {
-		p_err("%s: has the pause queues of another agent already (another "
-		      "node name on the same ports?); see `tagger pfc show`",
-		      c->ports[i].ifname);
-		return -EBUSY;
-	}
-	if (r == 1) {
-		snprintf(a->backend, sizeof(a->backend), "dcb");
-		return 0;
-	}
 	if (a->old) { /* off already: restore what was there before */
 		for (i = 0; i < c->nports; i++)
 			a->offloads[i] = (struct pfc_offloads){
@@ -310,6 +301,81 @@ int pfc_setup(struct pfc_agent *a)
 			pfc_port_offloads(c->ports[i].ifname, 1,
 					  &a->offloads[i]);
 	}
+}
+
+/* Port i's egress: the HTB classifier, the egress program, its socket. */
+static int port_egress(struct pfc_agent *a, int i)
+{
+	int ifindex = a->cfg->ports[i].ifindex, r;
+
+	if (!strcmp(a->q.be->name, "htb-tbf")) {
+		r = tc_bpf_classifier(
+			&a->q.tc, ifindex, PFC_ROOT_HANDLE,
+			bpf_program__fd(a->skel->progs.pfc_classify),
+			"pfc_classify");
+		if (r)
+			return r;
+	}
+	r = pfc_port_attach(ifindex, -1,
+			    bpf_program__fd(a->skel->progs.pfc_egress));
+	a->attached[i] = true;
+	if (r)
+		return r;
+	a->tx_fd[i] = pfc_sock_open(ifindex, 1, 0);
+	if (a->tx_fd[i] < 0)
+		return a->tx_fd[i];
+	return pfc_sock_join(a->tx_fd[i], ifindex);
+}
+
+/* The programs on every port; 0 or -errno after naming the port. */
+static int attach_ports(struct pfc_agent *a)
+{
+	struct pfc_config *c = a->cfg;
+	int i, r = 0;
+
+	for (i = 0; i < c->nports; i++) {
+		r = port_egress(a, i);
+		if (r)
+			goto fail;
+	}
+	/*
+	 * Ingress, which accounts a packet in, only once every egress logs
+	 * it queued: one let in while its out-port had no egress program
+	 * yet would stay in the recount's "still in the stack" for good
+	 * (pfc_recount.h) and keep it from ever taking a phantom off.
+	 */
+	for (i = 0; i < c->nports; i++) {
+		r = pfc_port_attach(c->ports[i].ifindex,
+				    bpf_program__fd(a->skel->progs.pfc_ingress),
+				    -1);
+		if (r)
+			goto fail;
+	}
+	return 0;
+fail:
+	p_err("%s: attaching: %s", c->ports[i].ifname, strerror(-r));
+	return r;
+}
+
+int pfc_setup(struct pfc_agent *a)
+{
+	struct pfc_config *c = a->cfg;
+	int i, r;
+
+	r = probe_dcb(a);
+	if (r < 0)
+		return r;
+	if (!r && !a->old && (i = pfc_ports_taken(c)) >= 0) {
+		p_err("%s: has the pause queues of another agent already (another "
+		      "node name on the same ports?); see `tagger pfc show`",
+		      c->ports[i].ifname);
+		return -EBUSY;
+	}
+	if (r == 1) {
+		snprintf(a->backend, sizeof(a->backend), "dcb");
+		return 0;
+	}
+	offloads_off(a);
 	r = load_bpf(a);
 	if (r) {
 		p_err("loading the pause programs: %s", strerror(-r));
@@ -328,50 +394,12 @@ int pfc_setup(struct pfc_agent *a)
 	 */
 	a->skel->bss->fast_pause =
 		!c->slow_pause && !strcmp(a->q.be->name, "htb-tbf");
-	for (i = 0; i < c->nports; i++) {
-		int ifindex = c->ports[i].ifindex;
-
-		if (!strcmp(a->q.be->name, "htb-tbf")) {
-			r = tc_bpf_classifier(
-				&a->q.tc, ifindex, PFC_ROOT_HANDLE,
-				bpf_program__fd(a->skel->progs.pfc_classify),
-				"pfc_classify");
-			if (r)
-				goto fail;
-		}
-		r = pfc_port_attach(ifindex, -1,
-				    bpf_program__fd(a->skel->progs.pfc_egress));
-		a->attached[i] = true;
-		if (r)
-			goto fail;
-		a->tx_fd[i] = pfc_sock_open(ifindex, 1, 0);
-		if (a->tx_fd[i] < 0) {
-			r = a->tx_fd[i];
-			goto fail;
-		}
-		r = pfc_sock_join(a->tx_fd[i], ifindex);
-		if (r)
-			goto fail;
-	}
-	/*
-	 * Ingress, which accounts a packet in, only once every egress logs
-	 * it queued: one let in while its out-port had no egress program
-	 * yet would stay in the recount's "still in the stack" for good
-	 * (pfc_recount.h) and keep it from ever taking a phantom off.
-	 */
-	for (i = 0; i < c->nports; i++) {
-		r = pfc_port_attach(c->ports[i].ifindex,
-				    bpf_program__fd(a->skel->progs.pfc_ingress),
-				    -1);
-		if (r)
-			goto fail;
-	}
+	r = attach_ports(a);
+	if (r)
+		return r;
 	/* Last: a start that fails before this leaves the sysctl alone. */
 	keep_priority();
 	return 0;
-fail:
-	p_err("%s: attaching: %s", c->ports[i].ifname, strerror(-r));
-	return r;
 }
 
 void pfc_teardown(struct pfc_agent *a)
