@@ -30,56 +30,9 @@
 #include "lib/log.h"
 #include "compile/tag_order.h"
 #include "lib/util.h"
+#include "compile/order_search_int.h"
 
-#define NC (TAG_MAX + 1) /* counts above TAG_MAX are clamped */
-#define SKIP UINT32_MAX /* a later visit of a path to the same port */
-#define MULTI 0x80000000u /* the first visit of a path that comes back */
-#define NEAR_CLAMP (NC - 3) /* v's two edges could push a count past it */
 #define PREFETCH_AHEAD 48
-
-/* One visit of a path to a port v. */
-struct visit {
-	uint32_t path; /* path index (| MULTI), or SKIP */
-	int32_t pred; /* in-port before v, -1 if none or v's node forwards not */
-	int32_t succ; /* in-port after v, -1 if none or its node forwards not */
-};
-
-struct pcount {
-	int32_t count; /* backward edges, clamped */
-	int32_t cur; /* the sweep's count; base count between passes */
-};
-
-struct search {
-	const struct tagging *tg;
-	int *pos;
-	int n;
-	int64_t *vstart; /* visits of each in-port (CSR) */
-	struct visit *visits;
-	struct pcount *pc; /* per path */
-	int64_t hist[NC]; /* paths per count */
-	uint64_t work;
-	/* bucketing events by neighbour: per-port slot and stamp */
-	int *slot;
-	uint32_t *stamp;
-	uint32_t epoch;
-	int *nbr; /* distinct neighbours of the port being moved */
-	int *first; /* bucket starts, one per neighbour + 1 */
-	int nbr_cap;
-	struct event *tmp; /* sort_events' scratch */
-	int tmp_cap;
-	int *at; /* the port at each position, or NULL */
-	/* source ports (see improve_source): kind, and distinct successors */
-	uint8_t *kind;
-	int64_t *sstart;
-	int *succs;
-	int64_t *nsucc; /* visits with a successor */
-};
-
-enum port_kind {
-	PORT_INNER, /* some path enters it from a forwarding predecessor */
-	PORT_SOURCE, /* none does, and no path through it comes back */
-	PORT_SOURCE_MULTI, /* none does, but a path through it comes back */
-};
 
 struct event {
 	int at; /* neighbour position */
@@ -87,11 +40,6 @@ struct event {
 	int delta;
 	int nbr; /* neighbour port */
 };
-
-static int clamp(int c)
-{
-	return c < NC - 1 ? c : NC - 1;
-}
 
 static inline int in_port(const struct topo *t, const int32_t *h, int k)
 {
@@ -212,68 +160,6 @@ static void build(struct search *s)
 	}
 }
 
-/*
- * What improve_source() needs of a port without the port's visits: its
- * kind, and for a source port the distinct in-ports its paths enter next
- * (an edge switch's host port has a few, against thousands of visits).
- */
-static void build_sources(struct search *s)
-{
-	int v, nsuccs = 0, cap = 0;
-	int64_t k;
-
-	s->kind = xmalloc(s->n + 1);
-	s->sstart = xmalloc((s->n + 1) * sizeof(int64_t));
-	s->nsucc = xcalloc(s->n + 1, sizeof(int64_t));
-	s->succs = NULL;
-	s->stamp = xcalloc(s->n + 1, sizeof(uint32_t));
-	s->epoch = 1;
-	for (v = 0; v < s->n; v++, s->epoch++) {
-		s->sstart[v] = nsuccs;
-		s->kind[v] = PORT_SOURCE;
-		for (k = s->vstart[v]; k < s->vstart[v + 1]; k++) {
-			const struct visit *x = &s->visits[k];
-
-			if (x->path != SKIP && x->pred >= 0) {
-				s->kind[v] = PORT_INNER;
-				break;
-			}
-			if (x->path == SKIP || (x->path & MULTI))
-				s->kind[v] = PORT_SOURCE_MULTI;
-			if (x->succ < 0)
-				continue;
-			s->nsucc[v]++;
-			if (s->stamp[x->succ] == s->epoch)
-				continue;
-			s->stamp[x->succ] = s->epoch;
-			VEC_PUSH(s->succs, nsuccs, cap, x->succ);
-		}
-		if (s->kind[v] != PORT_SOURCE)
-			nsuccs = (int)s->sstart[v];
-	}
-	s->sstart[s->n] = nsuccs;
-	/* sort_events() starts its epochs afresh */
-	memset(s->stamp, 0, (s->n + 1) * sizeof(uint32_t));
-	s->epoch = 0;
-}
-
-/* Lexicographic: max count first (fewest paths there), then the total. */
-static int better(const int64_t *a, const int64_t *b)
-{
-	int64_t ta = 0, tb = 0;
-	int c;
-
-	for (c = NC - 1; c >= 0; c--) {
-		if (a[c] != b[c])
-			return a[c] < b[c];
-	}
-	for (c = 0; c < NC; c++) {
-		ta += c * a[c];
-		tb += c * b[c];
-	}
-	return ta < tb;
-}
-
 static int by_pos(const void *a, const void *b, void *pos)
 {
 	const int *p = pos;
@@ -363,19 +249,6 @@ static void walk_events(struct search *s, int v, int i, struct event **ev,
 		}
 	}
 	s->pc[i].cur = base + in_nbrs;
-}
-
-/* Walked whole: a path that comes back to v, or one near the clamp. */
-static bool walked(const struct search *s, const struct visit *x)
-{
-	return (x->path & MULTI) || s->pc[x->path].count >= NEAR_CLAMP;
-}
-
-/* Backward edges at v of one visit, with v where it is now. */
-static int backward_at(const struct search *s, int v, const struct visit *x)
-{
-	return (x->pred >= 0 && s->pos[x->pred] > s->pos[v]) +
-	       (x->succ >= 0 && s->pos[v] > s->pos[x->succ]);
 }
 
 /*
@@ -478,7 +351,7 @@ static void move_to(struct search *s, int v, int gap)
 }
 
 /* Counts after v moved: exact, as a walk of each path would give them. */
-static void recount(struct search *s, int v, int gap)
+void os_recount(struct search *s, int v, int gap)
 {
 	int64_t k;
 
@@ -511,78 +384,13 @@ static void recount(struct search *s, int v, int gap)
 	}
 }
 
-/*
- * A port no path enters it through a forwarding predecessor (the port of
- * an edge switch that faces a host, say): its events are all +1, each
- * only worsening the counts, so of all gaps only gap 0 can be the best,
- * and improve() would sort and sweep them to find just that. Decided
- * here from the counts at gap 0, with the same work counted; -1 if v
- * is not such a port (a path with a predecessor at v, or walked whole).
- */
-static int improve_source(struct search *s, int v)
-{
-	int64_t h[NC], k, n = 0;
-	int c;
-
-	if (s->kind[v] == PORT_INNER)
-		return -1;
-	for (c = NEAR_CLAMP; c < NC && !s->hist[c]; c++)
-		;
-	/*
-	 * No visit walked whole (no path comes back to v, none is near the
-	 * clamp): each visit's count drops by one at gap 0 exactly where v
-	 * is now after its successor, and any drop makes the histogram
-	 * better (its highest changed count loses paths). So the answer is
-	 * whether v is after one of its successors, without the visits.
-	 */
-	if (s->kind[v] == PORT_SOURCE && c == NC) {
-		if (!s->nsucc[v])
-			return 0;
-		s->work += s->nsucc[v];
-		for (k = s->sstart[v]; k < s->sstart[v + 1]; k++)
-			if (s->pos[s->succs[k]] < s->pos[v])
-				break;
-		if (k == s->sstart[v + 1])
-			return 0;
-		recount(s, v, 0);
-		return 1;
-	}
-	for (k = s->vstart[v]; k < s->vstart[v + 1]; k++) {
-		const struct visit *x = &s->visits[k];
-
-		if (x->path == SKIP)
-			continue;
-		if (x->pred >= 0 || walked(s, x))
-			return -1;
-		n += x->succ >= 0;
-	}
-	if (!n)
-		return 0;
-	s->work += n;
-	memcpy(h, s->hist, sizeof(h));
-	for (k = s->vstart[v]; k < s->vstart[v + 1]; k++) {
-		const struct visit *x = &s->visits[k];
-		struct pcount *pc;
-
-		if (x->path == SKIP)
-			continue;
-		pc = &s->pc[x->path];
-		h[pc->count]--;
-		h[clamp(pc->count - backward_at(s, v, x))]++;
-	}
-	if (!better(h, s->hist))
-		return 0;
-	recount(s, v, 0);
-	return 1;
-}
-
 static bool improve(struct search *s, int v, struct event **ev, int *cap)
 {
 	int64_t h[NC], best[NC];
 	int n, i, best_gap = -1;
 	int64_t k;
 
-	n = improve_source(s, v);
+	n = os_improve_source(s, v);
 	if (n >= 0)
 		return n;
 	n = collect(s, v, ev, cap);
@@ -624,7 +432,7 @@ static bool improve(struct search *s, int v, struct event **ev, int *cap)
 	}
 	if (best_gap < 0)
 		return false;
-	recount(s, v, best_gap);
+	os_recount(s, v, best_gap);
 	return true;
 }
 
@@ -651,7 +459,7 @@ int order_search(const struct tagging *tg, int *pos, uint64_t budget)
 
 	build(&s);
 	build_at(&s);
-	build_sources(&s);
+	os_build_sources(&s);
 	s.slot = xmalloc(s.n * sizeof(int));
 	while (any && s.work < budget) {
 		int before = top(s.hist);
